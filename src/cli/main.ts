@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import { writePosition } from "../engine/position-json.ts";
+import { readRules } from "../engine/rules.ts";
+import { getVariant, variantIds } from "../variants/registry.ts";
+import { adjudicateJson, splitInput } from "./adjudicate.ts";
+
+const HELP = `entente: a Diplomacy adjudicator
+
+Usage:
+  entente adjudicate [--rules PROFILE] < input.json    adjudicate positions (JSON or JSON Lines)
+  entente variants                                     list variant ids
+  entente variant show ID                              print a variant as JSON
+  entente help                                         this text
+
+The adjudicate contract: docs/adjudicate-json.md. Rule profiles and options: docs/rules.md.
+`;
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i === -1) return undefined;
+  const v = args[i + 1];
+  if (v === undefined) throw new UsageError(`${name} needs a value`);
+  args.splice(i, 2);
+  return v;
+}
+
+class UsageError extends Error {}
+
+function cmdAdjudicate(args: string[]): number {
+  const profile = option(args, "--rules");
+  const rules = readRules(profile);
+  if (!rules.ok) throw new UsageError(rules.error);
+  if (args.length > 0)
+    throw new UsageError(`adjudicate takes no arguments besides --rules, not ${args.join(" ")}`);
+  const input = readFileSync(0, "utf8");
+  let status = 0;
+  const out: string[] = [];
+  for (const doc of splitInput(input)) {
+    const result = doc.ok ? adjudicateJson(doc.value, rules.rules) : { error: doc.error };
+    if ("error" in result) status = 1;
+    out.push(JSON.stringify(result));
+  }
+  process.stdout.write(out.length > 0 ? `${out.join("\n")}\n` : "");
+  return status;
+}
+
+function cmdVariant(args: string[]): number {
+  const [sub, id] = args;
+  if (sub !== "show" || !id) throw new UsageError("usage: entente variant show ID");
+  const v = getVariant(id);
+  if (!v) throw new UsageError(`unknown variant "${id}"; known: ${variantIds().join(", ")}`);
+  const provinces = v.map.provinces.map((p) => {
+    const at = { province: p.id, coast: null };
+    return {
+      id: p.id,
+      name: p.name,
+      aliases: p.aliases,
+      type: p.kind,
+      coasts: p.coasts,
+      supplyCenter: p.supplyCenter,
+      home: p.home,
+      adjacency: {
+        army: v.map.armyNeighbours(p.id),
+        fleet:
+          p.coasts.length > 0
+            ? Object.fromEntries(
+                p.coasts.map((c) => [
+                  c,
+                  v.map
+                    .fleetNeighbours({ province: p.id, coast: c })
+                    .map((l) => (l.coast ? `${l.province}/${l.coast}` : l.province)),
+                ]),
+              )
+            : v.map
+                .fleetNeighbours(at)
+                .map((l) => (l.coast ? `${l.province}/${l.coast}` : l.province)),
+      },
+    };
+  });
+  const out = {
+    id: v.id,
+    name: v.name,
+    victoryCenters: v.victoryCenters,
+    powers: v.powers,
+    provinces,
+    start: writePosition(v, v.start),
+  };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  return 0;
+}
+
+export function main(argv: string[]): number {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(HELP);
+        return 0;
+      case "adjudicate":
+        return cmdAdjudicate(rest);
+      case "variants":
+        process.stdout.write(`${variantIds().join("\n")}\n`);
+        return 0;
+      case "variant":
+        return cmdVariant(rest);
+      default:
+        throw new UsageError(`unknown command "${cmd}"; run "entente help" for the list`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`entente: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

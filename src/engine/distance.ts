@@ -1,0 +1,57 @@
+import type { GameMap } from "./map.ts";
+import type { PowerId, ProvinceId, Unit } from "./types.ts";
+
+/**
+ * Moves from a unit to the nearest home centre of `power`, for civil-disorder removals
+ * (DATC 4.D.8). Fleets count fleet moves (from their own coast, to any coast); armies count
+ * army moves and may also cross seas as if convoyed, whether or not fleets are there.
+ * Occupation is ignored. Returns Infinity where no home centre can be reached.
+ */
+export function distanceToHome(map: GameMap, power: PowerId, unit: Unit): number {
+  const homes = new Set<string>(map.homeCenters(power).map((p) => p.id));
+  if (homes.has(unit.province)) return 0;
+  if (unit.type === "F") {
+    const start = unit.coast ? `${unit.province}/${unit.coast}` : unit.province;
+    const seen = new Set<string>([start]);
+    let frontier = [{ province: unit.province, coast: unit.coast }];
+    for (let d = 1; frontier.length > 0; d++) {
+      const next: typeof frontier = [];
+      for (const loc of frontier) {
+        for (const n of map.fleetNeighbours(loc)) {
+          const key = n.coast ? `${n.province}/${n.coast}` : n.province;
+          if (seen.has(key)) continue;
+          if (homes.has(n.province)) return d;
+          seen.add(key);
+          next.push(n);
+        }
+      }
+      frontier = next;
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+  const seen = new Set<ProvinceId>([unit.province]);
+  let frontier: ProvinceId[] = [unit.province];
+  for (let d = 1; frontier.length > 0; d++) {
+    const next: ProvinceId[] = [];
+    for (const p of frontier) {
+      const kind = map.get(p).kind;
+      const steps = new Set<ProvinceId>(kind === "sea" ? [] : map.armyNeighbours(p));
+      if (kind !== "land") {
+        // By sea: into a sea next to this coast, or from a sea to any coast it touches.
+        for (const c of map.locationsFor("F", p)) {
+          for (const n of map.fleetNeighbours(c)) {
+            if (kind === "sea" || map.get(n.province).kind === "sea") steps.add(n.province);
+          }
+        }
+      }
+      for (const n of steps) {
+        if (seen.has(n)) continue;
+        if (homes.has(n)) return d;
+        seen.add(n);
+        next.push(n);
+      }
+    }
+    frontier = next;
+  }
+  return Number.POSITIVE_INFINITY;
+}

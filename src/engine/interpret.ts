@@ -1,0 +1,328 @@
+import { seaRoute } from "./convoy.ts";
+import type { GameMap } from "./map.ts";
+import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
+import type { RuleOptions } from "./rules.ts";
+import type { Location, PhaseType, Position, Power, PowerId, Unit } from "./types.ts";
+
+/*
+ * Interpretation: a parsed order, read against the board, becomes an engine `Order` or is
+ * declared invalid with a reason. This is where the rule options about coasts, unit types
+ * and illegal orders apply. Nothing here decides whether an order succeeds.
+ */
+
+export type Interpretation =
+  | { readonly ok: true; readonly order: Order }
+  | { readonly ok: false; readonly reason: string };
+
+const bad = (reason: string): Interpretation => ({ ok: false, reason });
+const good = (order: Order): Interpretation => ({ ok: true, order });
+
+export interface InterpretContext {
+  readonly map: GameMap;
+  readonly powers: readonly Power[];
+  readonly position: Position;
+  readonly rules: RuleOptions;
+  /** Units by province, for the phase being interpreted (dislodged ones in a retreat phase). */
+  readonly unitAt: ReadonlyMap<string, Unit>;
+}
+
+export function makeContext(
+  map: GameMap,
+  powers: readonly Power[],
+  position: Position,
+  rules: RuleOptions,
+): InterpretContext {
+  const unitAt = new Map<string, Unit>();
+  const list = position.phase.type === "R" ? position.dislodged : position.units;
+  for (const u of list) unitAt.set(u.province, u);
+  return { map, powers, position, rules, unitAt };
+}
+
+const adjectiveOf = (ctx: InterpretContext, power: PowerId): string =>
+  ctx.powers.find((p) => p.id === power)?.adjective ?? power;
+
+const nameOf = (ctx: InterpretContext, id: string): string => ctx.map.province(id)?.name ?? id;
+
+const where = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);
+
+/** Finds the power's own unit named by the order, or says why it cannot. */
+function ownUnit(
+  ctx: InterpretContext,
+  power: PowerId,
+  spec: UnitSpec,
+): { unit: Unit } | { reason: string } {
+  const unit = ctx.unitAt.get(spec.province);
+  const phase = ctx.position.phase.type;
+  if (!unit) {
+    return {
+      reason:
+        phase === "R"
+          ? `no dislodged unit in ${nameOf(ctx, spec.province)}`
+          : `there is no unit in ${nameOf(ctx, spec.province)}`,
+    };
+  }
+  if (unit.power !== power) {
+    return {
+      reason: `the unit in ${nameOf(ctx, spec.province)} is ${adjectiveOf(ctx, unit.power)}, not yours`,
+    };
+  }
+  if (spec.type && spec.type !== unit.type && ctx.rules.unitType === "strict") {
+    return {
+      reason: `the unit in ${nameOf(ctx, spec.province)} is ${unit.type === "A" ? "an army" : "a fleet"}, not ${spec.type === "A" ? "an army" : "a fleet"}`,
+    };
+  }
+  return { unit };
+}
+
+/**
+ * Where a unit moving to `to` ends, with the coast rules applied; or why it cannot go.
+ * Used for moves and retreats (no convoy: the caller handles armies going by sea).
+ */
+export function moveTarget(
+  ctx: InterpretContext,
+  unit: Unit,
+  to: LocationSpec,
+): { loc: Location } | { reason: string } {
+  const { map } = ctx;
+  if (unit.type === "A") return { loc: { province: to.province, coast: null } };
+  const targets = map.fleetTargets(unit, to.province);
+  if (targets.length === 0)
+    return { reason: `a fleet in ${where(unit)} cannot reach ${nameOf(ctx, to.province)}` };
+  if (to.coast) {
+    const t = targets.find((l) => l.coast === to.coast);
+    if (t) return { loc: t };
+    if (map.get(to.province).coasts.length === 0)
+      return { loc: { province: to.province, coast: null } };
+    return {
+      reason: `a fleet in ${where(unit)} cannot reach the ${to.coast} coast of ${nameOf(ctx, to.province)}`,
+    };
+  }
+  if (targets.length === 1) return { loc: targets[0]! };
+  if (ctx.rules.moveWithoutCoast === "default") return { loc: targets[0]! };
+  return {
+    reason: `${nameOf(ctx, to.province)} has two coasts a fleet in ${where(unit)} could reach: name one (${targets.map(where).join(" or ")})`,
+  };
+}
+
+/** Interprets one parsed order of `power` for the current phase. */
+export function interpretOrder(
+  ctx: InterpretContext,
+  power: PowerId,
+  parsed: ParsedOrder,
+): Interpretation {
+  switch (ctx.position.phase.type) {
+    case "M":
+      return interpretMovement(ctx, power, parsed);
+    case "R":
+      return interpretRetreat(ctx, power, parsed);
+    case "A":
+      return interpretAdjustment(ctx, power, parsed);
+  }
+}
+
+const phaseWord: Record<PhaseType, string> = {
+  M: "a movement phase",
+  R: "a retreat phase",
+  A: "an adjustment phase",
+};
+
+function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder): Interpretation {
+  if (p.kind === "build" || p.kind === "waive" || p.kind === "disband" || p.kind === "remove") {
+    return bad(`${p.kind} is not an order for ${phaseWord.M}; units hold, move, support or convoy`);
+  }
+  const own = ownUnit(ctx, power, p.unit);
+  if ("reason" in own) return bad(own.reason);
+  const unit = own.unit;
+  const { map } = ctx;
+  switch (p.kind) {
+    case "hold":
+      return good({ kind: "hold", unit });
+    case "move": {
+      if (p.to.province === unit.province)
+        return bad("a unit cannot move to the province it is in");
+      if (unit.type === "A") {
+        if (map.get(p.to.province).kind === "sea") {
+          return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);
+        }
+        if (!map.armyAdjacent(unit.province, p.to.province)) {
+          // Only possible by convoy; whether a convoy route is ordered is checked with all
+          // orders in view (see `checkConvoyRoutes`).
+          if (map.get(unit.province).kind !== "coast" || map.get(p.to.province).kind !== "coast") {
+            return bad(
+              `${nameOf(ctx, unit.province)} is not adjacent to ${nameOf(ctx, p.to.province)}`,
+            );
+          }
+        }
+        return good({
+          kind: "move",
+          unit,
+          to: { province: p.to.province, coast: null },
+          viaConvoy: p.viaConvoy,
+        });
+      }
+      if (map.get(p.to.province).kind === "land") {
+        return bad(`a fleet cannot move to ${nameOf(ctx, p.to.province)}, inland`);
+      }
+      const t = moveTarget(ctx, unit, p.to);
+      if ("reason" in t) return bad(t.reason);
+      return good({ kind: "move", unit, to: t.loc, viaConvoy: false });
+    }
+    case "support": {
+      const target = p.supported.province;
+      if (target === unit.province) return bad("a unit cannot support itself");
+      const reach = p.to ? p.to.province : target;
+      if (p.to && p.to.province === target)
+        return bad("a supported unit cannot move to where it already is");
+      if (!map.canReach(unit.type, unit, reach)) {
+        return bad(
+          `a unit in ${where(unit)} cannot support into ${nameOf(ctx, reach)}: it could not move there`,
+        );
+      }
+      const there = ctx.position.units.find((u) => u.province === target);
+      const targetType = there?.type ?? p.supported.type ?? "A";
+      if (p.to === null)
+        return good({ kind: "support", unit, target, targetType, to: null, toCoast: null });
+      return good({
+        kind: "support",
+        unit,
+        target,
+        targetType,
+        to: p.to.province,
+        toCoast: p.to.coast,
+      });
+    }
+    case "convoy": {
+      if (unit.type !== "F") return bad("only fleets can convoy");
+      if (map.get(unit.province).kind !== "sea")
+        return bad("a fleet can convoy only from a sea province");
+      if (p.convoyed.type === "F") return bad("only armies can be convoyed");
+      const there = ctx.position.units.find((u) => u.province === p.convoyed.province);
+      if (there && there.type === "F")
+        return bad(
+          `the unit in ${nameOf(ctx, p.convoyed.province)} is a fleet; only armies can be convoyed`,
+        );
+      if (p.convoyed.province === p.to.province)
+        return bad("a convoyed army cannot move to where it already is");
+      if (
+        map.get(p.convoyed.province).kind !== "coast" ||
+        map.get(p.to.province).kind !== "coast"
+      ) {
+        return bad("an army can be convoyed only from one coastal province to another");
+      }
+      if (!seaRoute(map, p.convoyed.province, p.to.province, () => true, unit.province)) {
+        return bad(
+          `a fleet in ${nameOf(ctx, unit.province)} cannot be part of any convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)}`,
+        );
+      }
+      return good({
+        kind: "convoy",
+        unit,
+        from: p.convoyed.province,
+        to: p.to.province,
+        targetType: "A",
+      });
+    }
+  }
+}
+
+function interpretRetreat(ctx: InterpretContext, power: PowerId, p: ParsedOrder): Interpretation {
+  if (p.kind === "build" || p.kind === "waive") {
+    return bad(`${p.kind} is not an order for ${phaseWord.R}; dislodged units retreat or disband`);
+  }
+  const own = ownUnit(ctx, power, p.unit);
+  if ("reason" in own) return bad(own.reason);
+  const unit = own.unit;
+  switch (p.kind) {
+    case "disband":
+    case "remove":
+      return good({ kind: "disband", unit });
+    case "move": {
+      const r = retreatTarget(ctx, unit, p.to);
+      if ("reason" in r) return bad(r.reason);
+      return good({ kind: "retreat", unit, to: r.loc });
+    }
+    default:
+      return bad(`a dislodged unit cannot ${p.kind}; it retreats or disbands`);
+  }
+}
+
+/** Where a dislodged unit may go, or why not (occupied, contested, the attacker's origin). */
+export function retreatTarget(
+  ctx: InterpretContext,
+  unit: Unit,
+  to: LocationSpec,
+): { loc: Location } | { reason: string } {
+  const { map, position } = ctx;
+  if (!map.canReach(unit.type, unit, to.province)) {
+    return {
+      reason: `${where(unit)} is not adjacent to ${nameOf(ctx, to.province)} for ${unit.type === "A" ? "an army" : "a fleet"}`,
+    };
+  }
+  if (unit.type === "A" && map.get(to.province).kind === "sea")
+    return { reason: "an army cannot retreat to sea" };
+  const t = moveTarget(ctx, unit, to);
+  if ("reason" in t) return t;
+  const d = position.dislodged.find((x) => x.province === unit.province);
+  if (
+    d &&
+    d.attackerFrom === to.province &&
+    !(d.viaConvoy && ctx.rules.retreatToConvoyedAttackerOrigin)
+  ) {
+    return {
+      reason: `cannot retreat to ${nameOf(ctx, to.province)}, where the attacker came from`,
+    };
+  }
+  if (position.units.some((u) => u.province === to.province)) {
+    return { reason: `${nameOf(ctx, to.province)} is occupied` };
+  }
+  if (position.contested.includes(to.province)) {
+    return { reason: `${nameOf(ctx, to.province)} was left empty by a standoff` };
+  }
+  return t;
+}
+
+function interpretAdjustment(
+  ctx: InterpretContext,
+  power: PowerId,
+  p: ParsedOrder,
+): Interpretation {
+  const { map, position } = ctx;
+  switch (p.kind) {
+    case "waive":
+      return good({ kind: "waive", power });
+    case "build": {
+      const prov = map.province(p.location.province);
+      if (!prov) return bad(`unknown province ${p.location.province}`);
+      if (!prov.supplyCenter || prov.home !== power)
+        return bad(`${prov.name} is not one of your home supply centres`);
+      if (position.centers.get(prov.id) !== power) return bad(`you do not own ${prov.name} now`);
+      if (position.units.some((u) => u.province === prov.id))
+        return bad(`${prov.name} is occupied`);
+      if (!p.unitType)
+        return bad(
+          `say which unit to build in ${prov.name}: "build A ${prov.id}" or "build F ${prov.id}"`,
+        );
+      if (p.unitType === "F" && prov.kind !== "coast")
+        return bad(`a fleet cannot be built in ${prov.name}, inland`);
+      if (p.unitType === "A" && prov.kind === "sea") return bad(`an army cannot be built at sea`);
+      let coast = p.location.coast;
+      if (p.unitType === "A") coast = null;
+      else if (prov.coasts.length > 0) {
+        if (!coast)
+          return bad(
+            `name the coast to build a fleet in ${prov.name}: ${prov.coasts.map((c) => `${prov.id}/${c}`).join(" or ")}`,
+          );
+        if (!prov.coasts.includes(coast)) return bad(`${prov.name} has no ${coast} coast`);
+      } else coast = null;
+      return good({ kind: "build", unit: { power, type: p.unitType, province: prov.id, coast } });
+    }
+    case "remove":
+    case "disband": {
+      const own = ownUnit(ctx, power, p.unit);
+      if ("reason" in own) return bad(own.reason);
+      return good({ kind: "remove", unit: own.unit });
+    }
+    default:
+      return bad(`${p.kind} is not an order for ${phaseWord.A}; build, remove or waive`);
+  }
+}

@@ -1,0 +1,506 @@
+import { seaRoute } from "./convoy.ts";
+import type { GameMap } from "./map.ts";
+import type { MovementOrder } from "./orders.ts";
+import type { RuleOptions } from "./rules.ts";
+import type { ProvinceId } from "./types.ts";
+
+/*
+ * Movement resolution, after Lucas Kruijswijk's "The Math of Adjudication": every move,
+ * support and convoy is a yes/no decision defined from the others (attack, hold, defend and
+ * prevent strengths). Decisions are resolved on demand; when a decision depends on itself,
+ * both guesses are tried. One consistent answer is taken; where there are none or two, the
+ * cycle is circular movement (all moves succeed) or a convoy paradox (the paradox rule of the
+ * rule options decides). No case is special-cased.
+ */
+
+/** What resolution found, per order index of the input. */
+export interface MovementResolution {
+  /** Move: it succeeded. Support: it was given (not cut, not void). Convoy: the army was carried. Hold: not dislodged. */
+  readonly success: readonly boolean[];
+  /** Index of the move that dislodged the unit of this order, or -1. */
+  readonly dislodgedBy: readonly number[];
+  /** Whether this move goes by convoy (rule 4.A.3 applied). */
+  readonly usesConvoy: readonly boolean[];
+  /** Moves broken by the convoy-paradox rule. */
+  readonly paradox: readonly boolean[];
+  /** Provinces left empty by a standoff: no retreat there. */
+  readonly contested: readonly ProvinceId[];
+  /** Why each unsuccessful order failed, in words a chair can read aloud. */
+  readonly reasons: readonly (string | null)[];
+}
+
+const UNRESOLVED = 0;
+const GUESSING = 1;
+const RESOLVED = 2;
+
+export function resolveMovement(
+  map: GameMap,
+  orders: readonly MovementOrder[],
+  rules: RuleOptions,
+): MovementResolution {
+  return new Resolver(map, orders, rules).run();
+}
+
+class Resolver {
+  private readonly n: number;
+  private readonly at = new Map<ProvinceId, number>();
+  private readonly movesInto = new Map<ProvinceId, number[]>();
+  private readonly supportsOf: number[][];
+  private readonly convoysOf: number[][];
+  private readonly convoyed: number[];
+  private readonly usesConvoy: boolean[];
+  private readonly h2h: number[];
+  private readonly voidSupport: boolean[];
+  private readonly paradox: boolean[];
+  private readonly state: Uint8Array;
+  private readonly res: Uint8Array;
+  private readonly deps: number[] = [];
+
+  constructor(
+    private readonly map: GameMap,
+    private readonly orders: readonly MovementOrder[],
+    private readonly rules: RuleOptions,
+  ) {
+    const n = orders.length;
+    this.n = n;
+    this.state = new Uint8Array(n);
+    this.res = new Uint8Array(n);
+    this.supportsOf = Array.from({ length: n }, () => []);
+    this.convoysOf = Array.from({ length: n }, () => []);
+    this.convoyed = new Array<number>(n).fill(-1);
+    this.usesConvoy = new Array<boolean>(n).fill(false);
+    this.h2h = new Array<number>(n).fill(-1);
+    this.voidSupport = new Array<boolean>(n).fill(false);
+    this.paradox = new Array<boolean>(n).fill(false);
+
+    orders.forEach((o, i) => {
+      this.at.set(o.unit.province, i);
+      if (o.kind === "move") {
+        const list = this.movesInto.get(o.to.province);
+        if (list) list.push(i);
+        else this.movesInto.set(o.to.province, [i]);
+      }
+    });
+
+    // Convoys and the armies they carry.
+    orders.forEach((o, i) => {
+      if (o.kind !== "convoy") return;
+      const m = this.at.get(o.from);
+      if (m === undefined) return;
+      const mo = orders[m]!;
+      if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
+        this.convoysOf[m]!.push(i);
+        this.convoyed[i] = m;
+      }
+    });
+    orders.forEach((o, i) => {
+      if (o.kind !== "move" || o.unit.type !== "A") return;
+      const route = this.hasRoute(i, () => true);
+      if (!map.armyAdjacent(o.unit.province, o.to.province)) {
+        this.usesConvoy[i] = true;
+        return;
+      }
+      let wants: boolean;
+      switch (rules.convoyToAdjacent) {
+        case "explicit":
+          wants = o.viaConvoy;
+          break;
+        case "intent":
+          wants =
+            o.viaConvoy || this.convoysOf[i]!.some((c) => orders[c]!.unit.power === o.unit.power);
+          break;
+        case "any-convoy":
+          wants = o.viaConvoy || this.convoysOf[i]!.length > 0;
+          break;
+      }
+      this.usesConvoy[i] = wants && route;
+    });
+
+    // Head-to-head battles: two units moving into each other's province, neither by convoy.
+    orders.forEach((o, i) => {
+      if (o.kind !== "move" || this.usesConvoy[i]) return;
+      const k = this.at.get(o.to.province);
+      if (k === undefined) return;
+      const ko = orders[k]!;
+      if (ko.kind === "move" && ko.to.province === o.unit.province && !this.usesConvoy[k]) {
+        this.h2h[i] = k;
+      }
+    });
+
+    // Supports and what they support.
+    orders.forEach((o, i) => {
+      if (o.kind !== "support") return;
+      const t = this.at.get(o.target);
+      const to = t === undefined ? undefined : orders[t]!;
+      let matches = false;
+      if (to) {
+        if (o.to === null) matches = to.kind !== "move";
+        else if (to.kind === "move" && to.to.province === o.to) {
+          matches =
+            rules.supportCoast === "ignore" ||
+            o.toCoast === null ||
+            to.to.coast === null ||
+            o.toCoast === to.to.coast;
+        }
+      }
+      if (matches && t !== undefined) this.supportsOf[t]!.push(i);
+      else this.voidSupport[i] = true;
+    });
+  }
+
+  run(): MovementResolution {
+    const { n, orders } = this;
+    const success: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind === "move" || o.kind === "support" || o.kind === "convoy") this.resolve(i);
+    }
+    const dislodgedBy = new Array<number>(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind === "move" && this.res[i]) continue;
+      for (const m of this.movesInto.get(o.unit.province) ?? []) {
+        if (this.res[m]) dislodgedBy[i] = m;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind === "convoy") {
+        const m = this.convoyed[i]!;
+        success.push(
+          dislodgedBy[i] === -1 &&
+            m !== -1 &&
+            this.usesConvoy[m]! &&
+            !this.paradox[m] &&
+            this.path(m),
+        );
+      } else if (o.kind === "move" || o.kind === "support") success.push(this.res[i] === 1);
+      else success.push(dislodgedBy[i] === -1);
+    }
+
+    const contested: ProvinceId[] = [];
+    const occupied = new Set<ProvinceId>();
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind === "move" && this.res[i]) occupied.add(o.to.province);
+      else if (dislodgedBy[i] === -1) occupied.add(o.unit.province);
+    }
+    for (const [p, moves] of this.movesInto) {
+      if (occupied.has(p)) continue;
+      const stoodOff = moves.some((m) => {
+        if (this.res[m] || this.paradox[m] || !this.path(m)) return false;
+        const k = this.h2h[m]!;
+        return !(k !== -1 && this.res[k]);
+      });
+      if (stoodOff) contested.push(p);
+    }
+
+    const result = {
+      success,
+      dislodgedBy,
+      usesConvoy: this.usesConvoy,
+      paradox: this.paradox,
+      contested,
+      reasons: [] as (string | null)[],
+    };
+    for (let i = 0; i < n; i++)
+      result.reasons.push(success[i] ? null : this.explain(i, dislodgedBy));
+    return result;
+  }
+
+  /** Kruijswijk's resolve: the decision of order `i`, guessing through cycles. */
+  private resolve(i: number): boolean {
+    const { state, res, deps } = this;
+    if (state[i] === RESOLVED) return res[i] === 1;
+    if (state[i] === GUESSING) {
+      if (!deps.includes(i)) deps.push(i);
+      return res[i] === 1;
+    }
+    const old = deps.length;
+    res[i] = 0;
+    state[i] = GUESSING;
+    const first = this.adjudicate(i);
+    if (deps.length === old) {
+      if (state[i] !== RESOLVED) {
+        res[i] = first ? 1 : 0;
+        state[i] = RESOLVED;
+      }
+      return first;
+    }
+    if (deps[old] !== i) {
+      // Depends on a guess made further up: stay a guess, let the head of the cycle decide.
+      deps.push(i);
+      res[i] = first ? 1 : 0;
+      return first;
+    }
+    // `i` heads a cycle of decisions: try the other guess.
+    this.reset(old);
+    res[i] = 1;
+    state[i] = GUESSING;
+    const second = this.adjudicate(i);
+    if (first === second) {
+      this.reset(old);
+      res[i] = first ? 1 : 0;
+      state[i] = RESOLVED;
+      return first;
+    }
+    this.backupRule(old);
+    return this.resolve(i);
+  }
+
+  private reset(old: number): void {
+    while (this.deps.length > old) this.state[this.deps.pop()!] = UNRESOLVED;
+  }
+
+  /** A cycle with no or two consistent answers: circular movement or a convoy paradox. */
+  private backupRule(old: number): void {
+    const cycle = this.deps.slice(old);
+    this.reset(old);
+    const convoys = cycle.filter((i) => this.orders[i]!.kind === "convoy");
+    const settle = (m: number, ok: boolean) => {
+      this.res[m] = ok ? 1 : 0;
+      this.state[m] = RESOLVED;
+    };
+    const moves = cycle.filter((i) => this.orders[i]!.kind === "move");
+    if (convoys.length === 0) {
+      // Circular movement: every move in the circle succeeds.
+      for (const m of moves) settle(m, true);
+      return;
+    }
+    if (this.rules.convoyParadox === "szykman") {
+      // Szykman: the armies whose convoys are in the paradox do not move and have no effect.
+      let changed = false;
+      for (const c of convoys) {
+        const m = this.convoyed[c]!;
+        if (m === -1 || this.paradox[m]) continue;
+        this.paradox[m] = true;
+        settle(m, false);
+        changed = true;
+      }
+      if (changed) return;
+    }
+    // `all-hold` (or nothing left for Szykman to break): every move in the paradox fails.
+    for (const m of moves) {
+      if (this.usesConvoy[m]) this.paradox[m] = true;
+      settle(m, false);
+    }
+    for (const c of convoys) {
+      const m = this.convoyed[c]!;
+      if (m !== -1) {
+        this.paradox[m] = true;
+        settle(m, false);
+      }
+    }
+  }
+
+  private adjudicate(i: number): boolean {
+    const o = this.orders[i]!;
+    switch (o.kind) {
+      case "move":
+        return this.adjudicateMove(i);
+      case "support":
+        return this.adjudicateSupport(i);
+      case "convoy":
+        return !this.isDislodged(o.unit.province);
+      default:
+        return true;
+    }
+  }
+
+  private isDislodged(p: ProvinceId): boolean {
+    for (const m of this.movesInto.get(p) ?? []) if (this.resolve(m)) return true;
+    return false;
+  }
+
+  /** Is there a chain of fleets ordered to convoy move `m`, each accepted by `fleetOk`? */
+  private hasRoute(m: number, fleetOk: (c: number) => boolean): boolean {
+    const o = this.orders[m]!;
+    if (o.kind !== "move") return false;
+    const convoys = this.convoysOf[m]!;
+    if (convoys.length === 0) return false;
+    const bySea = new Map<ProvinceId, number>();
+    for (const c of convoys) bySea.set(this.orders[c]!.unit.province, c);
+    return seaRoute(this.map, o.unit.province, o.to.province, (sea) => {
+      const c = bySea.get(sea);
+      return c !== undefined && fleetOk(c);
+    });
+  }
+
+  /** The convoy path of move `m` holds (always true for a move over land). */
+  private path(m: number): boolean {
+    if (!this.usesConvoy[m]) return true;
+    if (this.paradox[m]) return false;
+    if (this.rules.multiRouteConvoy === "any") {
+      if (!this.hasRoute(m, () => true)) return false;
+      return this.convoysOf[m]!.every((c) => this.resolve(c));
+    }
+    return this.hasRoute(m, (c) => this.resolve(c));
+  }
+
+  private supportCount(i: number, excludePower: string | null): number {
+    let n = 0;
+    for (const s of this.supportsOf[i]!) {
+      if (this.resolve(s) && this.orders[s]!.unit.power !== excludePower) n++;
+    }
+    return n;
+  }
+
+  private attackStrength(m: number): number {
+    const o = this.orders[m]!;
+    if (o.kind !== "move" || !this.path(m)) return 0;
+    const d = this.at.get(o.to.province);
+    if (d === undefined) return 1 + this.supportCount(m, null);
+    const dOrder = this.orders[d]!;
+    if (dOrder.kind === "move" && this.h2h[m] !== d && this.resolve(d)) {
+      return 1 + this.supportCount(m, null);
+    }
+    if (dOrder.unit.power === o.unit.power) return 0;
+    return 1 + this.supportCount(m, dOrder.unit.power);
+  }
+
+  private holdStrength(p: ProvinceId): number {
+    const d = this.at.get(p);
+    if (d === undefined) return 0;
+    if (this.orders[d]!.kind === "move") return this.resolve(d) ? 0 : 1;
+    return 1 + this.supportCount(d, null);
+  }
+
+  private defendStrength(m: number): number {
+    return 1 + this.supportCount(m, null);
+  }
+
+  private preventStrength(m: number): number {
+    if (!this.path(m)) return 0;
+    const k = this.h2h[m]!;
+    if (k !== -1 && this.resolve(k)) return 0;
+    return 1 + this.supportCount(m, null);
+  }
+
+  private adjudicateMove(m: number): boolean {
+    const o = this.orders[m]!;
+    if (o.kind !== "move" || this.paradox[m]) return false;
+    const attack = this.attackStrength(m);
+    if (attack === 0) return false;
+    const k = this.h2h[m]!;
+    if (k !== -1) {
+      if (attack <= this.defendStrength(k)) return false;
+    } else if (attack <= this.holdStrength(o.to.province)) return false;
+    for (const other of this.movesInto.get(o.to.province)!) {
+      if (other !== m && attack <= this.preventStrength(other)) return false;
+    }
+    return true;
+  }
+
+  /** Whether attack `m` on the supporter cuts support `s` (apart from dislodging it). */
+  private cuts(m: number, s: number): boolean {
+    const so = this.orders[s]!;
+    const mo = this.orders[m]!;
+    if (so.kind !== "support" || mo.kind !== "move") return false;
+    if (mo.unit.power === so.unit.power || this.paradox[m]) return false;
+    const directedAt = so.to ?? so.target;
+    if (mo.unit.province === directedAt) {
+      if (!(this.usesConvoy[m] && this.rules.convoyedAttackCutsSupportAgainstOrigin)) return false;
+    }
+    return this.path(m);
+  }
+
+  private adjudicateSupport(s: number): boolean {
+    if (this.voidSupport[s]) return false;
+    const p = this.orders[s]!.unit.province;
+    for (const m of this.movesInto.get(p) ?? []) if (this.cuts(m, s)) return false;
+    return !this.isDislodged(p);
+  }
+
+  // ---- Explanations -------------------------------------------------------------------
+
+  private describe(i: number): string {
+    const o = this.orders[i]!;
+    const u = `${o.unit.type} ${o.unit.province}`;
+    if (o.kind === "move") return `${u} - ${o.to.province}`;
+    return u;
+  }
+
+  private supporters(i: number): string {
+    const given = this.supportsOf[i]!.filter((s) => this.res[s]);
+    return given.length === 0
+      ? ""
+      : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
+  }
+
+  private explain(i: number, dislodgedBy: readonly number[]): string {
+    const o = this.orders[i]!;
+    const by = dislodgedBy[i]!;
+    const dislodged = by !== -1 ? `dislodged by ${this.describe(by)}` : null;
+    switch (o.kind) {
+      case "hold":
+        return dislodged ?? "failed";
+      case "convoy": {
+        const m = this.convoyed[i]!;
+        if (dislodged) return `${dislodged}; the convoy is disrupted`;
+        if (m === -1) return `no army in ${o.from} is ordered to move to ${o.to}`;
+        if (!this.usesConvoy[m]) return `the army in ${o.from} moves over land, not by this convoy`;
+        if (this.paradox[m])
+          return "convoy paradox: by the Szykman rule the convoyed army does not move";
+        return "the convoy route is broken: another fleet of the route was dislodged";
+      }
+      case "support": {
+        if (this.voidSupport[i]) {
+          const t = this.at.get(o.target);
+          if (t === undefined) return `no unit in ${o.target} to support`;
+          const to = this.orders[t]!;
+          if (o.to === null) return `${this.describe(t)} did not hold: it was ordered to move`;
+          return to.kind === "move"
+            ? `${this.describe(t)} did not move to ${o.to}${o.toCoast && to.to.coast && o.toCoast !== to.to.coast ? ` ${o.toCoast}` : ""}`
+            : `${this.describe(t)} was not ordered to move to ${o.to}`;
+        }
+        if (dislodged) return `${dislodged}; the support is cut`;
+        const cutters = (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.cuts(m, i));
+        return `support cut by ${cutters.map((m) => this.describe(m)).join(", ")}`;
+      }
+      case "move": {
+        if (this.paradox[i]) {
+          return "convoy paradox: by the Szykman rule the convoyed army does not move";
+        }
+        if (!this.path(i)) {
+          return this.convoysOf[i]!.length === 0
+            ? "no convoy"
+            : "convoy disrupted: a convoying fleet was dislodged";
+        }
+        const attack = this.attackStrength(i);
+        const d = this.at.get(o.to.province);
+        if (attack === 0 && d !== undefined) {
+          return `cannot dislodge a unit of its own power (${this.describe(d)})`;
+        }
+        const k = this.h2h[i]!;
+        const parts: string[] = [];
+        if (k !== -1) {
+          const def = this.defendStrength(k);
+          if (attack <= def) {
+            parts.push(
+              `lost the head-to-head battle with ${this.describe(k)}${this.supporters(k)}: ${attack} against ${def}`,
+            );
+          }
+        } else {
+          const hold = this.holdStrength(o.to.province);
+          if (attack <= hold && d !== undefined) {
+            parts.push(
+              `bounced off ${this.describe(d)}${this.supporters(d)}: ${attack} against ${hold}`,
+            );
+          }
+        }
+        const rivals = this.movesInto
+          .get(o.to.province)!
+          .filter((m) => m !== i && attack <= this.preventStrength(m));
+        if (rivals.length > 0) {
+          parts.push(
+            `bounced with ${rivals.map((m) => `${this.describe(m)}${this.supporters(m)}`).join(", ")}: ${attack} against ${Math.max(...rivals.map((m) => this.preventStrength(m)))}`,
+          );
+        }
+        const text = parts.length > 0 ? parts.join("; ") : "failed";
+        return dislodged ? `${text}; ${dislodged}` : text;
+      }
+      default:
+        return "failed";
+    }
+  }
+}

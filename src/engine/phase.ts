@@ -1,0 +1,27 @@
+import type { Phase, PhaseType, Season } from "./types.ts";
+
+/** `S1901M`: season letter, year, phase letter. */
+export function phaseName(p: Phase): string {
+  return `${p.season}${p.year}${p.type}`;
+}
+
+const PHASE_RE = /^([SUFW])(\d{1,5})([MRA])$/;
+
+export function parsePhase(text: string): Phase | null {
+  const m = PHASE_RE.exec(text.trim().toUpperCase());
+  if (!m) return null;
+  return { season: m[1] as Season, year: Number(m[2]), type: m[3] as PhaseType };
+}
+
+/** A phase's position in time, for ordering phases of one game. */
+export function phaseOrdinal(p: Phase): number {
+  const season = { S: 0, U: 1, F: 2, W: 3 }[p.season];
+  const type = { M: 0, R: 1, A: 2 }[p.type];
+  return (p.year * 4 + season) * 3 + type;
+}
+
+export function describePhase(p: Phase): string {
+  const season = { S: "Spring", U: "Summer", F: "Fall", W: "Winter" }[p.season];
+  const type = { M: "movement", R: "retreats", A: "adjustments" }[p.type];
+  return `${season} ${p.year} ${type}`;
+}

@@ -1,0 +1,255 @@
+import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
+import { formatOrder } from "./orders.ts";
+import { parsePhase, phaseName } from "./phase.ts";
+import type {
+  Coast,
+  DislodgedUnit,
+  Position,
+  PowerId,
+  ProvinceId,
+  Unit,
+  UnitType,
+} from "./types.ts";
+import type { Variant } from "./variant.ts";
+
+/*
+ * The position JSON of the public contract (docs/adjudicate-json.md): reading it with clear
+ * errors, and writing positions and results back. Pure functions; the CLI does the I/O.
+ */
+
+export interface PositionJson {
+  variant: string;
+  phase: string;
+  units: Record<string, string[]>;
+  dislodged?: Record<string, { unit: string; from: string | null; viaConvoy?: boolean }[]>;
+  contested?: string[];
+  centers?: Record<string, string[]>;
+}
+
+export interface ResultJson {
+  phase: string;
+  orders: Record<
+    string,
+    { text: string | null; order: string | null; result: string; reason?: string }[]
+  >;
+  next: PositionJson;
+  /** Movement phases: every unit dislodged, with the places it may retreat to. */
+  dislodged?: Record<
+    string,
+    { unit: string; from: string | null; viaConvoy: boolean; retreats: string[] }[]
+  >;
+  winner?: string;
+}
+
+export class PositionError extends Error {}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function fail(msg: string): never {
+  throw new PositionError(msg);
+}
+
+/** Reads `TYPE PROVINCE[/COAST]`, checked against the map. */
+export function readUnit(variant: Variant, power: PowerId, text: unknown): Unit {
+  if (typeof text !== "string")
+    fail(`a unit must be a string like "A par" or "F stp/sc", not ${JSON.stringify(text)}`);
+  const m = /^\s*([AF])\s+([a-z]{2,4})(?:\s*[/(]\s*([a-z]{2})\s*\)?)?\s*$/i.exec(text);
+  if (!m)
+    fail(`cannot read unit "${text}": write TYPE PROVINCE[/COAST], e.g. "A par" or "F stp/sc"`);
+  const type = m[1]!.toUpperCase() as UnitType;
+  const province = variant.map.province(m[2]!.toLowerCase());
+  if (!province) fail(`unit "${text}": unknown province "${m[2]}"`);
+  let coast = (m[3]?.toLowerCase() ?? null) as Coast | null;
+  if (type === "A") coast = null;
+  const places = variant.map.locationsFor(type, province.id);
+  if (places.length === 0) {
+    fail(
+      `unit "${text}": ${type === "A" ? "an army" : "a fleet"} cannot stand in ${province.name}`,
+    );
+  }
+  if (type === "F" && province.coasts.length > 0) {
+    if (!coast)
+      fail(
+        `unit "${text}": a fleet in ${province.name} needs its coast (${province.coasts.map((c) => `${province.id}/${c}`).join(" or ")})`,
+      );
+    if (!province.coasts.includes(coast))
+      fail(`unit "${text}": ${province.name} has no ${coast} coast`);
+  } else if (type === "F") coast = null;
+  return { power, type, province: province.id, coast };
+}
+
+function readPower(variant: Variant, name: string): PowerId {
+  const p = variant.powers.find((x) => x.id === name.toLowerCase());
+  if (!p)
+    fail(
+      `unknown power "${name}"; ${variant.id} has ${variant.powers.map((x) => x.id).join(", ")}`,
+    );
+  return p.id;
+}
+
+function readProvince(variant: Variant, id: unknown, what: string): ProvinceId {
+  if (typeof id !== "string") fail(`${what} must be a province id string`);
+  const p = variant.map.province(id.toLowerCase().split("/")[0]!);
+  if (!p) fail(`${what}: unknown province "${id}"`);
+  return p.id;
+}
+
+/** Reads a position (without orders); `getVariant` resolves the variant id. */
+export function readPosition(input: Record<string, unknown>, variant: Variant): Position {
+  if (typeof input.phase !== "string") fail('"phase" is required, e.g. "S1901M"');
+  const phase = parsePhase(input.phase);
+  if (!phase)
+    fail(
+      `cannot read phase "${input.phase}": write season, year, type, e.g. "S1901M", "F1901R", "W1901A"`,
+    );
+  if (!isRecord(input.units)) fail('"units" must be an object of power: ["A par", ...]');
+  const units: Unit[] = [];
+  const seen = new Map<string, string>();
+  const place = (u: Unit, text: string) => {
+    const prev = seen.get(u.province);
+    if (prev) fail(`two units in ${u.province}: "${prev}" and "${text}"`);
+    seen.set(u.province, text);
+  };
+  for (const [power, list] of Object.entries(input.units)) {
+    const pid = readPower(variant, power);
+    if (!Array.isArray(list)) fail(`units of ${power} must be an array`);
+    for (const t of list) {
+      const u = readUnit(variant, pid, t);
+      place(u, String(t));
+      units.push(u);
+    }
+  }
+  const dislodged: DislodgedUnit[] = [];
+  if (input.dislodged !== undefined && input.dislodged !== null) {
+    if (!isRecord(input.dislodged))
+      fail('"dislodged" must be an object of power: [{"unit": "A bul", "from": "rum"}]');
+    const dseen = new Set<string>();
+    for (const [power, list] of Object.entries(input.dislodged)) {
+      const pid = readPower(variant, power);
+      if (!Array.isArray(list)) fail(`dislodged units of ${power} must be an array`);
+      for (const d of list) {
+        if (!isRecord(d))
+          fail(`a dislodged unit is {"unit": "A bul", "from": "rum", "viaConvoy": false}`);
+        const u = readUnit(variant, pid, d.unit);
+        if (dseen.has(u.province)) fail(`two dislodged units in ${u.province}`);
+        dseen.add(u.province);
+        const from =
+          d.from === null || d.from === undefined
+            ? null
+            : readProvince(variant, d.from, "dislodged from");
+        if (d.viaConvoy !== undefined && typeof d.viaConvoy !== "boolean")
+          fail("viaConvoy must be true or false");
+        dislodged.push({ ...u, attackerFrom: from, viaConvoy: d.viaConvoy === true });
+      }
+    }
+  }
+  const contested: ProvinceId[] = [];
+  if (input.contested !== undefined && input.contested !== null) {
+    if (!Array.isArray(input.contested)) fail('"contested" must be an array of province ids');
+    for (const c of input.contested) contested.push(readProvince(variant, c, "contested"));
+  }
+  let centers: Map<ProvinceId, PowerId>;
+  if (input.centers === undefined || input.centers === null) {
+    if (phase.type === "A") fail('"centers" is needed for an adjustment phase');
+    centers = new Map(variant.start.centers);
+  } else {
+    if (!isRecord(input.centers)) fail('"centers" must be an object of power: ["par", ...]');
+    centers = new Map();
+    for (const [power, list] of Object.entries(input.centers)) {
+      const pid = readPower(variant, power);
+      if (!Array.isArray(list)) fail(`centres of ${power} must be an array`);
+      for (const c of list) {
+        const p = readProvince(variant, c, "centre");
+        if (!variant.map.get(p).supplyCenter) fail(`${p} is not a supply centre`);
+        const prev = centers.get(p);
+        if (prev && prev !== pid) fail(`centre ${p} is given to both ${prev} and ${pid}`);
+        centers.set(p, pid);
+      }
+    }
+  }
+  return { phase, units, dislodged, contested, centers };
+}
+
+export function readOrders(input: Record<string, unknown>, variant: Variant): OrderTexts {
+  const out = new Map<PowerId, string[]>();
+  if (input.orders === undefined || input.orders === null) return out;
+  if (!isRecord(input.orders)) fail('"orders" must be an object of power: ["A par - bur", ...]');
+  for (const [power, list] of Object.entries(input.orders)) {
+    const pid = readPower(variant, power);
+    if (!Array.isArray(list) || list.some((t) => typeof t !== "string")) {
+      fail(`orders of ${power} must be an array of strings`);
+    }
+    out.set(pid, [...(out.get(pid) ?? []), ...(list as string[])]);
+  }
+  return out;
+}
+
+const unitText = (u: Unit): string =>
+  `${u.type} ${u.coast ? `${u.province}/${u.coast}` : u.province}`;
+
+export function writePosition(variant: Variant, pos: Position): PositionJson {
+  const units: Record<string, string[]> = {};
+  const dislodged: Record<string, { unit: string; from: string | null; viaConvoy: boolean }[]> = {};
+  const centers: Record<string, string[]> = {};
+  for (const p of variant.powers) {
+    const us = pos.units.filter((u) => u.power === p.id).map(unitText);
+    if (us.length > 0) units[p.id] = us;
+    const ds = pos.dislodged.filter((u) => u.power === p.id);
+    if (ds.length > 0) {
+      dislodged[p.id] = ds.map((d) => ({
+        unit: unitText(d),
+        from: d.attackerFrom,
+        viaConvoy: d.viaConvoy,
+      }));
+    }
+    const cs = [...pos.centers]
+      .filter(([, o]) => o === p.id)
+      .map(([c]) => c as string)
+      .sort();
+    if (cs.length > 0) centers[p.id] = cs;
+  }
+  return {
+    variant: variant.id,
+    phase: phaseName(pos.phase),
+    units,
+    dislodged,
+    contested: [...pos.contested].sort(),
+    centers,
+  };
+}
+
+export function writeResult(variant: Variant, r: PhaseResult): ResultJson {
+  const orders: ResultJson["orders"] = {};
+  for (const o of r.results) {
+    const list = orders[o.power] ?? [];
+    orders[o.power] = list;
+    list.push({
+      text: o.text,
+      order: o.order ? formatOrder(o.order) : null,
+      result: o.result,
+      ...(o.reason !== null ? { reason: o.reason } : {}),
+    });
+  }
+  const out: ResultJson = {
+    phase: phaseName(r.phase),
+    orders,
+    next: writePosition(variant, r.next),
+  };
+  if (r.dislodged.length > 0) {
+    const d: NonNullable<ResultJson["dislodged"]> = {};
+    for (const { unit, retreats } of r.dislodged) {
+      const list = d[unit.power] ?? [];
+      d[unit.power] = list;
+      list.push({
+        unit: unitText(unit),
+        from: unit.attackerFrom,
+        viaConvoy: unit.viaConvoy,
+        retreats: retreats.map((l) => (l.coast ? `${l.province}/${l.coast}` : l.province)),
+      });
+    }
+    out.dislodged = d;
+  }
+  if (r.winner) out.winner = r.winner;
+  return out;
+}

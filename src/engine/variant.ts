@@ -1,0 +1,17 @@
+import type { GameMap } from "./map.ts";
+import type { Position, Power } from "./types.ts";
+
+/**
+ * A variant: the board, the powers and the start. Every game the engine runs is one of these;
+ * variants live in src/variants and reach the rest of the project through the registry.
+ */
+export interface Variant {
+  readonly id: string;
+  readonly name: string;
+  readonly powers: readonly Power[];
+  readonly map: GameMap;
+  /** The opening position (for the classical game, Spring 1901 movement). */
+  readonly start: Position;
+  /** Supply centres one power needs for a solo victory. */
+  readonly victoryCenters: number;
+}

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/*
+ * Access to ../shared (the DATC cases and real games), which sits beside the repository on
+ * every developer's machine and in CI. Its absence is an error, never a silent skip.
+ */
+
+export const SHARED = fileURLToPath(new URL("../../shared/", import.meta.url));
+
+export function readShared<T>(path: string): T {
+  const file = `${SHARED}${path}`;
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: these tests need the shared folder beside the repository`);
+  }
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+export interface SharedUnit {
+  power: string;
+  type: "army" | "fleet";
+  province: string;
+  coast: string | null;
+}
+
+export interface SharedDislodged extends SharedUnit {
+  attackerFrom: string | null;
+  viaConvoy?: boolean;
+}
+
+export interface SharedOrder {
+  power: string;
+  text: string;
+  norm: string;
+}
+
+export const unitString = (u: SharedUnit): string =>
+  `${u.type === "army" ? "A" : "F"} ${u.coast ? `${u.province}/${u.coast}` : u.province}`;
+
+export function groupUnits(units: readonly SharedUnit[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const u of units) {
+    const list = out[u.power] ?? [];
+    out[u.power] = list;
+    list.push(unitString(u));
+  }
+  return out;
+}
+
+export function groupOrders(
+  orders: readonly SharedOrder[],
+  field: "text" | "norm",
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const o of orders) {
+    const list = out[o.power] ?? [];
+    out[o.power] = list;
+    list.push(o[field]);
+  }
+  return out;
+}
+
+/** `power:A par` strings of a position's units, sorted: for comparing positions. */
+export const unitSet = (units: Record<string, string[]>): string[] =>
+  Object.entries(units)
+    .flatMap(([p, us]) => us.map((u) => `${p}:${u}`))
+    .sort();
