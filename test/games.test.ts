@@ -6,7 +6,14 @@ import { readPosition, writePosition } from "../src/engine/position-json.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
 import { type Position, type PowerId, powerId } from "../src/engine/types.ts";
 import { classical } from "../src/variants/classical/index.ts";
-import { groupOrders, groupUnits, readShared, type SharedOrder, type SharedUnit, unitSet } from "./shared.ts";
+import {
+  groupOrders,
+  groupUnits,
+  readShared,
+  type SharedOrder,
+  type SharedUnit,
+  unitSet,
+} from "./shared.ts";
 
 /*
  * Thirty real games replayed from their first position with the players' own order text:
@@ -50,14 +57,24 @@ for (const game of games) {
       const at = `${game.id} ${phase.name}`;
       assert.equal(phaseName(pos.phase), phase.name, `${at}: phase`);
       const written = writePosition(classical, pos);
-      assert.deepEqual(unitSet(written.units), unitSet(groupUnits(phase.units)), `${at}: units before`);
-      assert.deepEqual(centerSet(written.centers ?? {}), centerSet(phase.centers), `${at}: centres before`);
+      assert.deepEqual(
+        unitSet(written.units),
+        unitSet(groupUnits(phase.units)),
+        `${at}: units before`,
+      );
+      assert.deepEqual(
+        centerSet(written.centers ?? {}),
+        centerSet(phase.centers),
+        `${at}: centres before`,
+      );
       const result = adjudicate(classical, pos, ordersOf(phase), DATC_RULES);
       winner ??= result.winner;
       pos = result.next;
       const next = game.phases[i + 1];
       if (!next) break;
-      const target = phaseOrdinal(readPosition({ phase: next.name, units: {}, centers: {} }, classical).phase);
+      const target = phaseOrdinal(
+        readPosition({ phase: next.name, units: {}, centers: {} }, classical).phase,
+      );
       // Phases the record leaves out: nobody had to act in them.
       while (phaseOrdinal(pos.phase) < target) {
         const skipped = adjudicate(classical, pos, new Map(), DATC_RULES);

@@ -427,6 +427,12 @@ class Resolver {
       : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
   }
 
+  private paradoxReason(): string {
+    return this.rules.convoyParadox === "szykman"
+      ? "convoy paradox: by the Szykman rule the convoyed army does not move"
+      : "convoy paradox: every move in the paradox fails (all-hold rule)";
+  }
+
   private explain(i: number, dislodgedBy: readonly number[]): string {
     const o = this.orders[i]!;
     const by = dislodgedBy[i]!;
@@ -439,8 +445,7 @@ class Resolver {
         if (dislodged) return `${dislodged}; the convoy is disrupted`;
         if (m === -1) return `no army in ${o.from} is ordered to move to ${o.to}`;
         if (!this.usesConvoy[m]) return `the army in ${o.from} moves over land, not by this convoy`;
-        if (this.paradox[m])
-          return "convoy paradox: by the Szykman rule the convoyed army does not move";
+        if (this.paradox[m]) return this.paradoxReason();
         return "the convoy route is broken: another fleet of the route was dislodged";
       }
       case "support": {
@@ -459,7 +464,7 @@ class Resolver {
       }
       case "move": {
         if (this.paradox[i]) {
-          return "convoy paradox: by the Szykman rule the convoyed army does not move";
+          return this.paradoxReason();
         }
         if (!this.path(i)) {
           return this.convoysOf[i]!.length === 0

@@ -52,11 +52,11 @@ const fixtureData: MapData = {
     sea("nth", "North Sea"),
     sea("eng", "English Channel"),
     sea("bla", "Black Sea"),
-    // No aliases: `mid`, `gol`, `nrg`, `nat` come from the reader's common spellings.
-    sea("mao", "Mid-Atlantic Ocean"),
-    sea("lyo", "Gulf of Lyon"),
-    sea("nwg", "Norwegian Sea"),
-    sea("nao", "North Atlantic Ocean"),
+    // Other spellings come from the map's aliases; the reader knows no variant of its own.
+    sea("mao", "Mid-Atlantic Ocean", ["mid", "Mid Atlantic"]),
+    sea("lyo", "Gulf of Lyon", ["gol", "Gulf of Lyons"]),
+    sea("nwg", "Norwegian Sea", ["nrg"]),
+    sea("nao", "North Atlantic Ocean", ["nat"]),
     { id: "bot", name: "Gulf of Bothnia", kind: "sea", army: [], fleet: ["stp/sc"] },
     { id: "bar", name: "Barents Sea", kind: "sea", army: [], fleet: ["stp/nc"] },
     {

@@ -256,27 +256,6 @@ const COAST_NAMES: Readonly<Record<Coast, string>> = {
   wc: "west coast",
 };
 
-/**
- * Spellings players use for classical provinces whose ids differ (`mid` for `mao`). Added to a
- * map's index only where the province exists and the spelling means nothing else.
- */
-const COMMON_SPELLINGS: readonly (readonly [string, string])[] = [
-  ["mid", "mao"],
-  ["mid atlantic", "mao"],
-  ["mid - atlantic", "mao"],
-  ["mid atlantic ocean", "mao"],
-  ["mid - atlantic ocean", "mao"],
-  ["gol", "lyo"],
-  ["gulf of lyon", "lyo"],
-  ["gulf of lyons", "lyo"],
-  ["gulf of lion", "lyo"],
-  ["nrg", "nwg"],
-  ["norwegian sea", "nwg"],
-  ["nat", "nao"],
-  ["north atlantic", "nao"],
-  ["north atlantic ocean", "nao"],
-];
-
 // ---------------------------------------------------------------------------------------------
 // The name index of a map
 
@@ -314,7 +293,7 @@ function nameIndex(map: GameMap): NameIndex {
     }
   };
   for (const p of map.provinces) provinces.set(p.id, p);
-  // Ids win over names, names over aliases, aliases over the common spellings.
+  // Ids win over names, names over aliases.
   for (const p of map.provinces) add(p.id, p);
   for (const p of map.provinces) add(p.name, p);
   for (const p of map.provinces) for (const a of p.aliases) add(a, p);
@@ -329,10 +308,7 @@ function nameIndex(map: GameMap): NameIndex {
         add(words.join(""), p);
     }
   }
-  for (const [spelling, id] of COMMON_SPELLINGS) {
-    const p = provinces.get(id);
-    if (p) add(spelling, p);
-  }
+
   const index: NameIndex = { names, multiFirst, maxTokens, provinces, spellings };
   indexCache.set(map, index);
   return index;

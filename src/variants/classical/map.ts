@@ -298,7 +298,7 @@ export const classicalMapData: MapData = {
     {
       id: "lyo",
       name: "Gulf of Lyon",
-      aliases: ["Gulf of Lyons", "gol", "Lyon"],
+      aliases: ["Gulf of Lyons", "Gulf of Lion", "gol", "Lyon"],
       kind: "sea",
       army: [],
       fleet: ["mar", "pie", "spa/sc", "tus", "tys", "wes"],

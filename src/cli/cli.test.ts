@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+/* The command line as a user meets it: `bin/entente` after `npm install`. */
+
+const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
+
+function entente(args: string[], input = "") {
+  const r = spawnSync(BIN, args, { input, encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const position = (orders: Record<string, string[]>) =>
+  JSON.stringify({
+    variant: "classical",
+    phase: "S1901M",
+    units: { england: ["F lon", "A lvp"], france: ["F bre"] },
+    orders,
+  });
+
+test("adjudicate: JSON Lines in, one line out per line in the same order; a bad line is an error line and exit 1", () => {
+  const input = [
+    position({ england: ["F lon - eng"], france: ["F bre - eng"] }),
+    "{not json",
+    JSON.stringify({ variant: "nowhere", phase: "S1901M", units: {} }),
+    JSON.stringify({ variant: "classical", phase: "S1901M", units: { england: ["A nth"] } }),
+    position({ england: ["A lvp - yor"] }),
+  ].join("\n");
+  const r = entente(["adjudicate"], input);
+  assert.equal(r.status, 1);
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.equal(lines.length, 5);
+  assert.equal(lines[0].orders.england[0].result, "fails");
+  assert.match(lines[1].error, /line 2 is not valid JSON/);
+  assert.match(lines[2].error, /unknown variant "nowhere"; known: classical/);
+  assert.match(lines[3].error, /an army cannot stand in North Sea/);
+  assert.deepEqual(lines[4].next.units.england, ["F lon", "A yor"]);
+});
+
+test("adjudicate: one pretty-printed object is read whole; valid input exits 0", () => {
+  const obj = JSON.parse(position({ england: ["F lon - nth"] }));
+  const r = entente(["adjudicate"], JSON.stringify(obj, null, 2));
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.phase, "S1901M");
+  assert.equal(out.next.phase, "F1901M");
+  assert.deepEqual(out.orders.england, [
+    { text: "F lon - nth", order: "F lon - nth", result: "succeeds" },
+    { text: null, order: "A lvp H", result: "succeeds" },
+  ]);
+  assert.deepEqual(out.orders.france, [{ text: null, order: "F bre H", result: "succeeds" }]);
+});
+
+test("adjudicate: --rules sets the profile for lines without their own; unknown profiles are refused", () => {
+  const input = JSON.stringify({
+    variant: "classical",
+    phase: "S1901M",
+    units: { germany: ["A ber"] },
+    orders: { germany: ["A ber - pru", "A ber - sil"] },
+  });
+  assert.equal(
+    JSON.parse(entente(["adjudicate", "--rules", "datc"], input).stdout).next.units.germany[0],
+    "A sil",
+  );
+  const bad = entente(["adjudicate", "--rules", "nonsense"], input);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown rule profile "nonsense"/);
+});
+
+test("variants and variant show", () => {
+  const list = entente(["variants"]);
+  assert.equal(list.status, 0);
+  assert.ok(list.stdout.split("\n").includes("classical"));
+  const show = JSON.parse(entente(["variant", "show", "classical"]).stdout);
+  assert.equal(show.provinces.length, 75);
+  assert.equal(show.powers.length, 7);
+  const stp = show.provinces.find((p: { id: string }) => p.id === "stp");
+  assert.deepEqual(stp.coasts, ["nc", "sc"]);
+  assert.deepEqual([...stp.adjacency.fleet.nc].sort(), ["bar", "nwy"]);
+  assert.equal(show.start.phase, "S1901M");
+  assert.deepEqual(show.start.units.russia.sort(), ["A mos", "A war", "F sev", "F stp/sc"]);
+  const unknown = entente(["variant", "show", "atlantis"]);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown variant "atlantis"/);
+});
+
+test("help, and unknown commands say what to do", () => {
+  assert.match(entente(["help"]).stdout, /entente adjudicate/);
+  const r = entente(["frobnicate"]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown command "frobnicate"; run "entente help"/);
+});
