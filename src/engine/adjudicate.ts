@@ -70,7 +70,7 @@ export function adjudicate(
   orders: OrderTexts,
   rules: RuleOptions,
 ): PhaseResult {
-  const ctx = makeContext(variant.map, variant.powers, position, rules);
+  const ctx = makeContext(variant, position, rules);
   const entries: Entry[] = [];
   for (const [power, texts] of orders) {
     for (const text of texts) {
@@ -270,7 +270,7 @@ export function retreatOptions(
   d: DislodgedUnit,
   rules: RuleOptions,
 ): readonly Location[] {
-  const ctx = makeContext(variant.map, variant.powers, pos, rules);
+  const ctx = makeContext(variant, pos, rules);
   const out: Location[] = [];
   const neighbours =
     d.type === "A"

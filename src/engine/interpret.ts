@@ -2,7 +2,8 @@ import { seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
-import type { Location, PhaseType, Position, Power, PowerId, Unit } from "./types.ts";
+import type { Location, PhaseType, Position, Power, PowerId, ProvinceId, Unit } from "./types.ts";
+import type { Variant } from "./variant.ts";
 
 /*
  * Interpretation: a parsed order, read against the board, becomes an engine `Order` or is
@@ -24,19 +25,26 @@ export interface InterpretContext {
   readonly rules: RuleOptions;
   /** Units by province, for the phase being interpreted (dislodged ones in a retreat phase). */
   readonly unitAt: ReadonlyMap<string, Unit>;
+  /** Provinces no unit may enter in this phase (see `Variant.closed`). */
+  readonly closed: ReadonlySet<ProvinceId>;
 }
 
+const NOTHING_CLOSED: ReadonlySet<ProvinceId> = new Set();
+
 export function makeContext(
-  map: GameMap,
-  powers: readonly Power[],
+  variant: Variant,
   position: Position,
   rules: RuleOptions,
 ): InterpretContext {
   const unitAt = new Map<string, Unit>();
   const list = position.phase.type === "R" ? position.dislodged : position.units;
   for (const u of list) unitAt.set(u.province, u);
-  return { map, powers, position, rules, unitAt };
+  const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
+  return { map: variant.map, powers: variant.powers, position, rules, unitAt, closed };
 }
+
+const closedReason = (ctx: InterpretContext, p: ProvinceId): string =>
+  `${nameOf(ctx, p)} is neutral territory: no unit may enter it now`;
 
 const adjectiveOf = (ctx: InterpretContext, power: PowerId): string =>
   ctx.powers.find((p) => p.id === power)?.adjective ?? power;
@@ -140,6 +148,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
     case "move": {
       if (p.to.province === unit.province)
         return bad("a unit cannot move to the province it is in");
+      if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
       if (unit.type === "A") {
         if (map.get(p.to.province).kind === "sea") {
           return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);
@@ -171,6 +180,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       const target = p.supported.province;
       if (target === unit.province) return bad("a unit cannot support itself");
       const reach = p.to ? p.to.province : target;
+      if (p.to && ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
       if (p.to && p.to.province === target)
         return bad("a supported unit cannot move to where it already is");
       if (!map.canReach(unit.type, unit, reach)) {
@@ -203,6 +213,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
         );
       if (p.convoyed.province === p.to.province)
         return bad("a convoyed army cannot move to where it already is");
+      if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
       if (
         map.get(p.convoyed.province).kind !== "coast" ||
         map.get(p.to.province).kind !== "coast"
@@ -253,6 +264,7 @@ export function retreatTarget(
   to: LocationSpec,
 ): { loc: Location } | { reason: string } {
   const { map, position } = ctx;
+  if (ctx.closed.has(to.province)) return { reason: closedReason(ctx, to.province) };
   if (!map.canReach(unit.type, unit, to.province)) {
     return {
       reason: `${where(unit)} is not adjacent to ${nameOf(ctx, to.province)} for ${unit.type === "A" ? "an army" : "a fleet"}`,

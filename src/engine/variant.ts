@@ -1,5 +1,5 @@
 import type { GameMap } from "./map.ts";
-import type { Position, Power } from "./types.ts";
+import type { Phase, Position, Power, ProvinceId } from "./types.ts";
 
 /**
  * A variant: the board, the powers and the start. Every game the engine runs is one of these;
@@ -14,4 +14,9 @@ export interface Variant {
   readonly start: Position;
   /** Supply centres one power needs for a solo victory. */
   readonly victoryCenters: number;
+  /**
+   * Provinces no unit may enter in a phase (neutral territory, as Italy's in the two-player
+   * game). Absent: every province is open.
+   */
+  readonly closed?: (phase: Phase) => ReadonlySet<ProvinceId>;
 }
