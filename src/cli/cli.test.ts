@@ -95,3 +95,41 @@ test("help, and unknown commands say what to do", () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown command "frobnicate"; run "entente help"/);
 });
+
+test("a game master's workflow: new, play from an order file, history, replay", async () => {
+  const { mkdtempSync, writeFileSync, readFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+  const game = `${dir}/game.json`;
+  assert.equal(entente(["new", "--players", "4", "--seed", "5", "--out", game]).status, 0);
+  const again = entente(["new", "--out", game]);
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /exists/);
+  writeFileSync(
+    `${dir}/s1901.txt`,
+    "England:\nF lon - nth\nA lvp - yor\n\nFrance:\nA par - bur\nGermany:\nA mun - burgandy\n",
+  );
+  const played = entente(["play", game, `${dir}/s1901.txt`]);
+  assert.equal(played.status, 0, played.stderr);
+  assert.match(played.stdout, /Spring 1901 movement/);
+  assert.match(played.stdout, /INVALID: unknown province "burgandy": did you mean Burgundy\?/);
+  const record = JSON.parse(readFileSync(game, "utf8"));
+  assert.equal(record.scenario, "4");
+  assert.equal(record.phases.length, 1);
+  writeFileSync(`${dir}/f1901.json`, JSON.stringify({ england: ["F nth - nwy"] }));
+  assert.equal(entente(["play", game, `${dir}/f1901.json`]).status, 0);
+  assert.match(
+    entente(["history", game]).stdout,
+    /Fall 1901 movement[\s\S]*Supply centres after F1901M/,
+  );
+  assert.equal(entente(["replay", game]).status, 0);
+  writeFileSync(`${dir}/bad.txt`, "F lon - nth\n");
+  const bad = entente(["play", game, `${dir}/bad.txt`]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /before any power's name/);
+  assert.equal(
+    JSON.parse(readFileSync(game, "utf8")).phases.length,
+    2,
+    "nothing written on a bad order file",
+  );
+});

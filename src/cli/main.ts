@@ -3,6 +3,7 @@ import { writePosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateJson, splitInput } from "./adjudicate.ts";
+import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
 
 const HELP = `entente: a Diplomacy adjudicator
 
@@ -10,9 +11,15 @@ Usage:
   entente adjudicate [--rules PROFILE] < input.json    adjudicate positions (JSON or JSON Lines)
   entente variants                                     list variant ids
   entente variant show ID                              print a variant as JSON
+  entente new [--variant ID] [--players N] [--rules PROFILE] [--seed S] [--out FILE]
+                                                       start a game record (players: 7, 6, 5, 4, 3, 3b, 2)
+  entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
+  entente history RECORD                               the game as a judge publishes it
+  entente replay RECORD                                check that a record replays exactly
   entente help                                         this text
 
 The adjudicate contract: docs/adjudicate-json.md. Rule profiles and options: docs/rules.md.
+Game records and order files: docs/records.md.
 `;
 
 function option(args: string[], name: string): string | undefined {
@@ -25,6 +32,11 @@ function option(args: string[], name: string): string | undefined {
 }
 
 class UsageError extends Error {}
+
+function noMore(args: string[], cmd: string): void {
+  if (args.length > 0)
+    throw new UsageError(`${cmd}: unexpected ${args.join(" ")}; see "entente help"`);
+}
 
 function cmdAdjudicate(args: string[]): number {
   const profile = option(args, "--rules");
@@ -106,11 +118,42 @@ export function main(argv: string[]): number {
         return 0;
       case "variant":
         return cmdVariant(rest);
+      case "new": {
+        const variant = option(rest, "--variant") ?? "classical";
+        const players = option(rest, "--players");
+        const rules = option(rest, "--rules");
+        const seed = option(rest, "--seed");
+        const out = option(rest, "--out");
+        noMore(rest, "new");
+        process.stdout.write(cmdNew({ variant, players, rules, seed, out }));
+        return 0;
+      }
+      case "play": {
+        const out = option(rest, "--out");
+        const [record, orders, ...extra] = rest;
+        if (!record || !orders || extra.length > 0)
+          throw new UsageError("usage: entente play RECORD ORDERS_FILE [--out FILE]");
+        process.stdout.write(cmdPlay(record, orders, out));
+        return 0;
+      }
+      case "history": {
+        const [record, ...extra] = rest;
+        if (!record || extra.length > 0) throw new UsageError("usage: entente history RECORD");
+        process.stdout.write(cmdHistory(record));
+        return 0;
+      }
+      case "replay": {
+        const [record, ...extra] = rest;
+        if (!record || extra.length > 0) throw new UsageError("usage: entente replay RECORD");
+        const r = cmdReplay(record);
+        process.stdout.write(r.text);
+        return r.ok ? 0 : 1;
+      }
       default:
         throw new UsageError(`unknown command "${cmd}"; run "entente help" for the list`);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof CliError) {
       process.stderr.write(`entente: ${e.message}\n`);
       return 2;
     }

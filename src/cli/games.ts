@@ -1,0 +1,175 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { formatHistory } from "../engine/history.ts";
+import {
+  type GameRecord,
+  newRecord,
+  playPhase,
+  RECORD_FORMAT,
+  RecordError,
+  replayRecord,
+} from "../engine/record.ts";
+import { readRules } from "../engine/rules.ts";
+import type { Scenario } from "../engine/scenario.ts";
+import type { PowerId } from "../engine/types.ts";
+import { getVariant, variantIds } from "../variants/registry.ts";
+import { getScenario, scenariosOf } from "../variants/scenarios.ts";
+
+/*
+ * A game master's command-line workflow on record files: `new` starts one, `play` adjudicates
+ * the next phase from an order file, `history` prints it as a judge would, `replay` checks it.
+ */
+
+export class CliError extends Error {}
+
+/** Writes a file so that a crash leaves either the old or the new one, never half of one. */
+export function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+export function readRecordFile(path: string): { record: GameRecord; scenario: Scenario } {
+  if (!existsSync(path))
+    throw new CliError(`no record file ${path}; start one with "entente new --out ${path}"`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const r = json as Partial<GameRecord>;
+  if (typeof json !== "object" || json === null || r.format !== RECORD_FORMAT) {
+    throw new CliError(
+      `${path} is not an Entente game record (its "format" must be "${RECORD_FORMAT}")`,
+    );
+  }
+  if (typeof r.variant !== "string" || !getVariant(r.variant)) {
+    throw new CliError(
+      `${path}: unknown variant ${JSON.stringify(r.variant)}; known: ${variantIds().join(", ")}`,
+    );
+  }
+  const scenario = getScenario(r.variant, r.scenario);
+  if (!scenario) {
+    throw new CliError(`${path}: unknown scenario ${JSON.stringify(r.scenario)} of ${r.variant}`);
+  }
+  const rules = readRules(r.rules);
+  if (!rules.ok) throw new CliError(`${path}: ${rules.error}`);
+  if (!Array.isArray(r.phases)) throw new CliError(`${path}: "phases" must be an array`);
+  return { record: { ...(r as GameRecord), rules: rules.rules }, scenario };
+}
+
+/**
+ * Reads an order file: a JSON object of power: [orders], or text with a power's name on a
+ * line of its own (optionally ending in ":") before that power's orders, one per line.
+ */
+export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, string[]> {
+  const trimmed = text.trim();
+  const powers = scenario.variant.powers;
+  const findPower = (word: string) =>
+    powers.find((p) =>
+      [p.id, p.name.toLowerCase(), p.adjective.toLowerCase()].includes(word.toLowerCase()),
+    );
+  const out = new Map<PowerId, string[]>();
+  const add = (p: PowerId, o: string) => out.set(p, [...(out.get(p) ?? []), o]);
+  if (trimmed.startsWith("{")) {
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmed);
+    } catch (e) {
+      throw new CliError(`the order file is not valid JSON: ${(e as Error).message}`);
+    }
+    for (const [k, v] of Object.entries(json as Record<string, unknown>)) {
+      const p = findPower(k);
+      if (!p)
+        throw new CliError(
+          `order file: unknown power "${k}"; use one of ${powers.map((x) => x.id).join(", ")}`,
+        );
+      if (!Array.isArray(v) || v.some((o) => typeof o !== "string")) {
+        throw new CliError(`order file: the orders of ${k} must be a list of strings`);
+      }
+      out.set(p.id, [...(out.get(p.id) ?? []), ...(v as string[])]);
+    }
+    return out;
+  }
+  let current: PowerId | null = null;
+  for (const [i, raw] of text.split("\n").entries()) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const header = findPower(line.replace(/:$/, "").trim());
+    if (header) {
+      current = header.id;
+      continue;
+    }
+    if (!current) {
+      throw new CliError(
+        `order file line ${i + 1}: "${line}" comes before any power's name; put e.g. "England:" on the line above`,
+      );
+    }
+    add(current, line);
+  }
+  return out;
+}
+
+export function cmdNew(opts: {
+  variant: string;
+  players?: string;
+  rules?: string;
+  seed?: string;
+  out?: string;
+}): string {
+  const variant = getVariant(opts.variant);
+  if (!variant)
+    throw new CliError(`unknown variant "${opts.variant}"; known: ${variantIds().join(", ")}`);
+  const scenario = getScenario(opts.variant, opts.players);
+  if (!scenario) {
+    throw new CliError(
+      `${opts.variant} has no scenario "${opts.players}"; choose --players ${scenariosOf(
+        opts.variant,
+      )
+        .map((s) => s.id)
+        .join(", ")}`,
+    );
+  }
+  const rules = readRules(opts.rules);
+  if (!rules.ok) throw new CliError(rules.error);
+  const seed = opts.seed === undefined ? 1 : Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0)
+    throw new CliError(`--seed must be a whole number, not ${opts.seed}`);
+  const text = `${JSON.stringify(newRecord(scenario, rules.rules, seed), null, 1)}\n`;
+  if (opts.out) {
+    if (existsSync(opts.out))
+      throw new CliError(`${opts.out} exists; a new game will not overwrite it`);
+    writeAtomically(opts.out, text);
+    return `new ${scenario.variant.name} game (${scenario.description}) written to ${opts.out}\n`;
+  }
+  return text;
+}
+
+export function cmdPlay(recordPath: string, ordersPath: string, out?: string): string {
+  const { record, scenario } = readRecordFile(recordPath);
+  if (!existsSync(ordersPath)) throw new CliError(`no order file ${ordersPath}`);
+  const orders = readOrderFile(readFileSync(ordersPath, "utf8"), scenario);
+  let next: GameRecord;
+  try {
+    next = playPhase(scenario, record, orders);
+  } catch (e) {
+    if (e instanceof RecordError) throw new CliError(e.message);
+    throw e;
+  }
+  writeAtomically(out ?? recordPath, `${JSON.stringify(next, null, 1)}\n`);
+  const last = { ...next, phases: next.phases.slice(-1) };
+  return formatHistory(scenario.variant, last).split("\n").slice(3).join("\n");
+}
+
+export function cmdHistory(recordPath: string): string {
+  const { record, scenario } = readRecordFile(recordPath);
+  return formatHistory(scenario.variant, record);
+}
+
+export function cmdReplay(recordPath: string): { ok: boolean; text: string } {
+  const { record, scenario } = readRecordFile(recordPath);
+  const check = replayRecord(scenario, record);
+  return check.ok
+    ? { ok: true, text: `${recordPath}: ${record.phases.length} phases replay exactly\n` }
+    : { ok: false, text: `${recordPath}: phase ${check.phase}: ${check.problem}\n` };
+}

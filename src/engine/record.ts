@@ -1,0 +1,193 @@
+import { adjudicate, type OrderTexts, type PhaseResult } from "./adjudicate.ts";
+import { phaseName } from "./phase.ts";
+import {
+  type PositionJson,
+  type ResultJson,
+  readPosition,
+  writePosition,
+  writeResult,
+} from "./position-json.ts";
+import { rngFor } from "./random.ts";
+import type { RuleOptions } from "./rules.ts";
+import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
+import type { Position, PowerId } from "./types.ts";
+
+/*
+ * A game record: the start, and for every phase the orders as submitted, the orders as
+ * understood with their results, and the position they led to. Everything in it can be
+ * rebuilt from the start, the orders, the rules and the seed: `replayRecord` checks that.
+ * docs/records.md describes the format.
+ */
+
+export const RECORD_FORMAT = "entente-record";
+export const RECORD_VERSION = 1;
+
+export interface PhaseRecord {
+  /** The phase adjudicated (`S1901M`). */
+  readonly phase: string;
+  /** Orders as submitted, per power. */
+  readonly orders: Record<string, string[]>;
+  /** Orders as understood, with results and reasons (the contract's `orders` output). */
+  readonly results: ResultJson["orders"];
+  /** Units dislodged in this phase and where each could retreat. */
+  readonly dislodged?: ResultJson["dislodged"];
+  /** Powers in civil disorder this phase: seated powers that sent no orders, and unplayed ones. */
+  readonly civilDisorder?: string[];
+  /** What the scenario's own rules did after this phase (a coin toss). */
+  readonly events?: ScenarioEvent[];
+  /** The position after this phase (phases with nothing to do already skipped). */
+  readonly position: PositionJson;
+  /** A power that reached the victory centres. */
+  readonly winner?: string;
+  /** A seat that won by the scenario's own victory rule. */
+  readonly seatWinner?: string;
+}
+
+export interface GameRecord {
+  readonly format: typeof RECORD_FORMAT;
+  readonly version: number;
+  readonly variant: string;
+  readonly scenario: string;
+  readonly rules: RuleOptions;
+  /** Seed of every random choice in the game (scenario events). */
+  readonly seed: number;
+  /** The seats at the start; events may change them later. */
+  readonly seats: readonly Seat[];
+  readonly start: PositionJson;
+  readonly phases: readonly PhaseRecord[];
+}
+
+export class RecordError extends Error {}
+
+export function newRecord(scenario: Scenario, rules: RuleOptions, seed: number): GameRecord {
+  return {
+    format: RECORD_FORMAT,
+    version: RECORD_VERSION,
+    variant: scenario.variant.id,
+    scenario: scenario.id,
+    rules,
+    seed,
+    seats: scenario.seats,
+    start: writePosition(scenario.variant, scenario.variant.start),
+    phases: [],
+  };
+}
+
+/** The position the next phase is played from. */
+export function currentPosition(scenario: Scenario, record: GameRecord): Position {
+  const last = record.phases[record.phases.length - 1];
+  return readPosition(
+    (last?.position ?? record.start) as unknown as Record<string, unknown>,
+    scenario.variant,
+  );
+}
+
+/** The seats now, after every event that changed them. */
+export function currentSeats(record: GameRecord): readonly Seat[] {
+  let seats = record.seats;
+  for (const p of record.phases) for (const e of p.events ?? []) if (e.seats) seats = e.seats;
+  return seats;
+}
+
+/** Whether the game is over, and who won. */
+export function gameWinner(record: GameRecord): string | null {
+  for (const p of record.phases) if (p.winner ?? p.seatWinner) return (p.winner ?? p.seatWinner)!;
+  return null;
+}
+
+/**
+ * Adjudicates the next phase of a record with these orders and returns the longer record.
+ * Orders for a power nobody plays are refused, as is any phase after the game was won.
+ */
+export function playPhase(scenario: Scenario, record: GameRecord, orders: OrderTexts): GameRecord {
+  const winner = gameWinner(record);
+  if (winner) throw new RecordError(`the game is over: ${winner} has won`);
+  const seats = currentSeats(record);
+  const unplayed = new Set(unplayedPowers(scenario.variant, seats));
+  for (const power of orders.keys()) {
+    if (unplayed.has(power)) throw new RecordError(`${power} is not played by anyone in this game`);
+    if (!scenario.variant.powers.some((p) => p.id === power)) {
+      throw new RecordError(`unknown power "${power}"`);
+    }
+  }
+  const position = currentPosition(scenario, record);
+  const result = adjudicate(scenario.variant, position, orders, record.rules);
+  const history = record.phases.flatMap((p) => p.events ?? []);
+  const events =
+    scenario.afterPhase?.(result, seats, history, rngFor(record.seed, record.phases.length)) ?? [];
+  const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
+  const seatWin = scenario.seatVictory?.(result.next, seatsAfter) ?? null;
+  const phase = makePhaseRecord(scenario, position, orders, result, unplayed, events);
+  const full: PhaseRecord = {
+    ...phase,
+    ...(seatWin !== null ? { seatWinner: seatsAfter[seatWin]!.name } : {}),
+  };
+  return { ...record, phases: [...record.phases, full] };
+}
+
+function makePhaseRecord(
+  scenario: Scenario,
+  position: Position,
+  orders: OrderTexts,
+  result: PhaseResult,
+  unplayed: ReadonlySet<PowerId>,
+  events: readonly ScenarioEvent[],
+): PhaseRecord {
+  const out = writeResult(scenario.variant, result);
+  const submitted: Record<string, string[]> = {};
+  for (const [p, list] of orders) submitted[p] = [...list];
+  const disorder =
+    position.phase.type === "M"
+      ? scenario.variant.powers
+          .map((p) => p.id)
+          .filter(
+            (p) =>
+              position.units.some((u) => u.power === p) &&
+              (unplayed.has(p) || (orders.get(p)?.length ?? 0) === 0),
+          )
+      : [];
+  return {
+    phase: phaseName(position.phase),
+    orders: submitted,
+    results: out.orders,
+    ...(out.dislodged ? { dislodged: out.dislodged } : {}),
+    ...(disorder.length > 0 ? { civilDisorder: disorder } : {}),
+    ...(events.length > 0 ? { events: [...events] } : {}),
+    position: out.next,
+    ...(out.winner ? { winner: out.winner } : {}),
+  };
+}
+
+export type ReplayCheck = { ok: true } | { ok: false; phase: string; problem: string };
+
+/** Plays the record again from its start and its orders; it must come out the same. */
+export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
+  if (record.format !== RECORD_FORMAT) {
+    return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
+  }
+  const start = writePosition(scenario.variant, scenario.variant.start);
+  if (JSON.stringify(start) !== JSON.stringify(record.start)) {
+    return { ok: false, phase: "-", problem: "the start is not the scenario's start" };
+  }
+  let again: GameRecord = { ...record, phases: [] };
+  for (const phase of record.phases) {
+    const orders = new Map(Object.entries(phase.orders).map(([p, l]) => [p as PowerId, l]));
+    again = playPhase(scenario, again, orders);
+    const got = again.phases[again.phases.length - 1]!;
+    for (const key of [
+      "phase",
+      "results",
+      "dislodged",
+      "civilDisorder",
+      "events",
+      "position",
+      "winner",
+      "seatWinner",
+    ] as const) {
+      if (JSON.stringify(got[key]) !== JSON.stringify(phase[key])) {
+        return { ok: false, phase: phase.phase, problem: `${key} differs on replay` };
+      }
+    }
+  }
+  return { ok: true };
+}
