@@ -50,10 +50,17 @@ test("adjudicate: one pretty-printed object is read whole; valid input exits 0",
   assert.equal(out.phase, "S1901M");
   assert.equal(out.next.phase, "F1901M");
   assert.deepEqual(out.orders.england, [
-    { text: "F lon - nth", order: "F lon - nth", result: "succeeds" },
-    { text: null, order: "A lvp H", result: "succeeds" },
+    {
+      text: "F lon - nth",
+      order: "F lon - nth",
+      result: "succeeds",
+      explanation: "moved with strength 1 unopposed",
+    },
+    { text: null, order: "A lvp H", result: "succeeds", explanation: "held; not attacked" },
   ]);
-  assert.deepEqual(out.orders.france, [{ text: null, order: "F bre H", result: "succeeds" }]);
+  assert.deepEqual(out.orders.france, [
+    { text: null, order: "F bre H", result: "succeeds", explanation: "held; not attacked" },
+  ]);
 });
 
 test("adjudicate: --rules sets the profile for lines without their own; unknown profiles are refused", () => {

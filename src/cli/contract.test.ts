@@ -424,3 +424,32 @@ describe("rule options: each alternative changes the outcome it names", () => {
     assert.ok(!readRules({ colour: "red" }).ok);
   });
 });
+
+describe("explanations of successes", () => {
+  test("strengths and the units that gave them, dislodgements, supports, holds", () => {
+    const r = moves(
+      { france: ["A par", "A mar", "A gas"], germany: ["A bur", "A mun"] },
+      {
+        france: ["A par - bur", "A mar S A par - bur", "A gas S A par - bur"],
+        germany: ["A bur H", "A mun S A bur"],
+      },
+    );
+    assert.equal(
+      result(r, "france", 0).explanation,
+      "moved with strength 3 (supported by A mar, A gas) against A bur's hold 2 (supported by A mun), dislodging A bur",
+    );
+    assert.equal(result(r, "france", 1).explanation, "support given to A par - bur");
+    assert.equal(result(r, "germany", 1).explanation, "support given to A bur to hold");
+    const held = moves(
+      { england: ["A yor", "F nth"], france: ["A wal"] },
+      {
+        england: ["A yor H", "F nth S A yor"],
+        france: ["A wal - yor"],
+      },
+    );
+    assert.equal(
+      result(held, "england", 0).explanation,
+      "held with strength 2 (supported by F nth) against A wal - yor 1",
+    );
+  });
+});

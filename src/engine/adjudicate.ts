@@ -32,6 +32,8 @@ export interface OrderResult {
   readonly result: ResultKind;
   /** Why it did not succeed; null when it did. */
   readonly reason: string | null;
+  /** How it came out, in words a chair can read aloud (strengths, supports, cuts, rules). */
+  readonly explanation: string;
 }
 
 export interface PhaseResult {
@@ -102,12 +104,31 @@ export function adjudicate(
 
 const unitKey = (u: Unit): string => u.province;
 
+/** What a successful order of a retreat or adjustment phase did. */
+function successText(o: Order | null): string {
+  switch (o?.kind) {
+    case "retreat":
+      return `retreated to ${o.to.coast ? `${o.to.province}/${o.to.coast}` : o.to.province}`;
+    case "disband":
+      return "disbanded";
+    case "build":
+      return `built ${o.unit.type === "A" ? "an army" : "a fleet"} in ${o.unit.province}`;
+    case "remove":
+      return `removed the unit in ${o.unit.province}`;
+    case "waive":
+      return "waived a build";
+    default:
+      return "succeeded";
+  }
+}
+
 const toResult = (e: Entry): OrderResult => ({
   power: e.power,
   text: e.text,
   order: e.order,
   result: e.result,
   reason: e.reason,
+  explanation: e.reason ?? successText(e.order),
 });
 
 /** Applies the duplicate-order rule: one order per unit survives; the others are set aside. */
@@ -198,12 +219,14 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
       const by = ui === undefined ? -1 : res.dislodgedBy[ui]!;
       const extra =
         unit?.power === e.power && by !== -1 ? `; the unit held and was ${res.reasons[ui!]}` : "";
+      const reason = `${e.reason}${extra}`;
       results.push({
         power: e.power,
         text: e.text,
         order: e.order,
         result: e.result,
-        reason: `${e.reason}${extra}`,
+        reason,
+        explanation: reason,
       });
       continue;
     }
@@ -213,6 +236,7 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
       order: e.order,
       result: res.success[i] ? "succeeds" : "fails",
       reason: res.success[i] ? null : res.reasons[i]!,
+      explanation: res.explanations[i]!,
     });
   }
   position.units.forEach((unit, i) => {
@@ -223,6 +247,7 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
       order: orders[i]!,
       result: res.success[i] ? "succeeds" : "fails",
       reason: res.success[i] ? null : res.reasons[i]!,
+      explanation: res.explanations[i]!,
     });
   });
 
@@ -326,7 +351,11 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
       text: null,
       order: { kind: "disband", unit: stripDislodged(d) },
       result: "succeeds",
-      reason: options.length === 0 ? "it had nowhere to retreat" : "no retreat was ordered",
+      reason: null,
+      explanation:
+        options.length === 0
+          ? "disbanded: it had nowhere to retreat"
+          : "disbanded: no retreat was ordered",
     });
   }
   const next = afterRetreats(variant, { ...position, units, dislodged: [], contested: [] }, rules);
@@ -412,7 +441,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      results.push({ ...toResult(e), result: "fails", reason: fail });
+      results.push({ ...toResult(e), result: "fails", reason: fail, explanation: fail });
       continue;
     }
     used.set(e.power, u + 1);
@@ -442,7 +471,8 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
         text: null,
         order: { kind: "remove", unit: r.unit },
         result: "succeeds",
-        reason:
+        reason: null,
+        explanation:
           rules.civilDisorderRemoval === "distance"
             ? `removal not ordered: removed as the unit farthest from home (${r.distance} moves)`
             : "removal not ordered: removed in alphabetical order",

@@ -27,6 +27,8 @@ export interface MovementResolution {
   readonly contested: readonly ProvinceId[];
   /** Why each unsuccessful order failed, in words a chair can read aloud. */
   readonly reasons: readonly (string | null)[];
+  /** How each order came out, successful or not: a chair can read it aloud. */
+  readonly explanations: readonly string[];
 }
 
 const UNRESOLVED = 0;
@@ -202,9 +204,13 @@ class Resolver {
       paradox: this.paradox,
       contested,
       reasons: [] as (string | null)[],
+      explanations: [] as string[],
     };
-    for (let i = 0; i < n; i++)
-      result.reasons.push(success[i] ? null : this.explain(i, dislodgedBy));
+    for (let i = 0; i < n; i++) {
+      const reason = success[i] ? null : this.explain(i, dislodgedBy);
+      result.reasons.push(reason);
+      result.explanations.push(reason ?? this.explainSuccess(i));
+    }
     return result;
   }
 
@@ -425,6 +431,53 @@ class Resolver {
     return given.length === 0
       ? ""
       : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
+  }
+
+  private strengthWith(i: number, strength: number): string {
+    return `${strength}${this.supporters(i)}`;
+  }
+
+  /** Why a successful order succeeded. */
+  private explainSuccess(i: number): string {
+    const o = this.orders[i]!;
+    switch (o.kind) {
+      case "move": {
+        const attack = this.attackStrength(i);
+        const against: string[] = [];
+        const k = this.h2h[i]!;
+        const d = this.at.get(o.to.province);
+        if (k !== -1) {
+          against.push(
+            `${this.describe(k)}'s defence ${this.strengthWith(k, this.defendStrength(k))}`,
+          );
+        } else if (d !== undefined && !(this.orders[d]!.kind === "move" && this.res[d])) {
+          against.push(
+            `${this.describe(d)}'s hold ${this.strengthWith(d, this.holdStrength(o.to.province))}`,
+          );
+        }
+        for (const m of this.movesInto.get(o.to.province)!) {
+          if (m !== i)
+            against.push(`${this.describe(m)} ${this.strengthWith(m, this.preventStrength(m))}`);
+        }
+        const how = this.usesConvoy[i] ? " by convoy" : "";
+        const vs = against.length === 0 ? "unopposed" : `against ${against.join(", ")}`;
+        const stays = d !== undefined && !(this.orders[d]!.kind === "move" && this.res[d]);
+        const dislodging = stays ? `, dislodging ${this.describe(d)}` : "";
+        return `moved${how} with strength ${this.strengthWith(i, attack)} ${vs}${dislodging}`;
+      }
+      case "support": {
+        const t = this.at.get(o.target)!;
+        return `support given to ${this.describe(t)}${o.to === null ? " to hold" : ""}`;
+      }
+      case "convoy":
+        return `carried the army from ${o.from} to ${o.to}`;
+      case "hold": {
+        const attackers = (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.path(m));
+        return attackers.length === 0
+          ? "held; not attacked"
+          : `held with strength ${this.strengthWith(i, this.holdStrength(o.unit.province))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
+      }
+    }
   }
 
   private paradoxReason(): string {

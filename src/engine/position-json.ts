@@ -30,7 +30,13 @@ export interface ResultJson {
   phase: string;
   orders: Record<
     string,
-    { text: string | null; order: string | null; result: string; reason?: string }[]
+    {
+      text: string | null;
+      order: string | null;
+      result: string;
+      reason?: string;
+      explanation?: string;
+    }[]
   >;
   next: PositionJson;
   /** Movement phases: every unit dislodged, with the places it may retreat to. */
@@ -229,6 +235,7 @@ export function writeResult(variant: Variant, r: PhaseResult): ResultJson {
       order: o.order ? formatOrder(o.order) : null,
       result: o.result,
       ...(o.reason !== null ? { reason: o.reason } : {}),
+      explanation: o.explanation,
     });
   }
   const out: ResultJson = {
