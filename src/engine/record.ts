@@ -95,48 +95,51 @@ export function gameWinner(record: GameRecord): string | null {
   return null;
 }
 
+/** Where a game stands between two phases: what the next phase needs. */
+export interface GameState {
+  readonly position: Position;
+  readonly seats: readonly Seat[];
+  /** Every scenario event so far. */
+  readonly events: readonly ScenarioEvent[];
+  /** How many phases were played: the index of the next one (it seeds that phase's draws). */
+  readonly index: number;
+}
+
+export interface Step {
+  readonly result: PhaseResult;
+  readonly events: readonly ScenarioEvent[];
+  /** The seat that won by the scenario's own victory rule, if any. */
+  readonly seatWinner: string | null;
+  /** Powers in civil disorder in this (movement) phase. */
+  readonly civilDisorder: readonly PowerId[];
+  readonly state: GameState;
+}
+
 /**
- * Adjudicates the next phase of a record with these orders and returns the longer record.
- * Orders for a power nobody plays are refused, as is any phase after the game was won.
+ * One phase of a game: the orders adjudicated, the scenario's own rules applied, the state
+ * for the next phase. Orders for a power nobody plays are refused.
  */
-export function playPhase(scenario: Scenario, record: GameRecord, orders: OrderTexts): GameRecord {
-  const winner = gameWinner(record);
-  if (winner) throw new RecordError(`the game is over: ${winner} has won`);
-  const seats = currentSeats(record);
-  const unplayed = new Set(unplayedPowers(scenario.variant, seats));
+export function step(
+  scenario: Scenario,
+  rules: RuleOptions,
+  seed: number,
+  state: GameState,
+  orders: OrderTexts,
+): Step {
+  const unplayed = new Set(unplayedPowers(scenario.variant, state.seats));
   for (const power of orders.keys()) {
     if (unplayed.has(power)) throw new RecordError(`${power} is not played by anyone in this game`);
     if (!scenario.variant.powers.some((p) => p.id === power)) {
       throw new RecordError(`unknown power "${power}"`);
     }
   }
-  const position = currentPosition(scenario, record);
-  const result = adjudicate(scenario.variant, position, orders, record.rules);
-  const history = record.phases.flatMap((p) => p.events ?? []);
+  const { position, seats } = state;
+  const result = adjudicate(scenario.variant, position, orders, rules);
   const events =
-    scenario.afterPhase?.(result, seats, history, rngFor(record.seed, record.phases.length)) ?? [];
+    scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
   const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
   const seatWin = scenario.seatVictory?.(result.next, seatsAfter) ?? null;
-  const phase = makePhaseRecord(scenario, position, orders, result, unplayed, events);
-  const full: PhaseRecord = {
-    ...phase,
-    ...(seatWin !== null ? { seatWinner: seatsAfter[seatWin]!.name } : {}),
-  };
-  return { ...record, phases: [...record.phases, full] };
-}
-
-function makePhaseRecord(
-  scenario: Scenario,
-  position: Position,
-  orders: OrderTexts,
-  result: PhaseResult,
-  unplayed: ReadonlySet<PowerId>,
-  events: readonly ScenarioEvent[],
-): PhaseRecord {
-  const out = writeResult(scenario.variant, result);
-  const submitted: Record<string, string[]> = {};
-  for (const [p, list] of orders) submitted[p] = [...list];
-  const disorder =
+  const civilDisorder =
     position.phase.type === "M"
       ? scenario.variant.powers
           .map((p) => p.id)
@@ -147,14 +150,64 @@ function makePhaseRecord(
           )
       : [];
   return {
+    result,
+    events,
+    seatWinner: seatWin === null ? null : seatsAfter[seatWin]!.name,
+    civilDisorder,
+    state: {
+      position: result.next,
+      seats: seatsAfter,
+      events: [...state.events, ...events],
+      index: state.index + 1,
+    },
+  };
+}
+
+/** The state a record has reached. */
+export function recordState(scenario: Scenario, record: GameRecord): GameState {
+  return {
+    position: currentPosition(scenario, record),
+    seats: currentSeats(record),
+    events: record.phases.flatMap((p) => p.events ?? []),
+    index: record.phases.length,
+  };
+}
+
+/**
+ * Adjudicates the next phase of a record with these orders and returns the longer record.
+ * Orders for a power nobody plays are refused, as is any phase after the game was won.
+ */
+export function playPhase(scenario: Scenario, record: GameRecord, orders: OrderTexts): GameRecord {
+  const winner = gameWinner(record);
+  if (winner) throw new RecordError(`the game is over: ${winner} has won`);
+  const state = recordState(scenario, record);
+  const s = step(scenario, record.rules, record.seed, state, orders);
+  return {
+    ...record,
+    phases: [...record.phases, phaseRecord(scenario, state.position, orders, s)],
+  };
+}
+
+/** The record of one phase, from its step. */
+export function phaseRecord(
+  scenario: Scenario,
+  position: Position,
+  orders: OrderTexts,
+  s: Step,
+): PhaseRecord {
+  const out = writeResult(scenario.variant, s.result);
+  const submitted: Record<string, string[]> = {};
+  for (const [p, list] of orders) submitted[p] = [...list];
+  return {
     phase: phaseName(position.phase),
     orders: submitted,
     results: out.orders,
     ...(out.dislodged ? { dislodged: out.dislodged } : {}),
-    ...(disorder.length > 0 ? { civilDisorder: disorder } : {}),
-    ...(events.length > 0 ? { events: [...events] } : {}),
+    ...(s.civilDisorder.length > 0 ? { civilDisorder: [...s.civilDisorder] } : {}),
+    ...(s.events.length > 0 ? { events: [...s.events] } : {}),
     position: out.next,
     ...(out.winner ? { winner: out.winner } : {}),
+    ...(s.seatWinner !== null ? { seatWinner: s.seatWinner } : {}),
   };
 }
 

@@ -1,0 +1,415 @@
+import { adjustmentCounts, buildSites } from "./adjudicate.ts";
+import type { GameMap } from "./map.ts";
+import type { MovementOrder, Order } from "./orders.ts";
+import type { RuleOptions } from "./rules.ts";
+import {
+  COASTS,
+  type Coast,
+  type Location,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+} from "./types.ts";
+import type { Variant } from "./variant.ts";
+
+/*
+ * Legal orders: every order a unit may be given in the current phase, as the adjudicator
+ * would understand it. "Legal" means what interpret.ts and adjudicate.ts accept as not
+ * invalid, narrowed to orders that can mean something: supports only of units standing on
+ * the board and only into places those units could go, convoys only along chains of seas that
+ * hold fleets now. Pure; per-variant tables are built once and cached.
+ */
+
+const KIND_LAND = 0;
+const KIND_SEA = 1;
+const KIND_COAST = 2;
+
+/** Where a fleet at one location may go. */
+interface FleetInfo {
+  /** Target locations (one per reachable coast), not in its own province. */
+  readonly targets: readonly Location[];
+  /** The province index of each target. */
+  readonly targetProv: readonly number[];
+  /** The distinct provinces it can reach (any coast), not its own. */
+  readonly reach: readonly number[];
+}
+
+interface Tables {
+  readonly n: number;
+  readonly index: ReadonlyMap<string, number>;
+  readonly ids: readonly ProvinceId[];
+  readonly kind: Uint8Array;
+  /** `{ province, coast: null }` per province: an army's move target. */
+  readonly armyLoc: readonly Location[];
+  /** Army neighbours per province (never seas, never itself). */
+  readonly armyAdj: readonly (readonly number[])[];
+  /** n*n: 1 where armies may move from row to column. */
+  readonly armyAdjM: Uint8Array;
+  /** Per province, index 0 for no coast and 1+i for COASTS[i]. */
+  readonly fleet: readonly (FleetInfo | undefined)[];
+  /** Per sea province, its sea neighbours; empty for others. */
+  readonly seaSeas: readonly (readonly number[])[];
+  /** Per sea province, the coastal provinces it touches; empty for others. */
+  readonly seaCoasts: readonly (readonly number[])[];
+  /** Per province, the seas that touch it. */
+  readonly seasTouching: readonly (readonly number[])[];
+  // Scratch space, reused by every call (the functions are synchronous).
+  readonly at: Int32Array;
+  readonly comp: Int32Array;
+  readonly stamp: Int32Array;
+  readonly compStamp: Int32Array;
+  readonly incoming: number[][];
+  /** 1 for provinces closed in the phase being generated. */
+  readonly closed: Uint8Array;
+  stampCounter: number;
+}
+
+const coastSlot = (c: Coast | null): number => (c === null ? 0 : 1 + COASTS.indexOf(c));
+
+/** Keyed by the map: variants that share a board (scenarios) share the tables. */
+const tableCache = new WeakMap<GameMap, Tables>();
+
+function tablesFor(variant: Variant): Tables {
+  const map = variant.map;
+  const cached = tableCache.get(map);
+  if (cached) return cached;
+  const provs = map.provinces;
+  const n = provs.length;
+  const index = new Map<string, number>();
+  provs.forEach((p, i) => {
+    index.set(p.id, i);
+  });
+  const idx = (id: string): number => index.get(id)!;
+  const kind = new Uint8Array(n);
+  provs.forEach((p, i) => {
+    kind[i] = p.kind === "sea" ? KIND_SEA : p.kind === "coast" ? KIND_COAST : KIND_LAND;
+  });
+  const armyLoc = provs.map((p): Location => ({ province: p.id, coast: null }));
+  const armyAdjM = new Uint8Array(n * n);
+  const armyAdj = provs.map((p, i) =>
+    map
+      .armyNeighbours(p.id)
+      .map(idx)
+      .filter((j) => j !== i && kind[j] !== KIND_SEA),
+  );
+  armyAdj.forEach((list, i) => {
+    for (const j of list) armyAdjM[i * n + j] = 1;
+  });
+  const fleet: (FleetInfo | undefined)[] = new Array(n * (COASTS.length + 1)).fill(undefined);
+  provs.forEach((p, i) => {
+    if (p.kind === "land") return;
+    const coasts: (Coast | null)[] = p.coasts.length > 0 ? [...p.coasts] : [null];
+    for (const coast of coasts) {
+      const targets = map
+        .fleetNeighbours({ province: p.id, coast })
+        .filter((l) => l.province !== p.id);
+      const targetProv = targets.map((l) => idx(l.province));
+      const reach = [...new Set(targetProv)];
+      fleet[i * (COASTS.length + 1) + coastSlot(coast)] = { targets, targetProv, reach };
+    }
+  });
+  const seaSeas: number[][] = provs.map(() => []);
+  const seaCoasts: number[][] = provs.map(() => []);
+  const seasTouching: number[][] = provs.map(() => []);
+  provs.forEach((p, i) => {
+    if (p.kind !== "sea") return;
+    const info = fleet[i * (COASTS.length + 1)]!;
+    for (const j of info.reach) {
+      if (kind[j] === KIND_SEA) seaSeas[i]!.push(j);
+      else seaCoasts[i]!.push(j);
+      seasTouching[j]!.push(i);
+    }
+  });
+  const t: Tables = {
+    n,
+    index,
+    ids: provs.map((p) => p.id),
+    kind,
+    armyLoc,
+    armyAdj,
+    armyAdjM,
+    fleet,
+    seaSeas,
+    seaCoasts,
+    seasTouching,
+    at: new Int32Array(n),
+    comp: new Int32Array(n),
+    stamp: new Int32Array(n),
+    compStamp: new Int32Array(n),
+    incoming: provs.map(() => []),
+    closed: new Uint8Array(n),
+    stampCounter: 0,
+  };
+  tableCache.set(map, t);
+  return t;
+}
+
+const fleetInfo = (t: Tables, prov: number, coast: Coast | null): FleetInfo | undefined =>
+  t.fleet[prov * (COASTS.length + 1) + coastSlot(coast)];
+
+/** A fresh stamp for the `stamp` / `compStamp` scratch arrays (cleared when it wraps). */
+function nextStamp(t: Tables): number {
+  if (t.stampCounter >= 0x7ffffff0) {
+    t.stampCounter = 0;
+    t.stamp.fill(0);
+    t.compStamp.fill(0);
+  }
+  return ++t.stampCounter;
+}
+
+/** Fills `t.closed` for the position's phase (see `Variant.closed`). */
+function markClosed(t: Tables, variant: Variant, position: Position): void {
+  t.closed.fill(0);
+  const set = variant.closed?.(position.phase);
+  if (!set) return;
+  for (const p of set) {
+    const i = t.index.get(p);
+    if (i !== undefined) t.closed[i] = 1;
+  }
+}
+
+/**
+ * Movement phase: for every unit of the position, every legal order (hold, moves incl. by
+ * convoy, supports to hold and to move, convoys). Keys are the units' provinces, in the order
+ * of `position.units`.
+ *
+ * - Armies move to each army neighbour; to each coastal province a chain of fleet-held seas
+ *   joins to theirs (`viaConvoy: false` when not a land neighbour); and, for a land neighbour
+ *   such a chain also reaches, `viaConvoy: true` as well.
+ * - Fleets move to each location they can reach, one order per coast of a split coast.
+ * - Supports: to hold, of each unit in a province the supporter can reach; to move, of each
+ *   unit that could move (as above) into a province the supporter can reach (`toCoast` null).
+ * - Convoys (fleets in seas): each army on a coast and each coastal destination joined to it
+ *   by a chain of fleet-held seas that passes this fleet's sea.
+ * - Nothing moves, supports a move or is convoyed into a province the variant closes in this
+ *   phase (`Variant.closed`); supports to hold are not affected.
+ */
+export function legalMovementOrders(
+  variant: Variant,
+  position: Position,
+  _rules: RuleOptions,
+): Map<ProvinceId, readonly MovementOrder[]> {
+  const t = tablesFor(variant);
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, compStamp, incoming, closed } = t;
+  markClosed(t, variant, position);
+  const units = position.units;
+  const nu = units.length;
+  at.fill(-1);
+  comp.fill(-1);
+  for (let p = 0; p < n; p++) incoming[p]!.length = 0;
+
+  const up = new Int32Array(nu);
+  for (let u = 0; u < nu; u++) {
+    const p = t.index.get(units[u]!.province)!;
+    up[u] = p;
+    at[p] = u;
+  }
+
+  // Connected groups of fleet-held seas, and the coasts each group touches.
+  const compCoasts: number[][] = [];
+  for (let u = 0; u < nu; u++) {
+    const p = up[u]!;
+    if (units[u]!.type !== "F" || kind[p] !== KIND_SEA || comp[p] !== -1) continue;
+    const c = compCoasts.length;
+    const coasts: number[] = [];
+    compCoasts.push(coasts);
+    const s0 = nextStamp(t);
+    comp[p] = c;
+    const queue = [p];
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q]!;
+      for (const j of t.seaCoasts[s]!) {
+        if (stamp[j] !== s0) {
+          stamp[j] = s0;
+          coasts.push(j);
+        }
+      }
+      for (const j of t.seaSeas[s]!) {
+        if (comp[j] !== -1) continue;
+        const v = at[j]!;
+        if (v === -1 || units[v]!.type !== "F") continue;
+        comp[j] = c;
+        queue.push(j);
+      }
+    }
+  }
+  const anyConvoy = compCoasts.length > 0;
+
+  /** Marks (with a fresh stamp) the provinces an army at `p` could be convoyed to. */
+  const markConvoyReach = (p: number): number => {
+    const s = nextStamp(t);
+    for (const sea of t.seasTouching[p]!) {
+      const c = comp[sea]!;
+      if (c === -1 || compStamp[c] === s) continue;
+      compStamp[c] = s;
+      for (const j of compCoasts[c]!) stamp[j] = s;
+    }
+    stamp[p] = 0;
+    return s;
+  };
+
+  const out = new Map<ProvinceId, MovementOrder[]>();
+  // Holds and moves; and who could move where, for supports.
+  for (let u = 0; u < nu; u++) {
+    const unit = units[u]!;
+    const p = up[u]!;
+    const list: MovementOrder[] = [{ kind: "hold", unit }];
+    out.set(unit.province, list);
+    if (unit.type === "A") {
+      const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
+      const s = convoy ? markConvoyReach(p) : -1;
+      for (const d of armyAdj[p]!) {
+        if (closed[d] === 1) continue;
+        list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
+        if (stamp[d] === s) list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: true });
+        incoming[d]!.push(u);
+      }
+      if (convoy) {
+        const row = p * n;
+        for (let d = 0; d < n; d++) {
+          if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
+          list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
+          incoming[d]!.push(u);
+        }
+      }
+    } else {
+      const info = fleetInfo(t, p, unit.coast);
+      if (!info) continue;
+      const { targets, targetProv } = info;
+      for (let i = 0; i < targets.length; i++) {
+        if (closed[targetProv[i]!] === 1) continue;
+        list.push({ kind: "move", unit, to: targets[i]!, viaConvoy: false });
+      }
+      for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+    }
+  }
+
+  // Supports and convoys.
+  for (let u = 0; u < nu; u++) {
+    const unit = units[u]!;
+    const p = up[u]!;
+    const list = out.get(unit.province)!;
+    const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
+    for (const d of reach) {
+      const v = at[d]!;
+      if (v === -1) continue;
+      list.push({
+        kind: "support",
+        unit,
+        target: ids[d]!,
+        targetType: units[v]!.type,
+        to: null,
+        toCoast: null,
+      });
+    }
+    for (const d of reach) {
+      for (const v of incoming[d]!) {
+        if (v === u) continue;
+        const x = units[v]!;
+        list.push({
+          kind: "support",
+          unit,
+          target: x.province,
+          targetType: x.type,
+          to: ids[d]!,
+          toCoast: null,
+        });
+      }
+    }
+    if (unit.type === "F" && kind[p] === KIND_SEA) {
+      const coasts = compCoasts[comp[p]!]!;
+      for (const a of coasts) {
+        const v = at[a]!;
+        if (v === -1 || units[v]!.type !== "A") continue;
+        for (const d of coasts) {
+          if (d === a || closed[d] === 1) continue;
+          list.push({ kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
+ * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
+ * objects, as the adjudicator does when it reads a retreat order.
+ */
+export function legalRetreatOrders(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+): Map<ProvinceId, readonly Order[]> {
+  const t = tablesFor(variant);
+  const { at, closed } = t;
+  markClosed(t, variant, position);
+  at.fill(-1);
+  for (const u of position.units) at[t.index.get(u.province)!] = 1;
+  for (const c of position.contested) at[t.index.get(c)!] = 1;
+  const out = new Map<ProvinceId, Order[]>();
+  for (const d of position.dislodged) {
+    const list: Order[] = [];
+    const p = t.index.get(d.province)!;
+    const blocked = (q: number): boolean =>
+      at[q] === 1 ||
+      closed[q] === 1 ||
+      (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin));
+    if (d.type === "A") {
+      for (const q of t.armyAdj[p]!) {
+        if (!blocked(q)) list.push({ kind: "retreat", unit: d, to: t.armyLoc[q]! });
+      }
+    } else {
+      const info = fleetInfo(t, p, d.coast);
+      if (info) {
+        info.targets.forEach((to, i) => {
+          if (!blocked(info.targetProv[i]!)) list.push({ kind: "retreat", unit: d, to });
+        });
+      }
+    }
+    list.push({ kind: "disband", unit: d });
+    out.set(d.province, list);
+  }
+  return out;
+}
+
+/**
+ * Adjustment phase: per power with something to do, the legal orders and how many may be
+ * given. A power with builds due gets a build of each possible type (and coast) at each free
+ * owned home centre, and `waive`; `count` is the builds due (waives fill what builds cannot).
+ * A power with too many units gets a remove of each of its units; `count` is the removals
+ * required. Powers with nothing to do are absent.
+ */
+export function legalAdjustmentOrders(
+  variant: Variant,
+  position: Position,
+  _rules: RuleOptions,
+): Map<PowerId, { readonly count: number; readonly orders: readonly Order[] }> {
+  const map = variant.map;
+  const out = new Map<PowerId, { readonly count: number; readonly orders: readonly Order[] }>();
+  for (const [power, n] of adjustmentCounts(variant, position)) {
+    if (n === 0) continue;
+    const orders: Order[] = [];
+    if (n > 0) {
+      for (const site of buildSites(variant, position, power)) {
+        const prov = map.get(site);
+        const build = (type: "A" | "F", coast: Coast | null): Order => ({
+          kind: "build",
+          unit: { power, type, province: site, coast },
+        });
+        if (prov.kind !== "sea") orders.push(build("A", null));
+        if (prov.kind === "coast") {
+          if (prov.coasts.length === 0) orders.push(build("F", null));
+          else for (const c of prov.coasts) orders.push(build("F", c));
+        }
+      }
+      orders.push({ kind: "waive", power });
+      out.set(power, { count: n, orders });
+    } else {
+      for (const u of position.units)
+        if (u.power === power) orders.push({ kind: "remove", unit: u });
+      out.set(power, { count: -n, orders });
+    }
+  }
+  return out;
+}
