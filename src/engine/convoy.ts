@@ -1,9 +1,30 @@
 import type { GameMap } from "./map.ts";
 import type { ProvinceId } from "./types.ts";
 
+/** Per map: its seas, and which provinces each sea touches. Built once, then only read. */
+interface SeaTables {
+  readonly seas: readonly ProvinceId[];
+  readonly touching: ReadonlyMap<ProvinceId, ReadonlySet<ProvinceId>>;
+}
+
+const tables = new WeakMap<GameMap, SeaTables>();
+
+function seaTables(map: GameMap): SeaTables {
+  const cached = tables.get(map);
+  if (cached) return cached;
+  const seas = map.provinces.filter((p) => p.kind === "sea").map((p) => p.id);
+  const touching = new Map<ProvinceId, Set<ProvinceId>>();
+  for (const s of seas) {
+    touching.set(s, new Set(map.fleetNeighbours({ province: s, coast: null }).map((l) => l.province)));
+  }
+  const t = { seas, touching };
+  tables.set(map, t);
+  return t;
+}
+
 /** Whether fleets in sea `sea` touch province `p` (any coast). */
 export function seaTouches(map: GameMap, sea: ProvinceId, p: ProvinceId): boolean {
-  return map.fleetTargets({ province: sea, coast: null }, p).length > 0;
+  return seaTables(map).touching.get(sea)?.has(p) ?? false;
 }
 
 /**
@@ -17,16 +38,17 @@ export function seaRoute(
   usable: (sea: ProvinceId) => boolean,
   through?: ProvinceId,
 ): boolean {
-  const seas = map.provinces.filter((p) => p.kind === "sea" && usable(p.id)).map((p) => p.id);
-  // The seas reachable from `from`, and those from which `to` is reachable.
+  const { seas, touching } = seaTables(map);
+  const open = seas.filter(usable);
+  // The usable seas reachable from `start` through usable seas.
   const reach = (start: ProvinceId): Set<ProvinceId> => {
     const seen = new Set<ProvinceId>();
-    const queue = seas.filter((s) => seaTouches(map, s, start));
+    const queue = open.filter((s) => touching.get(s)!.has(start));
     for (const s of queue) seen.add(s);
-    while (queue.length > 0) {
-      const s = queue.shift()!;
-      for (const t of seas) {
-        if (!seen.has(t) && seaTouches(map, s, t)) {
+    for (let i = 0; i < queue.length; i++) {
+      const next = touching.get(queue[i]!)!;
+      for (const t of open) {
+        if (!seen.has(t) && next.has(t)) {
           seen.add(t);
           queue.push(t);
         }
@@ -35,10 +57,7 @@ export function seaRoute(
     return seen;
   };
   const fromSide = reach(from);
-  if (through !== undefined) {
-    if (!fromSide.has(through)) return false;
-    return reach(to).has(through);
-  }
-  for (const s of fromSide) if (seaTouches(map, s, to)) return true;
+  if (through !== undefined) return fromSide.has(through) && reach(to).has(through);
+  for (const s of fromSide) if (touching.get(s)!.has(to)) return true;
   return false;
 }
