@@ -339,7 +339,8 @@ describe("round trip through adjudicate", () => {
       assert.equal(legal.size, pos.dislodged.length);
       for (const d of pos.dislodged) {
         const got = legal.get(d.province)!;
-        assert.deepEqual(got[got.length - 1], { kind: "disband", unit: d });
+        const plain = { power: d.power, type: d.type, province: d.province, coast: d.coast };
+        assert.deepEqual(got[got.length - 1], { kind: "disband", unit: plain }, "disband last");
         const options = retreatOptions(variant, pos, d, rules);
         assert.deepEqual(
           sortedTexts(got.slice(0, -1)),

@@ -348,7 +348,9 @@ export function legalRetreatOrders(
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
   for (const c of position.contested) at[t.index.get(c)!] = 1;
   const out = new Map<ProvinceId, Order[]>();
-  for (const d of position.dislodged) {
+  for (const dislodged of position.dislodged) {
+    const d = dislodged;
+    const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
     const list: Order[] = [];
     const p = t.index.get(d.province)!;
     const blocked = (q: number): boolean =>
@@ -357,17 +359,17 @@ export function legalRetreatOrders(
       (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin));
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!blocked(q)) list.push({ kind: "retreat", unit: d, to: t.armyLoc[q]! });
+        if (!blocked(q)) list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
       if (info) {
         info.targets.forEach((to, i) => {
-          if (!blocked(info.targetProv[i]!)) list.push({ kind: "retreat", unit: d, to });
+          if (!blocked(info.targetProv[i]!)) list.push({ kind: "retreat", unit, to });
         });
       }
     }
-    list.push({ kind: "disband", unit: d });
+    list.push({ kind: "disband", unit });
     out.set(d.province, list);
   }
   return out;
