@@ -3,7 +3,10 @@ import { writePosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateJson, splitInput } from "./adjudicate.ts";
+import { benchSelfPlay } from "./bench.ts";
 import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
+import { runSelfPlay } from "./selfplay.ts";
+import { serve } from "./serve.ts";
 
 const HELP = `entente: a Diplomacy adjudicator
 
@@ -16,10 +19,16 @@ Usage:
   entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
   entente history RECORD                               the game as a judge publishes it
   entente replay RECORD                                check that a record replays exactly
+  entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--out FILE]
+                                                       random legal play; a JSON summary line
+  entente serve [--port N] [--host H] [--data DIR]     run the judge server (docs/judge.md);
+                                                       PORT, DATABASE_URL=postgres://... as env
+  entente bench selfplay [--games 200] [--seed 12345] [--until 1935]
+                                                       the self-play benchmark (docs/performance.md)
   entente help                                         this text
 
 The adjudicate contract: docs/adjudicate-json.md. Rule profiles and options: docs/rules.md.
-Game records and order files: docs/records.md.
+Game records and order files: docs/records.md. The judge server: docs/judge.md.
 `;
 
 function option(args: string[], name: string): string | undefined {
@@ -142,12 +151,64 @@ export function main(argv: string[]): number {
         process.stdout.write(cmdHistory(record));
         return 0;
       }
+      case "selfplay": {
+        const num = (name: string, dflt: number): number => {
+          const v = option(rest, name);
+          if (v === undefined) return dflt;
+          const n = Number(v);
+          if (!Number.isInteger(n))
+            throw new UsageError(`${name} must be a whole number, not ${v}`);
+          return n;
+        };
+        const variant = option(rest, "--variant") ?? "classical";
+        const players = option(rest, "--players");
+        const rules = option(rest, "--rules");
+        const out = option(rest, "--out");
+        const games = num("--games", 1);
+        const seed = num("--seed", 1);
+        const until = num("--until", 1935);
+        noMore(rest, "selfplay");
+        const summary = runSelfPlay({ variant, players, rules, out, games, seed, until });
+        process.stdout.write(`${JSON.stringify(summary)}\n`);
+        return summary.invariantViolations === 0 ? 0 : 1;
+      }
+      case "bench": {
+        const [what, ...args] = rest;
+        if (what !== "selfplay")
+          throw new UsageError(
+            "usage: entente bench selfplay [--games N] [--seed S] [--until YEAR]",
+          );
+        const whole = (name: string, dflt: number): number => {
+          const v = option(args, name);
+          const n = v === undefined ? dflt : Number(v);
+          if (!Number.isInteger(n) || n < 1)
+            throw new UsageError(`${name} must be a positive whole number`);
+          return n;
+        };
+        const games = whole("--games", 200);
+        const seed = whole("--seed", 12345);
+        const until = whole("--until", 1935);
+        noMore(args, "bench selfplay");
+        process.stdout.write(`${JSON.stringify(benchSelfPlay(games, seed, until))}\n`);
+        return 0;
+      }
       case "replay": {
         const [record, ...extra] = rest;
         if (!record || extra.length > 0) throw new UsageError("usage: entente replay RECORD");
         const r = cmdReplay(record);
         process.stdout.write(r.text);
         return r.ok ? 0 : 1;
+      }
+      case "serve": {
+        const port = option(rest, "--port");
+        const host = option(rest, "--host");
+        const data = option(rest, "--data");
+        noMore(rest, "serve");
+        serve({ port, host, data }).catch((e: unknown) => {
+          process.stderr.write(`entente serve: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.exit(1);
+        });
+        return 0;
       }
       default:
         throw new UsageError(`unknown command "${cmd}"; run "entente help" for the list`);

@@ -1,0 +1,53 @@
+import { Judge } from "../judge/judge.ts";
+import { startServer } from "../server/server.ts";
+import { openStore } from "../store/db.ts";
+
+/*
+ * `entente serve`: the judge on http://localhost:8080 (PORT overrides), with SQLite in
+ * ./data, or PostgreSQL when DATABASE_URL says so. Runs until SIGINT or SIGTERM.
+ */
+
+export interface ServeOptions {
+  readonly port?: string | undefined;
+  readonly host?: string | undefined;
+  readonly data?: string | undefined;
+}
+
+function positiveInt(name: string, v: string | undefined, dflt: number): number {
+  if (v === undefined || v === "") return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535 * 1000)
+    throw new Error(`${name} must be a whole number, not "${v}"`);
+  return n;
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const env = process.env;
+  const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
+  const port = positiveInt("PORT", opts.port ?? env.PORT, 8080);
+  const store = await openStore({
+    url: env.DATABASE_URL,
+    sqlitePath: opts.data ? `${opts.data.replace(/\/$/, "")}/entente.sqlite` : undefined,
+    schema: env.ENTENTE_PG_SCHEMA || undefined,
+  });
+  const judge = new Judge({ store, log, failpoint: env.ENTENTE_FAILPOINT || undefined });
+  const server = await startServer({
+    judge,
+    port,
+    host: opts.host ?? env.HOST ?? "0.0.0.0",
+    tickMs: positiveInt("ENTENTE_TICK_MS", env.ENTENTE_TICK_MS, 1000),
+    pollMs: positiveInt("ENTENTE_POLL_MS", env.ENTENTE_POLL_MS, 500),
+    log,
+  });
+  log(
+    `entente judge on http://localhost:${server.port} (database ${store.description}); API at /api/docs`,
+  );
+  const stop = async (signal: string) => {
+    log(`${signal}: stopping`);
+    await server.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}

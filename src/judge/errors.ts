@@ -1,0 +1,26 @@
+/*
+ * Errors a person can cause, with the HTTP status the server answers them with. The message
+ * says what was wrong and what to do instead; nothing else is ever shown to a client.
+ */
+
+export type ErrorKind =
+  | "invalid" // 400: the request is malformed or asks for something impossible
+  | "unauthenticated" // 401: no or a bad token
+  | "forbidden" // 403: not allowed for this role
+  | "not-found" // 404
+  | "conflict"; // 409: the game moved on, a name is taken
+
+export class JudgeError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (m: string) => new JudgeError("invalid", m);
+export const forbidden = (m: string) => new JudgeError("forbidden", m);
+export const notFound = (m: string) => new JudgeError("not-found", m);
+export const conflict = (m: string) => new JudgeError("conflict", m);
+export const unauthenticated = (m: string) => new JudgeError("unauthenticated", m);

@@ -1,0 +1,146 @@
+import type { Kysely, Selectable } from "kysely";
+import { parsePhase } from "../engine/phase.ts";
+import type { PositionJson } from "../engine/position-json.ts";
+import {
+  currentPosition,
+  currentSeats,
+  type GameRecord,
+  type PhaseRecord,
+} from "../engine/record.ts";
+import type { Scenario, Seat } from "../engine/scenario.ts";
+import type { Position } from "../engine/types.ts";
+import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
+import { getScenario } from "../variants/scenarios.ts";
+import { notFound } from "./errors.ts";
+import type { GameOptions } from "./options.ts";
+
+/*
+ * A game as stored, read back: its row, its options, its record (the head kept in the games
+ * row and one row per adjudicated phase) with the GM's edits applied, and the phase state.
+ */
+
+export type RecordHead = Omit<GameRecord, "phases">;
+
+export interface GameData {
+  readonly game: Selectable<GamesTable>;
+  readonly options: GameOptions;
+  readonly scenario: Scenario;
+  readonly state: Selectable<PhaseStateTable>;
+  /** The record as the judge plays it: stored phases, with GM edits applied to positions. */
+  readonly record: GameRecord;
+  readonly seats: readonly Seat[];
+  readonly members: readonly Selectable<MembersTable>[];
+  /** The position of the phase now open for orders. */
+  readonly position: Position;
+}
+
+export interface RemoveUnitEdit {
+  readonly power: string;
+  readonly unit: string;
+}
+
+export function parseJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+/** A position JSON with the GM's unit removals applied. */
+function applyEdits(pos: PositionJson, edits: readonly Selectable<EditsTable>[]): PositionJson {
+  if (edits.length === 0) return pos;
+  const units: Record<string, string[]> = {};
+  for (const [p, list] of Object.entries(pos.units)) units[p] = [...list];
+  for (const e of edits) {
+    if (e.kind !== "remove-unit") continue;
+    const d = parseJson<RemoveUnitEdit>(e.data);
+    const list = units[d.power];
+    const i = list?.indexOf(d.unit) ?? -1;
+    if (list && i !== -1) list.splice(i, 1);
+  }
+  return { ...pos, units };
+}
+
+export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
+  const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
+  if (!game) throw notFound(`no game "${gameId}"`);
+  const state = await db
+    .selectFrom("phase_state")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .executeTakeFirstOrThrow();
+  const phaseRows = await db
+    .selectFrom("phases")
+    .select(["idx", "record"])
+    .where("game_id", "=", gameId)
+    .where("superseded", "=", 0)
+    .orderBy("idx")
+    .execute();
+  const edits = await db
+    .selectFrom("edits")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .orderBy("id")
+    .execute();
+  const members = await db
+    .selectFrom("members")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .execute();
+  const head = parseJson<RecordHead>(game.record_head);
+  const scenario = getScenario(head.variant, head.scenario);
+  if (!scenario) throw new Error(`game ${gameId}: unknown scenario ${head.scenario}`);
+  const editsAt = (k: number) => edits.filter((e) => e.after_idx === k);
+  const phases: PhaseRecord[] = phaseRows.map((r, i) => {
+    const p = parseJson<PhaseRecord>(r.record);
+    return { ...p, position: applyEdits(p.position, editsAt(i + 1)) };
+  });
+  const record: GameRecord = { ...head, start: applyEdits(head.start, editsAt(0)), phases };
+  return {
+    game,
+    options: parseJson<GameOptions>(game.options),
+    scenario,
+    state,
+    record,
+    seats: currentSeats(record),
+    members,
+    position: currentPosition(scenario, record),
+  };
+}
+
+/** The seat a power belongs to now, or -1 (nobody plays it). */
+export function seatOf(seats: readonly Seat[], power: string): number {
+  return seats.findIndex((s) => s.powers.some((p) => p === power));
+}
+
+/** Seats still in the game: some power of theirs has a unit or a supply centre. */
+export function survivingSeats(seats: readonly Seat[], position: Position): number[] {
+  const alive = new Set<string>();
+  for (const u of position.units) alive.add(u.power);
+  for (const owner of position.centers.values()) alive.add(owner);
+  return seats.flatMap((s, i) => (s.powers.some((p) => alive.has(p)) ? [i] : []));
+}
+
+/**
+ * Game years in a row, up to the last completed one, in which no supply centre changed hands
+ * (seed 002 IX(2)). The start counts as the end of the year before the first.
+ */
+export function yearsWithoutCentreChange(record: GameRecord): number {
+  const key = (p: PositionJson) =>
+    JSON.stringify(
+      Object.entries(p.centers ?? {})
+        .map(([k, v]) => [k, [...v].sort()])
+        .sort(),
+    );
+  const startYear = parsePhase(record.start.phase)?.year ?? 0;
+  let lastChange = startYear - 1;
+  let completed = startYear - 1;
+  let prev = key(record.start);
+  for (const p of record.phases) {
+    const now = parsePhase(p.position.phase);
+    const centres = key(p.position);
+    if (centres !== prev) {
+      lastChange = parsePhase(p.phase)?.year ?? lastChange;
+      prev = centres;
+    }
+    if (now) completed = Math.max(completed, now.season === "W" ? now.year : now.year - 1);
+  }
+  return Math.max(0, completed - lastChange);
+}

@@ -1,0 +1,534 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { Judge } from "./judge.ts";
+import { Clock, DAY, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
+
+/** Everybody orders every unit to hold, final: no NMR. */
+async function allHold(g: TestGame, except: readonly string[] = []) {
+  const view = await g.judge.gameView(g.gm, g.gameId);
+  for (const p of view.toOrder) {
+    if (except.includes(p)) continue;
+    const units = view.phase?.endsWith("M") ? (view.position.units[p] ?? []) : [];
+    await g.judge.submitOrders(g.players[p as (typeof POWERS)[number]], g.gameId, {
+      orders: units.map((u) => `${u} H`),
+      final: true,
+    });
+  }
+}
+
+/** Moves the clock past the deadline and runs the scheduler once. */
+async function passDeadline(g: TestGame): Promise<number> {
+  const view = await g.judge.gameView(g.gm, g.gameId);
+  if (view.deadline) g.clock.t = Date.parse(view.deadline) + 1;
+  return g.judge.tick();
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`judge on ${kind}`, () => {
+    test("accounts: register, log in, tokens, revoke", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const judge = new Judge({ store: ts.store });
+      const { user: ann, token } = await judge.register("Ann", "correct horse");
+      assert.deepEqual(await judge.authenticate(token), ann);
+      await assert.rejects(judge.register("ann", "another one"), { kind: "conflict" });
+      await assert.rejects(judge.register("bob", "short"), { kind: "invalid" });
+      await assert.rejects(judge.login("ann", "wrong password"), { kind: "unauthenticated" });
+      const again = await judge.login("ANN", "correct horse");
+      assert.equal(again.user.id, ann.id);
+      const api = await judge.issueToken(ann.id, "bot");
+      assert.equal((await judge.listTokens(ann)).length, 3);
+      await judge.revokeToken(ann, api.id);
+      assert.equal(await judge.authenticate(api.token), null);
+      assert.equal(await judge.authenticate("ent_nonsense"), null);
+      const row = await ts.store.db
+        .selectFrom("users")
+        .select("password_hash")
+        .executeTakeFirstOrThrow();
+      assert.match(row.password_hash, /^scrypt\$/);
+      assert.ok(!row.password_hash.includes("correct horse"));
+    });
+
+    test("orders: private until adjudicated, per-line diagnostics, the last set wins whole", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, players } = g;
+      let view = await judge.gameView(players.england, g.gameId);
+      assert.equal(view.status, "active");
+      assert.equal(view.phase, "S1901M");
+      assert.equal(Date.parse(view.deadline!), g.clock.t + 3 * DAY);
+      assert.deepEqual(view.you, { role: "player", seat: 1, powers: ["england"] });
+
+      const first = await judge.submitOrders(players.england, g.gameId, {
+        orders: "F lon-nth\nA lvp-yor\nF edi - Norwegian Sea\nA par-bur\n",
+      });
+      assert.equal(first.final, false);
+      assert.deepEqual(
+        first.diagnostics.map((d) => [d.line, d.ok]),
+        [
+          [1, true],
+          [2, true],
+          [3, true],
+          [4, false],
+        ],
+      );
+      assert.equal(first.diagnostics[0]!.order, "F lon - nth");
+      assert.equal(first.diagnostics[2]!.order, "F edi - nwg");
+      assert.match(first.diagnostics[3]!.message!, /Paris is French, not yours/);
+      const bad = await judge.submitOrders(players.england, g.gameId, { orders: ["F lon-xyzzy"] });
+      assert.equal(bad.diagnostics[0]!.ok, false);
+      assert.ok(bad.diagnostics[0]!.start !== undefined);
+      // A revised set replaces the previous one entirely (seed 002 III(4) A).
+      const last = await judge.submitOrders(players.england, g.gameId, {
+        orders: ["F lon - eng", "Final"],
+      });
+      assert.equal(last.final, true);
+
+      const mine = await judge.currentOrders(players.england, g.gameId);
+      assert.deepEqual(
+        mine.sets.map((s) => [s.power, s.orders, s.final]),
+        [["england", ["F lon - eng"], true]],
+      );
+      assert.deepEqual((await judge.currentOrders(players.france, g.gameId)).sets, []);
+      assert.equal((await judge.currentOrders(g.gm, g.gameId)).sets.length, 1);
+      await assert.rejects(
+        judge.submitOrders(players.france, g.gameId, { orders: "Germany:\nA ber-kie" }),
+        { kind: "invalid", message: /you do not play Germany/ },
+      );
+      const observer = await user(judge, "watcher");
+      const obsCode = view.invites === undefined ? null : "";
+      assert.equal(obsCode, null); // a player does not see the invitations
+      const gmView = await judge.gameView(g.gm, g.gameId);
+      await judge.acceptInvite(
+        observer,
+        gmView.invites!.find((i) => i.role === "observer")!.code,
+        {},
+      );
+      await assert.rejects(judge.submitOrders(observer, g.gameId, { orders: [] }), {
+        kind: "forbidden",
+      });
+      await assert.rejects(judge.currentOrders(observer, g.gameId), { kind: "forbidden" });
+      assert.deepEqual(await judge.phases(g.gameId), []);
+
+      // Not before the deadline (seed 002 VII(2) A), even with final orders.
+      g.clock.advance(3 * DAY - 60_000);
+      assert.equal(await judge.tick(), 0);
+      g.clock.advance(60_000);
+      assert.equal(await judge.tick(), 1);
+      assert.equal(await judge.tick(), 0);
+      const phases = await judge.phases(g.gameId);
+      assert.equal(phases.length, 1);
+      assert.deepEqual(phases[0]!.orders, { england: ["F lon - eng"] });
+      view = await judge.gameView(players.england, g.gameId);
+      assert.equal(view.phase, "F1901M");
+      assert.deepEqual(view.position.units.england, ["F eng", "F edi", "A lvp"]);
+      const nmrs = await ts.store.db.selectFrom("nmrs").select("power").orderBy("power").execute();
+      assert.deepEqual(
+        nmrs.map((n) => n.power),
+        POWERS.filter((p) => p !== "england"),
+      );
+      // Orders written for the phase just adjudicated are refused, not moved to the next.
+      await assert.rejects(
+        judge.submitOrders(players.england, g.gameId, { orders: ["F eng-bre"], phase: "S1901M" }),
+        { kind: "conflict", message: /F1901M/ },
+      );
+    });
+
+    test("each phase is adjudicated exactly once, however many judges try at once", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      g.clock.advance(4 * DAY);
+      const stores =
+        kind === "postgres"
+          ? await Promise.all([1, 2, 3].map(() => ts.reopen()))
+          : [ts.store, ts.store, ts.store];
+      const judges = [g.judge, ...stores.map((store) => new Judge({ store, now: g.clock.now }))];
+      const done = await Promise.all(judges.map((j) => j.adjudicateIfDue(g.gameId, 0)));
+      assert.equal(done.filter(Boolean).length, 1);
+      g.clock.advance(4 * DAY);
+      const ticks = await Promise.all(judges.map((j) => j.tick()));
+      assert.equal(
+        ticks.reduce((a, b) => a + b, 0),
+        1,
+        "the next phase, due as well, once too",
+      );
+      const rows = await ts.store.db.selectFrom("phases").select(["idx"]).execute();
+      assert.deepEqual(rows.map((r) => r.idx).sort(), [0, 1]);
+      const resolved = await ts.store.db
+        .selectFrom("events")
+        .select("id")
+        .where("kind", "=", "phase_resolved")
+        .execute();
+      assert.equal(resolved.length, 2);
+    });
+
+    test("missed orders: adjudicated without them, recorded; civil disorder after two; GM replaces", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      await allHold(g, ["italy"]);
+      await passDeadline(g);
+      let view = await g.judge.gameView(g.gm, g.gameId);
+      assert.equal(view.seatList[4]!.player !== null, true, "one NMR is not yet civil disorder");
+      await allHold(g, ["italy"]);
+      await passDeadline(g);
+      view = await g.judge.gameView(g.gm, g.gameId);
+      assert.equal(view.phase, "S1902M");
+      assert.equal(view.seatList[4]!.player, null);
+      const record = await g.judge.record(g.gameId);
+      assert.deepEqual(record.phases[1]!.civilDisorder, ["italy"]);
+      const events = await g.judge.events(g.gm, g.gameId);
+      const cd = events.find((e) => e.kind === "civil_disorder");
+      assert.deepEqual(cd?.data, { seat: 4, seatName: "Italy", missed: 2 });
+      const replacement = events.find((e) => e.kind === "replacement_needed");
+      assert.ok(replacement, "the GM is told, with an invitation for the seat");
+      assert.equal(
+        (await g.judge.events(g.players.france, g.gameId)).some(
+          (e) => e.kind === "replacement_needed",
+        ),
+        false,
+      );
+      await assert.rejects(g.judge.submitOrders(g.players.italy, g.gameId, { orders: [] }), {
+        kind: "forbidden",
+      });
+      const newcomer = await user(g.judge, "newcomer");
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
+      const ans = await g.judge.submitOrders(newcomer, g.gameId, { orders: ["A ven H"] });
+      assert.equal(ans.diagnostics[0]!.ok, true);
+      await assert.rejects(g.judge.replacePlayer(g.players.france, g.gameId, { seat: 4 }), {
+        kind: "forbidden",
+      });
+    });
+
+    test("votes: unanimity of those not abstaining, uncast is no, only counts published", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, players } = g;
+      const p1 = await judge.propose(players.england, g.gameId, { kind: "draw" });
+      assert.deepEqual(p1.powers, [...POWERS]);
+      for (const p of POWERS) {
+        if (p === "italy") continue; // Italy does not vote: that is a no
+        await judge.vote(players[p], g.gameId, p1.id, p === "turkey" ? "abstain" : "yes");
+      }
+      await judge.vote(players.austria, g.gameId, p1.id, "no");
+      await judge.vote(players.austria, g.gameId, p1.id, "yes"); // a revised vote
+      const listed = await judge.proposals(players.france, g.gameId);
+      assert.equal(listed[0]!.yours, false);
+      assert.equal(listed[0]!.yourVote, "yes");
+      assert.equal((await judge.proposals(players.england, g.gameId))[0]!.yours, true);
+      await assert.rejects(judge.vote(g.gm, g.gameId, p1.id, "yes"), { kind: "forbidden" });
+      await passDeadline(g);
+      const decided = (await judge.proposals(players.france, g.gameId))[0]!;
+      assert.equal(decided.status, "failed");
+      assert.deepEqual(decided.counts, { for: 5, against: 1, abstain: 1 });
+      assert.equal(decided.yourVote, undefined);
+      const result = (await judge.events(players.france, g.gameId)).find(
+        (e) => e.kind === "vote_result",
+      );
+      assert.deepEqual(result?.data, {
+        id: p1.id,
+        kind: "draw",
+        text: "A draw including all survivors",
+        passed: false,
+        for: 5,
+        against: 1,
+        abstain: 1,
+      });
+      assert.ok(!JSON.stringify(result).includes("england"), "neither proposer nor voters named");
+      assert.equal(
+        (await judge.phases(g.gameId)).length,
+        1,
+        "a failed vote goes with the adjudication",
+      );
+
+      // A house-rule change needs the GM too; passed, it applies.
+      const rule = await judge.propose(players.france, g.gameId, {
+        kind: "houserule",
+        text: "Phases resolve once all orders are final",
+        options: { resolveEarly: true },
+      });
+      for (const p of POWERS) await judge.vote(players[p], g.gameId, rule.id, "yes");
+      // A concession: France counts as yes without voting.
+      const c = await judge.propose(players.germany, g.gameId, {
+        kind: "concede",
+        powers: ["france"],
+      });
+      for (const p of POWERS)
+        if (p !== "france") await judge.vote(players[p], g.gameId, c.id, "yes");
+      await passDeadline(g);
+      let list = await judge.proposals(players.france, g.gameId);
+      assert.equal(list[1]!.status, "failed", "the GM did not vote");
+      assert.equal(list[2]!.status, "passed");
+      assert.deepEqual(list[2]!.counts, { for: 7, against: 0, abstain: 0 });
+      const view = await judge.gameView(g.gm, g.gameId);
+      assert.equal(view.status, "finished");
+      assert.deepEqual(view.result, {
+        kind: "concession",
+        winner: "france",
+        powers: ["france"],
+        by: "vote",
+      });
+      assert.equal(
+        (await judge.phases(g.gameId)).length,
+        1,
+        "published instead of the adjudication",
+      );
+      await assert.rejects(judge.submitOrders(players.france, g.gameId, { orders: [] }), {
+        kind: "conflict",
+      });
+      list = await judge.proposals(players.france, g.gameId);
+      assert.equal(list.length, 3);
+    });
+
+    test("a house-rule change passes with the GM's vote and changes the options", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const rule = await g.judge.propose(g.gm, g.gameId, {
+        kind: "houserule",
+        text: "Resolve early",
+        options: { resolveEarly: true },
+      });
+      for (const p of POWERS) await g.judge.vote(g.players[p], g.gameId, rule.id, "yes");
+      await g.judge.vote(g.gm, g.gameId, rule.id, "yes");
+      await passDeadline(g);
+      assert.equal((await g.judge.gameView(g.gm, g.gameId)).options.resolveEarly, true);
+      // Now all final orders resolve the phase before its deadline.
+      await allHold(g);
+      assert.equal(await g.judge.tick(), 1);
+      assert.equal((await g.judge.gameView(g.gm, g.gameId)).phase, "S1902M");
+    });
+
+    test("press: white and grey to one, some or all; grey authorship hidden; dark grey and black refused", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, players } = g;
+      await judge.sendPress(players.england, g.gameId, {
+        to: ["france"],
+        body: "Channel stays empty?",
+      });
+      await judge.sendPress(players.germany, g.gameId, {
+        to: "all",
+        body: "Beware the bear",
+        kind: "grey",
+      });
+      await judge.sendPress(players.russia, g.gameId, {
+        to: ["turkey", "austria"],
+        body: "Black Sea DMZ",
+        kind: "gray",
+      });
+      await judge.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
+      const france = await judge.press(players.france, g.gameId);
+      assert.deepEqual(
+        france.map((m) => [m.from, m.body]),
+        [
+          ["england", "Channel stays empty?"],
+          [null, "Beware the bear"],
+          ["gm", "Welcome"],
+        ],
+      );
+      assert.equal(france[1]!.fromName, "Anonymous");
+      const turkey = await judge.press(players.turkey, g.gameId);
+      assert.deepEqual(
+        turkey.map((m) => m.from),
+        [null, null, "gm"],
+      );
+      const germany = await judge.press(players.germany, g.gameId);
+      assert.equal(germany[0]!.from, "germany");
+      assert.equal(germany[0]!.yours, true);
+      const gm = await judge.press(g.gm, g.gameId);
+      assert.deepEqual(
+        gm.map((m) => m.from),
+        ["england", "germany", "russia", "gm"],
+      );
+      const italyEvents = await judge.events(players.italy, g.gameId);
+      assert.equal(
+        italyEvents.filter((e) => e.kind === "press").length,
+        2,
+        "only what Italy may read",
+      );
+      const pressEvents = italyEvents.filter((e) => e.kind === "press");
+      assert.ok(!JSON.stringify(pressEvents).includes("germany"), "no author in grey press events");
+      await assert.rejects(
+        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", kind: "dark grey" }),
+        { kind: "invalid", message: /dark grey/ },
+      );
+      await assert.rejects(
+        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", signedAs: "france" }),
+        { kind: "invalid", message: /dark grey/ },
+      );
+      await assert.rejects(
+        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", kind: "black" }),
+        {
+          kind: "invalid",
+          message: /black/,
+        },
+      );
+      await assert.rejects(
+        judge.sendPress(players.england, g.gameId, { to: ["narnia"], body: "x" }),
+        {
+          kind: "invalid",
+        },
+      );
+    });
+
+    test("GM: pause, resume, move the deadline, correct the last adjudication, remove a unit, end", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, players, gm } = g;
+      await assert.rejects(judge.pause(players.england, g.gameId), { kind: "forbidden" });
+      g.clock.advance(DAY);
+      await judge.pause(gm, g.gameId);
+      g.clock.advance(10 * DAY);
+      assert.equal(await judge.tick(), 0, "a paused game waits");
+      let view = await judge.resume(gm, g.gameId);
+      assert.equal(
+        Date.parse(view.deadline!),
+        g.clock.t + 2 * DAY,
+        "what was left of the deadline",
+      );
+      view = await judge.setDeadline(gm, g.gameId, { extendMinutes: 60 });
+      assert.equal(Date.parse(view.deadline!), g.clock.t + 2 * DAY + 3_600_000);
+
+      await judge.submitOrders(players.france, g.gameId, {
+        orders: ["A par-bur", "A mar-spa", "F bre-mao"],
+      });
+      await judge.setDeadline(gm, g.gameId, { at: new Date(g.clock.t).toISOString() });
+      assert.equal(await judge.tick(), 1);
+      let phases = await judge.phases(g.gameId);
+      assert.equal(phases[0]!.orders.italy, undefined);
+      // Italy's orders reached the GM in time after all (seed 002 VII(1)): correct.
+      await judge.correct(gm, g.gameId, {
+        orders: { italy: ["A ven-pie", "F nap-ion", "A rom-apu"] },
+        reason: "Italy's orders arrived before the deadline",
+      });
+      phases = await judge.phases(g.gameId);
+      assert.equal(phases.length, 1);
+      assert.deepEqual(phases[0]!.orders.italy, ["A ven-pie", "F nap-ion", "A rom-apu"]);
+      assert.deepEqual(phases[0]!.orders.france, ["A par-bur", "A mar-spa", "F bre-mao"]);
+      view = await judge.gameView(gm, g.gameId);
+      assert.deepEqual([...view.position.units.italy!].sort(), ["A apu", "A pie", "F ion"]);
+      const superseded = await ts.store.db
+        .selectFrom("phases")
+        .select("superseded")
+        .where("superseded", "=", 1)
+        .execute();
+      assert.equal(superseded.length, 1, "the old result is kept for the audit");
+      const nmrs = await ts.store.db
+        .selectFrom("nmrs")
+        .select("power")
+        .where("power", "=", "italy")
+        .execute();
+      assert.equal(nmrs.length, 0);
+
+      // An extra unit is removed at once (seed 002 VIII(2)).
+      await assert.rejects(
+        judge.removeUnit(gm, g.gameId, { power: "france", unit: "A par", reason: "x" }),
+        {
+          kind: "invalid",
+          message: /A bur/,
+        },
+      );
+      view = await judge.removeUnit(gm, g.gameId, {
+        power: "france",
+        unit: "A bur",
+        reason: "built in error",
+      });
+      assert.deepEqual([...view.position.units.france!].sort(), ["A spa", "F mao"]);
+      await judge.submitOrders(players.france, g.gameId, { orders: ["A spa-por"] });
+      await passDeadline(g);
+      view = await judge.gameView(gm, g.gameId);
+      assert.deepEqual((await judge.phases(g.gameId))[1]!.results.france?.length, 2);
+      // Only the last adjudication can be corrected: F1901M now, not S1901M.
+      await judge.correct(gm, g.gameId, { reason: "re-run" });
+      assert.equal((await judge.phases(g.gameId)).length, 2);
+      await judge.endGame(gm, g.gameId, { result: "draw", note: "club night is over" });
+      view = await judge.gameView(gm, g.gameId);
+      assert.equal(view.status, "finished");
+      assert.equal((view.result as { kind: string }).kind, "draw");
+      assert.equal(await judge.tick(), 0);
+    });
+
+    test("the GM may declare a draw after two game years with no centre change, after a warning", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 0 });
+      const { judge, gm } = g;
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: true }), { kind: "conflict" });
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1903M");
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+        kind: "conflict",
+        message: /warn/,
+      });
+      await judge.declareDraw(gm, g.gameId, { warn: true });
+      const view = await judge.declareDraw(gm, g.gameId, { warn: false });
+      assert.equal(view.status, "finished");
+      assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 2 });
+    });
+
+    test("deadlines in minutes for live play; a seat with several powers orders each", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const clock = new Clock();
+      const judge = new Judge({ store: ts.store, now: clock.now });
+      const gm = await user(judge, "gm");
+      const game = await judge.createGame(gm, {
+        name: "Four",
+        scenario: "4",
+        options: { deadlines: { unit: "minutes", movement: 10, retreats: 2, adjustments: 2 } },
+      });
+      const code = game.invites!.find((i) => i.role === "player")!.code;
+      const us = [];
+      for (let i = 0; i < 4; i++) {
+        const u = await user(judge, "p");
+        await judge.acceptInvite(u, code, {});
+        us.push(u);
+      }
+      const view = await judge.gameView(us[1]!, game.id);
+      assert.deepEqual(view.you?.powers, ["austria", "france"]);
+      assert.equal(Date.parse(view.deadline!), clock.t + 10 * 60_000);
+      await assert.rejects(judge.submitOrders(us[1]!, game.id, { orders: ["A vie-gal"] }), {
+        kind: "invalid",
+        message: /before any power/,
+      });
+      const ans = await judge.submitOrders(us[1]!, game.id, {
+        orders: "Austria:\nA vie-gal\nFrance:\nA par-bur\nfinal",
+      });
+      assert.deepEqual(ans.powers, [
+        { power: "austria", orders: ["A vie-gal"] },
+        { power: "france", orders: ["A par-bur"] },
+      ]);
+      assert.equal(ans.final, true);
+      const one = await judge.submitOrders(us[1]!, game.id, {
+        power: "france",
+        orders: ["A par-pic"],
+      });
+      assert.deepEqual(
+        one.powers.map((p) => p.power),
+        ["france"],
+      );
+      const sets = await judge.currentOrders(us[1]!, game.id);
+      assert.deepEqual(
+        sets.sets.map((s) => [s.power, s.orders]),
+        [
+          ["austria", ["A vie-gal"]],
+          ["france", ["A par-pic"]],
+        ],
+      );
+      await assert.rejects(judge.acceptInvite(await user(judge, "late"), code, {}), {
+        kind: "conflict",
+      });
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import type { PhaseType } from "../engine/types.ts";
+import { invalid } from "./errors.ts";
+
+/*
+ * The judge's options for one game: everything the house rules (seed 002) leave to the
+ * game master. Each has the clause it comes from and its default; docs/judge.md lists them.
+ */
+
+export type DeadlineUnit = "days" | "hours" | "minutes";
+
+export interface GameOptions {
+  /** Seed 002 VII(4): at least 3 days per movement turn, 1 per retreat or adjustment turn. */
+  readonly deadlines: {
+    readonly unit: DeadlineUnit;
+    readonly movement: number;
+    readonly retreats: number;
+    readonly adjustments: number;
+  };
+  /**
+   * Seed 002 VII(2), Alternative A: adjudication never takes place before the deadline
+   * (false). true: a phase resolves as soon as every power that must order has a final set.
+   */
+  readonly resolveEarly: boolean;
+  /**
+   * Seed 002 VII(6): consecutive missed phases after which a seat is declared in civil
+   * disorder and offered to a replacement; 0: never (the GM replaces players by hand).
+   */
+  readonly civilDisorderAfter: number;
+  /** Seed 002 X(1), Alternative C: white and grey press accepted (dark grey and black never). */
+  readonly press: {
+    readonly white: boolean;
+    readonly grey: boolean;
+    /**
+     * Seed 002 II(5): "there is NO negotiation outside of the spring and fall phases": no
+     * press between players in retreat and adjustment phases (false).
+     */
+    readonly duringRetreatsAndAdjustments: boolean;
+  };
+  /** The game starts by itself when the last seat is taken (true), or when the GM says. */
+  readonly startWhenFull: boolean;
+  /**
+   * Seed 002 IX(2), Alternative A: game years with no supply centre changing hands after
+   * which the GM may declare a draw of all survivors (after a warning).
+   */
+  readonly drawAfterYearsWithoutChange: number;
+}
+
+export const DEFAULT_OPTIONS: GameOptions = {
+  deadlines: { unit: "days", movement: 3, retreats: 1, adjustments: 1 },
+  resolveEarly: false,
+  civilDisorderAfter: 2,
+  press: { white: true, grey: true, duringRetreatsAndAdjustments: false },
+  startWhenFull: true,
+  drawAfterYearsWithoutChange: 2,
+};
+
+/** Options as a client may give them: any part, the rest from the base. */
+export interface OptionsPatch {
+  readonly deadlines?: Partial<GameOptions["deadlines"]> | undefined;
+  readonly resolveEarly?: boolean | undefined;
+  readonly civilDisorderAfter?: number | undefined;
+  readonly press?: Partial<GameOptions["press"]> | undefined;
+  readonly startWhenFull?: boolean | undefined;
+  readonly drawAfterYearsWithoutChange?: number | undefined;
+}
+
+const UNIT_MS: Record<DeadlineUnit, number> = {
+  days: 86_400_000,
+  hours: 3_600_000,
+  minutes: 60_000,
+};
+
+function defined<T extends object>(o: T | undefined): Partial<T> {
+  if (!o) return {};
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The base with a patch applied, checked. */
+export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined): GameOptions {
+  const p = patch ?? {};
+  const out: GameOptions = {
+    deadlines: { ...base.deadlines, ...defined(p.deadlines) },
+    resolveEarly: p.resolveEarly ?? base.resolveEarly,
+    civilDisorderAfter: p.civilDisorderAfter ?? base.civilDisorderAfter,
+    press: { ...base.press, ...defined(p.press) },
+    startWhenFull: p.startWhenFull ?? base.startWhenFull,
+    drawAfterYearsWithoutChange: p.drawAfterYearsWithoutChange ?? base.drawAfterYearsWithoutChange,
+  };
+  const d = out.deadlines;
+  if (!(d.unit in UNIT_MS)) throw invalid(`deadlines.unit must be days, hours or minutes`);
+  for (const k of ["movement", "retreats", "adjustments"] as const) {
+    const v = d[k];
+    if (
+      typeof v !== "number" ||
+      !Number.isFinite(v) ||
+      v <= 0 ||
+      v * UNIT_MS[d.unit] > 365 * UNIT_MS.days
+    ) {
+      throw invalid(`deadlines.${k} must be a positive number of ${d.unit}, at most a year`);
+    }
+    if (v * UNIT_MS[d.unit] < 1000) throw invalid(`deadlines.${k} must be at least a second`);
+  }
+  if (!Number.isInteger(out.civilDisorderAfter) || out.civilDisorderAfter < 0) {
+    throw invalid("civilDisorderAfter must be a whole number, 0 or more");
+  }
+  if (!Number.isInteger(out.drawAfterYearsWithoutChange) || out.drawAfterYearsWithoutChange < 1) {
+    throw invalid("drawAfterYearsWithoutChange must be a whole number, 1 or more");
+  }
+  return out;
+}
+
+/** How long a phase of this type lasts. */
+export function phaseLengthMs(options: GameOptions, type: PhaseType): number {
+  const d = options.deadlines;
+  const n = type === "M" ? d.movement : type === "R" ? d.retreats : d.adjustments;
+  return Math.round(n * UNIT_MS[d.unit]);
+}

@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { JudgeError } from "../judge/errors.ts";
+import type { Judge } from "../judge/judge.ts";
+import { EventHub } from "./events.ts";
+import { openApi } from "./openapi.ts";
+import { homePage } from "./page.ts";
+import { match, type Reply, type Route } from "./router.ts";
+import { apiRoutes } from "./routes.ts";
+import { ValidationError } from "./schema.ts";
+
+/*
+ * The HTTP server over the judge (node:http, no framework): JSON in and out, bearer tokens,
+ * server-sent events, and the scheduler that adjudicates phases whose deadline has passed.
+ */
+
+export interface ServerOptions {
+  readonly judge: Judge;
+  readonly port: number;
+  readonly host?: string;
+  /** How often to look for due phases (ms). Default 1000. */
+  readonly tickMs?: number;
+  /** How often live updates are polled from the store (ms). Default 500. */
+  readonly pollMs?: number;
+  readonly log?: (message: string) => void;
+}
+
+export interface RunningServer {
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+const STATUS: Record<JudgeError["kind"], number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, "the request body is larger than 1 MB"));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  res.end(text);
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const { judge } = opts;
+  const log = opts.log ?? (() => {});
+  const hub = new EventHub(judge, opts.pollMs ?? 500);
+  const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
+  const docs = openApi(routes);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const method = req.method ?? "GET";
+    if (method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) {
+      const html = homePage(await judge.listGames());
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(html);
+      return;
+    }
+    if (
+      method === "GET" &&
+      (url.pathname === "/api/docs" || url.pathname === "/api/openapi.json")
+    ) {
+      sendJson(res, 200, docs);
+      return;
+    }
+    const found = match(routes, method, url.pathname);
+    if (!found)
+      throw new HttpError(
+        404,
+        `no such path: ${method} ${url.pathname}; the API is described at /api/docs`,
+      );
+    if ("allowed" in found) {
+      res.setHeader("allow", found.allowed.join(", "));
+      throw new HttpError(405, `${url.pathname} takes ${found.allowed.join(", ")}, not ${method}`);
+    }
+    const { route, params } = found;
+    const header = req.headers.authorization;
+    let token: string | null = null;
+    if (header) {
+      const m = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!m) throw new HttpError(401, 'the Authorization header must be "Bearer <token>"');
+      token = m[1]!;
+    } else if (route.path.endsWith("/events")) {
+      token = url.searchParams.get("token");
+    }
+    const user = token ? await judge.authenticate(token) : null;
+    if (token && !user) throw new HttpError(401, "this token is unknown or revoked; log in again");
+    if (route.auth === "required" && !user) {
+      throw new HttpError(
+        401,
+        "log in first: send Authorization: Bearer <token> (from /api/login)",
+      );
+    }
+    let body: unknown;
+    if (method === "POST") {
+      const text = await readBody(req);
+      if (text.trim() !== "") {
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          throw new HttpError(400, `the body is not valid JSON: ${(e as Error).message}`);
+        }
+      }
+    }
+    const reply: Reply = await route.handle({
+      user,
+      params,
+      query: url.searchParams,
+      body,
+      req,
+      res,
+    });
+    if (reply && typeof reply === "object" && "streamed" in reply) return;
+    if (
+      reply &&
+      typeof reply === "object" &&
+      "status" in reply &&
+      "body" in reply &&
+      typeof reply.status === "number"
+    ) {
+      sendJson(res, reply.status, reply.body);
+      return;
+    }
+    sendJson(res, 200, reply);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      if (e instanceof JudgeError) sendJson(res, STATUS[e.kind], { error: e.message });
+      else if (e instanceof ValidationError) sendJson(res, 400, { error: e.message });
+      else if (e instanceof HttpError) sendJson(res, e.status, { error: e.message });
+      else {
+        log(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
+        sendJson(res, 500, { error: "internal error; the server's log has the details" });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking.
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    running = judge.tick().catch((e: unknown) => log(`scheduler: ${(e as Error).stack ?? e}`));
+  };
+  tick();
+  const timer = setInterval(tick, opts.tickMs ?? 1000);
+  hub.start();
+
+  return {
+    port,
+    server,
+    async close() {
+      stopped = true;
+      clearInterval(timer);
+      hub.stop();
+      await running;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

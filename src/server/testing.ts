@@ -1,0 +1,119 @@
+/* Helpers for tests that speak HTTP to a judge server: a small client and an SSE reader. */
+
+export interface Answer<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+}
+
+export class Api {
+  constructor(readonly base: string) {}
+
+  async call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<Answer<T>> {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body !== undefined
+        ? { body: typeof body === "string" ? body : JSON.stringify(body) }
+        : {}),
+    });
+    const text = await res.text();
+    const parsed =
+      text.startsWith("{") || text.startsWith("[") ? (JSON.parse(text) as T) : (text as T);
+    return { status: res.status, body: parsed };
+  }
+
+  /** Like call, but fails the test unless the status is 2xx. */
+  async ok<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<T> {
+    const a = await this.call<T>(method, path, body, token);
+    if (a.status < 200 || a.status > 299) {
+      throw new Error(`${method} ${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
+    }
+    return a.body;
+  }
+}
+
+export interface SseEvent {
+  readonly id: number;
+  readonly event: string;
+  readonly data: { kind: string; data: Record<string, unknown> };
+}
+
+/** Reads server-sent events into a list until closed. */
+export class SseReader {
+  readonly events: SseEvent[] = [];
+  private readonly abort = new AbortController();
+  private done: Promise<void> = Promise.resolve();
+
+  async open(url: string): Promise<void> {
+    const res = await fetch(url, {
+      headers: { accept: "text/event-stream" },
+      signal: this.abort.signal,
+    });
+    if (res.status !== 200 || !res.body) throw new Error(`SSE ${url}: ${res.status}`);
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    this.done = (async () => {
+      let buffer = "";
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += decoder.decode(value, { stream: true });
+          let cut = buffer.indexOf("\n\n");
+          while (cut !== -1) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const fields = new Map<string, string>();
+            for (const line of block.split("\n")) {
+              const i = line.indexOf(": ");
+              if (i > 0 && !line.startsWith(":")) fields.set(line.slice(0, i), line.slice(i + 2));
+            }
+            if (fields.has("data") && fields.has("id")) {
+              this.events.push({
+                id: Number(fields.get("id")),
+                event: fields.get("event") ?? "message",
+                data: JSON.parse(fields.get("data")!),
+              });
+            }
+            cut = buffer.indexOf("\n\n");
+          }
+        }
+      } catch {
+        // aborted
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.done;
+  }
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,135 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { type Dialect, migrationProvider } from "./migrations.ts";
+import type { DB } from "./schema.ts";
+
+/*
+ * Opening the database: embedded SQLite in ./data by default, PostgreSQL when a postgres://
+ * URL is given. Either way the schema is migrated to the latest version on open, and the code
+ * above sees the same Kysely<DB>.
+ */
+
+export interface Store {
+  readonly db: Kysely<DB>;
+  readonly dialect: Dialect;
+  /** Where it is, for logs and /api/health (no password). */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** `postgres://...` for PostgreSQL; otherwise SQLite at `sqlitePath`. */
+  readonly url?: string | undefined;
+  /** Default `./data/entente.sqlite`. */
+  readonly sqlitePath?: string | undefined;
+  /** PostgreSQL only: the schema to use (created if missing); tests use one per run. */
+  readonly schema?: string | undefined;
+}
+
+export class StoreError extends Error {}
+
+export const DEFAULT_SQLITE_PATH = "data/entente.sqlite";
+
+const INT8_OID = 20;
+
+function sqliteDb(path: string): Kysely<DB> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  // WAL lets readers go on during a write; FULL makes every commit durable before it returns.
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = FULL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 10000");
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+}
+
+function postgresDb(url: string, schema: string | undefined): Kysely<DB> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // bigint columns hold milliseconds and ids, all well inside a double's exact range.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens (and creates and migrates) the store. */
+export async function openStore(opts: StoreOptions = {}): Promise<Store> {
+  const url = opts.url?.trim() || undefined;
+  const isPg = url !== undefined && /^postgres(ql)?:\/\//.test(url);
+  if (url !== undefined && !isPg) {
+    throw new StoreError(
+      `DATABASE_URL must start with postgres:// (or be unset for SQLite), not "${url.slice(0, 20)}..."`,
+    );
+  }
+  if (opts.schema !== undefined && !SCHEMA_NAME.test(opts.schema)) {
+    throw new StoreError(`invalid schema name "${opts.schema}"`);
+  }
+  let db: Kysely<DB>;
+  let description: string;
+  if (isPg) {
+    if (opts.schema) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`create schema if not exists ${opts.schema}`);
+      } catch (e) {
+        // Two processes creating it at once: the loser sees a unique violation; it exists.
+        if ((e as { code?: string }).code !== "23505") throw e;
+      } finally {
+        await admin.end();
+      }
+    }
+    db = postgresDb(url, opts.schema);
+    const u = new URL(url);
+    description = `postgresql://${u.host}${u.pathname}${opts.schema ? ` (schema ${opts.schema})` : ""}`;
+  } else {
+    const path = opts.sqlitePath ?? DEFAULT_SQLITE_PATH;
+    db = sqliteDb(path);
+    description = `sqlite:${path}`;
+  }
+  const dialect: Dialect = isPg ? "postgres" : "sqlite";
+  try {
+    await migrate(db, dialect);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+  return { db, dialect, description, close: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  // Several processes may start at once on one PostgreSQL database: Kysely's migration lock
+  // serialises the migrations, but creating its own bookkeeping tables can race; try again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === "Error");
+    if (!error && !failed) return;
+    if (attempt >= 5) {
+      throw new StoreError(
+        `database migration failed${failed ? ` at ${failed.migrationName}` : ""}: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100 * attempt));
+  }
+}
+
+/** The current time as the database sees it, for a health check. */
+export async function ping(store: Store): Promise<boolean> {
+  await sql`select 1`.execute(store.db);
+  return true;
+}

@@ -1,0 +1,214 @@
+import type { Generated } from "kysely";
+
+/*
+ * The tables, as Kysely sees them. Times are milliseconds since 1970 (bigint columns read back
+ * as numbers); JSON is kept as text; flags are 0/1 integers. The same types serve SQLite and
+ * PostgreSQL: migrations.ts creates them for either.
+ */
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** `scrypt$N$r$p$salt$hash` (base64url), see src/judge/password.ts. */
+  password_hash: string;
+  created_at: number;
+}
+
+export interface TokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token (hex): a leaked database does not leak working tokens. */
+  token_hash: string;
+  label: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export type GameStatus = "forming" | "active" | "finished";
+
+export interface GamesTable {
+  id: string;
+  name: string;
+  variant: string;
+  scenario: string;
+  /** JSON: the judge options (src/judge/options.ts). */
+  options: string;
+  /** JSON: the game record without its phases (format, variant, rules, seed, seats, start). */
+  record_head: string;
+  status: GameStatus;
+  /** JSON: how the game ended (solo, draw, concession, ended by the GM). */
+  result: string | null;
+  created_by: string;
+  created_at: number;
+}
+
+export type PhaseStateName = "forming" | "open" | "paused" | "done";
+
+/**
+ * One row per game: the phase now open for orders. Every change to a game's course (an order
+ * set, an adjudication, a GM action) first updates this row with a condition on `phase_idx`
+ * and `version`; that takes the row's lock (PostgreSQL) or the database's write lock (SQLite)
+ * and is how two processes never adjudicate one phase twice.
+ */
+export interface PhaseStateTable {
+  game_id: string;
+  /** Index of the phase open for orders: the number of phases adjudicated so far. */
+  phase_idx: number;
+  /** Its name (`S1901M`). */
+  phase: string;
+  state: PhaseStateName;
+  deadline_at: number | null;
+  /** While paused: what was left of the deadline. */
+  remaining_ms: number | null;
+  /** 1 when every power that must order has a final set (for early resolution). */
+  ready: number;
+  version: number;
+  updated_at: number;
+}
+
+export interface PhasesTable {
+  id: Generated<number>;
+  game_id: string;
+  idx: number;
+  phase: string;
+  /** JSON: the engine's PhaseRecord (orders, results, dislodged, position, ...). */
+  record: string;
+  /** 1 when a GM correction replaced it (kept for the audit). */
+  superseded: number;
+  adjudicated_at: number;
+}
+
+export type Role = "gm" | "player" | "observer";
+
+export interface MembersTable {
+  game_id: string;
+  user_id: string;
+  role: Role;
+  /** The seat index (into the record's seats) for players. */
+  seat: number | null;
+  joined_at: number;
+}
+
+export interface InvitesTable {
+  code: string;
+  game_id: string;
+  role: "player" | "observer";
+  /** A particular seat (for a replacement), or null: any free seat. */
+  seat: number | null;
+  created_by: string;
+  created_at: number;
+  revoked: number;
+}
+
+export interface SubmissionsTable {
+  id: Generated<number>;
+  game_id: string;
+  phase_idx: number;
+  phase: string;
+  power: string;
+  user_id: string;
+  /** JSON: the order lines of this power, as written. */
+  orders: string;
+  final: number;
+  /** JSON: the per-line diagnostics given back. */
+  diagnostics: string;
+  received_at: number;
+}
+
+export interface NmrsTable {
+  id: Generated<number>;
+  game_id: string;
+  phase_idx: number;
+  phase: string;
+  power: string;
+  seat: number | null;
+  user_id: string | null;
+  at: number;
+}
+
+export type ProposalKind = "draw" | "concede" | "houserule";
+export type ProposalStatus = "open" | "passed" | "failed";
+
+export interface ProposalsTable {
+  id: Generated<number>;
+  game_id: string;
+  kind: ProposalKind;
+  /** JSON: the powers of a draw, or the one power a win is conceded to. */
+  powers: string | null;
+  text: string;
+  /** JSON: option changes a house-rule proposal makes if it passes. */
+  options: string | null;
+  /** Kept for the audit, never shown to players (seed 002 IX(4)). */
+  proposer_user: string;
+  proposer_seat: number | null;
+  /** Decided when this phase is adjudicated: votes are due with the orders. */
+  due_idx: number;
+  status: ProposalStatus;
+  /** JSON: {for, against, abstain} once decided. */
+  counts: string | null;
+  created_at: number;
+  closed_at: number | null;
+}
+
+export interface BallotsTable {
+  proposal_id: number;
+  /** `seat:N` or `gm`. */
+  voter: string;
+  vote: "yes" | "no" | "abstain";
+  user_id: string;
+  at: number;
+}
+
+export interface PressTable {
+  id: Generated<number>;
+  game_id: string;
+  phase_idx: number;
+  phase: string;
+  author_user: string;
+  /** The author's power; null for the GM. */
+  author_power: string | null;
+  kind: "white" | "grey";
+  /** JSON: the recipient powers, or "all". */
+  recipients: string;
+  body: string;
+  at: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  game_id: string;
+  kind: string;
+  /** "public", "gm", or "powers:a,b" (those powers and the GM). */
+  audience: string;
+  data: string;
+  at: number;
+}
+
+export interface EditsTable {
+  id: Generated<number>;
+  game_id: string;
+  /** Applies to the position after this many phases. */
+  after_idx: number;
+  kind: string;
+  data: string;
+  reason: string;
+  user_id: string;
+  at: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  tokens: TokensTable;
+  games: GamesTable;
+  phase_state: PhaseStateTable;
+  phases: PhasesTable;
+  members: MembersTable;
+  invites: InvitesTable;
+  submissions: SubmissionsTable;
+  nmrs: NmrsTable;
+  proposals: ProposalsTable;
+  ballots: BallotsTable;
+  press: PressTable;
+  events: EventsTable;
+  edits: EditsTable;
+}
