@@ -15,7 +15,10 @@ function seaTables(map: GameMap): SeaTables {
   const seas = map.provinces.filter((p) => p.kind === "sea").map((p) => p.id);
   const touching = new Map<ProvinceId, Set<ProvinceId>>();
   for (const s of seas) {
-    touching.set(s, new Set(map.fleetNeighbours({ province: s, coast: null }).map((l) => l.province)));
+    touching.set(
+      s,
+      new Set(map.fleetNeighbours({ province: s, coast: null }).map((l) => l.province)),
+    );
   }
   const t = { seas, touching };
   tables.set(map, t);

@@ -144,9 +144,7 @@ export function step(
       ? scenario.variant.powers
           .map((p) => p.id)
           .filter(
-            (p) =>
-              position.units.some((u) => u.power === p) &&
-              (unplayed.has(p) || (orders.get(p)?.length ?? 0) === 0),
+            (p) => position.units.some((u) => u.power === p) && (unplayed.has(p) || !orders.has(p)),
           )
       : [];
   return {

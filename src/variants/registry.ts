@@ -1,8 +1,9 @@
 import type { Variant } from "../engine/variant.ts";
 import { classical } from "./classical/index.ts";
+import { europe1935 } from "./europe1935/index.ts";
 
 /** Every variant the project knows; add a new one here. */
-const variants: readonly Variant[] = [classical];
+const variants: readonly Variant[] = [classical, europe1935];
 
 const byId = new Map(variants.map((v) => [v.id, v]));
 

@@ -253,6 +253,6 @@ describe("variant registry", () => {
   test("finds classical by id", () => {
     assert.equal(getVariant("classical"), classical);
     assert.equal(getVariant("nope"), undefined);
-    assert.deepEqual(variantIds(), ["classical"]);
+    assert.ok(variantIds().includes("classical"));
   });
 });

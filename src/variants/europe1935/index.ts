@@ -1,0 +1,15 @@
+import type { Variant } from "../../engine/variant.ts";
+import { loadVariant } from "../data.ts";
+import data from "./europe1935.json" with { type: "json" };
+
+/**
+ * Europe 1935: the Historical Committee map (nine interwar great powers, 60 centres, Spring
+ * 1935), authored as data in europe1935.json. docs/europe1935.md explains the map.
+ */
+function load(): Variant {
+  const r = loadVariant(data);
+  if (!r.ok) throw new Error(`europe1935.json is not a valid variant:\n  ${r.errors.join("\n  ")}`);
+  return r.variant;
+}
+
+export const europe1935: Variant = load();
