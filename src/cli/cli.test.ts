@@ -140,3 +140,20 @@ test("a game master's workflow: new, play from an order file, history, replay", 
     "nothing written on a bad order file",
   );
 });
+
+test("variant check: a valid file is summarised; a broken one lists its problems and exits 1", async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const ok = entente([
+    "variant",
+    "check",
+    fileURLToPath(new URL("../variants/europe1935/europe1935.json", import.meta.url)),
+  ]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /is valid[\s\S]*60: 45 home, 15 neutral/);
+  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+  writeFileSync(`${dir}/bad.json`, JSON.stringify({ id: "bad" }));
+  const bad = entente(["variant", "check", `${dir}/bad.json`]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stdout, /name: is required/);
+});

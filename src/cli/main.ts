@@ -7,6 +7,7 @@ import { benchSelfPlay } from "./bench.ts";
 import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
 import { runSelfPlay } from "./selfplay.ts";
 import { serve } from "./serve.ts";
+import { checkVariantFile } from "./variant-check.ts";
 
 const HELP = `entente: a Diplomacy adjudicator
 
@@ -14,6 +15,7 @@ Usage:
   entente adjudicate [--rules PROFILE] < input.json    adjudicate positions (JSON or JSON Lines)
   entente variants                                     list variant ids
   entente variant show ID                              print a variant as JSON
+  entente variant check FILE                           validate a variant data file (docs/variant.schema.json)
   entente new [--variant ID] [--players N] [--rules PROFILE] [--seed S] [--out FILE]
                                                        start a game record (players: 7, 6, 5, 4, 3, 3b, 2)
   entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
@@ -66,8 +68,15 @@ function cmdAdjudicate(args: string[]): number {
 }
 
 function cmdVariant(args: string[]): number {
-  const [sub, id] = args;
-  if (sub !== "show" || !id) throw new UsageError("usage: entente variant show ID");
+  const [sub, id, ...extra] = args;
+  if (sub === "check" && id && extra.length === 0) {
+    const r = checkVariantFile(id);
+    process.stdout.write(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
+    return r.ok ? 0 : 1;
+  }
+  if (sub !== "show" || !id || extra.length > 0) {
+    throw new UsageError("usage: entente variant show ID | entente variant check FILE");
+  }
   const v = getVariant(id);
   if (!v) throw new UsageError(`unknown variant "${id}"; known: ${variantIds().join(", ")}`);
   const provinces = v.map.provinces.map((p) => {
