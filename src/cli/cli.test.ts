@@ -157,3 +157,23 @@ test("variant check: a valid file is summarised; a broken one lists its problems
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /name: is required/);
 });
+
+test("selfplay: worker threads write the same records, in game order, as one thread", async () => {
+  const { mkdtempSync, readFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+  const args = ["selfplay", "--games", "5", "--seed", "9", "--until", "1903"];
+  const one = entente([...args, "--out", `${dir}/one.jsonl`]);
+  const two = entente([...args, "--workers", "2", "--out", `${dir}/two.jsonl`]);
+  assert.equal(one.status, 0, one.stderr);
+  assert.equal(two.status, 0, two.stderr);
+  const a = JSON.parse(one.stdout);
+  const b = JSON.parse(two.stdout);
+  assert.equal(a.games, 5);
+  assert.equal(b.workers, 2);
+  assert.equal(a.phases, b.phases);
+  const records = readFileSync(`${dir}/one.jsonl`, "utf8");
+  assert.equal(records.trim().split("\n").length, 5);
+  assert.equal(readFileSync(`${dir}/two.jsonl`, "utf8"), records);
+  assert.equal(JSON.parse(records.split("\n")[0]!).seed, 9);
+});

@@ -21,7 +21,7 @@ Usage:
   entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
   entente history RECORD                               the game as a judge publishes it
   entente replay RECORD                                check that a record replays exactly
-  entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--out FILE]
+  entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--workers K] [--out FILE]
                                                        random legal play; a JSON summary line
   entente serve [--port N] [--host H] [--data DIR]     run the judge server (docs/judge.md);
                                                        PORT, DATABASE_URL=postgres://... as env
@@ -176,10 +176,19 @@ export function main(argv: string[]): number {
         const games = num("--games", 1);
         const seed = num("--seed", 1);
         const until = num("--until", 1935);
+        const workers = num("--workers", 1);
         noMore(rest, "selfplay");
-        const summary = runSelfPlay({ variant, players, rules, out, games, seed, until });
-        process.stdout.write(`${JSON.stringify(summary)}\n`);
-        return summary.invariantViolations === 0 ? 0 : 1;
+        runSelfPlay({ variant, players, rules, out, games, seed, until, workers }).then(
+          (summary) => {
+            process.stdout.write(`${JSON.stringify(summary)}\n`);
+            process.exitCode = summary.invariantViolations === 0 ? 0 : 1;
+          },
+          (e: unknown) => {
+            process.stderr.write(`entente: ${e instanceof Error ? e.message : String(e)}\n`);
+            process.exitCode = e instanceof CliError ? 2 : 1;
+          },
+        );
+        return 0;
       }
       case "bench": {
         const [what, ...args] = rest;
