@@ -7,6 +7,7 @@ import {
   writeResult,
 } from "../engine/position-json.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
+import { checkSequential } from "../engine/sequential.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 
 /** One input object of the contract to one output object (or `{error}`). */
@@ -34,6 +35,8 @@ export function adjudicateJson(
   try {
     const position = readPosition(obj, variant);
     const orders = readOrders(obj, variant);
+    const sequential = checkSequential(variant, position, rules);
+    if (sequential) return { error: sequential };
     return writeResult(variant, adjudicate(variant, position, orders, rules));
   } catch (e) {
     if (e instanceof PositionError) return { error: e.message };

@@ -1,10 +1,12 @@
-import { seaRoute } from "./convoy.ts";
 import { distanceToHome } from "./distance.ts";
-import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
+import { type InterpretContext, makeContext, retreatTarget } from "./interpret.ts";
 import { resolveMovement } from "./movement.ts";
 import { formatOrder, isMovementOrder, type MovementOrder, type Order } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
+import { phaseAfterMovement } from "./phase.ts";
+import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
+import { resolveSequential } from "./sequential.ts";
 import type {
   DislodgedUnit,
   Location,
@@ -64,6 +66,12 @@ interface Entry {
   reason: string | null;
   /** The province of the unit the text named, if it could be read. */
   readonly subject: ProvinceId | null;
+  /** The text was read as a move (legal or not): seed 002 III(5) needs to know. */
+  readonly moveOrdered: boolean;
+  /** An identical order given before for the same unit, which this one merges into. */
+  sameAs: Entry | null;
+  /** Set aside by the duplicate-order rule. */
+  duplicate: boolean;
 }
 
 export function adjudicate(
@@ -72,27 +80,118 @@ export function adjudicate(
   orders: OrderTexts,
   rules: RuleOptions,
 ): PhaseResult {
-  const ctx = makeContext(variant, position, rules);
-  const entries: Entry[] = [];
+  if (position.phase.season === "W" && position.phase.type === "R")
+    return winterPhase(variant, position, orders, rules);
+  return adjudicateOne(variant, position, orders, rules);
+}
+
+/**
+ * Seed 002 II(5) Alternative C: the winter phase (`W1901R`) takes the fall retreats and the
+ * adjustments in one set of orders. Retreats are processed first, then centres change hands,
+ * then the adjustments, counted on the board the retreats left. An order naming a dislodged
+ * unit is a retreat order; builds, waives and removals of other units are adjustments.
+ */
+function winterPhase(
+  variant: Variant,
+  position: Position,
+  orders: OrderTexts,
+  rules: RuleOptions,
+): PhaseResult {
+  const options = parseOptionsFor(rules);
+  const retreats = new Map<PowerId, string[]>();
+  const adjustments = new Map<PowerId, string[]>();
+  const groups: { power: PowerId; adjustment: boolean }[] = [];
   for (const [power, texts] of orders) {
+    retreats.set(power, []);
+    adjustments.set(power, []);
     for (const text of texts) {
-      const parsed = parseOrder(text, variant.map, variant.powers);
-      if (!parsed.ok) {
-        const reason = parsed.error.message;
-        entries.push({ power, text, order: null, result: "invalid", reason, subject: null });
-        continue;
-      }
-      const p = parsed.order;
-      const subject = "unit" in p ? p.unit.province : null;
-      const it = interpretOrder(ctx, power, p);
-      entries.push(
-        it.ok
-          ? { power, text, order: it.order, result: "succeeds", reason: null, subject }
-          : { power, text, order: null, result: "invalid", reason: it.reason, subject },
-      );
+      const p = parseOrder(text, variant.map, variant.powers, options);
+      const kind = p.ok ? p.order.kind : null;
+      const subject = p.ok && "unit" in p.order ? p.order.unit.province : null;
+      const dislodged = position.dislodged.some((d) => d.power === power && d.province === subject);
+      const adjustment =
+        kind === "build" ||
+        kind === "waive" ||
+        ((kind === "remove" || kind === "disband") && !dislodged);
+      (adjustment ? adjustments : retreats).get(power)!.push(text);
+      groups.push({ power, adjustment });
     }
   }
-  switch (position.phase.type) {
+  const first = adjudicateOne(variant, position, retreats, rules);
+  const after = first.next;
+  const year = position.phase.year;
+  const needsAdjusting = after.phase.season === "W" && after.phase.type === "A";
+  const anyAdjustment = groups.some((g) => g.adjustment);
+  const second =
+    needsAdjusting || anyAdjustment
+      ? adjudicateOne(
+          variant,
+          { ...after, phase: { season: "W", year, type: "A" } },
+          adjustments,
+          rules,
+        )
+      : null;
+  // One entry per order given, in the order given; then the units that got none.
+  const nRetreat = groups.filter((g) => !g.adjustment).length;
+  const nAdjust = groups.length - nRetreat;
+  const given = [first.results.slice(0, nRetreat), second?.results.slice(0, nAdjust) ?? []];
+  const cursor = [0, 0];
+  const results: OrderResult[] = groups.map((g) => {
+    const k = g.adjustment ? 1 : 0;
+    return given[k]![cursor[k]!++]!;
+  });
+  results.push(...first.results.slice(nRetreat), ...(second?.results.slice(nAdjust) ?? []));
+  return {
+    phase: position.phase,
+    results,
+    next: second ? second.next : after,
+    winner: first.winner,
+    dislodged: [],
+  };
+}
+
+/** One phase that is a movement, a retreat or an adjustment phase. */
+function adjudicateOne(
+  variant: Variant,
+  position: Position,
+  orders: OrderTexts,
+  rules: RuleOptions,
+): PhaseResult {
+  const ctx = makeContext(variant, position, rules);
+  const entries: Entry[] = [];
+  const notes = new Map<Entry, string>();
+  for (const [power, texts] of orders) {
+    for (const r of readOrders(ctx, power, texts)) {
+      const { text, subject } = r;
+      const moveOrdered = r.parsed?.kind === "move";
+      const base = { power, text, subject, moveOrdered, sameAs: null, duplicate: false };
+      const it = r.interpretation;
+      let e: Entry;
+      if (it === null) {
+        const reason = r.error ? r.error.message : ambiguityReason(r);
+        e = { ...base, subject: null, order: null, result: "invalid", reason };
+      } else if (it.ok) e = { ...base, order: it.order, result: "succeeds", reason: null };
+      else e = { ...base, order: null, result: "invalid", reason: it.reason };
+      entries.push(e);
+      if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
+    }
+  }
+  const result = phaseOf(variant, ctx, entries);
+  // Identical orders merged into one (seed 002 III(6)) come out as the order they repeat;
+  // what the reader corrected is said in the explanation.
+  const results = result.results.map((o, k): OrderResult => {
+    const e = entries[k];
+    if (!e || k >= entries.length) return o;
+    const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
+    const out = kept ? { ...kept, text: e.text } : o;
+    const note = notes.get(e);
+    return note ? { ...out, explanation: `${out.explanation} (${note})` } : out;
+  });
+  return { ...result, results };
+}
+
+function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+  switch (ctx.position.phase.type) {
     case "M":
       return movementPhase(variant, ctx, entries);
     case "R":
@@ -147,18 +246,35 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
       chosen.set(k, list[0]!);
       continue;
     }
+    if (rules.duplicateOrders === "hold") {
+      // Seed 002 III(6): identical orders are one order.
+      const first = list[0]!;
+      const text = formatOrder(first.order!);
+      if (list.every((e) => e.order && formatOrder(e.order) === text)) {
+        for (const e of list.slice(1)) {
+          e.sameAs = first;
+          e.order = null;
+        }
+        chosen.set(k, first);
+        continue;
+      }
+    }
     const keep =
       rules.duplicateOrders === "first"
         ? list[0]!
         : rules.duplicateOrders === "last"
           ? list[list.length - 1]!
           : null;
+    const kind = list[0]!.order?.kind;
+    const fate =
+      kind === "retreat" || kind === "disband" ? "has no retreat and is disbanded" : "holds";
     for (const e of list) {
       if (e === keep) continue;
+      e.duplicate = true;
       e.result = "invalid";
       e.reason =
         keep === null
-          ? "the unit was ordered more than once, so it holds"
+          ? `the unit was ordered more than once, so it ${fate}`
           : `the unit was ordered more than once; "${keep.text}" counts`;
       e.order = null;
     }
@@ -169,40 +285,50 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
 
 function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
   const { position, rules, map } = ctx;
-  const chosen = dedupe(entries, rules);
 
   // An army ordered to a province it cannot reach over land needs fleets that could carry it
   // (DATC 4.E.1: without any, the move is impossible and the army holds).
-  const fleetSeas = new Set<ProvinceId>(
-    position.units
-      .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
-      .map((u) => u.province),
-  );
+  const setAsideImpossible = (e: Entry): boolean => {
+    const why = e.order ? impossibleConvoy(ctx, e.order) : null;
+    if (why === null) return false;
+    e.result = "invalid";
+    e.reason = why;
+    e.order = null;
+    return true;
+  };
+  // Seed 002 III(6): illegal orders are set aside before deciding whether a unit was ordered
+  // more than once. (Other duplicate rules take the order they name, legal or not.)
+  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(e);
+  const chosen = dedupe(entries, rules);
   for (const e of chosen.values()) {
     const o = e.order;
-    if (
-      o?.kind !== "move" ||
-      o.unit.type !== "A" ||
-      map.armyAdjacent(o.unit.province, o.to.province)
-    ) {
-      continue;
-    }
-    if (!seaRoute(map, o.unit.province, o.to.province, (s) => fleetSeas.has(s))) {
-      e.result = "invalid";
-      e.reason = `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
-      e.order = null;
-      chosen.delete(o.unit.province);
-    }
+    if (o && o.kind !== "waive" && setAsideImpossible(e)) chosen.delete(unitKey(o.unit));
   }
 
   const orders: MovementOrder[] = [];
   const owner: (Entry | null)[] = [];
+  // Seed 002 III(5) (`supportHoldAfterIllegalMove: false`): a unit its power ordered to move,
+  // even impossibly, receives no support to hold.
+  const movers = new Set<ProvinceId>();
+  if (!rules.supportHoldAfterIllegalMove) {
+    for (const e of entries) {
+      const own = e.subject === null ? undefined : ctx.unitAt.get(e.subject);
+      if (e.moveOrdered && e.result === "invalid" && !e.duplicate && own?.power === e.power)
+        movers.add(own.province);
+    }
+  }
   for (const unit of position.units) {
     const e = chosen.get(unitKey(unit));
-    orders.push(e?.order && isMovementOrder(e.order) ? e.order : { kind: "hold", unit });
+    const hold: MovementOrder = movers.has(unit.province)
+      ? { kind: "hold", unit, moveOrdered: true }
+      : { kind: "hold", unit };
+    orders.push(e?.order && isMovementOrder(e.order) ? e.order : hold);
     owner.push(e ?? null);
   }
-  const res = resolveMovement(map, orders, rules);
+  // Seed 003: sequential movement resolves the powers one by one (docs/sequential.md).
+  const seq =
+    rules.movement === "sequential" ? resolveSequential(variant, position, orders, rules) : null;
+  const res = seq ?? resolveMovement(map, orders, rules);
 
   const results: OrderResult[] = [];
   const byEntry = new Map<Entry, number>();
@@ -270,14 +396,16 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
       });
     }
   });
+  // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
+  const board = seq ?? { units, dislodged };
   const after: Position = {
-    phase: { ...position.phase, type: "R" },
-    units,
-    dislodged,
+    phase: phaseAfterMovement(position.phase, rules),
+    units: board.units,
+    dislodged: board.dislodged,
     contested: res.contested,
     centers: position.centers,
   };
-  const options = dislodged.map((unit) => ({
+  const options = board.dislodged.map((unit) => ({
     unit,
     retreats: retreatOptions(variant, after, unit, rules),
   }));
@@ -417,11 +545,29 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
   const used = new Map<PowerId, number>();
   const taken = new Set<string>();
   const units = [...position.units];
-  const results: OrderResult[] = [];
+  // Seed 002 V(3): of several builds in one centre, the first or the last written counts.
+  const losers = new Set<Entry>();
+  const byCentre = new Map<string, Entry[]>();
   for (const e of entries) {
+    if (e.order?.kind !== "build") continue;
+    const list = byCentre.get(e.order.unit.province) ?? [];
+    byCentre.set(e.order.unit.province, list);
+    list.push(e);
+  }
+  for (const list of byCentre.values()) {
+    const keep = rules.multipleBuildsOneCentre === "last" ? list[list.length - 1] : list[0];
+    for (const e of list) if (e !== keep) losers.add(e);
+  }
+  // Seed 002 V(2): builds and removals beyond the number allowed: taken in the order written,
+  // or from the bottom of the order set up.
+  const outcome = new Map<Entry, OrderResult>();
+  const record = (e: Entry, r: OrderResult): void => {
+    outcome.set(e, r);
+  };
+  for (const e of rules.excessAdjustments === "last" ? [...entries].reverse() : entries) {
     const o = e.order;
     if (!o) {
-      results.push(toResult(e));
+      record(e, toResult(e));
       continue;
     }
     const n = counts.get(e.power) ?? 0;
@@ -430,7 +576,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     if (o.kind === "build" || o.kind === "waive") {
       if (n <= 0) fail = n === 0 ? "no builds are due" : `you must remove ${-n} unit(s), not build`;
       else if (u >= n) fail = `only ${n} build(s) allowed, and they are used`;
-      else if (o.kind === "build" && taken.has(o.unit.province))
+      else if (o.kind === "build" && (taken.has(o.unit.province) || losers.has(e)))
         fail = `${o.unit.province} already has a build`;
     } else if (o.kind === "remove") {
       if (n >= 0)
@@ -441,7 +587,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      results.push({ ...toResult(e), result: "fails", reason: fail, explanation: fail });
+      record(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
       continue;
     }
     used.set(e.power, u + 1);
@@ -453,8 +599,9 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       const idx = units.findIndex((x) => x.province === o.unit.province);
       units.splice(idx, 1);
     }
-    results.push({ ...toResult(e), result: "succeeds", reason: null });
+    record(e, { ...toResult(e), result: "succeeds", reason: null });
   }
+  const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
   // Civil disorder: removals a power did not order.
   for (const [power, n] of counts) {
     if (n >= 0) continue;
@@ -466,7 +613,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       if (missing-- <= 0) break;
       const idx = units.indexOf(r.unit);
       units.splice(idx, 1);
-      results.push({
+      ordered.push({
         power,
         text: null,
         order: { kind: "remove", unit: r.unit },
@@ -486,7 +633,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     contested: [],
     centers: position.centers,
   };
-  return finish(variant, position, results, next);
+  return finish(variant, position, ordered, next);
 }
 
 /** Units in the order civil disorder removes them. */

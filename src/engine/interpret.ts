@@ -104,8 +104,15 @@ export function moveTarget(
     if (t) return { loc: t };
     if (map.get(to.province).coasts.length === 0)
       return { loc: { province: to.province, coast: null } };
+    // Seed 002 IV(4): a wrong coast is repaired where only one coast can be reached.
+    if (ctx.rules.wrongCoast === "repair" && targets.length === 1) return { loc: targets[0]! };
     return {
       reason: `a fleet in ${where(unit)} cannot reach the ${to.coast} coast of ${nameOf(ctx, to.province)}`,
+    };
+  }
+  if (ctx.rules.moveWithoutCoast === "required" && map.get(to.province).coasts.length > 0) {
+    return {
+      reason: `name the coast of ${nameOf(ctx, to.province)} a fleet is to move to (${targets.map(where).join(" or ")})`,
     };
   }
   if (targets.length === 1) return { loc: targets[0]! };
@@ -182,6 +189,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
     case "support": {
       const target = p.supported.province;
       if (target === unit.province) return bad("a unit cannot support itself");
+      if (p.arrived && ctx.rules.movement !== "sequential")
+        return bad('retrospective support ("S A vie in gal") exists only with sequential movement');
       const reach = p.to ? p.to.province : target;
       if (p.to && ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
       if (p.to && p.to.province === target)
@@ -201,15 +210,18 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
         target,
         targetType,
         to: p.to.province,
-        toCoast: p.to.coast,
+        toCoast: p.arrived ? null : p.to.coast,
+        ...(p.arrived ? { arrived: true } : {}),
       });
     }
     case "convoy": {
       if (unit.type !== "F") return bad("only fleets can convoy");
       if (map.get(unit.province).kind !== "sea")
         return bad("a fleet can convoy only from a sea province");
-      if (p.convoyed.type === "F") return bad("only armies can be convoyed");
       const there = ctx.position.units.find((u) => u.province === p.convoyed.province);
+      // Seed 002 IV(1): with `ignore`, a wrong type written for the convoyed unit is no matter.
+      if (p.convoyed.type === "F" && ctx.rules.unitType !== "ignore")
+        return bad("only armies can be convoyed");
       if (there && there.type === "F")
         return bad(
           `the unit in ${nameOf(ctx, p.convoyed.province)} is a fleet; only armies can be convoyed`,
@@ -313,15 +325,29 @@ function interpretAdjustment(
       if (position.centers.get(prov.id) !== power) return bad(`you do not own ${prov.name} now`);
       if (position.units.some((u) => u.province === prov.id))
         return bad(`${prov.name} is occupied`);
-      if (!p.unitType)
+      let unitType = p.unitType;
+      if (!unitType && ctx.rules.buildWithoutType === "infer") {
+        // Seed 002 V(1): an army where only armies can be; a fleet where a legal coast is
+        // named; nothing where both could be.
+        if (prov.kind === "land") unitType = "A";
+        else if (p.location.coast && prov.coasts.includes(p.location.coast)) unitType = "F";
+        else
+          return bad(
+            `no unit type given, and ${prov.name} can build an army or a fleet: nothing is built ("build A ${prov.id}" or "build F ${prov.id}")`,
+          );
+      }
+      if (!unitType)
         return bad(
           `say which unit to build in ${prov.name}: "build A ${prov.id}" or "build F ${prov.id}"`,
         );
-      if (p.unitType === "F" && prov.kind !== "coast")
+      // Seed 002 V(5): a fleet ordered inland is built as an army.
+      if (unitType === "F" && prov.kind === "land" && ctx.rules.fleetBuildInland === "army")
+        unitType = "A";
+      if (unitType === "F" && prov.kind !== "coast")
         return bad(`a fleet cannot be built in ${prov.name}, inland`);
-      if (p.unitType === "A" && prov.kind === "sea") return bad(`an army cannot be built at sea`);
+      if (unitType === "A" && prov.kind === "sea") return bad(`an army cannot be built at sea`);
       let coast = p.location.coast;
-      if (p.unitType === "A") coast = null;
+      if (unitType === "A") coast = null;
       else if (prov.coasts.length > 0) {
         if (!coast)
           return bad(
@@ -329,7 +355,7 @@ function interpretAdjustment(
           );
         if (!prov.coasts.includes(coast)) return bad(`${prov.name} has no ${coast} coast`);
       } else coast = null;
-      return good({ kind: "build", unit: { power, type: p.unitType, province: prov.id, coast } });
+      return good({ kind: "build", unit: { power, type: unitType, province: prov.id, coast } });
     }
     case "remove":
     case "disband": {

@@ -31,6 +31,9 @@ export interface MovementResolution {
   readonly explanations: readonly string[];
 }
 
+/** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
+class Restart extends Error {}
+
 const UNRESOLVED = 0;
 const GUESSING = 1;
 const RESOLVED = 2;
@@ -54,6 +57,10 @@ class Resolver {
   private readonly h2h: number[];
   private readonly voidSupport: boolean[];
   private readonly paradox: boolean[];
+  /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
+  private readonly half: boolean[];
+  /** The step of that procedure last applied to this order's unit (0: none). */
+  private readonly stage: number[];
   private readonly state: Uint8Array;
   private readonly res: Uint8Array;
   private readonly deps: number[] = [];
@@ -73,6 +80,8 @@ class Resolver {
     this.usesConvoy = new Array<boolean>(n).fill(false);
     this.h2h = new Array<number>(n).fill(-1);
     this.voidSupport = new Array<boolean>(n).fill(false);
+    this.half = new Array<boolean>(n).fill(false);
+    this.stage = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
 
     orders.forEach((o, i) => {
@@ -136,7 +145,8 @@ class Resolver {
       const to = t === undefined ? undefined : orders[t]!;
       let matches = false;
       if (to) {
-        if (o.to === null) matches = to.kind !== "move";
+        // A unit ordered to move, even illegally (seed 002 III(5)), is not supported to hold.
+        if (o.to === null) matches = to.kind !== "move" && !(to.kind === "hold" && to.moveOrdered);
         else if (to.kind === "move" && to.to.province === o.to) {
           matches =
             rules.supportCoast === "ignore" ||
@@ -153,9 +163,20 @@ class Resolver {
   run(): MovementResolution {
     const { n, orders } = this;
     const success: boolean[] = [];
-    for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind === "move" || o.kind === "support" || o.kind === "convoy") this.resolve(i);
+    for (;;) {
+      try {
+        for (let i = 0; i < n; i++) {
+          const o = orders[i]!;
+          if (o.kind === "move" || o.kind === "support" || o.kind === "convoy") this.resolve(i);
+        }
+        break;
+      } catch (e) {
+        // A step of the Alternative C paradox procedure changed strengths: re-resolve.
+        if (!(e instanceof Restart)) throw e;
+        this.state.fill(UNRESOLVED);
+        this.res.fill(0);
+        this.deps.length = 0;
+      }
     }
     const dislodgedBy = new Array<number>(n).fill(-1);
     for (let i = 0; i < n; i++) {
@@ -207,9 +228,9 @@ class Resolver {
       explanations: [] as string[],
     };
     for (let i = 0; i < n; i++) {
-      const reason = success[i] ? null : this.explain(i, dislodgedBy);
+      const reason = success[i] ? null : `${this.explain(i, dislodgedBy)}${this.halfNote(i)}`;
       result.reasons.push(reason);
-      result.explanations.push(reason ?? this.explainSuccess(i));
+      result.explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
     }
     return result;
   }
@@ -273,6 +294,7 @@ class Resolver {
       for (const m of moves) settle(m, true);
       return;
     }
+    if (this.rules.convoyParadox === "alternative-c") this.alternativeC(cycle, convoys);
     if (this.rules.convoyParadox === "szykman") {
       // Szykman: the armies whose convoys are in the paradox do not move and have no effect.
       let changed = false;
@@ -297,6 +319,79 @@ class Resolver {
         settle(m, false);
       }
     }
+  }
+
+  /**
+   * Seed 002 VI(6), Alternative C, one step per call, each followed by a new resolution of
+   * the whole phase (thrown `Restart`): (1) the involved convoyed armies are rated at half
+   * strength; (2) the involved fleets acting from, in or into land provinces too; (3) the
+   * armies fail: they hold, unsupported and at full strength, and have no effect; (4) they
+   * hold at half strength. The paradox is the cycle of decisions the resolver found with no or
+   * two consistent answers (the seed's "unresolved or more than one possible resolution");
+   * its armies are those of its convoys, its fleets those of `involved`. A cycle left after
+   * step 4 falls to the all-hold rule: only then does this return.
+   */
+  private alternativeC(cycle: readonly number[], convoys: readonly number[]): void {
+    const armies = new Set<number>();
+    for (const c of convoys) if (this.convoyed[c]! !== -1) armies.add(this.convoyed[c]!);
+    for (const i of cycle) if (this.orders[i]!.kind === "move" && this.usesConvoy[i]) armies.add(i);
+    if (armies.size === 0) return;
+    const step = Math.max(...[...armies].map((m) => this.stage[m]!)) + 1;
+    if (step > 4) return;
+    for (const m of armies) this.stage[m] = step;
+    const land = (p: ProvinceId) => this.map.get(p).kind !== "sea";
+    switch (step) {
+      case 1:
+        for (const m of armies) this.half[m] = true;
+        break;
+      case 2:
+        for (const i of this.involved(cycle)) {
+          const o = this.orders[i]!;
+          if (o.unit.type !== "F" || armies.has(i)) continue;
+          if (land(o.unit.province) || (o.kind === "move" && land(o.to.province))) {
+            this.half[i] = true;
+            this.stage[i] = 2;
+          }
+        }
+        break;
+      case 3:
+        for (const m of armies) {
+          this.half[m] = false;
+          this.paradox[m] = true;
+        }
+        break;
+      case 4:
+        for (const m of armies) this.half[m] = true;
+        break;
+    }
+    throw new Restart();
+  }
+
+  /**
+   * The orders involved in a paradox: those of the cycle, and every order taking part in the
+   * battles the cycle turns on: the provinces of its convoying fleets, supporting units and
+   * units standing where a move of the cycle goes, and the destinations of its moves. Who
+   * stands there, who moves there, and who supports a move there or a hold there is involved.
+   */
+  private involved(cycle: readonly number[]): Set<number> {
+    const battles = new Set<ProvinceId>();
+    for (const i of cycle) {
+      const o = this.orders[i]!;
+      battles.add(o.unit.province);
+      if (o.kind === "move") battles.add(o.to.province);
+    }
+    const out = new Set<number>(cycle);
+    this.orders.forEach((o, i) => {
+      if (battles.has(o.unit.province)) out.add(i);
+      if (o.kind === "move" && battles.has(o.to.province)) out.add(i);
+      if (o.kind === "support" && battles.has(o.to ?? o.target)) out.add(i);
+    });
+    return out;
+  }
+
+  /** A unit's own strength: 1, or 1/2 where the paradox procedure rated it at half. */
+  private base(i: number): number {
+    return this.half[i] ? 0.5 : 1;
   }
 
   private adjudicate(i: number): boolean {
@@ -346,7 +441,7 @@ class Resolver {
   private supportCount(i: number, excludePower: string | null): number {
     let n = 0;
     for (const s of this.supportsOf[i]!) {
-      if (this.resolve(s) && this.orders[s]!.unit.power !== excludePower) n++;
+      if (this.resolve(s) && this.orders[s]!.unit.power !== excludePower) n += this.base(s);
     }
     return n;
   }
@@ -355,31 +450,31 @@ class Resolver {
     const o = this.orders[m]!;
     if (o.kind !== "move" || !this.path(m)) return 0;
     const d = this.at.get(o.to.province);
-    if (d === undefined) return 1 + this.supportCount(m, null);
+    if (d === undefined) return this.base(m) + this.supportCount(m, null);
     const dOrder = this.orders[d]!;
     if (dOrder.kind === "move" && this.h2h[m] !== d && this.resolve(d)) {
-      return 1 + this.supportCount(m, null);
+      return this.base(m) + this.supportCount(m, null);
     }
     if (dOrder.unit.power === o.unit.power) return 0;
-    return 1 + this.supportCount(m, dOrder.unit.power);
+    return this.base(m) + this.supportCount(m, dOrder.unit.power);
   }
 
   private holdStrength(p: ProvinceId): number {
     const d = this.at.get(p);
     if (d === undefined) return 0;
-    if (this.orders[d]!.kind === "move") return this.resolve(d) ? 0 : 1;
-    return 1 + this.supportCount(d, null);
+    if (this.orders[d]!.kind === "move") return this.resolve(d) ? 0 : this.base(d);
+    return this.base(d) + this.supportCount(d, null);
   }
 
   private defendStrength(m: number): number {
-    return 1 + this.supportCount(m, null);
+    return this.base(m) + this.supportCount(m, null);
   }
 
   private preventStrength(m: number): number {
     if (!this.path(m)) return 0;
     const k = this.h2h[m]!;
     if (k !== -1 && this.resolve(k)) return 0;
-    return 1 + this.supportCount(m, null);
+    return this.base(m) + this.supportCount(m, null);
   }
 
   private adjudicateMove(m: number): boolean {
@@ -480,10 +575,20 @@ class Resolver {
     }
   }
 
-  private paradoxReason(): string {
+  private paradoxReason(m: number): string {
+    if (this.rules.convoyParadox === "alternative-c" && this.stage[m]! >= 3) {
+      return `convoy paradox: by Alternative C (step ${this.stage[m]}) the convoyed army fails and holds${this.half[m] ? " at half strength" : ""}, without support`;
+    }
     return this.rules.convoyParadox === "szykman"
       ? "convoy paradox: by the Szykman rule the convoyed army does not move"
       : "convoy paradox: every move in the paradox fails (all-hold rule)";
+  }
+
+  /** Said after an order whose unit the paradox procedure rated at half strength. */
+  private halfNote(i: number): string {
+    return this.half[i] && !this.paradox[i]
+      ? ` (convoy paradox, Alternative C step ${this.stage[i]}: rated at half strength)`
+      : "";
   }
 
   private explain(i: number, dislodgedBy: readonly number[]): string {
@@ -498,7 +603,7 @@ class Resolver {
         if (dislodged) return `${dislodged}; the convoy is disrupted`;
         if (m === -1) return `no army in ${o.from} is ordered to move to ${o.to}`;
         if (!this.usesConvoy[m]) return `the army in ${o.from} moves over land, not by this convoy`;
-        if (this.paradox[m]) return this.paradoxReason();
+        if (this.paradox[m]) return this.paradoxReason(m);
         return "the convoy route is broken: another fleet of the route was dislodged";
       }
       case "support": {
@@ -517,7 +622,7 @@ class Resolver {
       }
       case "move": {
         if (this.paradox[i]) {
-          return this.paradoxReason();
+          return this.paradoxReason(i);
         }
         if (!this.path(i)) {
           return this.convoysOf[i]!.length === 0

@@ -36,6 +36,11 @@ export type ParsedOrder =
       readonly supported: UnitSpec;
       /** Where the supported unit moves; null for support to hold. */
       readonly to: LocationSpec | null;
+      /**
+       * Seed 003, retrospective support (`A rum S A vie in gal`): for the unit that moved from
+       * `supported` into `to` earlier in a sequential season, standing there.
+       */
+      readonly arrived?: boolean;
     }
   | {
       readonly kind: "convoy";
@@ -52,7 +57,15 @@ export type ParsedOrder =
 
 /** An order the engine adjudicates. */
 export type Order =
-  | { readonly kind: "hold"; readonly unit: Unit }
+  | {
+      readonly kind: "hold";
+      readonly unit: Unit;
+      /**
+       * The unit was ordered to move but the move was illegal: under seed 002 III(5)
+       * (`supportHoldAfterIllegalMove: false`) it receives no support to hold.
+       */
+      readonly moveOrdered?: boolean;
+    }
   | {
       readonly kind: "move";
       readonly unit: Unit;
@@ -69,6 +82,11 @@ export type Order =
       readonly to: ProvinceId | null;
       /** A coast named for that move, if any (see the `supportCoast` rule). */
       readonly toCoast: Coast | null;
+      /**
+       * Seed 003, retrospective support (`S A vie in gal`): support to hold for the unit that
+       * moved from `target` to `to` earlier in a sequential season (docs/sequential.md).
+       */
+      readonly arrived?: boolean;
     }
   | {
       readonly kind: "convoy";
@@ -106,7 +124,7 @@ export function formatOrder(order: Order): string {
     case "support":
       return order.to === null
         ? `${unitText(order.unit)} S ${order.targetType} ${order.target}`
-        : `${unitText(order.unit)} S ${order.targetType} ${order.target} - ${order.to}`;
+        : `${unitText(order.unit)} S ${order.targetType} ${order.target} ${order.arrived ? "in" : "-"} ${order.to}`;
     case "convoy":
       return `${unitText(order.unit)} C ${order.targetType} ${order.from} - ${order.to}`;
     case "retreat":

@@ -20,8 +20,35 @@ export interface Diagnostic {
 }
 
 export type ParseResult =
-  | { readonly ok: true; readonly order: ParsedOrder }
+  | {
+      readonly ok: true;
+      readonly order: ParsedOrder;
+      /**
+       * With typo correction only: every reading the text allows when a misspelt name is as
+       * close to several (`order` is the first). Absent when there is one reading.
+       */
+      readonly readings?: readonly ParsedOrder[];
+      /** With typo correction or route naming: what was read other than as written. */
+      readonly notes?: readonly string[];
+      /** With `readings`: the notes of each reading. */
+      readonly readingNotes?: readonly (readonly string[])[];
+    }
   | { readonly ok: false; readonly error: Diagnostic };
+
+/** How tolerant the reader is (all off by default: the reader as the DATC profile uses it). */
+export interface ParseOptions {
+  /**
+   * Seed 002 III(2). `suggest` (default): an unknown word is an error with suggestions;
+   * `correct`: an unambiguous abbreviation or close misspelling is read as meant, several
+   * equally close names give several readings. A word that is a name is never corrected.
+   */
+  readonly typos?: "suggest" | "correct";
+  /**
+   * Seed 002 VI(3): accept a convoy route written into a move (`A lon - nth - nwy`,
+   * `A lon - nwy via nth`) and read it as a move by convoy; the route itself is ignored.
+   */
+  readonly convoyRoutes?: boolean;
+}
 
 export interface PlaceMatch {
   readonly province: ProvinceId;
@@ -419,6 +446,103 @@ function suggestKeywords(word: string): string[] {
     .map((x) => x.k);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Corrections (seed 002 III(2)): abbreviations and misspellings read as meant
+
+/** How far a misspelling may be from a name and still be read as it (stricter than hints). */
+function correctionLimit(letters: number): number {
+  if (letters <= 4) return 1;
+  if (letters <= 7) return 2;
+  return 3;
+}
+
+/** `eng chan` for `english channel`: as many words, each the start of the name's word. */
+function wordPrefix(query: string, spelling: string): boolean {
+  const q = query.split(" ");
+  const w = spelling.split(" ");
+  return q.length >= 2 && q.length === w.length && q.every((x, k) => w[k]!.startsWith(x));
+}
+
+/**
+ * The provinces a word nobody spells that way may mean: those closest to it, where an
+ * abbreviation (the start of a name, three letters or more) is closer than any misspelling.
+ */
+function correctPlaces(query: string, index: NameIndex): { provinces: Province[]; score: number } {
+  const letters = query.split(" ").join("").length;
+  if (letters < 3 || query.length > 60) return { provinces: [], score: 0 };
+  const limit = correctionLimit(letters);
+  const best = new Map<Province, number>();
+  for (const [spelling, p] of index.spellings) {
+    let d: number;
+    if (spelling.startsWith(query) || wordPrefix(query, spelling)) d = 0.5;
+    else {
+      if (Math.abs(spelling.length - query.length) > limit) continue;
+      d = editDistance(query, spelling);
+      if (d > limit) continue;
+    }
+    const old = best.get(p);
+    if (old === undefined || d < old) best.set(p, d);
+  }
+  if (best.size === 0) return { provinces: [], score: 0 };
+  const min = Math.min(...best.values());
+  const provinces = [...best]
+    .filter(([, d]) => d === min)
+    .map(([p]) => p)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { provinces, score: min };
+}
+
+/** Order words a player may have meant by a word that is none: closest first, ties kept. */
+const CORRECTABLE_WORDS: readonly (readonly [string, Keyword])[] = [
+  ["move", "move"],
+  ["moves", "move"],
+  ["support", "support"],
+  ["supports", "support"],
+  ["convoy", "convoy"],
+  ["convoys", "convoy"],
+  ["hold", "hold"],
+  ["holds", "hold"],
+  ["build", "build"],
+  ["remove", "remove"],
+  ["disband", "disband"],
+  ["waive", "waive"],
+  ["retreat", "retreat"],
+  ["retreats", "retreat"],
+];
+
+function correctKeyword(word: string): { keywords: Keyword[]; score: number } {
+  if (word.length < 3 || word.length > 40) return { keywords: [], score: 0 };
+  const limit = correctionLimit(word.length);
+  const best = new Map<Keyword, number>();
+  for (const [spelling, k] of CORRECTABLE_WORDS) {
+    const d = spelling.startsWith(word) ? 0.5 : editDistance(word, spelling);
+    if (d > limit || d >= word.length) continue;
+    const old = best.get(k);
+    if (old === undefined || d < old) best.set(k, d);
+  }
+  if (best.size === 0) return { keywords: [], score: 0 };
+  const min = Math.min(...best.values());
+  return { keywords: [...best].filter(([, d]) => d === min).map(([k]) => k), score: min };
+}
+
+/**
+ * The reader's choices where a correction has several candidates: each run of the reader
+ * takes the candidates `choices` names (the first by default) and records how many there
+ * were, so that the driver can try every combination.
+ */
+class Choices {
+  readonly counts: number[] = [];
+  readonly notes: string[] = [];
+  private pos = 0;
+  constructor(private readonly choices: readonly number[]) {}
+
+  take<T>(candidates: readonly T[]): T {
+    const k = this.pos++;
+    this.counts[k] = candidates.length;
+    return candidates[Math.min(this.choices[k] ?? 0, candidates.length - 1)]!;
+  }
+}
+
 function orList(items: readonly string[]): string {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
@@ -441,7 +565,43 @@ class Reader {
     private readonly tokens: readonly Token[],
     private readonly index: NameIndex,
     private readonly powers: PowerIndex,
+    /** Typo correction (seed 002 III(2)): the choices of this run; null when off. */
+    private readonly fz: Choices | null = null,
+    /** Convoy routes written into moves are read and ignored (seed 002 VI(3)). */
+    private readonly routes = false,
   ) {}
+
+  /** Records what was read other than as written. */
+  note(i: number, len: number, meant: string): void {
+    this.fz?.notes.push(`read ${this.quote(i, i + len - 1)} as ${meant}`);
+  }
+
+  /**
+   * With correction on, a run of plain words starting at token i that abbreviates a name of
+   * several words (`Eng Chan`, `Mid Atl`), or misspells a name: the candidates and how many
+   * tokens they take. null when there is none.
+   */
+  correctedName(i: number): { provinces: Province[]; len: number; score: number } | null {
+    if (!this.fz) return null;
+    let run = 0;
+    while (run < Math.max(this.index.maxTokens, 3)) {
+      const u = this.tokens[i + run];
+      if (u?.kind !== "word" || (run > 0 && this.keyword(i + run) !== undefined)) break;
+      if (run > 0 && (BARE_COASTS.has(u.text) || COAST_DIRECTIONS.has(u.text))) break;
+      run++;
+    }
+    let found: { provinces: Province[]; len: number; score: number } | null = null;
+    for (let k = 1; k <= run; k++) {
+      const key = this.tokens
+        .slice(i, i + k)
+        .map((u) => u.text)
+        .join(" ");
+      // The longest run that is close to a name (`English Chanel`, not `English`).
+      const c = correctPlaces(key, this.index);
+      if (c.provinces.length > 0) found = { provinces: c.provinces, len: k, score: c.score };
+    }
+    return found;
+  }
 
   fail(message: string, start: number, end: number, suggestions: readonly string[] = []): Failure {
     return { ok: false, error: { message, start, end, suggestions } };
@@ -566,11 +726,35 @@ class Reader {
         prev ? prev.end : this.endOffset,
       );
     }
-    const m = this.matchName(i);
+    let m = this.matchName(i);
+    if (this.fz) {
+      // A name written exactly is that name (seed 002 III(2)), unless the words after it are
+      // no part of any order and the whole run abbreviates a longer name (`Eng Chan`).
+      const after = m ? this.tokens[m.next] : undefined;
+      const loose =
+        (m === null && this.keyword(i) === undefined) ||
+        (m !== null &&
+          after?.kind === "word" &&
+          this.keyword(m.next) === undefined &&
+          this.matchName(m.next) === null &&
+          !BARE_COASTS.has(after.text) &&
+          !COAST_DIRECTIONS.has(after.text));
+      const fix = loose ? this.correctedName(i) : null;
+      if (fix && (m === null || i + fix.len > m.next)) {
+        const p = this.fz.take(fix.provinces);
+        this.note(i, fix.len, p.name);
+        m = { province: p, next: i + fix.len };
+      }
+    }
     if (!m) return this.unknownPlace(i, what);
     const c = this.coastAt(m.next);
     if (!c.ok) return c;
-    const coast = c.value;
+    let coast = c.value;
+    if (coast !== null && !m.province.coasts.includes(coast) && this.fz) {
+      // With corrections, a coast the province does not have is read as no coast at all.
+      this.fz.notes.push(`${m.province.name} has no ${COAST_NAMES[coast]}: read without a coast`);
+      coast = null;
+    }
     if (coast !== null && !m.province.coasts.includes(coast)) {
       const from = this.tokens[m.next]!;
       const to = this.tokens[c.next - 1]!;
@@ -670,7 +854,12 @@ class Reader {
         const u = this.bareUnit(nation.next, what, nation.power);
         if (u.ok) return u;
         // A word that is both a nationality and a province: read it as the province.
-        if (name === null) return u;
+        if (name === null && !this.fz) return u;
+        if (name === null) {
+          // With corrections, the nationality may start a misspelt name (`English Chanel`).
+          const whole = this.bareUnit(i, what, null);
+          return whole.ok ? whole : u;
+        }
       }
     }
     return this.bareUnit(i, what, null);
@@ -709,8 +898,32 @@ class Reader {
   // --- orders ---
 
   order(): Step<ParsedOrder> {
-    const first = this.keyword(0);
+    let first = this.keyword(0);
     const t0 = this.tokens[0]!;
+    if (
+      this.fz &&
+      first === undefined &&
+      t0.kind === "word" &&
+      this.matchName(0) === null &&
+      this.matchPower(0) === null
+    ) {
+      // A misspelt build, remove, disband or waive, unless it is closer to a province.
+      const k = correctKeyword(t0.text);
+      const verbs = k.keywords.filter(
+        (w) => w === "build" || w === "remove" || w === "disband" || w === "waive",
+      );
+      const places = correctPlaces(t0.text, this.index);
+      if (verbs.length > 0 && (places.provinces.length === 0 || k.score <= places.score)) {
+        // As close to a province: both readings are tried, and the one that reads counts.
+        const pick = this.fz.take<Keyword | null>(
+          places.provinces.length === 0 ? verbs : [...verbs, null],
+        );
+        if (pick !== null) {
+          first = pick;
+          this.note(0, 1, `"${pick}"`);
+        }
+      }
+    }
     if (first === "waive") return done({ kind: "waive" }, 1);
     if (
       (first === "build" || first === "remove" || first === "disband") &&
@@ -754,7 +967,12 @@ class Reader {
   rest(unit: UnitSpec, i: number): Step<ParsedOrder> {
     const t = this.tokens[i];
     if (!t) return done({ kind: "hold", unit }, i);
-    const kw = this.keyword(i);
+    let kw = this.keyword(i);
+    if (kw === undefined && this.fz && t.kind === "word") {
+      const v = this.correctVerb(i);
+      if (v === "place") return this.moveTo(unit, i, i - 1);
+      kw = v;
+    }
     switch (kw) {
       case "hold":
         return done({ kind: "hold", unit }, i + 1);
@@ -778,7 +996,25 @@ class Reader {
         const target = this.unit(i + 1, "the unit to support");
         if (!target.ok) return target;
         const j = target.next;
-        const k = this.keyword(j);
+        const inWord = this.tokens[j];
+        if (inWord?.kind === "word" && inWord.text === "in" && this.tokens[j + 1]) {
+          // Seed 003, retrospective support: `A rum S A vie in gal` (docs/sequential.md).
+          const at = this.place(j + 1, "the province the supported unit moved into", j);
+          if (!at.ok) return at;
+          const order = { kind: "support", unit, supported: target.value, to: at.value } as const;
+          return done({ ...order, arrived: true }, at.next);
+        }
+        let k = this.keyword(j);
+        if (k === undefined && this.fz && this.tokens[j]?.kind === "word") {
+          const v = this.correctVerb(j);
+          if (v === "place") {
+            // `A par S A mar bur`: the dash left out.
+            const to = this.place(j, "the destination of the supported move", j - 1);
+            if (!to.ok) return to;
+            return done({ kind: "support", unit, supported: target.value, to: to.value }, to.next);
+          }
+          k = v;
+        }
         if (k === "hold")
           return done({ kind: "support", unit, supported: target.value, to: null }, j + 1);
         if (k === "move") {
@@ -795,7 +1031,14 @@ class Reader {
         const target = this.unit(i + 1, "the unit to convoy");
         if (!target.ok) return target;
         const j = target.next;
-        if (this.keyword(j) !== "move") {
+        let k = this.keyword(j);
+        let at = j + 1;
+        if (k === undefined && this.fz && this.tokens[j]?.kind === "word") {
+          const v = this.correctVerb(j);
+          if (v === "place") at = j;
+          k = v === "place" ? "move" : v;
+        }
+        if (k !== "move") {
           const last = this.tokens[j - 1]!;
           const u = this.tokens[j];
           return this.fail(
@@ -804,7 +1047,7 @@ class Reader {
             u ? u.end : last.end,
           );
         }
-        const to = this.place(j + 1, "the destination of the convoyed unit", j);
+        const to = this.place(at, "the destination of the convoyed unit", at - 1);
         if (!to.ok) return to;
         const via = this.viaConvoy(to.next);
         if (!via.ok) return via;
@@ -848,11 +1091,105 @@ class Reader {
         t.end,
       );
     }
-    const to = this.place(i + 1, "a destination", i);
+    return this.moveTo(unit, i + 1, i);
+  }
+
+  /** A move's destination at token `at`, and what may follow it (a route, "via convoy"). */
+  moveTo(unit: UnitSpec, at: number, after: number): Step<ParsedOrder> {
+    const to = this.place(at, "a destination", after);
     if (!to.ok) return to;
+    if (this.routes) {
+      const r = this.route(to.value, to.next);
+      if (r) return r.ok ? done({ kind: "move", unit, to: r.value, viaConvoy: true }, r.next) : r;
+    }
     const via = this.viaConvoy(to.next);
     if (!via.ok) return via;
     return done({ kind: "move", unit, to: to.value, viaConvoy: via.value }, via.next);
+  }
+
+  /** Whether province `p` is a sea. */
+  isSea(p: ProvinceId): boolean {
+    return this.index.provinces.get(p)?.kind === "sea";
+  }
+
+  /**
+   * A convoy route written after a move's first place (seed 002 VI(3)): `- nth - nwy` (the
+   * first place was a sea on the way) or `via nth, nwg` (seas after the destination). The
+   * route is read and set aside; the answer is the destination. null: no route written.
+   */
+  route(first: LocationSpec, i: number): Step<LocationSpec> | null {
+    const t = this.tokens[i];
+    if (t?.kind === "move" && this.tokens[i + 1]) {
+      const seas = [first];
+      let dest: LocationSpec = first;
+      let k = i;
+      while (this.tokens[k]?.kind === "move" && this.tokens[k + 1]) {
+        const p = this.place(k + 1, "a place on the convoy route", k);
+        if (!p.ok) return p;
+        seas.push(p.value);
+        dest = p.value;
+        k = p.next;
+      }
+      seas.pop();
+      const land = seas.find((s) => !this.isSea(s.province));
+      if (land) {
+        return this.fail(
+          `a convoy route goes through seas only, and ${this.index.provinces.get(land.province)?.name ?? land.province} is not a sea`,
+          t.start,
+          this.tokens[k - 1]!.end,
+        );
+      }
+      this.routeNotes.push(
+        `the convoy route through ${seas.map((s) => s.province).join(", ")} is ignored: any fleets ordered to convoy the army may carry it`,
+      );
+      const via = this.viaConvoy(k);
+      if (!via.ok) return via;
+      return done(dest, via.next);
+    }
+    if (this.keyword(i) === "via" && this.keyword(i + 1) !== "convoy" && this.tokens[i + 1]) {
+      const seas: LocationSpec[] = [];
+      let k = i + 1;
+      while (this.tokens[k]) {
+        if (this.tokens[k]?.kind === "word" && this.tokens[k]?.text === "and") {
+          k++;
+          continue;
+        }
+        const p = this.place(k, "a sea of the convoy route", k - 1);
+        if (!p.ok || !this.isSea(p.value.province)) break;
+        seas.push(p.value);
+        k = p.next;
+      }
+      if (seas.length === 0) return null;
+      this.routeNotes.push(
+        `the convoy route through ${seas.map((s) => s.province).join(", ")} is ignored: any fleets ordered to convoy the army may carry it`,
+      );
+      return done(first, k);
+    }
+    return null;
+  }
+
+  /** Notes about routes set aside, whether or not corrections are on. */
+  readonly routeNotes: string[] = [];
+
+  /**
+   * With correction on, what an unknown word after a unit means: an order word close to it,
+   * or a place (the dash left out, `A par bur`). undefined when neither.
+   */
+  correctVerb(i: number): Keyword | "place" | undefined {
+    const t = this.tokens[i];
+    if (!this.fz || t?.kind !== "word") return undefined;
+    if (this.matchName(i) !== null) return "place";
+    const k = correctKeyword(t.text);
+    const places = this.correctedName(i);
+    if (k.keywords.length > 0 && (places === null || k.score <= places.score)) {
+      // As close to a place as to a word: both readings are tried.
+      const w = this.fz.take<Keyword | "place">(
+        places === null ? k.keywords : [...k.keywords, "place"],
+      );
+      if (w !== "place") this.note(i, 1, `"${w}"`);
+      return w;
+    }
+    return places ? "place" : undefined;
   }
 }
 
@@ -865,7 +1202,12 @@ function failure(
   return { ok: false, error: { message, start, end, suggestions } };
 }
 
-function parseChecked(text: string, map: GameMap, powers: readonly Power[]): ParseResult {
+function parseChecked(
+  text: string,
+  map: GameMap,
+  powers: readonly Power[],
+  options: ParseOptions = {},
+): ParseResult {
   if (text.length > MAX_LENGTH) {
     return failure(
       `order too long (${text.length} characters; at most ${MAX_LENGTH})`,
@@ -881,7 +1223,20 @@ function parseChecked(text: string, map: GameMap, powers: readonly Power[]): Par
       text.length,
     );
   }
-  const reader = new Reader(text, tokens, nameIndex(map), powerIndex(powers));
+  if (options.typos === "correct") return parseCorrecting(text, tokens, map, powers, options);
+  return readTokens(text, tokens, map, powers, null, options.convoyRoutes === true);
+}
+
+/** One run of the reader over the tokens; with `fz`, taking the corrections it names. */
+function readTokens(
+  text: string,
+  tokens: readonly Token[],
+  map: GameMap,
+  powers: readonly Power[],
+  fz: Choices | null,
+  routes: boolean,
+): ParseResult {
+  const reader = new Reader(text, tokens, nameIndex(map), powerIndex(powers), fz, routes);
   const r = reader.order();
   if (!r.ok) return r;
   const extra = tokens[r.next];
@@ -896,13 +1251,68 @@ function parseChecked(text: string, map: GameMap, powers: readonly Power[]): Par
       last.end,
     );
   }
-  return { ok: true, order: r.value };
+  const notes = [...(fz?.notes ?? []), ...reader.routeNotes];
+  return notes.length > 0 ? { ok: true, order: r.value, notes } : { ok: true, order: r.value };
+}
+
+/** Most runs of the reader one order may take when corrections have several candidates. */
+const MAX_READINGS_TRIED = 32;
+
+/**
+ * Reading with corrections: the reader runs once per combination of candidate corrections
+ * (bounded), and every combination that reads as an order is a reading. The first failure is
+ * the answer when none reads.
+ */
+function parseCorrecting(
+  text: string,
+  tokens: readonly Token[],
+  map: GameMap,
+  powers: readonly Power[],
+  options: ParseOptions,
+): ParseResult {
+  const readings: ParsedOrder[] = [];
+  const readingNotes: (readonly string[])[] = [];
+  const seen = new Set<string>();
+  let failed: ParseResult | null = null;
+  let choices: number[] = [];
+  for (let run = 0; run < MAX_READINGS_TRIED; run++) {
+    const fz = new Choices(choices);
+    const r = readTokens(text, tokens, map, powers, fz, options.convoyRoutes === true);
+    if (r.ok) {
+      const key = JSON.stringify(r.order);
+      if (!seen.has(key)) {
+        seen.add(key);
+        readings.push(r.order);
+        readingNotes.push(r.notes ?? []);
+      }
+    } else failed ??= r;
+    // The next combination: count up from the last choice point this run reached.
+    const next = fz.counts.map((_, k) => choices[k] ?? 0);
+    let k = next.length - 1;
+    while (k >= 0 && next[k]! + 1 >= fz.counts[k]!) k--;
+    if (k < 0) break;
+    next[k]!++;
+    choices = next.slice(0, k + 1);
+  }
+  if (readings.length === 0) return failed!;
+  const notes = readingNotes[0]!;
+  return {
+    ok: true,
+    order: readings[0]!,
+    ...(readings.length > 1 ? { readings, readingNotes } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }
 
 /** Reads one order. Never throws: whatever the text, the answer is an order or a diagnostic. */
-export function parseOrder(text: string, map: GameMap, powers: readonly Power[]): ParseResult {
+export function parseOrder(
+  text: string,
+  map: GameMap,
+  powers: readonly Power[],
+  options?: ParseOptions,
+): ParseResult {
   try {
-    return parseChecked(text, map, powers);
+    return parseChecked(text, map, powers, options);
   } catch (e) {
     const length = typeof text === "string" ? text.length : 0;
     return failure(

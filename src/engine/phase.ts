@@ -1,3 +1,4 @@
+import type { RuleOptions } from "./rules.ts";
 import type { Phase, PhaseType, Season } from "./types.ts";
 
 /** `S1901M`: season letter, year, phase letter. */
@@ -20,7 +21,19 @@ export function phaseOrdinal(p: Phase): number {
   return (p.year * 4 + season) * 3 + type;
 }
 
+/**
+ * The retreat phase after a movement phase. `standard` seasons: S1901R, F1901R. Seed 002
+ * II(5) Alternative C (`summer-winter`): spring retreats are summer (U1901R), fall retreats
+ * winter (W1901R), a phase in which the adjustments are ordered too.
+ */
+export function phaseAfterMovement(p: Phase, rules: Pick<RuleOptions, "seasons">): Phase {
+  if (rules.seasons === "summer-winter")
+    return { season: p.season === "S" ? "U" : "W", year: p.year, type: "R" };
+  return { ...p, type: "R" };
+}
+
 export function describePhase(p: Phase): string {
+  if (p.season === "W" && p.type === "R") return `Winter ${p.year} retreats and adjustments`;
   const season = { S: "Spring", U: "Summer", F: "Fall", W: "Winter" }[p.season];
   const type = { M: "movement", R: "retreats", A: "adjustments" }[p.type];
   return `${season} ${p.year} ${type}`;

@@ -158,6 +158,8 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
   let centers: Map<ProvinceId, PowerId>;
   if (input.centers === undefined || input.centers === null) {
     if (phase.type === "A") fail('"centers" is needed for an adjustment phase');
+    if (phase.season === "W" && phase.type === "R")
+      fail('"centers" is needed for a winter phase (retreats and adjustments)');
     centers = new Map(variant.start.centers);
   } else {
     if (!isRecord(input.centers)) fail('"centers" must be an object of power: ["par", ...]');

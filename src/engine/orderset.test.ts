@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { classical } from "../variants/classical/index.ts";
+import { type OrderLine, readOrderSet, readSubject } from "./orderset.ts";
+import { DATC_RULES, HOUSE_RULES } from "./rules.ts";
+import { powerId } from "./types.ts";
+
+/*
+ * Order sets as a player mails them (seed 002 II(1), II(2), III(1), III(2)): one order per
+ * line, chatter, headers, "Final", a quoted earlier mail and a signature; a verdict per line.
+ */
+
+const france = powerId("france");
+const england = powerId("england");
+
+const byText = (lines: readonly OrderLine[], text: string): OrderLine => {
+  const l = lines.find((x) => x.text === text);
+  assert.ok(l, `no line ${text}`);
+  return l;
+};
+
+const MAIL = `Hi GM,
+
+here are my orders for this turn:
+
+A Pari - Burgndy
+A mar S A par - bur
+F Brest - Picardy
+A mar - lon
+A Pras - bur
+A par - Tyo
+
+Final
+
+Thanks, and good luck to all!
+> A par - gas (my old orders)
+--
+Jean
+A par - pic`;
+
+describe("readOrderSet", () => {
+  test("a mail body with the board: understood, illegal, unreadable, ambiguous; chatter ignored", () => {
+    const set = readOrderSet(MAIL, classical, france, {
+      rules: HOUSE_RULES,
+      position: classical.start,
+    });
+    assert.equal(set.final, true);
+    assert.deepEqual(set.orders.get(france), [
+      "A Pari - Burgndy",
+      "A mar S A par - bur",
+      "F Brest - Picardy",
+      "A mar - lon",
+      "A Pras - bur",
+      "A par - Tyo",
+    ]);
+    const first = byText(set.lines, "A Pari - Burgndy");
+    assert.equal(first.status, "understood");
+    assert.equal(first.order, "A par - bur");
+    assert.deepEqual(first.notes, ['read "Pari" as Paris', 'read "Burgndy" as Burgundy']);
+    assert.equal(byText(set.lines, "F Brest - Picardy").order, "F bre - pic");
+    const illegal = byText(set.lines, "A mar - lon");
+    assert.equal(illegal.status, "illegal");
+    assert.match(illegal.reason ?? "", /not adjacent/);
+    // "Pras" is two letters from Paris: too far to correct in four letters; did you mean.
+    const unread = byText(set.lines, "A Pras - bur");
+    assert.equal(unread.status, "unreadable");
+    assert.ok((unread.suggestions ?? []).length > 0);
+    assert.match(unread.reason ?? "", /did you mean/);
+    // Tyrolia is the only reading an army in Paris... cannot make either: ambiguous.
+    const amb = byText(set.lines, "A par - Tyo");
+    assert.equal(amb.status, "ambiguous");
+    assert.equal(amb.readings?.length, 3);
+    // Ignored lines.
+    assert.equal(byText(set.lines, "Hi GM,").kind, "chatter");
+    assert.equal(byText(set.lines, "here are my orders for this turn:").kind, "chatter");
+    assert.equal(byText(set.lines, "Thanks, and good luck to all!").kind, "chatter");
+    assert.equal(byText(set.lines, "> A par - gas (my old orders)").kind, "quoted");
+    assert.equal(byText(set.lines, "A par - pic").kind, "signature");
+    assert.equal(byText(set.lines, "Final").kind, "final");
+    assert.equal(set.lines.length, MAIL.split("\n").length);
+    assert.deepEqual(
+      set.lines.map((l) => l.line),
+      set.lines.map((_, i) => i + 1),
+    );
+  });
+
+  test("with the DATC profile the same typos are did-you-mean, not corrected", () => {
+    const set = readOrderSet("A Pari - Burgndy", classical, france, { rules: DATC_RULES });
+    assert.equal(set.lines[0]!.status, "unreadable");
+    assert.match(set.lines[0]!.reason ?? "", /did you mean Paris/);
+    assert.equal(set.final, false, "preliminary unless marked final (II(1))");
+  });
+
+  test("without a position only the text is read; several readings are ambiguous", () => {
+    const set = readOrderSet("A vie - Tyo\nA vie - tyr", classical, null, {
+      rules: HOUSE_RULES,
+    });
+    assert.equal(set.lines[0]!.status, "ambiguous");
+    assert.equal(set.lines[1]!.status, "understood");
+    assert.deepEqual(set.unassigned, ["A vie - Tyo", "A vie - tyr"], "no power known");
+  });
+
+  test("power headers, inline powers, and list marks", () => {
+    const text = [
+      "ENGLAND:",
+      "F lon - nth",
+      "1. F edi - nwg",
+      "French orders",
+      "A par - bur",
+      "England: A lvp - yor",
+    ].join("\n");
+    const set = readOrderSet(text, classical, undefined, {
+      rules: HOUSE_RULES,
+      position: classical.start,
+    });
+    assert.deepEqual(set.powers, [england, france]);
+    assert.deepEqual(set.orders.get(england), ["F lon - nth", "F edi - nwg", "A lvp - yor"]);
+    assert.deepEqual(set.orders.get(france), ["A par - bur"]);
+    assert.equal(set.lines[0]!.kind, "power");
+    assert.equal(set.lines[2]!.order, "F edi - nwg");
+    assert.equal(set.lines[5]!.power, england);
+    assert.ok(set.lines.filter((l) => l.kind === "order").every((l) => l.status === "understood"));
+  });
+
+  test("a subject line in the seed's form names the power and the phase", () => {
+    const set = readOrderSet("Subject: SED 01SF\n\nA par - bur", classical, null, {
+      rules: HOUSE_RULES,
+    });
+    assert.deepEqual(set.subject, {
+      game: "SED",
+      phase: { season: "S", year: 1901, type: "M" },
+      power: france,
+    });
+    assert.deepEqual(set.orders.get(france), ["A par - bur"]);
+  });
+});
+
+describe("readSubject (seed 002 II(2))", () => {
+  test("the seed's four examples", () => {
+    const s = (t: string) => {
+      const r = readSubject(t, classical);
+      return r && `${r.game} ${r.phase.season}${r.phase.year}${r.phase.type} ${r.power}`;
+    };
+    assert.equal(s("SED 01SA"), "SED S1901M austria");
+    assert.equal(s("SED 02UE"), "SED U1902R england");
+    assert.equal(s("SED 03FF"), "SED F1903M france");
+    assert.equal(s("Re: SED 04WG"), "SED W1904R germany");
+    assert.equal(s("SED 01SX"), null, "no power has the letter X");
+    assert.equal(s("my orders"), null);
+  });
+});
