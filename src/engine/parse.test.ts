@@ -874,3 +874,12 @@ describe("parseOrder: classical map with the DATC and real games", () => {
     }
   });
 });
+
+test("a hold word after the dash is a hold (F Lon-Holds)", () => {
+  assert.ok(classical, "the classical variant");
+  const map = classical.map;
+  const r = parseOrder("F Lon-Holds", map, classical.powers);
+  assert.ok(r.ok && r.order.kind === "hold" && r.order.unit.province === "lon");
+  const m = parseOrder("F lon - holds extra", map, classical.powers);
+  assert.equal(m.ok, false);
+});

@@ -1091,6 +1091,12 @@ class Reader {
         t.end,
       );
     }
+    // "F Lon-Holds": a hold word after the dash, and nothing else, is a hold (the 1935
+    // committee's spelling), unless the word names a place.
+    const next = this.tokens[i + 1]!;
+    if (this.keyword(i + 1) === "hold" && !this.tokens[i + 2] && !this.index.names.has(next.text)) {
+      return done({ kind: "hold", unit }, i + 2);
+    }
     return this.moveTo(unit, i + 1, i);
   }
 

@@ -352,11 +352,10 @@ describe("europe1935: the seed's movement examples", () => {
     expect(r, "uk", "F London Holds", "succeeds");
   });
 
-  test('"F Lon-Holds" is a hold', {
-    todo: "the order reader (src/engine/parse.ts) reads a word after a dash as a destination",
-  }, () => {
+  test('"F Lon-Holds" is a hold', () => {
     const r = run({ orders: { uk: ["F Lon-Holds"] } });
     expect(r, "uk", "F Lon-Holds", "succeeds");
+    assert.equal(outcome(r, "uk", "F Lon-Holds").order, "F lon H");
   });
 
   test("army movement: an army in Paris moves to any neighbouring land province", () => {
