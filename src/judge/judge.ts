@@ -3,6 +3,7 @@ import { phaseName } from "../engine/phase.ts";
 import { type PositionJson, writePosition } from "../engine/position-json.ts";
 import { gameWinner, newRecord, type PhaseRecord, playPhase } from "../engine/record.ts";
 import { readRules } from "../engine/rules.ts";
+import { checkSequential } from "../engine/sequential.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, ProposalKind, Role } from "../store/schema.ts";
@@ -287,6 +288,8 @@ export class Judge {
     }
     const rules = readRules(input.rules);
     if (!rules.ok) throw invalid(rules.error);
+    const sequential = checkSequential(scenario.variant, scenario.variant.start, rules.rules);
+    if (sequential) throw invalid(sequential);
     const options = mergeOptions(DEFAULT_OPTIONS, input.options);
     const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
     const { phases: _none, ...head } = newRecord(scenario, rules.rules, seed);
@@ -713,6 +716,8 @@ export class Judge {
   }
 
   private async updateReady(trx: Tx, g: GameData): Promise<void> {
+    // Without early resolution the flag stays 0: no write (g.state was read under the lock).
+    if (!g.options.resolveEarly && g.state.ready === 0) return;
     let ready = 0;
     if (g.options.resolveEarly) {
       const latest = await this.latestSets(trx, g);
