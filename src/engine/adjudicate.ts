@@ -82,6 +82,8 @@ export function adjudicate(
 ): PhaseResult {
   if (position.phase.season === "W" && position.phase.type === "R")
     return winterPhase(variant, position, orders, rules);
+  if (variant.movement && position.phase.type === "M")
+    return variant.movement(position, orders, (p, o) => adjudicateOne(variant, p, o, rules));
   return adjudicateOne(variant, position, orders, rules);
 }
 

@@ -1,3 +1,4 @@
+import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import type { GameMap } from "./map.ts";
 import type { Phase, Position, Power, ProvinceId } from "./types.ts";
 
@@ -19,4 +20,14 @@ export interface Variant {
    * game). Absent: every province is open.
    */
   readonly closed?: (phase: Phase) => ReadonlySet<ProvinceId>;
+  /**
+   * A variant's own orders in a movement phase (europe1935's insurrections): given the
+   * phase's orders and `base`, the engine's adjudication of a position and orders, it returns
+   * the phase's result. Absent: the engine adjudicates the orders itself.
+   */
+  readonly movement?: (
+    position: Position,
+    orders: OrderTexts,
+    base: (position: Position, orders: OrderTexts) => PhaseResult,
+  ) => PhaseResult;
 }

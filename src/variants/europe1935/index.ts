@@ -1,6 +1,7 @@
 import type { Variant } from "../../engine/variant.ts";
 import { loadVariant } from "../data.ts";
 import data from "./europe1935.json" with { type: "json" };
+import { committeeMovement } from "./insurrection.ts";
 
 /**
  * Europe 1935: the Historical Committee map (nine interwar great powers, 60 centres, Spring
@@ -9,7 +10,12 @@ import data from "./europe1935.json" with { type: "json" };
 function load(): Variant {
   const r = loadVariant(data);
   if (!r.ok) throw new Error(`europe1935.json is not a valid variant:\n  ${r.errors.join("\n  ")}`);
-  return r.variant;
+  const variant: Variant = {
+    ...r.variant,
+    // The committee's insurrections (docs/committee.md).
+    movement: (position, orders, base) => committeeMovement(variant, position, orders, base),
+  };
+  return variant;
 }
 
 export const europe1935: Variant = load();

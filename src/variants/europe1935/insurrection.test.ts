@@ -1,0 +1,285 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { adjudicateJson } from "../../cli/adjudicate.ts";
+import { formatHistory } from "../../engine/history.ts";
+import { type ResultJson, readPosition } from "../../engine/position-json.ts";
+import { newRecord, playPhase, replayRecord } from "../../engine/record.ts";
+import { DATC_RULES } from "../../engine/rules.ts";
+import { standardScenario } from "../../engine/scenario.ts";
+import type { PowerId } from "../../engine/types.ts";
+import { europe1935 } from "./index.ts";
+import { judgeInsurrections, readCommitteeOrder } from "./insurrection.ts";
+
+/*
+ * The committee's insurrections (docs/committee.md), through the public contract. The USSR
+ * has lost its country: Germany holds Moscow, St. Petersburg and Murmansk, Turkey Rostov,
+ * Poland Siberia; no Soviet unit is left.
+ */
+
+const UNITS: Record<string, string[]> = {
+  uk: ["F lon", "A edi", "F ire"],
+  france: ["A par", "F bri"],
+  italy: ["A ven", "F rom"],
+  germany: ["A mos", "A ber"],
+  turkey: ["F ank"],
+  poland: ["A war"],
+};
+const CENTERS: Record<string, string[]> = {
+  uk: ["lon", "edi", "ire"],
+  france: ["par", "bri"],
+  italy: ["ven", "rom"],
+  germany: ["ber", "mos", "stp", "mur"],
+  turkey: ["ank", "ros"],
+  poland: ["sib", "kra"],
+};
+
+interface Input {
+  phase?: string;
+  units?: Record<string, string[]>;
+  orders: Record<string, string[]>;
+}
+
+function run(input: Input): ResultJson {
+  const r = adjudicateJson(
+    { variant: "europe1935", phase: "S1936M", units: UNITS, centers: CENTERS, ...input },
+    DATC_RULES,
+  );
+  if ("error" in r) assert.fail(r.error);
+  return r;
+}
+
+function result(r: ResultJson, power: string, text: string): string {
+  const o = r.orders[power]?.find((x) => x.text === text);
+  if (!o) assert.fail(`no order ${JSON.stringify(text)} for ${power}`);
+  return o.result;
+}
+
+const sorted = (l: readonly string[] | undefined) => [...(l ?? [])].sort();
+const ussrCentres = (r: ResultJson) => sorted(r.next.centers?.ussr);
+const unitsOf = (r: ResultJson, power: string) => sorted(r.next.units[power]);
+
+const THREE = {
+  uk: ["F I Lon-Russia"],
+  france: ["A I Par-USSR"],
+  italy: ["A I Ven-Russia"],
+};
+
+describe("europe1935 insurrections", () => {
+  test("three supporters from three powers reclaim three unoccupied centres by preference", () => {
+    const r = run({ orders: { ...THREE, ussr: ["Revive Mos > Stp > Mur > Ros > Sib"] } });
+    // Moscow is occupied (German A mos) and there is no fourth supporter: it is passed over.
+    assert.deepEqual(ussrCentres(r), ["mur", "ros", "stp"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A stp"]);
+    for (const [p, [t]] of Object.entries(THREE)) assert.equal(result(r, p, t!), "succeeds");
+    assert.equal(result(r, "ussr", "Revive Mos > Stp > Mur > Ros > Sib"), "succeeds");
+    // The supporters are disbanded.
+    assert.deepEqual(unitsOf(r, "uk"), ["A edi", "F ire"]);
+    assert.deepEqual(unitsOf(r, "france"), ["F bri"]);
+    assert.deepEqual(unitsOf(r, "italy"), ["F rom"]);
+    // The losers lose the centres; Germany keeps its unit in Moscow, and Moscow.
+    assert.deepEqual(sorted(r.next.centers?.germany), ["ber", "mos"]);
+    assert.deepEqual(sorted(r.next.centers?.turkey), ["ank"]);
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A mos"]);
+  });
+
+  test("three supporters from one power", () => {
+    const r = run({
+      orders: {
+        uk: ["F I Lon-Russia", "A I Edi-Russia", "F I Ire-Russia"],
+        ussr: ["Revive F Mur > Stp > Ros"],
+      },
+    });
+    assert.deepEqual(ussrCentres(r), ["mur", "ros", "stp"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["F mur"]);
+    assert.equal(r.next.units.uk, undefined);
+  });
+
+  test("four supporters regain all five centres when none is occupied", () => {
+    const r = run({
+      orders: {
+        ...THREE,
+        turkey: ["F I Ank-Russia"],
+        germany: ["A Mos-Ukr"],
+        ussr: ["Revive Stp > Mos > Ros"],
+      },
+    });
+    assert.deepEqual(ussrCentres(r), ["mos", "mur", "ros", "sib", "stp"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A stp"]);
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A ukr"]);
+  });
+
+  test("four supporters with Moscow occupied regain three: the fourth pays for Moscow", () => {
+    const r = run({
+      orders: { ...THREE, turkey: ["F I Ank-Russia"], ussr: ["Revive Mos > Stp > Ros"] },
+    });
+    assert.deepEqual(ussrCentres(r), ["mos", "ros", "stp"]);
+    // The occupant is driven out and the revived power builds in Moscow.
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A mos"]);
+  });
+
+  test("five supporters regain all five with Moscow occupied", () => {
+    const r = run({
+      orders: {
+        ...THREE,
+        turkey: ["F I Ank-Russia"],
+        poland: ["A I War-Russia"],
+        ussr: ["Revive Stp > Mos"],
+      },
+    });
+    assert.deepEqual(ussrCentres(r), ["mos", "mur", "ros", "sib", "stp"]);
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A stp"]);
+  });
+
+  test("a centre is judged occupied after the season's moves", () => {
+    const r = run({
+      orders: { ...THREE, germany: ["A Mos-Ukr"], ussr: ["Revive Mos > Stp > Ros"] },
+    });
+    assert.deepEqual(ussrCentres(r), ["mos", "ros", "stp"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A mos"]);
+  });
+
+  test("fails with two supporters; the supporters are disbanded all the same", () => {
+    const r = run({
+      orders: {
+        uk: ["F I Lon-Russia"],
+        france: ["A I Par-Russia"],
+        ussr: ["Revive Stp > Mur > Ros"],
+      },
+    });
+    assert.equal(result(r, "ussr", "Revive Stp > Mur > Ros"), "fails");
+    assert.equal(r.next.centers?.ussr, undefined);
+    assert.equal(r.next.units.ussr, undefined);
+    assert.deepEqual(unitsOf(r, "uk"), ["A edi", "F ire"]);
+    assert.deepEqual(unitsOf(r, "france"), ["F bri"]);
+  });
+
+  test("fails without a revival order", () => {
+    const r = run({ orders: THREE });
+    assert.equal(r.next.centers?.ussr, undefined);
+    assert.deepEqual(unitsOf(r, "uk"), ["A edi", "F ire"]);
+  });
+
+  test("a revival order without order of preference is invalid and the insurrection fails", () => {
+    const r = run({ orders: { ...THREE, ussr: ["Revive Stp, Mur, Ros"] } });
+    assert.equal(result(r, "ussr", "Revive Stp, Mur, Ros"), "invalid");
+    assert.equal(r.next.centers?.ussr, undefined);
+    const single = run({ orders: { ...THREE, ussr: ["Revive Stp"] } });
+    assert.equal(result(single, "ussr", "Revive Stp"), "invalid");
+  });
+
+  test("a revival order naming a centre that is not a home centre is invalid", () => {
+    const r = run({ orders: { ...THREE, ussr: ["Revive Stp > War > Ros"] } });
+    assert.equal(result(r, "ussr", "Revive Stp > War > Ros"), "invalid");
+    assert.equal(r.next.centers?.ussr, undefined);
+  });
+
+  test("fails when a promised unit does not turn up", () => {
+    const r = run({
+      orders: {
+        uk: ["F I Lon-Russia"],
+        france: ["A I Par-Russia", "A I Mar-Russia"],
+        ussr: ["Revive Stp > Mur > Ros"],
+      },
+    });
+    assert.equal(result(r, "france", "A I Mar-Russia"), "invalid");
+    assert.equal(result(r, "ussr", "Revive Stp > Mur > Ros"), "fails");
+    assert.equal(r.next.centers?.ussr, undefined);
+  });
+
+  test("fails when the centres named cannot make three unoccupied ones", () => {
+    const r = run({ orders: { ...THREE, ussr: ["Revive Mos > Stp > Mur"] } });
+    assert.equal(result(r, "ussr", "Revive Mos > Stp > Mur"), "fails");
+    assert.equal(r.next.centers?.ussr, undefined);
+  });
+
+  test("an insurrection for a power that has not lost its country is invalid: the unit holds", () => {
+    const r = run({ orders: { uk: ["F I Lon-Turkey"] } });
+    assert.equal(result(r, "uk", "F I Lon-Turkey"), "invalid");
+    assert.deepEqual(unitsOf(r, "uk"), ["A edi", "F ire", "F lon"]);
+  });
+
+  test("a supporter leaves the board before the moves: its province can be entered", () => {
+    const r = run({
+      units: { ...UNITS, germany: ["A mos", "A ber", "A yor"] },
+      orders: { ...THREE, germany: ["A Yor-Lon"] },
+    });
+    assert.equal(result(r, "germany", "A Yor-Lon"), "succeeds");
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A lon", "A mos"]);
+  });
+
+  test("a fall revival leads to the adjustments, where the revived power builds", () => {
+    const r = run({ phase: "F1936M", orders: { ...THREE, ussr: ["Revive Stp > Mur > Ros"] } });
+    assert.equal(r.next.phase, "W1936A");
+    assert.deepEqual(ussrCentres(r), ["mur", "ros", "stp"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A stp"]);
+  });
+
+  test("the classical variant does not know the order", () => {
+    const r = adjudicateJson(
+      {
+        variant: "classical",
+        phase: "S1901M",
+        units: { england: ["F lon"] },
+        orders: { england: ["F I Lon-Russia"] },
+      },
+      DATC_RULES,
+    );
+    if ("error" in r) assert.fail(r.error);
+    assert.equal(r.orders.england?.[0]?.result, "invalid");
+  });
+
+  test("reading", () => {
+    assert.deepEqual(readCommitteeOrder("F I Lon-Russia"), {
+      kind: "insurrection",
+      type: "F",
+      province: "Lon",
+      power: "Russia",
+    });
+    assert.equal(readCommitteeOrder("A Par - Bur"), null);
+    assert.deepEqual(readCommitteeOrder("revive mos"), {
+      kind: "revival",
+      ok: false,
+      reason:
+        "gives no order of preference: write the centres from most to least wanted, separated by '>' (Revive Mos > Stp > Ros)",
+    });
+  });
+
+  test("a game record plays, replays and prints an insurrection", () => {
+    const start = readPosition({ phase: "S1936M", units: UNITS, centers: CENTERS }, europe1935);
+    const scenario = standardScenario({ ...europe1935, start });
+    const orders = new Map<PowerId, string[]>(
+      Object.entries({ ...THREE, ussr: ["Revive Stp > Mur > Ros"] }).map(([p, l]) => [
+        p as PowerId,
+        l,
+      ]),
+    );
+    const record = playPhase(scenario, newRecord(scenario, DATC_RULES, 1), orders);
+    assert.deepEqual(sorted(record.phases[0]!.position.centers?.ussr), ["mur", "ros", "stp"]);
+    assert.deepEqual(replayRecord(scenario, record), { ok: true });
+    assert.match(formatHistory(scenario.variant, record), /Revive Stp > Mur > Ros/);
+  });
+
+  test("judgeInsurrections reports the outcome for the points", () => {
+    const start = readPosition({ phase: "S1936M", units: UNITS, centers: CENTERS }, europe1935);
+    const orders = new Map<PowerId, string[]>([
+      ["uk" as PowerId, ["F I Lon-Russia", "F I Ire-Russia"]],
+      ["ussr" as PowerId, ["Revive Stp > Mur > Ros"]],
+    ]);
+    const { outcomes } = judgeInsurrections(europe1935, start, orders, (p) => ({
+      phase: p.phase,
+      results: [],
+      next: p,
+      winner: null,
+      dislodged: [],
+    }));
+    assert.equal(outcomes.length, 1);
+    assert.equal(outcomes[0]!.revived, false);
+    assert.deepEqual(
+      outcomes[0]!.supporters.map((x) => x.power),
+      ["uk", "uk"],
+    );
+    assert.match(outcomes[0]!.reason ?? "", /2 supporting units; three are needed/);
+  });
+});
