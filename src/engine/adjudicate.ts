@@ -1,6 +1,6 @@
 import { distanceToHome } from "./distance.ts";
 import { type InterpretContext, makeContext, retreatTarget } from "./interpret.ts";
-import { resolveMovement } from "./movement.ts";
+import { boardAfter, resolveMovement } from "./movement.ts";
 import { formatOrder, isMovementOrder, type MovementOrder, type Order } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
 import { phaseAfterMovement } from "./phase.ts";
@@ -379,25 +379,7 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
     });
   });
 
-  // The board after the moves.
-  const units: Unit[] = [];
-  const dislodged: DislodgedUnit[] = [];
-  orders.forEach((o, i) => {
-    if (o.kind === "move" && res.success[i]) {
-      units.push({ ...o.unit, province: o.to.province, coast: o.to.coast });
-      return;
-    }
-    const by = res.dislodgedBy[i]!;
-    if (by === -1) units.push(o.unit);
-    else {
-      const attacker = orders[by]!;
-      dislodged.push({
-        ...o.unit,
-        attackerFrom: attacker.unit.province,
-        viaConvoy: res.usesConvoy[by]!,
-      });
-    }
-  });
+  const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
   const after: Position = {

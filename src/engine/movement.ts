@@ -2,7 +2,7 @@ import { seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
-import type { ProvinceId } from "./types.ts";
+import type { DislodgedUnit, ProvinceId, Unit } from "./types.ts";
 
 /*
  * Movement resolution, after Lucas Kruijswijk's "The Math of Adjudication": every move,
@@ -666,4 +666,29 @@ class Resolver {
         return "failed";
     }
   }
+}
+
+/** The board after one standard resolution of `orders`. */
+export function boardAfter(
+  orders: readonly MovementOrder[],
+  res: MovementResolution,
+): { units: Unit[]; dislodged: DislodgedUnit[] } {
+  const units: Unit[] = [];
+  const dislodged: DislodgedUnit[] = [];
+  orders.forEach((o, i) => {
+    if (o.kind === "move" && res.success[i]) {
+      units.push({ ...o.unit, province: o.to.province, coast: o.to.coast });
+      return;
+    }
+    const by = res.dislodgedBy[i]!;
+    if (by === -1) units.push(o.unit);
+    else {
+      dislodged.push({
+        ...o.unit,
+        attackerFrom: orders[by]!.unit.province,
+        viaConvoy: res.usesConvoy[by]!,
+      });
+    }
+  });
+  return { units, dislodged };
 }

@@ -1,4 +1,4 @@
-import { type MovementResolution, resolveMovement } from "./movement.ts";
+import { boardAfter, type MovementResolution, resolveMovement } from "./movement.ts";
 import type { MovementOrder } from "./orders.ts";
 import { type Rng, rngFor } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -257,31 +257,6 @@ export function resolveSequential(
   const plan = seasonPlan(variant, position.phase, rules);
   if (plan.kind === "simultaneous") return simultaneousSeason(variant, position, orders, rules);
   return new Season(variant, position.phase, orders, rules, plan.order).run();
-}
-
-/** The board after one standard resolution of `orders`. */
-function boardAfter(
-  orders: readonly MovementOrder[],
-  res: MovementResolution,
-): { units: Unit[]; dislodged: DislodgedUnit[] } {
-  const units: Unit[] = [];
-  const dislodged: DislodgedUnit[] = [];
-  orders.forEach((o, i) => {
-    if (o.kind === "move" && res.success[i]) {
-      units.push({ ...o.unit, province: o.to.province, coast: o.to.coast });
-      return;
-    }
-    const by = res.dislodgedBy[i]!;
-    if (by === -1) units.push(o.unit);
-    else {
-      dislodged.push({
-        ...o.unit,
-        attackerFrom: orders[by]!.unit.province,
-        viaConvoy: res.usesConvoy[by]!,
-      });
-    }
-  });
-  return { units, dislodged };
 }
 
 /**
