@@ -58,6 +58,64 @@ function applyEdits(pos: PositionJson, edits: readonly Selectable<EditsTable>[])
   return { ...pos, units };
 }
 
+/*
+ * Parsed phase records, kept between calls. Every order submission and every GM action loads
+ * the game, and parsing every adjudicated phase's JSON each time was most of a submission's
+ * cost late in a game (docs/performance.md). A phase row's record never changes once written
+ * (a correction marks the row superseded and writes a new row), a committed row's id is never
+ * given to another, and the judge loads a game only before writing phase rows in a
+ * transaction, so it never reads one that is rolled back. So a parsed record is kept under its
+ * game, row id and time of adjudication. The records are frozen: every caller shares them.
+ * Bounded; the least recently used go first.
+ */
+const PHASE_CACHE_MAX = 5000;
+const phaseCache = new Map<string, PhaseRecord>();
+
+function deepFreeze<T>(x: T): T {
+  if (x !== null && typeof x === "object" && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+/** A game's current (not superseded) phase records, in order, parsed once per row. */
+async function phaseRecords(db: Kysely<DB>, gameId: string): Promise<PhaseRecord[]> {
+  const rows = await db
+    .selectFrom("phases")
+    .select(["id", "adjudicated_at"])
+    .where("game_id", "=", gameId)
+    .where("superseded", "=", 0)
+    .orderBy("idx")
+    .execute();
+  const key = (r: { id: number; adjudicated_at: number }) =>
+    `${gameId}/${r.id}/${r.adjudicated_at}`;
+  // Taken from the cache before any await: other calls may evict entries meanwhile.
+  const found = new Map<string, PhaseRecord>();
+  for (const r of rows) {
+    const p = phaseCache.get(key(r));
+    if (p) found.set(key(r), p);
+  }
+  const missing = rows.filter((r) => !found.has(key(r))).map((r) => r.id);
+  for (let i = 0; i < missing.length; i += 500) {
+    const texts = await db
+      .selectFrom("phases")
+      .select(["id", "adjudicated_at", "record"])
+      .where("id", "in", missing.slice(i, i + 500))
+      .execute();
+    for (const t of texts) found.set(key(t), deepFreeze(parseJson<PhaseRecord>(t.record)));
+  }
+  return rows.map((r) => {
+    const k = key(r);
+    const p = found.get(k);
+    if (!p) throw new Error(`game ${gameId}: phase row ${r.id} could not be read`);
+    phaseCache.delete(k);
+    phaseCache.set(k, p);
+    if (phaseCache.size > PHASE_CACHE_MAX) phaseCache.delete(phaseCache.keys().next().value!);
+    return p;
+  });
+}
+
 export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
   const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
   if (!game) throw notFound(`no game "${gameId}"`);
@@ -66,13 +124,7 @@ export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData
     .selectAll()
     .where("game_id", "=", gameId)
     .executeTakeFirstOrThrow();
-  const phaseRows = await db
-    .selectFrom("phases")
-    .select(["idx", "record"])
-    .where("game_id", "=", gameId)
-    .where("superseded", "=", 0)
-    .orderBy("idx")
-    .execute();
+  const stored = await phaseRecords(db, gameId);
   const edits = await db
     .selectFrom("edits")
     .selectAll()
@@ -88,9 +140,9 @@ export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData
   const scenario = getScenario(head.variant, head.scenario);
   if (!scenario) throw new Error(`game ${gameId}: unknown scenario ${head.scenario}`);
   const editsAt = (k: number) => edits.filter((e) => e.after_idx === k);
-  const phases: PhaseRecord[] = phaseRows.map((r, i) => {
-    const p = parseJson<PhaseRecord>(r.record);
-    return { ...p, position: applyEdits(p.position, editsAt(i + 1)) };
+  const phases: PhaseRecord[] = stored.map((p, i) => {
+    const e = editsAt(i + 1);
+    return e.length === 0 ? p : { ...p, position: applyEdits(p.position, e) };
   });
   const record: GameRecord = { ...head, start: applyEdits(head.start, editsAt(0)), phases };
   return {
