@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { formatHistory } from "../engine/history.ts";
+import { readOrderSet } from "../engine/orderset.ts";
 import {
   type GameRecord,
   newRecord,
@@ -59,8 +60,8 @@ export function readRecordFile(path: string): { record: GameRecord; scenario: Sc
 }
 
 /**
- * Reads an order file: a JSON object of power: [orders], or text with a power's name on a
- * line of its own (optionally ending in ":") before that power's orders, one per line.
+ * Reads an order file: a JSON object of power: [orders], or text as in a mail body: a power's
+ * name on a line of its own before that power's orders, one per line; other lines ignored.
  */
 export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, string[]> {
   const trimmed = text.trim();
@@ -70,7 +71,6 @@ export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, st
       [p.id, p.name.toLowerCase(), p.adjective.toLowerCase()].includes(word.toLowerCase()),
     );
   const out = new Map<PowerId, string[]>();
-  const add = (p: PowerId, o: string) => out.set(p, [...(out.get(p) ?? []), o]);
   if (trimmed.startsWith("{")) {
     let json: unknown;
     try {
@@ -91,23 +91,15 @@ export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, st
     }
     return out;
   }
-  let current: PowerId | null = null;
-  for (const [i, raw] of text.split("\n").entries()) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    const header = findPower(line.replace(/:$/, "").trim());
-    if (header) {
-      current = header.id;
-      continue;
-    }
-    if (!current) {
-      throw new CliError(
-        `order file line ${i + 1}: "${line}" comes before any power's name; put e.g. "England:" on the line above`,
-      );
-    }
-    add(current, line);
+  // Text: the same reader as for a mail body (power headers, chatter, "Final").
+  const set = readOrderSet(text, scenario.variant);
+  const stray = set.unassigned[0];
+  if (stray !== undefined) {
+    throw new CliError(
+      `order file: "${stray}" comes before any power's name; put e.g. "England:" on the line above`,
+    );
   }
-  return out;
+  return new Map([...set.orders].map(([p, list]) => [p, [...list]]));
 }
 
 export function cmdNew(opts: {
