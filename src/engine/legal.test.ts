@@ -6,6 +6,7 @@ import { adjudicate, adjustmentCounts, retreatOptions } from "./adjudicate.ts";
 import { seaRoute } from "./convoy.ts";
 import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "./legal.ts";
 import { formatOrder, type Order } from "./orders.ts";
+import { rng } from "./random.ts";
 import { DATC_RULES } from "./rules.ts";
 import type { Position, PowerId, ProvinceId, Unit } from "./types.ts";
 import type { Variant } from "./variant.ts";
@@ -15,16 +16,8 @@ const map = variant.map;
 const rules = DATC_RULES;
 const start = variant.start;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The engine's seeded generator (mulberry32), as a plain function. */
+const mulberry32 = (seed: number): (() => number) => rng(seed).next;
 
 const pick = <T>(rand: () => number, list: readonly T[]): T =>
   list[Math.floor(rand() * list.length)]!;

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { GameMap, type MapData, type ProvinceData } from "./map.ts";
 import type { ParsedOrder, UnitSpec } from "./orders.ts";
 import { findPlace, type ParseResult, parseOrder, suggestPlaces } from "./parse.ts";
+import { rng } from "./random.ts";
 import { type Coast, type Power, powerId, provinceId, type UnitType } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -585,16 +586,8 @@ describe("parseOrder: diagnostics", () => {
 // ---------------------------------------------------------------------------------------------
 // Robustness
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The engine's seeded generator (mulberry32), as a plain function. */
+const mulberry32 = (seed: number): (() => number) => rng(seed).next;
 
 function checkShape(text: string, r: ParseResult): void {
   if (r.ok) {

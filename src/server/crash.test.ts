@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { writePosition } from "../engine/position-json.ts";
 import { openStore } from "../store/db.ts";
 import { dropSchema, freshSchemaName, postgresForTest } from "../store/testing.ts";
+import { classical } from "../variants/classical/index.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
 import { Api, waitFor } from "./testing.ts";
 
@@ -17,15 +19,11 @@ import { Api, waitFor } from "./testing.ts";
 
 const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
 
-const START_UNITS: Record<(typeof POWERS)[number], string[]> = {
-  austria: ["A vie", "A bud", "F tri"],
-  england: ["F lon", "F edi", "A lvp"],
-  france: ["F bre", "A par", "A mar"],
-  germany: ["F kie", "A ber", "A mun"],
-  italy: ["F nap", "A rom", "A ven"],
-  russia: ["A war", "A mos", "F sev", "F stp/sc"],
-  turkey: ["F ank", "A con", "A smy"],
-};
+/** The classical start, per power (`A vie`, `F stp/sc`). */
+const START_UNITS = writePosition(classical, classical.start).units as Record<
+  (typeof POWERS)[number],
+  string[]
+>;
 
 test("kill -9 at any moment loses no accepted order; each phase is adjudicated once after restart", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "entente-crash-"));
