@@ -8,7 +8,25 @@ import {
 } from "../engine/position-json.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential.ts";
-import { getVariant, variantIds } from "../variants/registry.ts";
+import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
+
+/**
+ * One input object to one output object, for any variant: games of other families
+ * (`"variant": "global"`, docs/global.md) go to their own adjudicator, the rest to
+ * `adjudicateJson` unchanged.
+ */
+export function adjudicateAnyJson(
+  input: unknown,
+  defaultRules: RuleOptions,
+): ResultJson | Record<string, unknown> {
+  const id =
+    typeof input === "object" && input !== null && !Array.isArray(input)
+      ? (input as Record<string, unknown>).variant
+      : undefined;
+  const game = typeof id === "string" ? getGame(id) : undefined;
+  if (game) return game.adjudicateJson(input as Record<string, unknown>);
+  return adjudicateJson(input, defaultRules);
+}
 
 /** One input object of the contract to one output object (or `{error}`). */
 export function adjudicateJson(
@@ -23,12 +41,13 @@ export function adjudicateJson(
   const variant = typeof variantId === "string" ? getVariant(variantId) : undefined;
   if (!variant) {
     return {
-      error: `unknown variant ${JSON.stringify(variantId)}; known: ${variantIds().join(", ")}`,
+      error: `unknown variant ${JSON.stringify(variantId)}; known: ${[...variantIds(), ...gameIds()].join(", ")}`,
     };
   }
-  let rules = defaultRules;
+  // The variant's own rule defaults go over the profile; options written in the input win.
+  let rules = variant.rules ? { ...defaultRules, ...variant.rules } : defaultRules;
   if (obj.rules !== undefined) {
-    const r = readRules(obj.rules);
+    const r = readRules(obj.rules, variant.rules);
     if (!r.ok) return { error: r.error };
     rules = r.rules;
   }

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -176,4 +179,30 @@ test("selfplay: worker threads write the same records, in game order, as one thr
   assert.equal(records.trim().split("\n").length, 5);
   assert.equal(readFileSync(`${dir}/two.jsonl`, "utf8"), records);
   assert.equal(JSON.parse(records.split("\n")[0]!).seed, 9);
+});
+
+test("a reader that closes the pipe early (| head) ends the command quietly, not with EPIPE", () => {
+  // `true` exits before node has started, so every write meets a closed pipe.
+  const r = spawnSync("bash", ["-c", `set -o pipefail; "${BIN}" variant show classical | true`], {
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, `the pipeline succeeds (stderr: ${r.stderr})`);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error/, "nothing is printed about the closed pipe");
+});
+
+test("discovery: a generated game is made and its map shown to one player through bin/entente", () => {
+  const dir = mkdtempSync(join(tmpdir(), "entente-discovery-"));
+  try {
+    const file = join(dir, "g.json");
+    const made = entente(["discovery", "new", "--seed", "5", "--players", "9", "--out", file]);
+    assert.equal(made.status, 0, `made (${made.stderr})`);
+    const map = entente(["discovery", "map", file, "--player", "3"]);
+    assert.equal(map.status, 0, `map shown (${map.stderr})`);
+    assert.match(map.stdout, /\+-----\+/, "drawn as a grid of squares");
+    const bad = entente(["discovery", "map", file, "--player", "30"]);
+    assert.equal(bad.status, 2, "a player who is not in the game is a usage error");
+    assert.match(bad.stderr, /--player must be 1 to 9/, "saying which players there are");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

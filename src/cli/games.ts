@@ -12,8 +12,14 @@ import {
 import { readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
+import { committeeOfRecord, hasCommittee, recordScores } from "../variants/europe1935/acts.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
+import {
+  fileVariantProblem,
+  scenarioOfRecord,
+  variantFromData,
+} from "../variants/variant-files.ts";
 
 /*
  * A game master's command-line workflow on record files: `new` starts one, `play` adjudicates
@@ -44,12 +50,17 @@ export function readRecordFile(path: string): { record: GameRecord; scenario: Sc
       `${path} is not an Entente game record (its "format" must be "${RECORD_FORMAT}")`,
     );
   }
-  if (typeof r.variant !== "string" || !getVariant(r.variant)) {
+  const fileProblem =
+    typeof r.variant === "string"
+      ? fileVariantProblem({ variant: r.variant, variantData: r.variantData })
+      : null;
+  if (fileProblem) throw new CliError(`${path}: ${fileProblem}`);
+  if (typeof r.variant !== "string" || (!getVariant(r.variant) && r.variantData === undefined)) {
     throw new CliError(
       `${path}: unknown variant ${JSON.stringify(r.variant)}; known: ${variantIds().join(", ")}`,
     );
   }
-  const scenario = getScenario(r.variant, r.scenario);
+  const scenario = scenarioOfRecord(r as GameRecord);
   if (!scenario) {
     throw new CliError(`${path}: unknown scenario ${JSON.stringify(r.scenario)} of ${r.variant}`);
   }
@@ -102,17 +113,38 @@ export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, st
   return new Map([...set.orders].map(([p, list]) => [p, [...list]]));
 }
 
+/** A variant data file's content, checked (`new --variant-file`). */
+function readVariantFile(path: string): { data: Record<string, unknown>; scenario: Scenario } {
+  if (!existsSync(path)) throw new CliError(`no variant file ${path}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new CliError(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const r = variantFromData(json);
+  if (!r.ok) throw new CliError(`${path} is not a valid variant:\n  ${r.errors.join("\n  ")}`);
+  const data = json as Record<string, unknown>;
+  return { data, scenario: scenarioOfRecord({ variant: r.variant.id, variantData: data })! };
+}
+
 export function cmdNew(opts: {
   variant: string;
+  variantFile?: string;
   players?: string;
   rules?: string;
   seed?: string;
   out?: string;
 }): string {
-  const variant = getVariant(opts.variant);
+  const file = opts.variantFile ? readVariantFile(opts.variantFile) : null;
+  if (file && opts.players !== undefined && opts.players !== file.scenario.id)
+    throw new CliError(
+      `a variant from a file is played one power per seat: --players ${file.scenario.id} (or leave it out)`,
+    );
+  const variant = file ? file.scenario.variant : getVariant(opts.variant);
   if (!variant)
     throw new CliError(`unknown variant "${opts.variant}"; known: ${variantIds().join(", ")}`);
-  const scenario = getScenario(opts.variant, opts.players);
+  const scenario = file ? file.scenario : getScenario(opts.variant, opts.players);
   if (!scenario) {
     throw new CliError(
       `${opts.variant} has no scenario "${opts.players}"; choose --players ${scenariosOf(
@@ -122,12 +154,13 @@ export function cmdNew(opts: {
         .join(", ")}`,
     );
   }
-  const rules = readRules(opts.rules);
+  const rules = readRules(opts.rules, variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   const seed = opts.seed === undefined ? 1 : Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0)
     throw new CliError(`--seed must be a whole number, not ${opts.seed}`);
-  const text = `${JSON.stringify(newRecord(scenario, rules.rules, seed), null, 1)}\n`;
+  const record = newRecord(scenario, rules.rules, seed, file?.data);
+  const text = `${JSON.stringify(record, null, 1)}\n`;
   if (opts.out) {
     if (existsSync(opts.out))
       throw new CliError(`${opts.out} exists; a new game will not overwrite it`);
@@ -161,7 +194,19 @@ export function cmdHistory(recordPath: string): string {
 export function cmdReplay(recordPath: string): { ok: boolean; text: string } {
   const { record, scenario } = readRecordFile(recordPath);
   const check = replayRecord(scenario, record);
-  return check.ok
-    ? { ok: true, text: `${recordPath}: ${record.phases.length} phases replay exactly\n` }
-    : { ok: false, text: `${recordPath}: phase ${check.phase}: ${check.problem}\n` };
+  if (!check.ok)
+    return { ok: false, text: `${recordPath}: phase ${check.phase}: ${check.problem}\n` };
+  let text = `${recordPath}: ${record.phases.length} phases replay exactly\n`;
+  const variant = scenario.variant;
+  if (hasCommittee(variant)) {
+    // The committee's acts must hold at their points in the game; the scores follow.
+    const c = committeeOfRecord(variant, record);
+    if (c.errors.length > 0)
+      return { ok: false, text: `${recordPath}: committee: ${c.errors.join("; ")}\n` };
+    const s = recordScores(variant, record, c.committee);
+    if (!s.ok) return { ok: false, text: `${recordPath}: committee: ${s.errors.join("; ")}\n` };
+    const table = s.scores.map((x) => `${x.power} ${x.total}`).join(", ");
+    text += `victory points: ${table}; ${s.winner ? `${s.winner} leads` : `a draw between ${s.leaders.join(", ")}`}\n`;
+  }
+  return { ok: true, text };
 }

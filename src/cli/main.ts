@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import { writePosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
-import { getVariant, variantIds } from "../variants/registry.ts";
-import { adjudicateJson, splitInput } from "./adjudicate.ts";
+import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
+import { adjudicateAnyJson, splitInput } from "./adjudicate.ts";
 import { benchSelfPlay } from "./bench.ts";
+import { cmdDiscovery } from "./discovery.ts";
 import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
+import { cmdGlobal } from "./global.ts";
+import { cmdMailIngest } from "./mail.ts";
+import { cmdRender, RENDER_USAGE } from "./render.ts";
 import { runSelfPlay } from "./selfplay.ts";
 import { serve } from "./serve.ts";
 import { checkVariantFile } from "./variant-check.ts";
@@ -16,17 +20,30 @@ Usage:
   entente variants                                     list variant ids
   entente variant show ID                              print a variant as JSON
   entente variant check FILE                           validate a variant data file (docs/variant.schema.json)
-  entente new [--variant ID] [--players N] [--rules PROFILE] [--seed S] [--out FILE]
-                                                       start a game record (players: 7, 6, 5, 4, 3, 3b, 2)
+  entente new [--variant ID | --variant-file FILE.json] [--players N] [--rules PROFILE] [--seed S] [--out FILE]
+                                                       start a game record (players: 7, 6, 5, 4, 3, 3b, 2);
+                                                       a variant file's data is kept in the record
   entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
   entente history RECORD                               the game as a judge publishes it
   entente replay RECORD                                check that a record replays exactly
   entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--workers K] [--out FILE]
+  entente selfplay --variant global|discovery [--games N] [--seed S] [--turns N]
                                                        random legal play; a JSON summary line
-  entente serve [--port N] [--host H] [--data DIR]     run the judge server (docs/judge.md);
-                                                       PORT, DATABASE_URL=postgres://... as env
+  entente serve [--port N] [--host H] [--data DIR] [--smtp-port N] [--smtp-host H]
+                                                       run the judge server (docs/judge.md);
+                                                       PORT, DATABASE_URL=postgres://... as env;
+                                                       mail: ENTENTE_SMTP_PORT, ENTENTE_SMTP_URL, ... (docs/email.md)
+  entente mail ingest FILE.eml [--data DIR]            handle a raw mail as the judge's mail receiver does;
+                                                       print the reply (docs/email.md)
   entente bench selfplay [--games 200] [--seed 12345] [--until 1935]
                                                        the self-play benchmark (docs/performance.md)
+  entente global new|play|replay ...                   moderate a Global Diplomacy game (docs/global.md)
+  entente discovery new|play|replay|map ...           moderate an Age of Discovery game (docs/discovery.md)
+  entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json]
+                [--palette standard|colorblind] [--width PX] --out map.svg|map.png
+                                                       draw a board (docs/maps.md)
+  entente render --variant global|discovery [--seed S --players N] [--player P] ...
+                                                       the world map, a generated map (docs/maps.md)
   entente help                                         this text
 
 The adjudicate contract: docs/adjudicate-json.md. Rule profiles and options: docs/rules.md.
@@ -59,7 +76,7 @@ function cmdAdjudicate(args: string[]): number {
   let status = 0;
   const out: string[] = [];
   for (const doc of splitInput(input)) {
-    const result = doc.ok ? adjudicateJson(doc.value, rules.rules) : { error: doc.error };
+    const result = doc.ok ? adjudicateAnyJson(doc.value, rules.rules) : { error: doc.error };
     if ("error" in result) status = 1;
     out.push(JSON.stringify(result));
   }
@@ -77,8 +94,16 @@ function cmdVariant(args: string[]): number {
   if (sub !== "show" || !id || extra.length > 0) {
     throw new UsageError("usage: entente variant show ID | entente variant check FILE");
   }
+  const game = getGame(id);
+  if (game) {
+    process.stdout.write(`${JSON.stringify(game.describe(), null, 1)}\n`);
+    return 0;
+  }
   const v = getVariant(id);
-  if (!v) throw new UsageError(`unknown variant "${id}"; known: ${variantIds().join(", ")}`);
+  if (!v)
+    throw new UsageError(
+      `unknown variant "${id}"; known: ${[...variantIds(), ...gameIds()].join(", ")}`,
+    );
   const provinces = v.map.provinces.map((p) => {
     const at = { province: p.id, coast: null };
     return {
@@ -132,18 +157,28 @@ export function main(argv: string[]): number {
       case "adjudicate":
         return cmdAdjudicate(rest);
       case "variants":
-        process.stdout.write(`${variantIds().join("\n")}\n`);
+        process.stdout.write(`${[...variantIds(), ...gameIds()].join("\n")}\n`);
         return 0;
       case "variant":
         return cmdVariant(rest);
+      case "global":
+      case "discovery": {
+        const r = cmd === "global" ? cmdGlobal(rest) : cmdDiscovery(rest);
+        if (r.error) throw new UsageError(r.error);
+        process.stdout.write(r.text);
+        return r.status;
+      }
       case "new": {
+        const variantFile = option(rest, "--variant-file");
         const variant = option(rest, "--variant") ?? "classical";
         const players = option(rest, "--players");
         const rules = option(rest, "--rules");
         const seed = option(rest, "--seed");
         const out = option(rest, "--out");
         noMore(rest, "new");
-        process.stdout.write(cmdNew({ variant, players, rules, seed, out }));
+        if (variantFile && variant !== "classical")
+          throw new UsageError("new: give --variant or --variant-file, not both");
+        process.stdout.write(cmdNew({ variant, variantFile, players, rules, seed, out }));
         return 0;
       }
       case "play": {
@@ -177,8 +212,9 @@ export function main(argv: string[]): number {
         const seed = num("--seed", 1);
         const until = num("--until", 1935);
         const workers = num("--workers", 1);
+        const turns = rest.includes("--turns") ? num("--turns", 60) : undefined;
         noMore(rest, "selfplay");
-        runSelfPlay({ variant, players, rules, out, games, seed, until, workers }).then(
+        runSelfPlay({ variant, players, rules, out, games, seed, until, workers, turns }).then(
           (summary) => {
             process.stdout.write(`${JSON.stringify(summary)}\n`);
             process.exitCode = summary.invariantViolations === 0 ? 0 : 1;
@@ -217,12 +253,51 @@ export function main(argv: string[]): number {
         process.stdout.write(r.text);
         return r.ok ? 0 : 1;
       }
+      case "mail": {
+        const [sub, ...args] = rest;
+        const data = option(args, "--data");
+        const [file, ...extra] = args;
+        if (sub !== "ingest" || !file || extra.length > 0) {
+          throw new UsageError("usage: entente mail ingest FILE.eml [--data DIR]");
+        }
+        cmdMailIngest({ file, data }).then(
+          (r) => {
+            process.stdout.write(r.text);
+            process.exitCode = r.ok ? 0 : 1;
+          },
+          (e: unknown) => {
+            process.stderr.write(`entente: ${e instanceof Error ? e.message : String(e)}\n`);
+            process.exitCode = e instanceof CliError ? 2 : 1;
+          },
+        );
+        return 0;
+      }
+      case "render": {
+        const args = {
+          variant: option(rest, "--variant"),
+          record: option(rest, "--record"),
+          phase: option(rest, "--phase"),
+          position: option(rest, "--position"),
+          palette: option(rest, "--palette"),
+          width: option(rest, "--width"),
+          seed: option(rest, "--seed"),
+          players: option(rest, "--players"),
+          player: option(rest, "--player"),
+          out: option(rest, "--out"),
+        };
+        noMore(rest, "render");
+        if (!args.out) throw new UsageError(RENDER_USAGE);
+        process.stdout.write(cmdRender({ ...args, out: args.out }));
+        return 0;
+      }
       case "serve": {
         const port = option(rest, "--port");
         const host = option(rest, "--host");
         const data = option(rest, "--data");
+        const smtpPort = option(rest, "--smtp-port");
+        const smtpHost = option(rest, "--smtp-host");
         noMore(rest, "serve");
-        serve({ port, host, data }).catch((e: unknown) => {
+        serve({ port, host, data, smtpPort, smtpHost }).catch((e: unknown) => {
           process.stderr.write(`entente serve: ${e instanceof Error ? e.message : String(e)}\n`);
           process.exit(1);
         });
@@ -239,5 +314,12 @@ export function main(argv: string[]): number {
     throw e;
   }
 }
+
+// A reader that stops early (`entente variant show classical | head`) closes the pipe: that
+// is not an error of ours, so stop quietly instead of crashing with EPIPE.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+});
 
 process.exitCode = main(process.argv.slice(2));

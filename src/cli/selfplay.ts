@@ -4,7 +4,8 @@ import { Worker } from "node:worker_threads";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
 import { selfPlayGame } from "../engine/selfplay.ts";
-import { getVariant, variantIds } from "../variants/registry.ts";
+import type { GameFamily } from "../engine/variant.ts";
+import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./games.ts";
 
@@ -18,6 +19,8 @@ export interface SelfPlayArgs {
   out?: string;
   /** Worker threads; 1 plays in this thread. */
   workers?: number;
+  /** Game families (global, discovery): the most turns a game is played (default 60). */
+  turns?: number;
 }
 
 export interface SelfPlaySummary {
@@ -127,9 +130,17 @@ function inWorkers(
   ).then(() => undefined);
 }
 
-export async function runSelfPlay(a: SelfPlayArgs): Promise<SelfPlaySummary> {
+export async function runSelfPlay(
+  a: SelfPlayArgs,
+): Promise<SelfPlaySummary | FamilySelfPlaySummary> {
+  const family = getGame(a.variant);
+  if (family) return runFamilySelfPlay(family, a);
+  if (a.turns !== undefined)
+    throw new CliError("--turns is for game families (global, discovery); classical uses --until");
   if (!getVariant(a.variant))
-    throw new CliError(`unknown variant "${a.variant}"; known: ${variantIds().join(", ")}`);
+    throw new CliError(
+      `unknown variant "${a.variant}"; known: ${[...variantIds(), ...gameIds()].join(", ")}`,
+    );
   const scenario = getScenario(a.variant, a.players);
   if (!scenario) {
     throw new CliError(
@@ -138,7 +149,7 @@ export async function runSelfPlay(a: SelfPlayArgs): Promise<SelfPlaySummary> {
         .join(", ")}`,
     );
   }
-  const rules = readRules(a.rules);
+  const rules = readRules(a.rules, scenario.variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   if (!Number.isInteger(a.games) || a.games < 1)
     throw new CliError("--games must be a whole number of at least 1");
@@ -204,5 +215,136 @@ export async function runSelfPlay(a: SelfPlayArgs): Promise<SelfPlaySummary> {
   }
   summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
   summary.phasesPerSecond = Math.round(summary.phases / Math.max(summary.seconds, 1e-9));
+  return summary;
+}
+
+/** Self-play of a game family (Global Diplomacy, Age of Discovery): the summary line. */
+export interface FamilySelfPlaySummary {
+  variant: string;
+  games: number;
+  turns: number;
+  seconds: number;
+  turnsPerSecond: number;
+  /** Games won, by the winning powers (several on a tie: "3+7"). */
+  winners: Record<string, number>;
+  unfinished: number;
+  /** Commands the adjudicator refused (random commands are meant to be legal: 0). */
+  rejected: number;
+  /** Positions that break the family's invariants (two units in one area), or errors. */
+  invariantViolations: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** The powers of a family position: those with a start value, else with units or areas. */
+function powersOf(position: Json): string[] {
+  const keys = new Set<string>();
+  const vp = position.initialVP;
+  if (vp && typeof vp === "object") for (const k of Object.keys(vp)) keys.add(k);
+  if (keys.size === 0) {
+    for (const k of Object.keys((position.units ?? {}) as Json)) keys.add(k);
+    for (const o of Object.values((position.owners ?? {}) as Json)) keys.add(String(o));
+  }
+  return [...keys].sort((x, y) => Number(x) - Number(y));
+}
+
+/**
+ * One family game played to its end (or `maxTurns`) by random commands, through the family's
+ * own JSON (`GameFamily.adjudicateJson`), as `entente adjudicate` would play it.
+ */
+export function playFamilyGame(
+  family: GameFamily,
+  seed: number,
+  maxTurns: number,
+  players?: number,
+): { turns: number; winners: string[] | null; rejected: number; problems: string[] } {
+  let position: Json = family.start(seed, players);
+  const problems: string[] = [];
+  let rejected = 0;
+  let turns = 0;
+  while (turns < maxTurns && position.winners === undefined) {
+    const orders: Record<string, string[]> = {};
+    // Each power its own stream (the family mixes in the turn).
+    for (const p of powersOf(position))
+      orders[p] = family.randomOrders(
+        position,
+        Number(p),
+        (seed ^ Math.imul(Number(p), 0x9e3779b1)) >>> 0,
+      );
+    const out = family.adjudicateJson({ ...position, orders });
+    if (typeof out.error === "string") {
+      problems.push(`turn ${turns + 1}: ${out.error}`);
+      break;
+    }
+    turns++;
+    for (const list of Object.values((out.results ?? {}) as Record<string, { status: string }[]>))
+      rejected += list.filter((r) => r.status === "rejected").length;
+    position = out.next as Json;
+    const areas = Object.values((position.units ?? {}) as Record<string, string[]>)
+      .flat()
+      .map((u) => u.split(/\s+/)[1]);
+    if (new Set(areas).size !== areas.length) problems.push(`turn ${turns}: two units in one area`);
+  }
+  const winners = Array.isArray(position.winners) ? position.winners.map(String) : null;
+  return { turns, winners, rejected, problems };
+}
+
+async function runFamilySelfPlay(
+  family: GameFamily,
+  a: SelfPlayArgs,
+): Promise<FamilySelfPlaySummary> {
+  if (!Number.isInteger(a.games) || a.games < 1)
+    throw new CliError("--games must be a whole number of at least 1");
+  // --players: how many play, where the family lets a game choose (Age of Discovery: 9-20).
+  const { min, max } = family.players;
+  const players = a.players === undefined ? undefined : Number(a.players);
+  if (players !== undefined && !(Number.isInteger(players) && players >= min && players <= max)) {
+    throw new CliError(
+      min === max
+        ? `${family.name} is played by ${min} players; leave out --players`
+        : `--players must be a whole number from ${min} to ${max} for ${family.name}, not ${a.players}`,
+    );
+  }
+  const unused = (
+    [
+      ["--rules", a.rules],
+      ["--out", a.out],
+    ] as const
+  ).find(([, v]) => v !== undefined);
+  if (unused)
+    throw new CliError(
+      `${unused[0]} is not used by ${family.name} self-play; give --games, --seed, --turns, --players`,
+    );
+  if ((a.workers ?? 1) !== 1)
+    throw new CliError(`${family.name} self-play runs in one thread: leave out --workers`);
+  const maxTurns = a.turns ?? 60;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1)
+    throw new CliError("--turns must be a whole number of at least 1");
+  const started = performance.now();
+  const summary: FamilySelfPlaySummary = {
+    variant: family.id,
+    games: a.games,
+    turns: 0,
+    seconds: 0,
+    turnsPerSecond: 0,
+    winners: {},
+    unfinished: 0,
+    rejected: 0,
+    invariantViolations: 0,
+  };
+  for (let g = 0; g < a.games; g++) {
+    const r = playFamilyGame(family, a.seed + g, maxTurns, players);
+    summary.turns += r.turns;
+    summary.rejected += r.rejected;
+    summary.invariantViolations += r.problems.length;
+    for (const p of r.problems) process.stderr.write(`game ${a.seed + g}: ${p}\n`);
+    if (r.winners) {
+      const k = r.winners.join("+");
+      summary.winners[k] = (summary.winners[k] ?? 0) + 1;
+    } else summary.unfinished++;
+    progress(g + 1, a.games);
+  }
+  summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
+  summary.turnsPerSecond = Math.round(summary.turns / Math.max(summary.seconds, 1e-9));
   return summary;
 }

@@ -1,4 +1,5 @@
 import { Judge } from "../judge/judge.ts";
+import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
 import { openStore } from "../store/db.ts";
 
@@ -11,6 +12,9 @@ export interface ServeOptions {
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly data?: string | undefined;
+  /** The SMTP receiver's port and host (docs/email.md); also ENTENTE_SMTP_PORT, _HOST. */
+  readonly smtpPort?: string | undefined;
+  readonly smtpHost?: string | undefined;
 }
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number {
@@ -42,8 +46,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
   log(
     `entente judge on http://localhost:${server.port} (database ${store.description}); API at /api/docs`,
   );
+  // Play by email: results and reminders always; the receiver and IMAP when configured.
+  const mail = await startMail(
+    judge,
+    mailConfig(env, { smtpPort: opts.smtpPort, smtpHost: opts.smtpHost }, opts.data ?? "data"),
+    log,
+  );
+  if (mail.receiverPort !== null) log(`mail receiver (SMTP) on port ${mail.receiverPort}`);
   const stop = async (signal: string) => {
     log(`${signal}: stopping`);
+    await mail.close();
     await server.close();
     await store.close();
     process.exit(0);

@@ -11,6 +11,7 @@ import { powerId } from "./types.ts";
  */
 
 const france = powerId("france");
+const austria = powerId("austria");
 const england = powerId("england");
 
 const byText = (lines: readonly OrderLine[], text: string): OrderLine => {
@@ -148,4 +149,35 @@ describe("readSubject (seed 002 II(2))", () => {
     assert.equal(s("SED 01SX"), null, "no power has the letter X");
     assert.equal(s("my orders"), null);
   });
+});
+
+test("an order written without spaces around its dash is an order, however garbled (never dropped as chatter)", () => {
+  const set = readOrderSet(
+    "A bud-srb\nF tri-adr\nWell-known facts, I'm afraid.",
+    classical,
+    austria,
+    {
+      position: classical.start,
+    },
+  );
+  assert.equal(
+    byText(set.lines, "A bud-srb").kind,
+    "order",
+    "a misspelt target is still an order line",
+  );
+  assert.equal(
+    byText(set.lines, "A bud-srb").status,
+    "unreadable",
+    "and it says it was not understood",
+  );
+  assert.equal(
+    byText(set.lines, "F tri-adr").order,
+    "F tri - adr",
+    "an unspaced dash reads as a move",
+  );
+  assert.equal(
+    byText(set.lines, "Well-known facts, I'm afraid.").kind,
+    "chatter",
+    "hyphenated prose stays chatter",
+  );
 });

@@ -154,16 +154,16 @@ const ORDER_WORDS = new Set([
  * has a move dash in it.
  */
 function looksLikeOrder(line: string, variant: Variant): boolean {
-  const words = line
-    .toLowerCase()
-    .split(/[\s,:;!?()]+/)
-    .filter((w) => w !== "");
+  const lower = line.toLowerCase();
+  const words = lower.split(/[\s,:;!?()]+/).filter((w) => w !== "");
   if (words.length === 0 || words.length > 12) return false;
   const isPlace = (w: string | undefined): boolean =>
     w !== undefined &&
     (findPlace(w.replace(/\.$/, ""), variant.map) !== null ||
       suggestPlaces(w, variant.map).length > 0);
-  const [w0, w1] = words;
+  // The first two words with dashes and arrows parting them too: `A bud-srb` starts with a
+  // unit and a place, so it is an order (with a misspelt target), not chatter.
+  const [w0, w1] = lower.split(/[\s,:;!?()]+|-+>?|→|=>/u).filter((w) => w !== "");
   if (w0 !== undefined && findPlace(w0, variant.map) !== null) return true;
   if (w0 !== undefined && ORDER_WORDS.has(w0.replace(/\.$/, "")) && isPlace(w1)) return true;
   if (w0 === "waive") return true;

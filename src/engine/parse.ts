@@ -169,6 +169,46 @@ function tokenize(text: string): Token[] {
   return out;
 }
 
+/**
+ * Seed 003 writes units with their province in parentheses: `A(Rum) S A(Vie in Gal)`,
+ * `A(Par) S A(Mar)-Bur`. A "(" right after a unit word (A, F, army, fleet, not itself a
+ * province of the map) opens such a unit, unless what follows is a coast; that "(" and its
+ * matching ")" are dropped, so the order reads as `A Rum S A Vie in Gal`.
+ */
+function unwrapUnits(
+  text: string,
+  tokens: readonly Token[],
+  index: NameIndex,
+): readonly Token[] | ParseResult {
+  const drop = new Set<number>();
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const t = tokens[i]!;
+    const kw = t.kind === "word" ? KEYWORDS.get(t.text) : undefined;
+    if ((kw !== "army" && kw !== "fleet") || index.names.has(t.text)) continue;
+    const inner = tokens[i + 2]!;
+    if (tokens[i + 1]!.kind !== "open" || inner.kind !== "word") continue;
+    if (QUALIFIED_COASTS.has(inner.text)) continue;
+    let depth = 0;
+    let close = -1;
+    for (let k = i + 1; k < tokens.length && close === -1; k++) {
+      const kind = tokens[k]!.kind;
+      if (kind === "open") depth++;
+      else if (kind === "close" && --depth === 0) close = k;
+    }
+    if (close === -1) {
+      const unit = JSON.stringify(text.slice(t.start, inner.end));
+      return failure(
+        `missing ")" after ${unit}: write the unit as ${unit.slice(0, -1)})" or without parentheses`,
+        t.start,
+        inner.end,
+      );
+    }
+    drop.add(i + 1);
+    drop.add(close);
+  }
+  return drop.size === 0 ? tokens : tokens.filter((_, i) => !drop.has(i));
+}
+
 /** The lookup key of a name: its tokens, normalised, joined by single spaces. */
 function nameKey(name: string): string {
   return tokenize(name)
@@ -1221,7 +1261,8 @@ function parseChecked(
       text.length,
     );
   }
-  const tokens = tokenize(text);
+  const tokens = unwrapUnits(text, tokenize(text), nameIndex(map));
+  if (!Array.isArray(tokens)) return tokens as ParseResult;
   if (tokens.length === 0) {
     return failure(
       'empty order: write one such as "A lon - nth", "build F stp/nc" or "waive"',

@@ -20,7 +20,26 @@ import type { Position, PowerId } from "./types.ts";
  */
 
 export const RECORD_FORMAT = "entente-record";
-export const RECORD_VERSION = 1;
+/**
+ * 2 added the optional `variantData` and `committee`; a version 1 record has neither and
+ * reads as before.
+ */
+export const RECORD_VERSION = 2;
+
+/**
+ * Something a variant's own rules let the game master or a power do between phases, outside
+ * the orders (the europe1935 committee's political goals and conferences), kept in the order
+ * it was done. The engine keeps these and never reads them; the variant's code does.
+ */
+export interface RecordAct {
+  /** How many phases had been adjudicated when it was done: 0 before the first. */
+  readonly at: number;
+  /** `gm` (the game master, the committee's chairs) or the power that did it. */
+  readonly by: string;
+  /** What was done (`goal`, `approve`, `conference`, ...), with its own fields. */
+  readonly act: string;
+  readonly [field: string]: unknown;
+}
 
 export interface PhaseRecord {
   /** The phase adjudicated (`S1901M`). */
@@ -55,11 +74,23 @@ export interface GameRecord {
   readonly seats: readonly Seat[];
   readonly start: PositionJson;
   readonly phases: readonly PhaseRecord[];
+  /**
+   * A variant not built in, as its data file (docs/variant.schema.json): the record carries
+   * it so that it replays anywhere. `variant` is then that file's id.
+   */
+  readonly variantData?: Readonly<Record<string, unknown>>;
+  /** The acts of the variant's own rules, in order (europe1935: docs/committee.md). */
+  readonly committee?: readonly RecordAct[];
 }
 
 export class RecordError extends Error {}
 
-export function newRecord(scenario: Scenario, rules: RuleOptions, seed: number): GameRecord {
+export function newRecord(
+  scenario: Scenario,
+  rules: RuleOptions,
+  seed: number,
+  variantData?: Readonly<Record<string, unknown>>,
+): GameRecord {
   return {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
@@ -70,6 +101,7 @@ export function newRecord(scenario: Scenario, rules: RuleOptions, seed: number):
     seats: scenario.seats,
     start: writePosition(scenario.variant, scenario.variant.start),
     phases: [],
+    ...(variantData ? { variantData } : {}),
   };
 }
 

@@ -226,14 +226,17 @@ export type RulesResult = { ok: true; rules: RuleOptions } | { ok: false; error:
 
 /**
  * Reads rules as given by a user: a profile name, or an object with an optional `profile`
- * and any options overriding it.
+ * and any options overriding it. `defaults` are a variant's own rule defaults (Variant
+ * `rules`): they replace the profile's answers and are themselves overridden by options
+ * written out in `input`.
  */
-export function readRules(input: unknown): RulesResult {
-  if (input === undefined || input === null) return { ok: true, rules: DATC_RULES };
+export function readRules(input: unknown, defaults?: Partial<RuleOptions>): RulesResult {
+  if (input === undefined || input === null)
+    return { ok: true, rules: defaults ? { ...DATC_RULES, ...defaults } : DATC_RULES };
   if (typeof input === "string") {
     const p = PROFILES[input];
     return p
-      ? { ok: true, rules: p }
+      ? { ok: true, rules: defaults ? { ...p, ...defaults } : p }
       : {
           ok: false,
           error: `unknown rule profile "${input}"; known: ${Object.keys(PROFILES).join(", ")}`,
@@ -249,7 +252,7 @@ export function readRules(input: unknown): RulesResult {
     if (!r.ok) return r;
     base = r.rules;
   }
-  const out: Record<string, unknown> = { ...base };
+  const out: Record<string, unknown> = { ...base, ...defaults };
   for (const [k, v] of Object.entries(obj)) {
     if (k === "profile") continue;
     const structured = readSequentialOption(k, v);

@@ -727,3 +727,38 @@ class Season {
     };
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// What players may read
+
+/** `slot 2 of 7 (Germany's orders)`, and the like with a contract in the parentheses. */
+const SLOT = String.raw`slot \d+ of \d+ \([^()]*\)`;
+
+const HIDING: readonly (readonly [RegExp, string])[] = [
+  [new RegExp(`; it held when its orders were resolved in ${SLOT}`, "g"), ""],
+  [new RegExp(`; resolved in ${SLOT}`, "g"), ""],
+  [new RegExp(`resolved in ${SLOT}(; )?`, "g"), ""],
+  [new RegExp(`before its own turn in ${SLOT}`, "g"), "before its own turn"],
+  [new RegExp(`support given in ${SLOT}, then`, "g"), "support given, then"],
+  [new RegExp(` given from ${SLOT} on`, "g"), " given"],
+  [new RegExp(`(^|; )in ${SLOT}: `, "g"), "$1in another turn: "],
+  [new RegExp(` in ${SLOT}`, "g"), ""],
+  [/ \(all orders resolved together: [A-Z]\d+ is a simultaneous season\)/g, ""],
+  [
+    /retrospective support has nothing to look back on in a simultaneous season/g,
+    "retrospective support found no arrival to support",
+  ],
+  [new RegExp(SLOT, "g"), "its turn"],
+];
+
+/**
+ * A result's reason or explanation without what it says of the schedule: the slots, whose
+ * orders they were, the contracts that placed a unit in a slot, and whether the season was
+ * simultaneous. A judge shows players these (the seed: "at no time will the players be
+ * informed as to what the schedule was"); the outcome itself is unchanged.
+ */
+export function hideSchedule(text: string): string {
+  let out = text;
+  for (const [re, by] of HIDING) out = out.replace(re, by);
+  return out;
+}

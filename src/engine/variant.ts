@@ -1,5 +1,6 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import type { GameMap } from "./map.ts";
+import type { RuleOptions } from "./rules.ts";
 import type { Phase, Position, Power, ProvinceId } from "./types.ts";
 
 /**
@@ -16,6 +17,11 @@ export interface Variant {
   /** Supply centres one power needs for a solo victory. */
   readonly victoryCenters: number;
   /**
+   * The variant's own rule defaults (europe1935: a fleet moving to Iran must name the coast):
+   * applied over the chosen profile, overridden by options given explicitly (`readRules`).
+   */
+  readonly rules?: Partial<RuleOptions>;
+  /**
    * Provinces no unit may enter in a phase (neutral territory, as Italy's in the two-player
    * game). Absent: every province is open.
    */
@@ -30,4 +36,31 @@ export interface Variant {
     orders: OrderTexts,
     base: (position: Position, orders: OrderTexts) => PhaseResult,
   ) => PhaseResult;
+}
+
+/**
+ * A game of another family than classical Diplomacy (Global Diplomacy, seed 004): its own
+ * state, commands, adjudication and reports, spoken to in JSON so that the shells (CLI,
+ * judge, mail, self-play) need not know its types. Registered with `getGame` in
+ * src/variants/registry.ts; docs/global.md describes the JSON.
+ */
+export interface GameFamily {
+  readonly id: string;
+  readonly name: string;
+  /**
+   * How many players a game has: fixed (global: 11, min = max) or chosen when the game is
+   * created (discovery: 9 to 20), and the count a game gets when none is given.
+   */
+  readonly players: { readonly min: number; readonly max: number; readonly default: number };
+  /**
+   * The opening position as position JSON (`seed` drives the moderator's random choices and,
+   * for a generated map, the map); `players` within `players` (default: its `default`).
+   */
+  start(seed: number, players?: number): Record<string, unknown>;
+  /** One `entente adjudicate` input object to its output object, or `{error}`. */
+  adjudicateJson(input: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** Random legal command lines for one power of a position (self-play). */
+  randomOrders(position: Readonly<Record<string, unknown>>, power: number, seed: number): string[];
+  /** The map and powers as data (areas with adjacency and lon/lat anchors), for drawing. */
+  describe(): Record<string, unknown>;
 }

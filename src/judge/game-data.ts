@@ -10,8 +10,8 @@ import {
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
 import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
-import { getScenario } from "../variants/scenarios.ts";
-import { notFound } from "./errors.ts";
+import { scenarioOfRecord } from "../variants/variant-files.ts";
+import { conflict, notFound } from "./errors.ts";
 import type { GameOptions } from "./options.ts";
 
 /*
@@ -33,6 +33,9 @@ export interface GameData {
   /** The position of the phase now open for orders. */
   readonly position: Position;
 }
+
+/** The `scenario` of a game of another game family (src/judge/family.ts). */
+export const FAMILY_SCENARIO = "family";
 
 export interface RemoveUnitEdit {
   readonly power: string;
@@ -136,8 +139,14 @@ export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData
     .selectAll()
     .where("game_id", "=", gameId)
     .execute();
+  // Games of another family (Global Diplomacy) are served by family.ts, not as records.
+  if (game.scenario === FAMILY_SCENARIO)
+    throw conflict(
+      `game "${gameId}" is a ${game.variant} game: this is not available for it (docs/global.md says what the judge serves for it)`,
+    );
   const head = parseJson<RecordHead>(game.record_head);
-  const scenario = getScenario(head.variant, head.scenario);
+  // A game with an uploaded variant keeps its data in the record head (variantData).
+  const scenario = scenarioOfRecord(head);
   if (!scenario) throw new Error(`game ${gameId}: unknown scenario ${head.scenario}`);
   const editsAt = (k: number) => edits.filter((e) => e.after_idx === k);
   const phases: PhaseRecord[] = stored.map((p, i) => {

@@ -7,9 +7,21 @@ import { checkSequential } from "../engine/sequential.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, ProposalKind, Role } from "../store/schema.ts";
-import { getVariant, variantIds } from "../variants/registry.ts";
+import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
+import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
+import { chairDeadline } from "./chair.ts";
+import {
+  type ActInput,
+  type ConferencesView,
+  committeeFields,
+  committeeView,
+  recordCommitteeAct,
+  type ScoresView,
+  withCommittee,
+} from "./committee.ts";
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "./errors.ts";
+import { FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import {
   type GameData,
   loadGame,
@@ -27,12 +39,30 @@ import {
   phaseLengthMs,
 } from "./options.ts";
 import {
+  applyEarlySets,
   type LineDiagnostic,
   powersToOrder,
+  type ReadOptions,
   readSubmission,
   type SubmissionInput,
+  storeEarlySets,
+  submissionPhase,
 } from "./orders.ts";
 import { hashPassword, newToken, randomId, tokenHash, verifyPassword } from "./password.ts";
+import {
+  type ContractInput,
+  contractsView,
+  declareContract,
+  effectiveRules,
+  loadSequential,
+  phasesFor,
+  rulesFor,
+  scheduleView,
+  sequentialGameRules,
+  sequentialRecord,
+  setSchedule,
+  withdrawContract,
+} from "./schedule.ts";
 
 /*
  * The judge: accounts, games, seats, order submission, deadlines and adjudication, missed
@@ -103,6 +133,18 @@ export interface GameView extends GameSummary {
   } | null;
   /** For the GM: the open invitations. */
   readonly invites?: readonly { code: string; role: string; seat: number | null }[];
+  /** europe1935: the victory-point table, public at any time (docs/committee.md). */
+  readonly scores?: ScoresView;
+  /** europe1935: the running conference and the past ones. */
+  readonly conferences?: ConferencesView;
+  /** A game of another family (Global Diplomacy): its turn and where the reports are. */
+  readonly family?: {
+    readonly id: string;
+    readonly name: string;
+    readonly turn: number;
+    readonly turnsAdjudicated: number;
+    readonly report: string;
+  };
 }
 
 export interface SubmissionAnswer {
@@ -111,6 +153,8 @@ export interface SubmissionAnswer {
   readonly receivedAt: string;
   readonly powers: readonly { power: string; orders: readonly string[] }[];
   readonly diagnostics: readonly LineDiagnostic[];
+  /** Kept for a later retreat or adjustment phase (`phase`), not the open one. */
+  readonly early?: boolean;
 }
 
 export interface EventView {
@@ -132,12 +176,15 @@ export class Judge {
   /** Phases this process adjudicated (for /api/health and the tests). */
   adjudications = 0;
   private ticking = false;
+  /** Games of another family (Global Diplomacy): src/judge/family.ts. */
+  private readonly families: FamilyGames;
 
   constructor(cfg: JudgeConfig) {
     this.store = cfg.store;
     this.now = cfg.now ?? Date.now;
     this.log = cfg.log ?? (() => {});
     this.failpoint = cfg.failpoint;
+    this.families = new FamilyGames({ db: cfg.store.db, now: this.now, log: this.log });
   }
 
   private get db(): Kysely<DB> {
@@ -190,7 +237,10 @@ export class Judge {
       .selectAll()
       .where(sql<string>`lower(name)`, "=", name.trim().toLowerCase())
       .executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) {
+    // An unknown name costs a hash as a known one does: the answer's time tells nothing.
+    DUMMY_HASH ??= hashPassword("no such user: a hash to spend the same time on");
+    const stored = row?.password_hash ?? (await DUMMY_HASH);
+    if (!(await verifyPassword(password, stored)) || !row) {
       throw unauthenticated("wrong user name or password");
     }
     const token = await this.issueToken(row.id, "login");
@@ -270,15 +320,36 @@ export class Judge {
       rules?: unknown;
       options?: OptionsPatch | undefined;
       seed?: number | undefined;
+      /** An uploaded variant data file (docs/variant.schema.json), kept with the game. */
+      variantData?: unknown;
+      /** Players of a game family with a chosen count (discovery: 9 to 20; family.ts). */
+      players?: number | undefined;
     },
   ): Promise<GameView> {
+    if (input.variantData === undefined && input.variant && getGame(input.variant))
+      return this.gameView(
+        user,
+        await this.families.create(user, { ...input, variant: input.variant }),
+      );
+    if (input.players !== undefined)
+      throw invalid(
+        `players is for games whose player count is chosen (discovery: 9 to 20); ${input.variant ?? "classical"} games name theirs with scenario`,
+      );
     const name = input.name.trim();
     if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
-    const variantId = input.variant ?? "classical";
-    if (!getVariant(variantId)) {
+    const upload = input.variantData === undefined ? null : variantFromData(input.variantData);
+    if (upload && !upload.ok)
+      throw invalid(`variantData is not a valid variant:\n  ${upload.errors.join("\n  ")}`);
+    if (upload && input.variant !== undefined)
+      throw invalid("give variant (a built-in id) or variantData (a variant file), not both");
+    const variantId = upload?.ok ? upload.variant.id : (input.variant ?? "classical");
+    if (!upload && !getVariant(variantId)) {
       throw invalid(`unknown variant "${variantId}"; known: ${variantIds().join(", ")}`);
     }
-    const scenario = getScenario(variantId, input.scenario);
+    const variantData = upload ? (input.variantData as Record<string, unknown>) : undefined;
+    const scenario = variantData
+      ? scenarioOfRecord({ variant: variantId, scenario: input.scenario, variantData })
+      : getScenario(variantId, input.scenario);
     if (!scenario) {
       throw invalid(
         `${variantId} has no scenario "${input.scenario}"; choose one of ${scenariosOf(variantId)
@@ -286,13 +357,14 @@ export class Judge {
           .join(", ")}`,
       );
     }
-    const rules = readRules(input.rules);
+    const rules = readRules(input.rules, scenario.variant.rules);
     if (!rules.ok) throw invalid(rules.error);
     const sequential = checkSequential(scenario.variant, scenario.variant.start, rules.rules);
     if (sequential) throw invalid(sequential);
     const options = mergeOptions(DEFAULT_OPTIONS, input.options);
     const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const { phases: _none, ...head } = newRecord(scenario, rules.rules, seed);
+    const gameRules = sequentialGameRules(rules.rules);
+    const { phases: _none, ...head } = newRecord(scenario, gameRules, seed, variantData);
     const id = randomId(8);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
@@ -386,7 +458,7 @@ export class Judge {
     }));
   }
 
-  private viewerIn(g: GameData, user: User | null): Viewer {
+  private viewerIn(g: Pick<GameData, "members" | "seats">, user: User | null): Viewer {
     const m = user ? g.members.find((x) => x.user_id === user.id) : undefined;
     if (!user || !m) return { user, role: null, seat: null, powers: [] };
     const powers = m.seat !== null ? (g.seats[m.seat]?.powers ?? []) : [];
@@ -394,6 +466,7 @@ export class Judge {
   }
 
   async gameView(user: User | null, gameId: string): Promise<GameView> {
+    if (await isFamilyGame(this.db, gameId)) return this.families.view(user, gameId);
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
     const names = await this.userNames(g.members.map((m) => m.user_id));
@@ -429,7 +502,7 @@ export class Judge {
       deadline: st.state === "open" ? iso(st.deadline_at) : null,
       seats: g.seats.length,
       players: seatList.filter((s) => s.player !== null).length,
-      rules: g.record.rules,
+      rules: rulesFor(v, g.record.rules),
       options: g.options,
       state: st.state,
       phaseIndex: st.phase_idx,
@@ -439,6 +512,7 @@ export class Judge {
       result: g.game.result ? parseJson<unknown>(g.game.result) : null,
       you: v.role ? { role: v.role, seat: v.seat, powers: [...v.powers] } : null,
       ...(invites ? { invites } : {}),
+      ...(await committeeFields(this.db, g)),
     };
   }
 
@@ -458,14 +532,42 @@ export class Judge {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
-  /** The phase history: every adjudicated phase's record (public once adjudicated). */
-  async phases(gameId: string): Promise<PhaseRecord[]> {
-    return (await loadGame(this.db, gameId)).record.phases as PhaseRecord[];
+  /**
+   * The phase history: every adjudicated phase's record (public once adjudicated; with
+   * sequential movement, only the GM reads the slots: src/judge/schedule.ts).
+   */
+  async phases(gameId: string, user: User | null = null): Promise<PhaseRecord[]> {
+    const g = await loadGame(this.db, gameId);
+    return phasesFor(this.viewerIn(g, user), g.record.rules, g.record.phases);
   }
 
   /** The whole game record (docs/records.md), as the judge played it. */
-  async record(gameId: string) {
-    return (await loadGame(this.db, gameId)).record;
+  async record(gameId: string, user: User | null = null) {
+    const g = await loadGame(this.db, gameId);
+    return withCommittee(this.db, g, this.viewerIn(g, user), g.record);
+  }
+
+  /**
+   * The record as a viewer may read it: while the game is on, its seed (which decides the
+   * game's random events to come, such as the two-player game's coin toss) is shown only to
+   * the GM; everybody gets it once the game is over.
+   */
+  async recordFor(user: User | null, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    // Sequential movement: the GM's record has the schedules; nobody else's (schedule.ts).
+    const seqRecord = sequentialRecord(
+      this.viewerIn(g, user),
+      g,
+      await loadSequential(this.db, gameId),
+    );
+    // europe1935: the committee's acts, goals withheld from other powers (committee.ts).
+    const record = await withCommittee(this.db, g, this.viewerIn(g, user), seqRecord);
+    if (g.game.status === "finished" || this.viewerIn(g, user).role === "gm") return record;
+    return {
+      ...record,
+      seed: null,
+      seedHidden: "the seed decides random events still to come: published when the game ends",
+    };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -477,6 +579,8 @@ export class Judge {
     role: "player" | "observer",
     seat: number | null,
   ): Promise<{ code: string }> {
+    if (await isFamilyGame(this.db, gameId))
+      return this.families.createInvite(user, gameId, role, seat);
     const g = await loadGame(this.db, gameId);
     this.requireGm(g, user);
     if (seat !== null && !g.seats[seat]) throw invalid(`no seat ${seat}`);
@@ -505,6 +609,8 @@ export class Judge {
       .where("revoked", "=", 0)
       .executeTakeFirst();
     if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    if (await isFamilyGame(this.db, inv.game_id))
+      return this.families.inviteInfo(inv.game_id, inv.role, inv.seat);
     const g = await loadGame(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     return {
@@ -531,6 +637,10 @@ export class Judge {
       .executeTakeFirst();
     if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
     const gameId = inv.game_id;
+    if (await isFamilyGame(this.db, gameId)) {
+      await this.families.join(user, inv, wanted);
+      return this.gameView(user, gameId);
+    }
     await this.mutate(gameId, async (trx, g) => {
       if (g.game.status === "finished") throw conflict("the game is over");
       const existing = g.members.find((m) => m.user_id === user.id);
@@ -594,6 +704,10 @@ export class Judge {
   }
 
   async start(user: User, gameId: string): Promise<GameView> {
+    if (await isFamilyGame(this.db, gameId)) {
+      await this.families.start(user, gameId);
+      return this.gameView(user, gameId);
+    }
     await this.mutate(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.game.status !== "forming") throw conflict("the game has already started");
@@ -605,7 +719,12 @@ export class Judge {
   private async startLocked(trx: Tx, g: GameData): Promise<void> {
     const now = this.now();
     await trx.updateTable("games").set({ status: "active" }).where("id", "=", g.game.id).execute();
-    const deadline = now + phaseLengthMs(g.options, g.position.phase.type);
+    // Chaired play (chair.ts): no deadline; the chair resolves.
+    const deadline = await chairDeadline(
+      trx,
+      g.game.id,
+      now + phaseLengthMs(g.options, g.position.phase.type),
+    );
     await trx
       .updateTable("phase_state")
       .set({ state: "open", deadline_at: deadline, updated_at: now })
@@ -617,7 +736,7 @@ export class Judge {
     });
   }
 
-  private requireGm(g: GameData, user: User): void {
+  private requireGm(g: Pick<GameData, "members">, user: User): void {
     const m = g.members.find((x) => x.user_id === user.id);
     if (m?.role !== "gm") throw forbidden("only the game master may do this");
   }
@@ -647,6 +766,26 @@ export class Judge {
     });
   }
 
+  /**
+   * `mutate` for tools that need only the game's row, state and members, so that they serve
+   * games of another family (Global Diplomacy, family.ts) too: pause, resume, deadline.
+   */
+  private async mutateBase<T>(
+    gameId: string,
+    fn: (trx: Tx, g: Pick<GameData, "game" | "state" | "members">) => Promise<T>,
+  ): Promise<T> {
+    if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx
+        .updateTable("phase_state")
+        .set({ version: sql`version + 1` })
+        .where("game_id", "=", gameId)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw notFound(`no game "${gameId}"`);
+      return fn(trx, await loadFamilyGame(trx, gameId));
+    });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Orders
 
@@ -654,7 +793,9 @@ export class Judge {
     user: User,
     gameId: string,
     input: SubmissionInput & { phase?: string | undefined },
+    readOptions: ReadOptions = {},
   ): Promise<SubmissionAnswer> {
+    if (await isFamilyGame(this.db, gameId)) return this.families.submit(user, gameId, input);
     return this.mutate(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       if (v.role !== "player" || v.seat === null) {
@@ -663,14 +804,33 @@ export class Judge {
       const st = g.state;
       if (st.state === "forming") throw conflict("the game has not started yet");
       if (st.state === "done" || g.game.status === "finished") throw conflict("the game is over");
-      if (input.phase !== undefined && input.phase.toUpperCase() !== st.phase) {
-        throw conflict(
-          `these orders are for ${input.phase}, but the phase open for orders is ${st.phase}`,
-        );
-      }
-      const read = readSubmission(g.scenario.variant, g.position, g.record.rules, v.powers, input);
+      // Orders for a later retreat or adjustment phase are kept for it (seed 002 II(5)).
+      const target = submissionPhase(input.phase, st.phase);
+      const position = target.kind === "early" ? null : g.position;
+      const rules = g.record.rules;
+      const read = readSubmission(
+        g.scenario.variant,
+        position,
+        rules,
+        v.powers,
+        input,
+        readOptions,
+      );
       const now = this.now();
       const powers: { power: string; orders: readonly string[] }[] = [];
+      if (target.kind === "early") {
+        await storeEarlySets(trx, gameId, target.phase, user.id, read.sets, now);
+        const sets = [...read.sets].map(([power, orders]) => ({ power, orders }));
+        const at = iso(now)!;
+        return {
+          phase: target.phase,
+          final: read.final,
+          receivedAt: at,
+          powers: sets,
+          diagnostics: read.lines,
+          early: true,
+        };
+      }
       for (const [power, orders] of read.sets) {
         const diag = read.lines.filter((l) => l.power === power);
         await trx
@@ -729,6 +889,7 @@ export class Judge {
 
   /** The caller's current order sets for the open phase (the GM sees every power's). */
   async currentOrders(user: User, gameId: string) {
+    if (await isFamilyGame(this.db, gameId)) return this.families.current(user, gameId);
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
     if (v.role !== "gm" && v.role !== "player") {
@@ -784,6 +945,11 @@ export class Judge {
    * is the conditional update at the start of the transaction.
    */
   async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
+    if (await isFamilyGame(this.db, gameId)) {
+      const done = await this.families.adjudicateIfDue(gameId, idx);
+      if (done) this.adjudications++;
+      return done;
+    }
     const now = this.now();
     return this.db.transaction().execute(async (trx) => {
       const claim = await trx
@@ -811,8 +977,10 @@ export class Judge {
     const latest = await this.latestSets(trx, g);
     const orders = new Map<PowerId, string[]>();
     for (const [power, r] of latest) orders.set(power as PowerId, parseJson<string[]>(r.orders));
+    const sent = new Map([...latest].map(([p, r]) => [p, r.received_at]));
+    const early = await applyEarlySets(trx, g, sent, orders);
     const need = this.toOrder(g);
-    const next = playPhase(g.scenario, g.record, orders);
+    const next = playPhase(g.scenario, await this.playedRecord(trx, g), orders);
     const phase = next.phases[next.phases.length - 1]!;
     await trx
       .insertInto("phases")
@@ -826,7 +994,7 @@ export class Judge {
       })
       .execute();
     // Missed orders (seed 002 VII(6)): adjudicated without them, recorded.
-    const missed = need.filter((p) => !latest.has(p));
+    const missed = need.filter((p) => !latest.has(p) && !early.has(p));
     for (const power of missed) {
       const seat = seatOf(g.seats, power);
       const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
@@ -847,7 +1015,7 @@ export class Judge {
     const winner = gameWinner(next);
     const nextPhase = phase.position.phase;
     const nextType = nextPhase.slice(-1) as "M" | "R" | "A";
-    const deadline = now + phaseLengthMs(g.options, nextType);
+    const deadline = await chairDeadline(trx, g.game.id, now + phaseLengthMs(g.options, nextType));
     await trx
       .updateTable("phase_state")
       .set({
@@ -1371,7 +1539,7 @@ export class Judge {
   // Game master's tools
 
   async pause(user: User, gameId: string) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state !== "open") throw conflict(`the game is ${g.state.state}, not running`);
       const now = this.now();
@@ -1387,11 +1555,15 @@ export class Judge {
   }
 
   async resume(user: User, gameId: string) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state !== "paused") throw conflict("the game is not paused");
       const now = this.now();
-      const deadline = now + Math.max(g.state.remaining_ms ?? 0, 60_000);
+      const deadline = await chairDeadline(
+        trx,
+        gameId,
+        now + Math.max(g.state.remaining_ms ?? 0, 60_000),
+      );
       await trx
         .updateTable("phase_state")
         .set({ state: "open", remaining_ms: null, deadline_at: deadline, updated_at: now })
@@ -1411,7 +1583,7 @@ export class Judge {
     gameId: string,
     input: { extendMinutes?: number | undefined; at?: string | undefined },
   ) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state !== "open" && g.state.state !== "paused") {
         throw conflict(`the game is ${g.state.state}: there is no deadline to move`);
@@ -1471,7 +1643,10 @@ export class Judge {
           throw invalid(`unknown power "${p}"`);
         orders.set(power, [...list]);
       }
-      const base = { ...g.record, phases: g.record.phases.slice(0, n - 1) };
+      const base = {
+        ...(await this.playedRecord(trx, g)),
+        phases: g.record.phases.slice(0, n - 1),
+      };
       let again: ReturnType<typeof playPhase>;
       try {
         again = playPhase(g.scenario, base, orders);
@@ -1730,6 +1905,68 @@ export class Judge {
   }
 
   // -------------------------------------------------------------------------------------------
+  // The europe1935 committee: goals, conferences, victory points (src/judge/committee.ts)
+
+  async committee(user: User | null, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    return committeeView(this.db, g, this.viewerIn(g, user));
+  }
+
+  async committeeAct(user: User, gameId: string, input: ActInput) {
+    return this.mutate(gameId, (trx, g) =>
+      recordCommitteeAct(trx, g, this.viewerIn(g, user), input, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sequential movement (seed 003): the GM's schedule and the contracts (src/judge/schedule.ts)
+
+  /** The record a phase is played with: the GM's schedules and the contracts that count. */
+  private async playedRecord(trx: Tx, g: GameData) {
+    if (g.record.rules.movement !== "sequential") return g.record;
+    return { ...g.record, rules: effectiveRules(g, await loadSequential(trx, g.game.id)) };
+  }
+
+  /** The GM: the schedule of every season so far and `ahead` seasons on. */
+  async schedule(user: User, gameId: string, ahead?: number) {
+    const g = await loadGame(this.db, gameId);
+    return scheduleView(g, await loadSequential(this.db, gameId), this.viewerIn(g, user), ahead);
+  }
+
+  /** The GM: a season's schedule (a list of powers, "simultaneous" or "generated"). */
+  async setSchedule(user: User, gameId: string, season: string, schedule: unknown) {
+    await this.mutate(gameId, (trx, g) =>
+      setSchedule(trx, g, this.viewerIn(g, user), season, schedule, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+    return this.schedule(user, gameId);
+  }
+
+  async contracts(user: User, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    return contractsView(g, await loadSequential(this.db, gameId), this.viewerIn(g, user));
+  }
+
+  async declareContract(user: User, gameId: string, input: ContractInput) {
+    return this.mutate(gameId, (trx, g) =>
+      declareContract(trx, g, this.viewerIn(g, user), input, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+
+  async withdrawContract(user: User, gameId: string, id: number) {
+    return this.mutate(gameId, (trx, g) =>
+      withdrawContract(trx, g, this.viewerIn(g, user), id, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Events (live updates and the audit log)
 
   private async emit(trx: Tx, gameId: string, kind: string, audience: string, data: unknown) {
@@ -1741,7 +1978,66 @@ export class Judge {
 
   /** Who may see what: a function from an event's audience to yes/no, for this viewer. */
   async audienceFilter(user: User | null, gameId: string): Promise<(audience: string) => boolean> {
-    const g = await loadGame(this.db, gameId);
+    return this.filterFor(await this.viewable(gameId), user);
+  }
+
+  /**
+   * For live streams, re-checked before every delivery: each watcher's filter as the game now
+   * stands (a seat taken away, a role changed), or null for a token revoked since the stream
+   * opened (null tokens are anonymous watchers). One read of the game and of the tokens.
+   */
+  async audienceFilters(
+    gameId: string,
+    tokens: readonly (string | null)[],
+  ): Promise<(((audience: string) => boolean) | null)[]> {
+    const hashes = [...new Set(tokens.flatMap((t) => (t === null ? [] : [tokenHash(t)])))];
+    const rows =
+      hashes.length === 0
+        ? []
+        : await this.db
+            .selectFrom("tokens")
+            .innerJoin("users", "users.id", "tokens.user_id")
+            .select(["users.id", "users.name", "tokens.token_hash"])
+            .where("tokens.token_hash", "in", hashes)
+            .execute();
+    const users = new Map(rows.map((r) => [r.token_hash, { id: r.id, name: r.name }]));
+    const g = await this.viewable(gameId);
+    return tokens.map((t) => {
+      if (t === null) return this.filterFor(g, null);
+      const u = users.get(tokenHash(t));
+      return u ? this.filterFor(g, u) : null;
+    });
+  }
+
+  /** Members and seats of any game, family games included (who may see which events). */
+  private async viewable(gameId: string): Promise<Pick<GameData, "members" | "seats">> {
+    if (await isFamilyGame(this.db, gameId)) return loadFamilyGame(this.db, gameId);
+    return loadGame(this.db, gameId);
+  }
+
+  /** Global Diplomacy: a power's report (seed 004 §8), only its player's or the GM's. */
+  async report(
+    user: User,
+    gameId: string,
+    q: { power?: string | undefined; turn?: number | undefined },
+  ) {
+    return this.families.report(user, gameId, q);
+  }
+
+  /** Global Diplomacy: every adjudicated turn, for the game master (the moderator). */
+  async familyTurns(user: User, gameId: string) {
+    return this.families.turns(user, gameId);
+  }
+
+  /** Age of Discovery: the game's whole generated map, for the game master only. */
+  async moderatorMap(user: User, gameId: string) {
+    return this.families.moderatorMap(user, gameId);
+  }
+
+  private filterFor(
+    g: Pick<GameData, "members" | "seats">,
+    user: User | null,
+  ): (audience: string) => boolean {
     const v = this.viewerIn(g, user);
     return (audience: string) => {
       if (v.role === "gm" || audience === "public") return true;
@@ -1781,6 +2077,9 @@ export class Judge {
     }));
   }
 }
+
+/** A real hash, made once, to check wrong names against (login). */
+let DUMMY_HASH: Promise<string> | null = null;
 
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string; message?: string };

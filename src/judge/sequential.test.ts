@@ -1,18 +1,91 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { testStore } from "../store/testing.ts";
+import { describe, test } from "node:test";
+import { type GameRecord, type PhaseRecord, replayRecord } from "../engine/record.ts";
+import { startServer } from "../server/server.ts";
+import { Api } from "../server/testing.ts";
+import type { Store } from "../store/db.ts";
+import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { getScenario } from "../variants/scenarios.ts";
 import { JudgeError } from "./errors.ts";
-import { Judge } from "./judge.ts";
-import { Clock, user } from "./testing.ts";
+import { Judge, type User } from "./judge.ts";
+import { Clock, POWERS, user } from "./testing.ts";
 
 /*
- * Sequential movement (seed 003) as a game option: the rules are checked against the variant
- * when the game is created, so a bad schedule cannot stop a game at its first deadline.
- * (Hiding the schedule from players and managing contracts are not built yet:
- * docs/sequential.md.)
+ * Sequential movement (seed 003) in a judge game (src/judge/schedule.ts): the schedule and
+ * the contracts are the judge's; the GM sees and sets the schedule; players declare
+ * contracts; nobody else learns the schedule, from any view.
  */
 
-test("a game's sequential rules are checked when it is created", async (t) => {
+type P = (typeof POWERS)[number];
+
+interface SeqGame {
+  readonly judge: Judge;
+  readonly clock: Clock;
+  readonly gm: User;
+  readonly players: Record<P, User>;
+  readonly observer: User;
+  readonly gameId: string;
+}
+
+async function sequentialGame(store: Store, rules: Record<string, unknown> = {}): Promise<SeqGame> {
+  const clock = new Clock();
+  const judge = new Judge({ store, now: clock.now });
+  const gm = await user(judge, "gm");
+  const game = await judge.createGame(gm, {
+    name: "Hoyle",
+    rules: { movement: "sequential", ...rules },
+    seed: 7,
+  });
+  const code = (role: string) => game.invites!.find((i) => i.role === role)!.code;
+  const players = {} as Record<P, User>;
+  for (const p of POWERS) {
+    const u = await user(judge, p);
+    await judge.acceptInvite(u, code("player"), { power: p });
+    players[p] = u;
+  }
+  const observer = await user(judge, "watcher");
+  await judge.acceptInvite(observer, code("observer"), {});
+  return { judge, clock, gm, players, observer, gameId: game.id };
+}
+
+/** Sends these orders (final) and adjudicates the phase. */
+async function play(g: SeqGame, orders: Partial<Record<P, string[]>>): Promise<void> {
+  for (const [p, list] of Object.entries(orders)) {
+    await g.judge.submitOrders(g.players[p as P], g.gameId, { orders: list, final: true });
+  }
+  const view = await g.judge.gameView(g.gm, g.gameId);
+  g.clock.t = Date.parse(view.deadline!) + 1;
+  assert.equal(await g.judge.tick(), 1, "one phase adjudicated");
+}
+
+const firstThen = (...powers: P[]): string[] => [
+  ...powers,
+  ...POWERS.filter((p) => !powers.includes(p)),
+];
+
+/** The explanation of a power's order starting with `text`. */
+function explained(phases: readonly PhaseRecord[], power: P, text: string): string {
+  const last = phases[phases.length - 1]!;
+  const r = last.results[power]!.find((o) => (o.text ?? "").startsWith(text));
+  assert.ok(r, `${power}: no result for ${text}`);
+  return `${r.result}: ${r.explanation ?? ""} ${r.reason ?? ""}`;
+}
+
+const rejectsWith = (kind: string, re: RegExp) => (e: unknown) =>
+  e instanceof JudgeError && e.kind === kind && re.test(e.message);
+
+/** Everything a viewer can read of the game, as text. */
+async function everything(g: SeqGame, u: User | null): Promise<string> {
+  const parts = [
+    await g.judge.gameView(u, g.gameId),
+    await g.judge.phases(g.gameId, u),
+    await g.judge.recordFor(u, g.gameId),
+    await g.judge.events(u, g.gameId),
+  ];
+  return JSON.stringify(parts);
+}
+
+test("a game's sequential rules are checked when it is created; the schedule is not a rule", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
   const judge = new Judge({ store: ts.store, now: new Clock().now });
@@ -22,18 +95,543 @@ test("a game's sequential rules are checked when it is created", async (t) => {
       name: "Bad",
       rules: { movement: "sequential", schedule: ["france", "prussia"] },
     }),
-    (e: unknown) => e instanceof JudgeError && /unknown power "prussia"/.test(e.message),
+    rejectsWith("invalid", /unknown power "prussia"/),
   );
   await assert.rejects(
     judge.createGame(gm, {
-      name: "Short",
-      rules: { movement: "sequential", schedule: ["france"] },
+      name: "Open",
+      rules: { movement: "sequential", schedule: [...POWERS] },
     }),
-    (e: unknown) => e instanceof JudgeError && /leaves out austria/.test(e.message),
+    rejectsWith("invalid", /POST \/api\/games\/\{id\}\/schedule\/\{season\}/),
   );
-  const ok = await judge.createGame(gm, {
-    name: "Hoyle",
+  await assert.rejects(
+    judge.createGame(gm, {
+      name: "Open",
+      rules: { movement: "sequential", contracts: [["austria", "russia"]] },
+    }),
+    rejectsWith("invalid", /players declare contracts with POST/),
+  );
+  const a = await judge.createGame(gm, { name: "A", rules: { movement: "sequential" } });
+  const b = await judge.createGame(gm, { name: "B", rules: { movement: "sequential" } });
+  const seedOf = (v: { rules: unknown }) => (v.rules as { scheduleSeed?: number }).scheduleSeed;
+  assert.equal(typeof seedOf(a), "number", "the game gets its own schedule seed");
+  assert.notEqual(seedOf(a), seedOf(b), "seeded per game");
+  const c = await judge.createGame(gm, {
+    name: "C",
     rules: { movement: "sequential", scheduleSeed: 3 },
   });
-  assert.ok(ok.id);
+  assert.equal(seedOf(c), 3, "the GM's seed is kept");
+});
+
+describe("the schedule is kept from the players", () => {
+  test("player, observer and anonymous see no schedule, seed or slot; the GM sees all", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const g = await sequentialGame(ts.store);
+    const { judge, gm, players, observer } = g;
+    await judge.setSchedule(gm, g.gameId, "S1901", firstThen("austria", "russia"));
+    // Rule 2 of the seed: Austria, first, gets into Galicia and keeps Russia out.
+    await play(g, { austria: ["A vie - gal"], russia: ["A war - gal"] });
+
+    const gmPhases = await judge.phases(g.gameId, gm);
+    assert.match(explained(gmPhases, "austria", "A vie"), /slot 1 of 7 \(Austria's orders\)/);
+    assert.match(explained(gmPhases, "russia", "A war"), /fails: .*slot 2 of 7/);
+    const board = (await judge.gameView(players.russia, g.gameId)).position.units;
+    assert.ok(board.austria!.includes("A gal"), "Austria got into Galicia");
+    assert.ok(board.russia!.includes("A war"), "Russia was kept out");
+
+    for (const [who, u] of [
+      ["a player", players.russia],
+      ["an observer", observer],
+      ["anyone", null],
+    ] as const) {
+      const view = await judge.gameView(u, g.gameId);
+      assert.deepEqual(
+        Object.keys(view.rules as object).filter((k) => /schedule|contracts/i.test(k)),
+        [],
+        `${who}: rules without schedule, contracts or seed`,
+      );
+      assert.equal(
+        (view.rules as { movement: string }).movement,
+        "sequential",
+        `${who}: sequential`,
+      );
+      const all = await everything(g, u);
+      assert.doesNotMatch(
+        all,
+        /slot \d|scheduleSeed|schedule_set|'s orders/,
+        `${who} sees no schedule`,
+      );
+      const phases = await judge.phases(g.gameId, u);
+      assert.match(
+        explained(phases, "russia", "A war"),
+        /^fails: bounced off A gal/,
+        `${who}: outcome`,
+      );
+      if (u) {
+        await assert.rejects(
+          judge.schedule(u, g.gameId),
+          rejectsWith("forbidden", /only by the game master: players are never told it/),
+          `${who} asking for the schedule`,
+        );
+        await assert.rejects(
+          judge.setSchedule(u, g.gameId, "F1901", firstThen("russia")),
+          rejectsWith("forbidden", /game master/),
+          `${who} setting the schedule`,
+        );
+      }
+    }
+
+    // The GM's record has every phase's schedule and replays exactly; the players' does not.
+    const record = await judge.recordFor(gm, g.gameId);
+    assert.deepEqual(
+      (record.rules.schedule as Record<string, string[]>).S1901,
+      firstThen("austria", "russia"),
+      "the GM's record has the schedule",
+    );
+    assert.deepEqual(
+      replayRecord(getScenario("classical")!, record as GameRecord),
+      { ok: true },
+      "it replays",
+    );
+    const gmEvents = await judge.events(gm, g.gameId);
+    assert.ok(
+      gmEvents.some((e) => e.kind === "schedule_set"),
+      "the GM's events say the schedule was set",
+    );
+  });
+
+  test("a simultaneous season: the standard rules, and players are not told it was one", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const g = await sequentialGame(ts.store);
+    const { judge, gm, players } = g;
+    await judge.setSchedule(gm, g.gameId, "S1901", "simultaneous");
+    let view = await judge.schedule(gm, g.gameId, 2);
+    assert.deepEqual(
+      view.seasons.map((s) => [s.season, s.kind, s.index]),
+      [
+        ["S1901", "simultaneous", null],
+        ["F1901", "sequential", 0],
+        ["S1902", "sequential", 1],
+      ],
+      "the GM sees it; it does not count among the sequential seasons",
+    );
+    // Italy supports Austria without a contract: in a simultaneous season that is just support.
+    await play(g, {
+      austria: ["A vie - gal"],
+      russia: ["A war - gal"],
+      germany: ["A mun - tyr"],
+      italy: ["A ven - tyr"],
+    });
+    const board = (await judge.gameView(players.austria, g.gameId)).position.units;
+    assert.ok(
+      board.austria!.includes("A vie") && board.russia!.includes("A war"),
+      "Galicia bounce",
+    );
+    assert.ok(board.germany!.includes("A mun") && board.italy!.includes("A ven"), "Tyrolia bounce");
+    assert.match(
+      explained(await judge.phases(g.gameId, gm), "austria", "A vie"),
+      /F?S1901 is a simultaneous season/,
+      "the GM's results say so",
+    );
+    assert.doesNotMatch(
+      await everything(g, players.austria),
+      /simultaneous|slot \d/,
+      "the players' do not",
+    );
+    // The season is adjudicated: its schedule can no longer change.
+    await assert.rejects(
+      judge.setSchedule(gm, g.gameId, "S1901", firstThen("austria")),
+      rejectsWith("conflict", /S1901 has been adjudicated; the first season still open is F1901/),
+    );
+    view = await judge.schedule(gm, g.gameId, 0);
+    assert.equal(view.next, "F1901", "next season");
+    assert.equal(view.seasons[0]!.adjudicated, true, "S1901 adjudicated");
+  });
+});
+
+describe("the GM's schedule", () => {
+  test("generated per game: every block of seven sequential seasons balanced, changing after each", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const g = await sequentialGame(ts.store);
+    const other = await sequentialGame(ts.store);
+    const { judge, gm } = g;
+    // Two simultaneous seasons in the middle: blocks count sequential seasons only.
+    await judge.setSchedule(gm, g.gameId, "F1902", "simultaneous");
+    await judge.setSchedule(gm, g.gameId, "S1905", "simultaneous");
+    const view = await judge.schedule(gm, g.gameId, 70);
+    const sequential = view.seasons.filter((s) => s.kind === "sequential");
+    assert.ok(sequential.length >= 63, "nine blocks and more");
+    sequential.forEach((s, i) => {
+      assert.equal(s.index, i, `${s.season}: sequential season ${i}`);
+      assert.equal(s.source, "generated", `${s.season}: generated`);
+      assert.deepEqual([...s.order!].sort(), [...POWERS], `${s.season}: every power once`);
+    });
+    const blocks = Math.floor(sequential.length / 7);
+    for (let b = 0; b < blocks; b++) {
+      const block = sequential.slice(b * 7, b * 7 + 7);
+      for (const p of POWERS) {
+        for (let place = 0; place < 7; place++) {
+          assert.equal(
+            block.filter((s) => s.order![place] === p).length,
+            1,
+            `block ${b}: ${p} is in place ${place + 1} exactly once`,
+          );
+        }
+      }
+      if (b > 0) {
+        const before = sequential.slice(b * 7 - 7, b * 7);
+        block.forEach((s, k) => {
+          assert.notDeepEqual(s.order, before[k]!.order, `block ${b}: ${s.season} changed`);
+        });
+      }
+    }
+    assert.equal(view.blocks.length, blocks, "the GM is shown every whole block");
+    assert.ok(
+      view.blocks.every((b) => b.balanced),
+      "and that each is balanced",
+    );
+    const mine = sequential.map((s) => s.order!.join(" "));
+    const theirs = (await other.judge.schedule(other.gm, other.gameId, 20)).seasons.map((s) =>
+      s.order?.join(" "),
+    );
+    assert.notDeepEqual(mine.slice(0, 14), theirs.slice(0, 14), "another game, another schedule");
+  });
+
+  test("the GM sets a season, goes back to the generated one; bad schedules are refused", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const { judge, gm, gameId } = await sequentialGame(ts.store);
+    const generated = (await judge.schedule(gm, gameId, 3)).seasons[1]!;
+    const mine = firstThen("turkey", "england");
+    let view = await judge.setSchedule(gm, gameId, "f1901", mine);
+    assert.deepEqual(view.seasons[1], { ...generated, order: mine, source: "gm" }, "set");
+    view = await judge.schedule(gm, gameId, 5);
+    assert.equal(view.blocks.length, 0, "no whole block shown yet");
+    view = await judge.schedule(gm, gameId, 6);
+    assert.equal(view.blocks.length, 1, "one whole block");
+    assert.equal(
+      view.blocks[0]!.balanced,
+      generated.order!.join() === mine.join(),
+      "a GM's season may break the balance, and the GM is shown it",
+    );
+    view = await judge.setSchedule(gm, gameId, "F1901", "generated");
+    assert.deepEqual(view.seasons[1], generated, "back to the generated one");
+    await assert.rejects(
+      judge.setSchedule(gm, gameId, "F1901", ["austria", "prussia"]),
+      rejectsWith("invalid", /unknown power "prussia"; classical has austria, england/),
+    );
+    await assert.rejects(
+      judge.setSchedule(gm, gameId, "F1901", ["austria", "england"]),
+      rejectsWith("invalid", /france, germany, italy, russia, turkey are still in the game/),
+    );
+    await assert.rejects(
+      judge.setSchedule(gm, gameId, "F1901", ["austria", "austria"]),
+      rejectsWith("invalid", /names austria twice/),
+    );
+    await assert.rejects(
+      judge.setSchedule(gm, gameId, "F1899", "simultaneous"),
+      rejectsWith("invalid", /the game starts in S1901/),
+    );
+    await assert.rejects(
+      judge.setSchedule(gm, gameId, "Winter 1901", "simultaneous"),
+      rejectsWith("invalid", /is not a season; write it as S1901 or F1901/),
+    );
+  });
+});
+
+describe("contracts", () => {
+  // Germany first into Tyrolia; then Austria, supported by Italy, attacks it there. Italy
+  // writes the seed's notation.
+  const orders = {
+    germany: ["A mun - tyr"],
+    austria: ["A vie - tyr"],
+    italy: ["A(Ven) S A(Vie)-Tyr"],
+  };
+  const schedule = firstThen("germany", "austria", "italy");
+
+  for (const kind of STORE_KINDS) {
+    test(`matched: both declared; the contracted units move together in Italy's slot (${kind})`, async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sequentialGame(ts.store);
+      const { judge, gm, players } = g;
+      await judge.setSchedule(gm, g.gameId, "S1901", schedule);
+      const a = await judge.declareContract(players.austria, g.gameId, { with: "Italy" });
+      assert.deepEqual(
+        { power: a.power, with: a.with, from: a.from, until: a.until, season: a.season },
+        { power: "austria", with: "italy", from: "S1901", until: "S1901", season: "S1901" },
+        "one season, the first still open",
+      );
+      assert.equal(a.matched, false, "not matched yet");
+      const i = await judge.declareContract(players.italy, g.gameId, {
+        with: "austria",
+        until: "withdrawn",
+      });
+      assert.equal(i.matched, true, "Italy's matches Austria's");
+      assert.equal(
+        (await judge.contracts(players.austria, g.gameId)).declarations[0]!.matched,
+        true,
+        "Austria sees that Italy matched",
+      );
+      assert.deepEqual(
+        (await judge.contracts(gm, g.gameId)).contracts,
+        [["austria", "italy"]],
+        "the GM sees the contract that counts",
+      );
+      await play(g, orders);
+      const gmPhases = await judge.phases(g.gameId, gm);
+      assert.match(
+        explained(gmPhases, "austria", "A vie"),
+        /^succeeds: .*slot 3 of 7 \(with Italy's orders: contracted units/,
+      );
+      assert.match(
+        explained(gmPhases, "germany", "A mun"),
+        /then dislodged from tyr by A vie - tyr/,
+      );
+      const view = await judge.gameView(players.germany, g.gameId);
+      assert.equal(view.phase, "S1901R", "Germany must retreat");
+      assert.ok(view.position.units.austria!.includes("A tyr"), "Austria in Tyrolia");
+      assert.doesNotMatch(
+        await everything(g, players.germany),
+        /slot \d|contracted|under contract/,
+        "Germany is not told why",
+      );
+      // Italy's contract stands until withdrawn; withdrawn now, it stops before F1901.
+      const w = await judge.withdrawContract(players.italy, g.gameId, i.id);
+      assert.deepEqual([w.withdrawnFrom, w.season], ["F1901", null], "withdrawn from F1901");
+      const sched = await judge.schedule(gm, g.gameId, 1);
+      assert.deepEqual(sched.seasons[0]!.contracts, [["austria", "italy"]], "S1901 kept it");
+      // A GM's correction plays S1901 again with the same schedule and contracts.
+      await judge.correct(gm, g.gameId, { reason: "played again" });
+      const again = await judge.gameView(gm, g.gameId);
+      assert.equal(again.phase, "S1901R", "the same outcome: Germany must retreat");
+      assert.ok(again.position.units.austria!.includes("A tyr"), "Austria still in Tyrolia");
+      const record = await judge.recordFor(gm, g.gameId);
+      assert.deepEqual(
+        record.rules.contracts,
+        { S1901: [["austria", "italy"]] },
+        "the GM's record has it",
+      );
+      assert.deepEqual(
+        replayRecord(getScenario("classical")!, record as GameRecord),
+        { ok: true },
+        "replays",
+      );
+    });
+  }
+
+  test("unmatched: one side declared; the other power's support is void", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const g = await sequentialGame(ts.store);
+    const { judge, gm, players } = g;
+    await judge.setSchedule(gm, g.gameId, "S1901", schedule);
+    await judge.declareContract(players.austria, g.gameId, { with: "italy" });
+    assert.deepEqual(
+      (await judge.contracts(players.italy, g.gameId)).declarations,
+      [],
+      "Italy is not shown Austria's declaration",
+    );
+    const italyEvents = JSON.stringify(await judge.events(players.italy, g.gameId));
+    assert.doesNotMatch(italyEvents, /contract/, "nor told of it by an event");
+    assert.match(
+      JSON.stringify(await judge.events(players.austria, g.gameId)),
+      /contract_declared/,
+      "Austria's events have it",
+    );
+    await play(g, orders);
+    const phases = await judge.phases(g.gameId, players.italy);
+    assert.match(
+      explained(phases, "italy", "A(Ven)"),
+      /^fails: support for a unit of Austria needs a contract between Italy and Austria/,
+      "Italy is told why its support failed",
+    );
+    assert.match(explained(phases, "austria", "A vie"), /^fails/, "Austria bounced");
+    const view = await judge.gameView(players.germany, g.gameId);
+    assert.ok(view.position.units.germany!.includes("A tyr"), "Germany keeps Tyrolia");
+    assert.equal(view.phase, "F1901M", "nobody dislodged");
+    assert.equal(
+      (await judge.contracts(players.austria, g.gameId)).declarations[0]!.season,
+      null,
+      "Austria's one-season declaration has nothing left to cover",
+    );
+  });
+
+  test("who may declare, for which seasons, and who sees declarations", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const { judge, gm, players, observer, gameId } = await sequentialGame(ts.store);
+    await assert.rejects(
+      judge.declareContract(observer, gameId, { with: "italy" }),
+      rejectsWith("forbidden", /declared by the players/),
+    );
+    await assert.rejects(
+      judge.contracts(observer, gameId),
+      rejectsWith("forbidden", /only by the powers that made them and the GM/),
+    );
+    await assert.rejects(
+      judge.declareContract(players.austria, gameId, { with: "italy", power: "france" }),
+      rejectsWith("forbidden", /you do not play france/),
+    );
+    await assert.rejects(
+      judge.declareContract(players.austria, gameId, { with: "austria" }),
+      rejectsWith("invalid", /cannot contract with itself/),
+    );
+    await assert.rejects(
+      judge.declareContract(players.austria, gameId, { with: "prussia" }),
+      rejectsWith("invalid", /unknown power "prussia"/),
+    );
+    await assert.rejects(
+      judge.declareContract(players.austria, gameId, {
+        with: "italy",
+        season: "F1901",
+        until: "S1901",
+      }),
+      rejectsWith("invalid", /until: S1901 is before F1901/),
+    );
+    await assert.rejects(
+      judge.declareContract(gm, gameId, { with: "italy" }),
+      rejectsWith("invalid", /say for which power the GM records/),
+    );
+    // The GM may record a declaration made to it (by mail) for a power.
+    const d = await judge.declareContract(gm, gameId, {
+      power: "italy",
+      with: "austria",
+      season: "F1902",
+      until: "S1903",
+    });
+    assert.deepEqual([d.from, d.until, d.season], ["F1902", "S1903", "F1902"], "a run of seasons");
+    assert.equal(
+      (await judge.contracts(players.italy, gameId)).declarations.length,
+      1,
+      "Italy's own",
+    );
+    await assert.rejects(
+      judge.withdrawContract(players.austria, gameId, d.id),
+      rejectsWith("not-found", /no contract declaration/),
+      "another power's declaration is not even said to exist",
+    );
+    await judge.withdrawContract(players.italy, gameId, d.id);
+    await assert.rejects(
+      judge.withdrawContract(players.italy, gameId, d.id),
+      rejectsWith("conflict", /already withdrawn/),
+    );
+  });
+});
+
+test("over the API: the GM's tools, refusals for players and observers, nothing leaks", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  t.after(() => server.close());
+  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const account = async (name: string) =>
+    (await api.ok<{ token: string }>("POST", "/api/users", { name, password: "password1" })).token;
+  const gm = await account("seqgm");
+  const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
+    "POST",
+    "/api/games",
+    { name: "Hoyle", rules: { movement: "sequential" }, scenario: "2" },
+    gm,
+  );
+  const code = game.invites.find((i) => i.role === "player")!.code;
+  const a = await account("seqa");
+  const b = await account("seqb");
+  await api.ok("POST", `/api/invites/${code}`, { seat: 0 }, a);
+  await api.ok("POST", `/api/invites/${code}`, { seat: 1 }, b);
+  const base = `/api/games/${game.id}`;
+
+  const asPlayer = await api.call("GET", `${base}/schedule`, undefined, a);
+  assert.equal(asPlayer.status, 403, "a player asking for the schedule is refused");
+  assert.match(JSON.stringify(asPlayer.body), /players are never told it/, "and told why");
+  assert.equal((await api.call("GET", `${base}/schedule`)).status, 401, "anonymous: log in");
+  const setByPlayer = await api.call(
+    "POST",
+    `${base}/schedule/S1914`,
+    { schedule: "simultaneous" },
+    a,
+  );
+  assert.equal(setByPlayer.status, 403, "a player may not set it");
+  const bad = await api.call("POST", `${base}/schedule/S1914`, { schedule: 7 }, gm);
+  assert.equal(bad.status, 400, "a bad body");
+  assert.match(JSON.stringify(bad.body), /a list of powers, \\"simultaneous\\" or \\"generated\\"/);
+  const set = await api.ok<{ seasons: { season: string; kind: string }[] }>(
+    "POST",
+    `${base}/schedule/S1914`,
+    { schedule: "simultaneous" },
+    gm,
+  );
+  assert.equal(set.seasons[0]!.kind, "simultaneous", "the GM set it");
+  const sched = await api.ok<{ seasons: unknown[] }>(
+    "GET",
+    `${base}/schedule?ahead=3`,
+    undefined,
+    gm,
+  );
+  assert.equal(sched.seasons.length, 4, "S1914 and three ahead");
+  assert.equal((await api.call("GET", `${base}/schedule?ahead=x`, undefined, gm)).status, 400);
+
+  // Seat 0 of the two-player game plays several powers: it says which.
+  const seat = await api.call("POST", `${base}/contracts`, { with: "italy" }, a);
+  assert.equal(seat.status, 400, "a seat with several powers says which");
+  assert.match(JSON.stringify(seat.body), /your seat plays/);
+  const view = await api.ok<{ you: { powers: string[] } }>("GET", base, undefined, a);
+  const mine = view.you.powers[0]!;
+  const theirs = (await api.ok<{ you: { powers: string[] } }>("GET", base, undefined, b)).you
+    .powers[0]!;
+  const d = await api.ok<{ id: number; matched: boolean }>(
+    "POST",
+    `${base}/contracts`,
+    { power: mine, with: theirs },
+    a,
+  );
+  assert.equal(d.matched, false, "declared, not matched");
+  const listed = await api.ok<{ declarations: unknown[] }>(
+    "GET",
+    `${base}/contracts`,
+    undefined,
+    b,
+  );
+  assert.deepEqual(listed.declarations, [], "the other side does not see it");
+  assert.equal((await api.call("DELETE", `${base}/contracts/${d.id}`, undefined, b)).status, 404);
+  assert.equal((await api.call("DELETE", `${base}/contracts/${d.id}`, undefined, a)).status, 200);
+
+  for (const token of [a, undefined]) {
+    const g = await api.ok<{ rules: Record<string, unknown> }>("GET", base, undefined, token);
+    assert.equal(g.rules.scheduleSeed, undefined, "no seed in the rules");
+    const rec = await api.ok<{ rules: Record<string, unknown> }>(
+      "GET",
+      `${base}/record`,
+      undefined,
+      token,
+    );
+    assert.equal(rec.rules.scheduleSeed, undefined, "nor in the record");
+    const events = await api.ok<unknown[]>("GET", `${base}/events`, undefined, token);
+    assert.doesNotMatch(JSON.stringify(events), /schedule/, "nor in the events");
+  }
+  const gmRecord = await api.ok<{ rules: Record<string, unknown> }>(
+    "GET",
+    `${base}/record`,
+    undefined,
+    gm,
+  );
+  assert.deepEqual(gmRecord.rules.schedule, { S1914: "simultaneous" }, "the GM's record has it");
+
+  const docs = await api.ok<{ paths: Record<string, Record<string, unknown>> }>(
+    "GET",
+    "/api/openapi.json",
+  );
+  for (const [path, method] of [
+    ["/api/games/{id}/schedule", "get"],
+    ["/api/games/{id}/schedule/{season}", "post"],
+    ["/api/games/{id}/contracts", "post"],
+    ["/api/games/{id}/contracts/{cid}", "delete"],
+  ] as const) {
+    assert.ok(docs.paths[path]?.[method], `OpenAPI has ${method} ${path}`);
+  }
 });

@@ -10,7 +10,9 @@ import type { Judge, User } from "../judge/judge.ts";
 
 interface Watcher {
   lastId: number;
-  readonly allowed: (audience: string) => boolean;
+  /** Re-read before each delivery: a revoked token or a lost seat takes effect at once. */
+  allowed: (audience: string) => boolean;
+  readonly token: string | null;
   readonly res: ServerResponse;
 }
 
@@ -43,6 +45,7 @@ export class EventHub {
     req: IncomingMessage,
     res: ServerResponse,
     user: User | null,
+    token: string | null,
     gameId: string,
     after: number,
   ): Promise<void> {
@@ -54,7 +57,7 @@ export class EventHub {
       connection: "keep-alive",
     });
     res.write("retry: 2000\n\n");
-    const w: Watcher = { lastId: after, allowed, res };
+    const w: Watcher = { lastId: after, allowed, token, res };
     for (const e of backlog) {
       send(res, e.id, e.kind, { ...e });
       w.lastId = e.id;
@@ -78,6 +81,23 @@ export class EventHub {
       for (const [gameId, set] of this.games) {
         const from = Math.min(...[...set].map((w) => w.lastId));
         const rows = await this.judge.rawEvents(gameId, from);
+        if (rows.length === 0) continue;
+        const watchers = [...set];
+        const filters = await this.judge.audienceFilters(
+          gameId,
+          watchers.map((w) => w.token),
+        );
+        watchers.forEach((w, i) => {
+          const f = filters[i];
+          if (f) {
+            w.allowed = f;
+            return;
+          }
+          // The token was revoked: the stream ends (a reconnection is refused with 401).
+          set.delete(w);
+          w.res.end('event: revoked\ndata: {"error":"this token was revoked; log in again"}\n\n');
+        });
+        if (set.size === 0) this.games.delete(gameId);
         for (const e of rows) {
           for (const w of set) {
             if (e.id <= w.lastId) continue;

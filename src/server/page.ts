@@ -1,45 +1,58 @@
 import type { GameSummary } from "../judge/judge.ts";
 
 /*
- * GET /: a plain page listing the games and pointing at the API. The full web client is a
- * later issue; this page shows only what exists.
+ * The HTML shell of every page: the style sheet, the client's script (src/web, bundled by
+ * web.ts) and, for the front page, the games list rendered on the server so it paints before
+ * any script runs (and reads without one). Every text from users is escaped.
  */
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
   );
 
-export function homePage(games: readonly GameSummary[]): string {
+export interface ShellAssets {
+  readonly js: string;
+  readonly css: string;
+}
+
+export function appShell(title: string, body: string, assets: ShellAssets): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${escapeHtml(assets.css)}">
+<script type="module" src="${escapeHtml(assets.js)}"></script>
+</head><body>
+<header class="top"><a class="brand" href="/">Entente</a><nav id="nav"><a href="/">Lobby</a><a href="/sandbox">Sandbox</a><a href="/api/docs">API</a></nav></header>
+<main id="app">${body}</main>
+</body></html>
+`;
+}
+
+export function homePage(games: readonly GameSummary[], assets: ShellAssets): string {
   const rows = games
     .map(
       (g) =>
-        `<tr><td><a href="/api/games/${escapeHtml(g.id)}">${escapeHtml(g.name)}</a></td><td>${escapeHtml(
+        `<tr><td><a href="/game/${encodeURIComponent(g.id)}">${escapeHtml(g.name)}</a></td><td>${escapeHtml(
           g.variant,
         )} (${escapeHtml(g.scenario)})</td><td>${escapeHtml(g.status)}</td><td>${escapeHtml(g.phase ?? "-")}</td><td>${escapeHtml(
           g.deadline ?? "-",
         )}</td><td>${g.players}/${g.seats}</td></tr>`,
     )
     .join("\n");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Entente judge</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd}</style>
-</head><body>
-<h1>Entente judge</h1>
-<p>Diplomacy games hosted here. Everything is done through the API: see its
-<a href="/api/docs">OpenAPI document</a> (<code>/api/docs</code>) and
-<a href="/api/health">health</a>.</p>
-<h2>Games (${games.length})</h2>
-${
-  games.length === 0
-    ? "<p>No games yet. Create an account (<code>POST /api/users</code>), then a game (<code>POST /api/games</code>).</p>"
-    : `<table><thead><tr><th>Game</th><th>Variant</th><th>Status</th><th>Phase</th><th>Deadline (UTC)</th><th>Players</th></tr></thead><tbody>
+  const list =
+    games.length === 0
+      ? "<p>No games yet.</p>"
+      : `<table><thead><tr><th>Game</th><th>Variant</th><th>Status</th><th>Phase</th><th>Deadline (UTC)</th><th>Players</th></tr></thead><tbody>
 ${rows}
-</tbody></table>`
-}
-</body></html>
-`;
+</tbody></table>`;
+  return appShell(
+    "Entente judge",
+    `<h1>Entente judge</h1>
+<section id="lobby-static"><h2>Games (${games.length})</h2>
+${list}
+<p>The API is described at <a href="/api/docs">/api/docs</a>.</p></section>`,
+    assets,
+  );
 }

@@ -11,6 +11,8 @@ export type Auth = "none" | "optional" | "required";
 
 export interface Ctx<B> {
   readonly user: User | null;
+  /** The bearer token the user was authenticated with (live streams re-check it). */
+  readonly token: string | null;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
   readonly body: B;

@@ -1,5 +1,14 @@
-import { invalid, unauthenticated } from "../judge/errors.ts";
+import { invalid, notFound, unauthenticated } from "../judge/errors.ts";
+import { familyListing } from "../judge/family.ts";
 import type { Judge, User } from "../judge/judge.ts";
+import {
+  configureMailGame,
+  mailGame,
+  mailIdentity,
+  outbox,
+  setMailAddress,
+} from "../judge/mail.ts";
+import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
 import { scenariosOf } from "../variants/scenarios.ts";
 import type { EventHub } from "./events.ts";
@@ -17,6 +26,7 @@ import {
   optional,
   str,
 } from "./schema.ts";
+import { webRoutes } from "./web.ts";
 
 /*
  * The REST API: every route, its input schema and its handler. The OpenAPI document at
@@ -111,9 +121,11 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       path: "/api/variants",
       tag: "games",
       summary: "Variants and their scenarios (who plays which powers)",
+      description:
+        "Then the game families the judge hosts (global, discovery): a different game, marked by `family` (a note) and `players`; their scenario ids are player counts.",
       auth: "none",
-      handler: async () =>
-        variantIds().map((id) => ({
+      handler: async () => [
+        ...variantIds().map((id) => ({
           id,
           scenarios: scenariosOf(id).map((s) => ({
             id: s.id,
@@ -121,6 +133,37 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
             seats: s.seats.map((x) => ({ name: x.name, powers: x.powers })),
           })),
         })),
+        ...familyListing(),
+      ],
+    }),
+    // Maps (src/render, docs/maps.md)
+    route({
+      method: "GET",
+      path: "/api/variants/{id}/geometry",
+      tag: "games",
+      summary: "A variant's map: province shapes, label and unit places, base SVG (MapGeometry)",
+      auth: "none",
+      responses: { 404: "no such variant, or it has no map" },
+      handler: async (c) => {
+        const id = c.params.id as string;
+        if (!hasMap(id)) throw notFound(`no map for variant ${id}`);
+        sendMap(id, "geometry", c.req, c.res);
+        return { streamed: true };
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/api/variants/{id}/map.svg",
+      tag: "games",
+      summary: "A variant's start position drawn as SVG",
+      auth: "none",
+      responses: { 404: "no such variant, or it has no map" },
+      handler: async (c) => {
+        const id = c.params.id as string;
+        if (!hasMap(id)) throw notFound(`no map for variant ${id}`);
+        sendMap(id, "start", c.req, c.res);
+        return { streamed: true };
+      },
     }),
     // Accounts
     route({
@@ -131,7 +174,10 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       auth: "none",
       body: obj({ name, password }),
       successStatus: 201,
-      responses: { 409: "the name is taken" },
+      responses: {
+        409: "the name is taken",
+        429: "too many accounts from your address: wait Retry-After seconds",
+      },
       handler: async (c) => ({
         status: 201,
         body: await judge.register(c.body.name, c.body.password),
@@ -144,7 +190,10 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       summary: "Log in with name and password; answers with a new token",
       auth: "none",
       body: obj({ name, password: str({ min: 1, max: 200 }) }),
-      responses: { 401: "wrong name or password" },
+      responses: {
+        401: "wrong name or password",
+        429: "too many logins from your address, or wrong passwords for the account: wait Retry-After seconds",
+      },
       handler: async (c) => judge.login(c.body.name, c.body.password),
     }),
     route({
@@ -217,6 +266,19 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         seed: optional(
           int({ min: 0, max: 2 ** 31, description: "seed of the game's random choices" }),
         ),
+        players: optional(
+          int({
+            min: 0,
+            max: 1000,
+            description:
+              "discovery: the player count, 9 to 20 (default 9); the map is generated for it from the seed",
+          }),
+        ),
+        variantData: optional(
+          anyJson(
+            "instead of variant: a variant data file (docs/variant.schema.json), checked and kept with the game; played one power per seat",
+          ),
+        ),
       }),
       successStatus: 201,
       handler: async (c) => ({ status: 201, body: await judge.createGame(need(c.user), c.body) }),
@@ -235,7 +297,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "games",
       summary: "Every adjudicated phase: orders, results with reasons, dislodgements, position",
       auth: "optional",
-      handler: async (c) => judge.phases(c.params.id!),
+      handler: async (c) => judge.phases(c.params.id!, c.user),
     }),
     route({
       method: "GET",
@@ -243,7 +305,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "games",
       summary: "The game record (docs/records.md)",
       auth: "optional",
-      handler: async (c) => judge.record(c.params.id!),
+      handler: async (c) => judge.recordFor(c.user, c.params.id!),
     }),
     route({
       method: "POST",
@@ -308,6 +370,54 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       summary: "Your current order sets for the open phase (the GM: everybody's)",
       auth: "required",
       handler: async (c) => judge.currentOrders(need(c.user), c.params.id!),
+    }),
+    // Global Diplomacy (seed 004, docs/global.md): per-player reports
+    route({
+      method: "GET",
+      path: "/api/games/{id}/report",
+      tag: "orders",
+      summary: "Global Diplomacy: your report (seed 004 §8), the last turn's or ?turn=N's",
+      description:
+        "Only what your power may see. Before the first turn is adjudicated, the opening report. The GM reads any power's with ?power=. Other games have no reports (409).",
+      auth: "required",
+      query: {
+        power: "the GM: whose report (a power's number or name); a player: only their own",
+        turn: "an adjudicated turn's report (default: the last)",
+      },
+      responses: { 403: "not your power's report", 409: "the game has no reports" },
+      handler: async (c) => {
+        const raw = c.query.get("turn");
+        const turn = raw === null || raw === "" ? undefined : Number(raw);
+        if (turn !== undefined && (!Number.isInteger(turn) || turn < 1))
+          throw invalid(`"turn" must be a turn number (1, 2, ...), not "${raw}"`);
+        return judge.report(need(c.user), c.params.id!, {
+          power: c.query.get("power") ?? undefined,
+          turn,
+        });
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/turns",
+      tag: "game master",
+      summary: "Global Diplomacy, GM: every adjudicated turn: commands, results, reports",
+      auth: "required",
+      responses: { 403: "you are not the game master", 409: "the game has no turns" },
+      handler: async (c) => judge.familyTurns(need(c.user), c.params.id!),
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/moderator-map",
+      tag: "game master",
+      summary: "Age of Discovery, GM: the game's whole generated map (never shown to players)",
+      description:
+        "Every area with its squares, adjacency and supply, and the grid geometry, in the map's own frame (docs/discovery.md). Players see only the map in their report, in their own X Y names.",
+      auth: "required",
+      responses: {
+        403: "you are not the game master",
+        409: "the game's map is not generated for it",
+      },
+      handler: async (c) => judge.moderatorMap(need(c.user), c.params.id!),
     }),
     // Votes
     route({
@@ -380,6 +490,49 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         body: await judge.sendPress(need(c.user), c.params.id!, c.body),
       }),
     }),
+    // Play by email (docs/email.md)
+    route({
+      method: "GET",
+      path: "/api/me/mail",
+      tag: "mail",
+      summary: "Your mail address and secret (the line to put in order mails)",
+      auth: "required",
+      responses: { 404: "no address set yet" },
+      handler: async (c) => mailIdentity(judge, need(c.user)),
+    }),
+    route({
+      method: "POST",
+      path: "/api/me/mail",
+      tag: "mail",
+      summary: "Set the address you send order mail from; answers with your secret",
+      description:
+        "Order mails must come from this address and carry the line 'Secret: <secret>' (seed 002 X(6)). The secret is made once; newSecret: true makes a new one.",
+      auth: "required",
+      body: obj({
+        address: str({ min: 3, max: 254, example: "alice@example.org" }),
+        newSecret: optional(bool("make a new secret (the old one stops working)")),
+      }),
+      handler: async (c) => setMailAddress(judge, need(c.user), c.body),
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/mail",
+      tag: "mail",
+      summary: "How to write to the game by mail: its abbreviation, address and power letters",
+      auth: "optional",
+      responses: { 404: "the game is not played by mail" },
+      handler: async (c) => mailGame(judge, c.params.id!),
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/outbox",
+      tag: "mail",
+      summary: "GM: every mail the judge sent or keeps to send for this game",
+      auth: "required",
+      query: { after: "only mails with a greater id" },
+      responses: { 403: "you are not the game master" },
+      handler: async (c) => outbox(judge, need(c.user), c.params.id!, afterParam(c.query)),
+    }),
     // Live updates
     route({
       method: "GET",
@@ -396,9 +549,191 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         if (!(c.req.headers.accept ?? "").includes("text/event-stream")) {
           return judge.events(c.user, c.params.id!, after);
         }
-        await hub.stream(c.req, c.res, c.user, c.params.id!, after);
+        await hub.stream(c.req, c.res, c.user, c.token, c.params.id!, after);
         return { streamed: true };
       },
+    }),
+    // Sequential movement (seed 003, docs/sequential.md)
+    route({
+      method: "GET",
+      path: "/api/games/{id}/schedule",
+      tag: "game master",
+      summary: "GM: the sequential schedule of every season so far and some ahead",
+      description:
+        "Each season's order of resolution (set by the GM or generated), simultaneous seasons, the contracts that count, and for each whole block of sequential seasons whether every power is first once, second once, and so on. Players are refused: they are never told the schedule.",
+      auth: "required",
+      query: {
+        ahead: "how many seasons after the first one still open (default twice the powers)",
+      },
+      responses: { 403: "you are not the game master", 409: "the game is not sequential" },
+      handler: async (c) => {
+        const raw = c.query.get("ahead");
+        const ahead = raw === null ? undefined : Number(raw);
+        if (ahead !== undefined && (!Number.isInteger(ahead) || ahead < 0 || ahead > 200))
+          throw invalid(`"ahead" must be a whole number of seasons from 0 to 200, not "${raw}"`);
+        return judge.schedule(need(c.user), c.params.id!, ahead);
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/schedule/{season}",
+      tag: "game master",
+      summary: "GM: set a season's schedule, make it simultaneous, or go back to the generated one",
+      description:
+        'season: S1902 or F1902, not yet adjudicated. schedule: the powers in the order their orders are resolved (every power with units or centres), "simultaneous", or "generated".',
+      auth: "required",
+      body: obj({
+        schedule: either(
+          list(power, { min: 1, max: 50 }),
+          oneOf(["simultaneous", "generated"] as const),
+          'a list of powers, "simultaneous" or "generated"',
+        ),
+      }),
+      responses: { 403: "you are not the game master", 409: "the season has been adjudicated" },
+      handler: async (c) =>
+        judge.setSchedule(need(c.user), c.params.id!, c.params.season!, c.body.schedule),
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/contracts",
+      tag: "orders",
+      summary: "Your contract declarations, and whether the other side matched them (the GM: all)",
+      auth: "required",
+      responses: { 403: "observers and outsiders see no contracts" },
+      handler: async (c) => judge.contracts(need(c.user), c.params.id!),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/contracts",
+      tag: "orders",
+      summary: "Declare a support contract with another power, to the GM (sequential movement)",
+      description:
+        'A contract counts in a season when both powers declared it for that season. It covers support and convoys between the two powers\' units; their orders are then resolved together, in the slot of the power lower on the schedule. season: the first season (default the first not yet adjudicated); until: the last season (default the same) or "withdrawn".',
+      auth: "required",
+      body: obj({
+        with: power,
+        power: optional(power),
+        season: optional(str({ max: 10, example: "S1902" })),
+        until: optional(str({ max: 10, example: "withdrawn" })),
+      }),
+      successStatus: 201,
+      responses: { 403: "not your power", 409: "the season has been adjudicated" },
+      handler: async (c) => ({
+        status: 201,
+        body: await judge.declareContract(need(c.user), c.params.id!, c.body),
+      }),
+    }),
+    route({
+      method: "DELETE",
+      path: "/api/games/{id}/contracts/{cid}",
+      tag: "orders",
+      summary: "Withdraw a contract declaration from the first season not yet adjudicated",
+      auth: "required",
+      responses: { 404: "no such declaration of yours" },
+      handler: async (c) => {
+        const id = Number(c.params.cid);
+        if (!Number.isInteger(id) || id < 1)
+          throw invalid(`no contract declaration "${c.params.cid}"`);
+        return judge.withdrawContract(need(c.user), c.params.id!, id);
+      },
+    }),
+    // The europe1935 committee (docs/committee.md)
+    route({
+      method: "GET",
+      path: "/api/games/{id}/committee",
+      tag: "committee",
+      summary:
+        "europe1935: victory points, conferences, insurrections and the political goals you may read",
+      auth: "optional",
+      handler: async (c) => judge.committee(c.user, c.params.id!),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/committee/goals",
+      tag: "committee",
+      summary:
+        "A political goal: set by the chairs (the GM, up to 3 per power) or proposed by a power (up to 2)",
+      description:
+        "The GM sets a power's goal (source chairs, approved, points 0-3, default 3); a player proposes one for their power (source proposed, pending until the chairs approve or deny it). Goals are seen by their power and the GM until the game ends.",
+      auth: "required",
+      body: obj({
+        text: str({ min: 1, max: 2000 }),
+        power: optional(power),
+        source: optional(oneOf(["chairs", "proposed"] as const)),
+        points: optional(int({ min: 0, max: 3, description: "the chairs' goals: points awarded" })),
+      }),
+      successStatus: 201,
+      handler: async (c) => ({
+        status: 201,
+        body: await judge.committeeAct(need(c.user), c.params.id!, { act: "goal", ...c.body }),
+      }),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/committee/goals/{goal}",
+      tag: "committee",
+      summary:
+        "GM (the chairs): approve (with points) or deny a proposed goal, or record it achieved",
+      auth: "required",
+      body: obj({
+        decision: oneOf(["approve", "deny", "achieved", "not-achieved"] as const),
+        points: optional(int({ min: 0, max: 3, description: "approve: the points awarded" })),
+      }),
+      responses: { 403: "you are not the game master" },
+      handler: async (c) =>
+        judge.committeeAct(need(c.user), c.params.id!, {
+          act: c.body.decision,
+          goal: c.params.goal!,
+          points: c.body.points,
+        }),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/committee/conferences",
+      tag: "committee",
+      summary: "Propose a conference (opens at once unless refused)",
+      description:
+        "Refused while another conference runs, with fewer than three delegations, or while a unit of a power not taking part stands in the location. It lasts at most a year and ends at once when its location is conquered.",
+      auth: "required",
+      body: obj({
+        name: str({ min: 1, max: 200, example: "Munich Conference" }),
+        goal: str({ min: 1, max: 2000 }),
+        location: str({ min: 1, max: 60, example: "Munich" }),
+        participants: list(power, { min: 1, max: 20 }),
+        organiser: optional(power),
+      }),
+      successStatus: 201,
+      handler: async (c) => ({
+        status: 201,
+        body: await judge.committeeAct(need(c.user), c.params.id!, {
+          act: "conference",
+          ...c.body,
+        }),
+      }),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/committee/conferences/close",
+      tag: "committee",
+      summary: "GM (the chairs): close the running conference",
+      auth: "required",
+      responses: { 403: "you are not the game master" },
+      handler: async (c) =>
+        judge.committeeAct(need(c.user), c.params.id!, { act: "close-conference" }),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/committee/territory",
+      tag: "committee",
+      summary: "GM (the chairs): centres needed for the five territorial points (default 15)",
+      auth: "required",
+      body: obj({ centres: int({ min: 1, max: 1000 }) }),
+      responses: { 403: "you are not the game master" },
+      handler: async (c) =>
+        judge.committeeAct(need(c.user), c.params.id!, {
+          act: "territory",
+          centres: c.body.centres,
+        }),
     }),
     // Game master
     gm(
@@ -467,11 +802,23 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     ),
     gm(
       judge,
+      "mail",
+      "Play the game by mail: its subject abbreviation (SED in 'SED 01SA') and the address orders go To",
+      obj({
+        abbreviation: str({ min: 1, max: 12, example: "SED" }),
+        address: str({ min: 3, max: 254, example: "sed@judge.example.org" }),
+      }),
+      (u, id, b) => configureMailGame(judge, u, id, b),
+    ),
+    gm(
+      judge,
       "declare-draw",
       "Warn, then declare a draw of all survivors after years with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
       (u, id, b) => judge.declareDraw(u, id, b),
     ),
+    // The web client's routes: legal orders, typed-order checks, the sandbox, the chair.
+    ...webRoutes(judge),
   ];
 }
 

@@ -3,11 +3,12 @@ import type { AddressInfo } from "node:net";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge } from "../judge/judge.ts";
 import { EventHub } from "./events.ts";
+import { jsonErrorAt, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } from "./limits.ts";
 import { openApi } from "./openapi.ts";
-import { homePage } from "./page.ts";
 import { match, type Reply, type Route } from "./router.ts";
 import { apiRoutes } from "./routes.ts";
 import { ValidationError } from "./schema.ts";
+import { serveWeb } from "./web.ts";
 
 /*
  * The HTTP server over the judge (node:http, no framework): JSON in and out, bearer tokens,
@@ -23,15 +24,17 @@ export interface ServerOptions {
   /** How often live updates are polled from the store (ms). Default 500. */
   readonly pollMs?: number;
   readonly log?: (message: string) => void;
+  /** Rate limits and the body bound (limits.ts); defaults in DEFAULT_LIMITS. */
+  readonly limits?: Partial<LimitsConfig>;
 }
 
 export interface RunningServer {
   readonly port: number;
   readonly server: Server;
+  /** The route table it serves (the access-control test walks it). */
+  readonly routes: readonly Route[];
   close(): Promise<void>;
 }
-
-const MAX_BODY = 1024 * 1024;
 
 const STATUS: Record<JudgeError["kind"], number> = {
   invalid: 400,
@@ -50,15 +53,30 @@ class HttpError extends Error {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text, at most `max` bytes: a larger one is refused with 413 (announced by
+ * Content-Length, at once; otherwise once it passes the bound, the rest read and dropped so
+ * that the client gets the answer).
+ */
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  const tooLarge = () =>
+    new HttpError(
+      413,
+      `the request body is larger than ${max >= 1024 * 1024 ? `${max / (1024 * 1024)} MB` : `${max} bytes`}; nothing was stored`,
+    );
   return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > max) {
+      req.resume();
+      reject(tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, "the request body is larger than 1 MB"));
-        req.destroy();
+      if (size > max) {
+        chunks.length = 0;
+        reject(tooLarge());
         return;
       }
       chunks.push(c);
@@ -83,17 +101,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const hub = new EventHub(judge, opts.pollMs ?? 500);
   const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
+  const limits = new Limits(opts.limits, judge.now);
   const docs = openApi(routes);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     const url = new URL(req.url ?? "/", "http://localhost");
     const method = req.method ?? "GET";
-    if (method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) {
-      const html = homePage(await judge.listGames());
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(html);
-      return;
-    }
+    // The web client's pages and script (web.ts).
+    if (await serveWeb(judge, req, res, url)) return;
     if (
       method === "GET" &&
       (url.pathname === "/api/docs" || url.pathname === "/api/openapi.json")
@@ -131,23 +147,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     let body: unknown;
     if (method === "POST") {
-      const text = await readBody(req);
+      const text = await readBody(req, limits.config.maxBodyBytes);
       if (text.trim() !== "") {
         try {
           body = JSON.parse(text);
-        } catch (e) {
-          throw new HttpError(400, `the body is not valid JSON: ${(e as Error).message}`);
+        } catch {
+          throw new HttpError(400, `the body is not valid JSON: ${jsonErrorAt(text)}`);
         }
       }
     }
-    const reply: Reply = await route.handle({
-      user,
-      params,
-      query: url.searchParams,
-      body,
-      req,
-      res,
-    });
+    const reply: Reply = await limits.around(`${method} ${route.path}`, req, body, () =>
+      route.handle({ user, token, params, query: url.searchParams, body, req, res }),
+    );
     if (reply && typeof reply === "object" && "streamed" in reply) return;
     if (
       reply &&
@@ -170,8 +181,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       if (e instanceof JudgeError) sendJson(res, STATUS[e.kind], { error: e.message });
       else if (e instanceof ValidationError) sendJson(res, 400, { error: e.message });
-      else if (e instanceof HttpError) sendJson(res, e.status, { error: e.message });
-      else {
+      else if (e instanceof HttpError) {
+        if (e.status === 413) res.setHeader("connection", "close");
+        sendJson(res, e.status, { error: e.message });
+      } else if (e instanceof RateLimited) {
+        res.setHeader("retry-after", String(e.retryAfterSeconds));
+        sendJson(res, 429, { error: e.message });
+      } else {
         log(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
         sendJson(res, 500, { error: "internal error; the server's log has the details" });
       }
@@ -179,6 +195,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
+    // Idle keep-alive connections are closed after a minute, not Node's 5 s: a client (or a
+    // proxy) reusing one just as the server closes it gets a reset, which a busy client's late
+    // timers make likely (bench/load.ts saw it at 500 players); a minute makes it rare.
+    server.keepAliveTimeout = 60_000;
+    server.headersTimeout = 65_000;
     server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
@@ -197,6 +218,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   return {
     port,
     server,
+    routes,
     async close() {
       stopped = true;
       clearInterval(timer);

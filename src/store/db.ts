@@ -123,7 +123,7 @@ export async function openStore(opts: StoreOptions = {}): Promise<Store> {
   }
   const dialect: Dialect = isPg ? "postgres" : "sqlite";
   try {
-    await migrate(db, dialect);
+    await migrate(db, dialect, opts.schema);
   } catch (e) {
     await db.destroy();
     throw e;
@@ -131,8 +131,14 @@ export async function openStore(opts: StoreOptions = {}): Promise<Store> {
   return { db, dialect, description, close: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<DB>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+async function migrate(db: Kysely<DB>, dialect: Dialect, schema?: string): Promise<void> {
+  // With a PostgreSQL schema, Kysely's bookkeeping tables live in it too: otherwise Kysely
+  // looks for them across schemas and concurrent test runs see each other's half-made tables.
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    ...(dialect === "postgres" && schema ? { migrationTableSchema: schema } : {}),
+  });
   // Several processes may start at once on one PostgreSQL database: Kysely's migration lock
   // serialises the migrations, but creating its own bookkeeping tables can race; try again.
   for (let attempt = 1; ; attempt++) {

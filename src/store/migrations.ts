@@ -217,11 +217,146 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Play by email (docs/email.md): players' mail addresses and secrets, each game's mail
+ * abbreviation and address with the mailer's progress, the outbox, and order sets sent early
+ * for a later retreat or adjustment phase (seed 002 II(5)).
+ */
+function mail(dialect: Dialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("mail_users")
+        .addColumn("user_id", "text", (c) => c.primaryKey().references("users.id"))
+        .addColumn("address", "text", (c) => c.notNull())
+        .addColumn("secret", "text", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("mail_users_address")
+        .on("mail_users")
+        .column("address")
+        .execute();
+      await db.schema
+        .createTable("mail_games")
+        .addColumn("game_id", "text", (c) => c.primaryKey().references("games.id"))
+        .addColumn("abbr", "text", (c) => c.notNull().unique())
+        .addColumn("address", "text", (c) => c.notNull())
+        .addColumn("last_event", "bigint", (c) => c.notNull().defaultTo(0))
+        .addColumn("reminded_idx", "integer", (c) => c.notNull().defaultTo(-1))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await idColumn(dialect, db.schema.createTable("outbox"))
+        .addColumn("game_id", "text")
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("from_addr", "text", (c) => c.notNull())
+        .addColumn("to_addr", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("in_reply_to", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("sent_at", "bigint")
+        .addColumn("error", "text")
+        .execute();
+      await db.schema
+        .createIndex("outbox_by_game")
+        .on("outbox")
+        .columns(["game_id", "id"])
+        .execute();
+      await idColumn(dialect, db.schema.createTable("early_orders"))
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("power", "text", (c) => c.notNull())
+        .addColumn("phase", "text", (c) => c.notNull())
+        .addColumn("orders", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("received_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("early_orders_by_game")
+        .on("early_orders")
+        .columns(["game_id", "id"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      for (const t of ["early_orders", "outbox", "mail_games", "mail_users"]) {
+        await db.schema.dropTable(t).execute();
+      }
+    },
+  };
+}
+
+/** Sequential movement (docs/sequential.md): the GM's schedules, contract declarations. */
+function sequential(dialect: Dialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("schedules")
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("season", "text", (c) => c.notNull())
+        .addColumn("schedule", "text", (c) => c.notNull())
+        .addColumn("set_by", "text", (c) => c.notNull())
+        .addColumn("set_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("schedules_pk", ["game_id", "season"])
+        .execute();
+      await idColumn(dialect, db.schema.createTable("contracts"))
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("power", "text", (c) => c.notNull())
+        .addColumn("partner", "text", (c) => c.notNull())
+        .addColumn("from_season", "text", (c) => c.notNull())
+        .addColumn("until_season", "text")
+        .addColumn("withdrawn_from", "text")
+        .addColumn("declared_by", "text", (c) => c.notNull())
+        .addColumn("declared_at", "bigint", (c) => c.notNull())
+        .addColumn("withdrawn_at", "bigint")
+        .execute();
+      await db.schema
+        .createIndex("contracts_by_game")
+        .on("contracts")
+        .columns(["game_id", "id"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      for (const t of ["contracts", "schedules"]) await db.schema.dropTable(t).execute();
+    },
+  };
+}
+
+/**
+ * The europe1935 committee (docs/committee.md): the chairs' and powers' acts (political goals,
+ * conferences), each with the number of phases adjudicated when it was done.
+ */
+function committee(dialect: Dialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await idColumn(dialect, db.schema.createTable("committee_acts"))
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("after_idx", "integer", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("committee_acts_by_game")
+        .on("committee_acts")
+        .columns(["game_id", "id"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("committee_acts").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { "0001_initial": initial(dialect) };
+      return {
+        "0001_initial": initial(dialect),
+        "0002_mail": mail(dialect),
+        "0003_sequential": sequential(dialect),
+        "0004_committee": committee(dialect),
+      };
     },
   };
 }

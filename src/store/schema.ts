@@ -196,6 +196,99 @@ export interface EditsTable {
   at: number;
 }
 
+/** A player's mail identity (docs/email.md): the address orders come from, and the secret. */
+export interface MailUsersTable {
+  user_id: string;
+  /** Lower case. */
+  address: string;
+  /** The line a player puts in every order mail (seed 002 X(6)). */
+  secret: string;
+  updated_at: number;
+}
+
+/** A game played by mail: its subject abbreviation (`SED`) and the address orders go To. */
+export interface MailGamesTable {
+  game_id: string;
+  /** Upper case, unique. */
+  abbr: string;
+  /** Lower case. */
+  address: string;
+  /** The last event mailed out (phase results, game over). */
+  last_event: number;
+  /** The phase index whose deadline reminder has been sent. */
+  reminded_idx: number;
+  created_at: number;
+}
+
+/** Mail to send (or, with no SMTP configured, kept for the GM). */
+export interface OutboxTable {
+  id: Generated<number>;
+  game_id: string | null;
+  /** reply, results, reminder, report. */
+  kind: string;
+  from_addr: string;
+  to_addr: string;
+  subject: string;
+  body: string;
+  in_reply_to: string | null;
+  created_at: number;
+  sent_at: number | null;
+  error: string | null;
+}
+
+/** Sequential movement (docs/sequential.md): the GM's schedule for one season. */
+export interface SchedulesTable {
+  game_id: string;
+  /** `S1901`, `F1903`. */
+  season: string;
+  /** JSON: the powers in the order their orders are resolved, or "simultaneous". */
+  schedule: string;
+  set_by: string;
+  set_at: number;
+}
+
+/** Sequential movement: one power's declaration of a support contract with another. */
+export interface ContractsTable {
+  id: Generated<number>;
+  game_id: string;
+  power: string;
+  partner: string;
+  /** The first season it covers (`S1902`). */
+  from_season: string;
+  /** The last season it covers; null: until withdrawn. */
+  until_season: string | null;
+  /** Withdrawn: the first season it no longer covers. */
+  withdrawn_from: string | null;
+  declared_by: string;
+  declared_at: number;
+  withdrawn_at: number | null;
+}
+
+/** An order set sent early for a later retreat or adjustment phase (seed 002 II(5)). */
+export interface EarlyOrdersTable {
+  id: Generated<number>;
+  game_id: string;
+  power: string;
+  /** The phase it is for: `U1901R`, `W1901R`, `S1901R`, `F1901R`, `W1901A`. */
+  phase: string;
+  /** JSON: the order lines, as written. */
+  orders: string;
+  user_id: string;
+  received_at: number;
+}
+
+/** An act of the europe1935 committee (src/variants/europe1935/acts.ts), in order. */
+export interface CommitteeActsTable {
+  id: Generated<number>;
+  game_id: string;
+  /** Phases adjudicated when it was done (the record act's `at`). */
+  after_idx: number;
+  /** JSON: the record's act (`{at, by, act, ...}`). */
+  data: string;
+  user_id: string;
+  at: number;
+}
+
 export interface DB {
   users: UsersTable;
   tokens: TokensTable;
@@ -211,4 +304,11 @@ export interface DB {
   press: PressTable;
   events: EventsTable;
   edits: EditsTable;
+  committee_acts: CommitteeActsTable;
+  mail_users: MailUsersTable;
+  mail_games: MailGamesTable;
+  outbox: OutboxTable;
+  early_orders: EarlyOrdersTable;
+  schedules: SchedulesTable;
+  contracts: ContractsTable;
 }

@@ -406,6 +406,34 @@ describe("variant data: each kind of error has its message", () => {
     refused(w, 'startPhase: "F2000R": a game cannot start with retreats');
   });
 
+  test("rule defaults: known options with allowed values, loaded onto the variant and written back", () => {
+    const v = fixture();
+    v.rules = { moveWithoutCoast: "required", unitType: "strict" };
+    const r = loadVariant(v);
+    assert.ok(r.ok, r.ok ? "" : r.errors.join("\n"));
+    assert.deepEqual(
+      r.variant.rules,
+      { moveWithoutCoast: "required", unitType: "strict" },
+      "rules",
+    );
+    assert.deepEqual(variantToData(r.variant).rules, v.rules, "written back");
+    assert.equal(europe1935.rules?.moveWithoutCoast, "required", "europe1935's default");
+    assert.equal(classical.rules, undefined, "classical has none");
+    v.rules = { moveWithoutCoast: "always", colour: "red" };
+    refused(
+      v,
+      'rules.moveWithoutCoast: cannot be "always"; use one of "fail", "default", "required"',
+    );
+    assert.ok(
+      errorsOf(v).some((e) =>
+        e.startsWith("rules.colour: unknown rule option (known: multiRouteConvoy"),
+      ),
+      errorsOf(v).join("\n"),
+    );
+    v.rules = "datc";
+    refused(v, 'rules: must be an object of rule options, not "datc"');
+  });
+
   test("all problems are reported at once", () => {
     const v = fixture();
     prov(v, "bet").army.push("bur");

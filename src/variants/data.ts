@@ -10,6 +10,7 @@
 
 import { GameMap, type MapData, MapDataError, type ProvinceData } from "../engine/map.ts";
 import { parsePhase, phaseName } from "../engine/phase.ts";
+import { OPTION_VALUES, type RuleOptions } from "../engine/rules.ts";
 import {
   COASTS,
   type Coast,
@@ -56,6 +57,11 @@ export interface VariantData {
   readonly provinces: readonly VariantProvinceData[];
   /** Per power id, its units at the start: `A par`, `F stp/sc`. */
   readonly startUnits: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The variant's rule defaults (docs/rules.md options): applied over the chosen profile,
+   * overridden by options a game or an adjudication gives explicitly.
+   */
+  readonly rules?: Readonly<Record<string, string | boolean>>;
 }
 
 export type LoadResult =
@@ -73,6 +79,7 @@ export const VARIANT_FIELDS: readonly string[] = [
   "powers",
   "provinces",
   "startUnits",
+  "rules",
 ];
 export const POWER_FIELDS: readonly string[] = ["id", "name", "adjective", "letter"];
 export const PROVINCE_FIELDS: readonly string[] = [
@@ -282,6 +289,7 @@ export function loadVariant(json: unknown): LoadResult {
   }
 
   const units = readStartUnits(c, json.startUnits, powerIds, provinces.info, map);
+  const rules = readRuleDefaults(c, json.rules);
 
   if (c.errors.length > 0 || provinces.broken || !map || id === null || name === null || !phase) {
     if (c.errors.length === 0) c.errors.push("(top): the variant could not be read");
@@ -300,8 +308,36 @@ export function loadVariant(json: unknown): LoadResult {
   };
   return {
     ok: true,
-    variant: { id, name, powers, map, start, victoryCenters: victoryCenters ?? centreCount },
+    variant: {
+      id,
+      name,
+      powers,
+      map,
+      start,
+      victoryCenters: victoryCenters ?? centreCount,
+      ...(rules ? { rules } : {}),
+    },
   };
+}
+
+/** The `rules` field: rule options (docs/rules.md) with one of their values each. */
+function readRuleDefaults(c: Checker, v: unknown): Partial<RuleOptions> | null {
+  if (v === undefined) return null;
+  if (!isRecord(v)) {
+    c.add("rules", `must be an object of rule options, not ${q(v)}`);
+    return null;
+  }
+  const values = OPTION_VALUES as Readonly<Record<string, readonly unknown[]>>;
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(v)) {
+    const allowed = values[k];
+    if (!allowed) {
+      c.add(`rules.${k}`, `unknown rule option (known: ${Object.keys(values).join(", ")})`);
+    } else if (!allowed.includes(value)) {
+      c.add(`rules.${k}`, `cannot be ${q(value)}; use one of ${allowed.map(q).join(", ")}`);
+    } else out[k] = value;
+  }
+  return out as Partial<RuleOptions>;
 }
 
 /** The sound powers, and the ids of all powers (sound or not) for references to them. */
@@ -783,6 +819,7 @@ export function variantToData(v: Variant): VariantData {
     })),
     provinces,
     startUnits,
+    ...(v.rules ? { rules: { ...(v.rules as Record<string, string | boolean>) } } : {}),
   };
 }
 

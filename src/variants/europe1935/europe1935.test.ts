@@ -454,14 +454,19 @@ describe("europe1935: the seed's movement examples", () => {
     expect(south, "uk", "F Irn-Arabian Sea", "succeeds");
   });
 
-  test("Iran: a fleet ordered there without a coast does not move (moveWithoutCoast: required)", () => {
-    const r = run({
+  test("Iran: a fleet ordered there without a coast does not move (the variant's rule default)", () => {
+    const r = run({ units: { ussr: ["F cas"] }, orders: { ussr: ["F Cas-Irn"] } });
+    expect(r, "ussr", "F Cas-Irn", "invalid");
+    assert.match(outcome(r, "ussr", "F Cas-Irn").reason ?? "", /name the coast/, "the reason");
+    assert.deepEqual(unitsOf(r, "ussr"), ["F cas"]);
+    // An option given explicitly overrides the variant's default.
+    const fail = run({
       units: { ussr: ["F cas"] },
       orders: { ussr: ["F Cas-Irn"] },
-      rules: { moveWithoutCoast: "required" },
+      rules: { moveWithoutCoast: "fail" },
     });
-    assert.notEqual(outcome(r, "ussr", "F Cas-Irn").result, "succeeds");
-    assert.deepEqual(unitsOf(r, "ussr"), ["F cas"]);
+    expect(fail, "ussr", "F Cas-Irn", "succeeds");
+    assert.deepEqual(unitsOf(fail, "ussr"), ["F irn/nc"]);
   });
 
   test("Nile: F Eme–Egy, then from Egypt to the Red Sea", () => {

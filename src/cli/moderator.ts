@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { GlobalPositionError } from "../variants/global/position.ts";
+import type { TurnResult } from "../variants/global/types.ts";
+
+/*
+ * The moderator's shell shared by `entente global` and `entente discovery` (docs/global.md,
+ * docs/discovery.md): option reading, whole-file writes, playing a turn from an order file and
+ * writing each player's report, and turning a user's mistake into a message with status 2.
+ */
+
+export interface ShellResult {
+  readonly text: string;
+  readonly status: number;
+  readonly error?: string;
+}
+
+/** The arguments after the subcommand, options taken out as they are read. */
+export class ShellArgs {
+  private readonly args: string[];
+  constructor(args: readonly string[]) {
+    this.args = [...args];
+  }
+  take(name: string): string | undefined {
+    const i = this.args.indexOf(name);
+    if (i === -1) return undefined;
+    const v = this.args[i + 1];
+    if (v === undefined) throw new GlobalPositionError(`${name} needs a value`);
+    this.args.splice(i, 2);
+    return v;
+  }
+  int(name: string, fallback: number): number {
+    const text = this.take(name);
+    const n = Number(text ?? fallback);
+    if (!Number.isInteger(n)) {
+      throw new GlobalPositionError(`${name} must be a whole number, not ${text}`);
+    }
+    return n;
+  }
+  /** The positional arguments left, exactly `count` of them, or the usage. */
+  files(count: number, usage: string): string[] {
+    if (this.args.length !== count) throw new GlobalPositionError(usage);
+    return [...this.args];
+  }
+}
+
+/** Whole file or nothing: write beside it, then rename. */
+export function writeWhole(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** A new game file, never written over an existing one. */
+export function writeNewGame(out: string, game: unknown): void {
+  if (existsSync(out))
+    throw new GlobalPositionError(`${out} exists; a new game is not written over it`);
+  writeWhole(out, `${JSON.stringify(game, null, 1)}\n`);
+}
+
+export const readJsonFile = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
+
+/**
+ * `play GAME.json ORDERS.txt [--reports DIR]`: one turn from an order file; the game file is
+ * rewritten whole, each player's report written to DIR (default: `reports` beside the game).
+ */
+export function playFromFiles(
+  file: string,
+  ordersFile: string,
+  reportsDir: string | undefined,
+  play: (
+    game: unknown,
+    orders: string,
+  ) => { game: unknown; reports: Record<string, string>; result: TurnResult },
+  reportName: (turn: number, player: string) => string,
+): ShellResult {
+  const t = play(readJsonFile(file), readFileSync(ordersFile, "utf8"));
+  const dir = reportsDir ?? join(dirname(file), "reports");
+  mkdirSync(dir, { recursive: true });
+  for (const [p, text] of Object.entries(t.reports)) {
+    writeWhole(join(dir, reportName(t.result.turn, p)), text);
+  }
+  writeWhole(file, `${JSON.stringify(t.game, null, 1)}\n`);
+  const lines = [`turn ${t.result.turn} adjudicated; reports in ${dir}`];
+  for (const c of t.result.results) {
+    if (c.status !== "ok") lines.push(`  ${c.power}: ${c.text}: ${c.status}: ${c.reason ?? ""}`);
+  }
+  if (t.result.after.winners) lines.push(`game over: won by ${t.result.after.winners.join(", ")}`);
+  return { text: `${lines.join("\n")}\n`, status: 0 };
+}
+
+export const replayText = (file: string, turns: number, ok: boolean): ShellResult => ({
+  text: ok
+    ? `${file}: ${turns} turns replay exactly\n`
+    : `${file}: the replay does not give the stored position\n`,
+  status: ok ? 0 : 1,
+});
+
+/**
+ * Runs a subcommand: a user's mistake (a bad option, unreadable JSON, a missing file, or one
+ * of `userErrors`) becomes its message with status 2; anything else is a bug and is thrown.
+ */
+export function runShell(
+  body: () => ShellResult,
+  userErrors: readonly (new (...a: never[]) => Error)[] = [],
+): ShellResult {
+  try {
+    return body();
+  } catch (e) {
+    const fsError = e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string";
+    if (
+      e instanceof GlobalPositionError ||
+      e instanceof SyntaxError ||
+      fsError ||
+      userErrors.some((c) => e instanceof c)
+    ) {
+      return { text: "", status: 2, error: (e as Error).message };
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,177 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { extname } from "node:path";
+import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
+import { DATC_RULES } from "../engine/rules.ts";
+import { FamilyRenderError, renderFamily } from "../render/families.ts";
+import { mapGeometry, NoGeometryError, svgToPng } from "../render/geometry.ts";
+import { drawBoard } from "../render/layers.ts";
+import { boardOfRecordPhase, boardOfResult, recordPhases } from "../render/record-view.ts";
+import type { BoardView, RenderOptions } from "../render/types.ts";
+import { getVariant, variantIds } from "../variants/registry.ts";
+import { adjudicateJson } from "./adjudicate.ts";
+import { CliError, readRecordFile } from "./games.ts";
+
+/*
+ * `entente render`: draws a variant's board (its start, a position file, or a phase of a game
+ * record with that phase's orders and results) as SVG or PNG. docs/maps.md.
+ */
+
+export interface RenderArgs {
+  variant?: string;
+  record?: string;
+  phase?: string;
+  position?: string;
+  palette?: string;
+  width?: string;
+  /** Age of Discovery: the generated map's seed and players, and whose view (docs/maps.md). */
+  seed?: string;
+  players?: string;
+  player?: string;
+  out: string;
+}
+
+export const RENDER_USAGE =
+  "usage: entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json] [--palette standard|colorblind] [--width PX] --out map.svg|map.png\n       entente render --variant global [--position FILE.json] --out world.svg|png\n       entente render --variant discovery (--seed S [--players N] | --position FILE.json) [--player P] --out map.svg|png";
+
+/** Global Diplomacy or Age of Discovery (drawn by render/families.ts), named or in the file. */
+function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
+  let id = args.variant;
+  if (!id && args.position) {
+    try {
+      const v = (JSON.parse(readFileSync(args.position, "utf8")) as { variant?: unknown }).variant;
+      if (typeof v === "string") id = v;
+    } catch {
+      return undefined; // the usual path reports the unreadable file
+    }
+  }
+  return id === "global" || id === "discovery" ? id : undefined;
+}
+
+/** Draws the board and writes it; returns the line to print. */
+export function cmdRender(args: RenderArgs): string {
+  const format = extname(args.out).toLowerCase();
+  if (format !== ".svg" && format !== ".png") {
+    throw new CliError(`render: --out must end in .svg or .png, not ${args.out}`);
+  }
+  if (args.palette !== undefined && args.palette !== "standard" && args.palette !== "colorblind") {
+    throw new CliError(`render: --palette is standard or colorblind, not ${args.palette}`);
+  }
+  if (args.record && args.position) {
+    throw new CliError("render: give --record or --position, not both");
+  }
+  if (args.phase && !args.record) throw new CliError("render: --phase needs --record");
+  let width: number | undefined;
+  if (args.width !== undefined) {
+    width = Number(args.width);
+    if (!Number.isInteger(width) || width < 100 || width > 10000) {
+      throw new CliError(
+        `render: --width is a whole number of pixels (100-10000), not ${args.width}`,
+      );
+    }
+  }
+
+  const family = familyOf(args);
+  if (family) {
+    if (args.record) throw new CliError(`render: --record is not for ${family}; use --position`);
+    let position: Record<string, unknown> | undefined;
+    if (args.position) {
+      try {
+        position = JSON.parse(readFileSync(args.position, "utf8")) as Record<string, unknown>;
+      } catch (e) {
+        throw new CliError(`render: cannot read ${args.position}: ${(e as Error).message}`);
+      }
+      if (typeof position !== "object" || position === null || Array.isArray(position)) {
+        throw new CliError(`render: ${args.position} must hold a ${family} position JSON object`);
+      }
+    }
+    let drawn: { svg: string; summary: string };
+    try {
+      drawn = renderFamily({
+        variant: family,
+        ...(position ? { position } : {}),
+        ...(args.seed !== undefined ? { seed: args.seed } : {}),
+        ...(args.players !== undefined ? { players: args.players } : {}),
+        ...(args.player !== undefined ? { player: args.player } : {}),
+        options: { palette: args.palette === "colorblind" ? "colorblind" : "standard" },
+      });
+    } catch (e) {
+      if (e instanceof FamilyRenderError) throw new CliError(`render: ${e.message}`);
+      throw e;
+    }
+    if (format === ".svg") writeFileSync(args.out, drawn.svg);
+    else writeFileSync(args.out, svgToPng(drawn.svg, width));
+    return `${args.out}: ${drawn.summary}\n`;
+  }
+  if (args.seed !== undefined || args.players !== undefined || args.player !== undefined) {
+    throw new CliError("render: --seed, --players and --player are for --variant discovery");
+  }
+
+  let variantId = args.variant;
+  let view: BoardView;
+  if (args.record) {
+    const { record } = readRecordFile(args.record);
+    if (variantId && variantId !== record.variant) {
+      throw new CliError(`render: the record is a game of ${record.variant}, not ${variantId}`);
+    }
+    variantId = record.variant;
+    const phase = args.phase ?? (recordPhases(record).at(-1) as string);
+    const board = boardOfRecordPhase(record, phase);
+    if (!board.ok) throw new CliError(`render: ${args.record}: ${board.error}`);
+    view = board.view;
+  } else if (args.position) {
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(readFileSync(args.position, "utf8")) as Record<string, unknown>;
+    } catch (e) {
+      throw new CliError(`render: cannot read ${args.position}: ${(e as Error).message}`);
+    }
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      throw new CliError(
+        `render: ${args.position} must hold a position JSON object (docs/adjudicate-json.md)`,
+      );
+    }
+    const id = typeof json.variant === "string" ? json.variant : (variantId ?? "classical");
+    if (variantId && variantId !== id) {
+      throw new CliError(`render: the position is of ${id}, not ${variantId}`);
+    }
+    variantId = id;
+    const variant = getVariant(id);
+    if (!variant)
+      throw new CliError(`render: unknown variant ${id}; known: ${variantIds().join(", ")}`);
+    try {
+      view = { position: writePosition(variant, readPosition(json, variant)) };
+    } catch (e) {
+      if (e instanceof PositionError) throw new CliError(`render: ${args.position}: ${e.message}`);
+      throw e;
+    }
+    if (json.orders !== undefined) {
+      // A position with orders (the adjudicate contract's input): drawn with their results.
+      const result = adjudicateJson(json, DATC_RULES);
+      if ("error" in result) throw new CliError(`render: ${args.position}: ${result.error}`);
+      view = boardOfResult(view.position, result.orders, result.dislodged);
+    }
+  } else {
+    const variant = getVariant(variantId ?? "classical");
+    if (!variant) {
+      throw new CliError(`render: unknown variant ${variantId}; known: ${variantIds().join(", ")}`);
+    }
+    view = { position: writePosition(variant, variant.start) };
+  }
+
+  const variant = getVariant(variantId ?? "classical");
+  if (!variant)
+    throw new CliError(`render: unknown variant ${variantId}; known: ${variantIds().join(", ")}`);
+  const options: RenderOptions = {
+    palette: args.palette === "colorblind" ? "colorblind" : "standard",
+  };
+  let svg: string;
+  try {
+    svg = drawBoard(mapGeometry(variant), view, options);
+  } catch (e) {
+    if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
+    throw e;
+  }
+  if (format === ".svg") writeFileSync(args.out, svg);
+  else writeFileSync(args.out, svgToPng(svg, width));
+  return `${args.out}: ${variant.id} ${view.position.phase}${view.orders ? `, ${view.orders.length} orders` : ""}\n`;
+}

@@ -1,0 +1,214 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Variant } from "../engine/variant.ts";
+import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { isFamilyGame } from "./family.ts";
+import { loadGame } from "./game-data.ts";
+import type { Judge, User } from "./judge.ts";
+import { randomId } from "./password.ts";
+
+/*
+ * The judge's side of play by email (docs/email.md): a player's mail address and secret, a
+ * game's mail abbreviation and address (set by its GM), and the outbox the GM may read. The
+ * mail gateway itself (src/mail) reads mails and goes through the Judge's own methods for
+ * orders, press and votes; this file only keeps what those need.
+ */
+
+export interface MailIdentity {
+  readonly address: string;
+  /** The line to put in every order mail: `Secret: <secret>` (seed 002 X(6)). */
+  readonly secret: string;
+}
+
+export interface MailGame {
+  readonly gameId: string;
+  readonly abbreviation: string;
+  readonly address: string;
+  /** Each power's subject letter: `A` Austria, ... */
+  readonly letters: readonly { letter: string; power: string; name: string }[];
+}
+
+const ADDRESS = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+/** A mail address as compared: trimmed, lower case. */
+export function normalAddress(a: string): string {
+  return a.trim().toLowerCase();
+}
+
+function checkAddress(a: string, what: string): string {
+  const n = normalAddress(a);
+  if (!ADDRESS.test(n) || n.length > 254) {
+    throw invalid(`${what} must be a mail address like name@example.org, not "${a}"`);
+  }
+  return n;
+}
+
+/** Whether two secrets are equal (in time independent of where they differ). */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The power letters of a variant, from its powers (docs/email.md, "Power letters"). */
+export function powerLetters(variant: Variant): { letter: string; power: string; name: string }[] {
+  return variant.powers.map((p) => ({ letter: p.letter.toUpperCase(), power: p.id, name: p.name }));
+}
+
+/**
+ * Sets the address a user sends orders from; the secret is made the first time (or anew with
+ * `newSecret`). Answers with both: the secret is shown only to its owner.
+ */
+export async function setMailAddress(
+  judge: Judge,
+  user: User,
+  input: { address: string; newSecret?: boolean | undefined },
+): Promise<MailIdentity> {
+  const address = checkAddress(input.address, "address");
+  const db = judge.store.db;
+  const now = judge.now();
+  const old = await db
+    .selectFrom("mail_users")
+    .selectAll()
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  const secret = old && !input.newSecret ? old.secret : randomId(12);
+  if (old) {
+    await db
+      .updateTable("mail_users")
+      .set({ address, secret, updated_at: now })
+      .where("user_id", "=", user.id)
+      .execute();
+  } else {
+    await db
+      .insertInto("mail_users")
+      .values({ user_id: user.id, address, secret, updated_at: now })
+      .execute();
+  }
+  return { address, secret };
+}
+
+export async function mailIdentity(judge: Judge, user: User): Promise<MailIdentity> {
+  const row = await judge.store.db
+    .selectFrom("mail_users")
+    .select(["address", "secret"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  if (!row) throw notFound('you have no mail address yet: POST /api/me/mail {"address": ...}');
+  return row;
+}
+
+async function requireGm(judge: Judge, user: User, gameId: string): Promise<void> {
+  const view = await judge.gameView(user, gameId);
+  if (view.you?.role !== "gm") throw forbidden("only the game master may do this");
+}
+
+/**
+ * Lets a game take orders by mail: its abbreviation for subjects (`SED` in `SED 01SA`, unique
+ * among the judge's games) and the address orders must be sent To.
+ */
+export async function configureMailGame(
+  judge: Judge,
+  user: User,
+  gameId: string,
+  input: { abbreviation: string; address: string },
+): Promise<MailGame> {
+  await requireGm(judge, user, gameId);
+  const abbr = input.abbreviation.trim().toUpperCase();
+  if (!/^[A-Z0-9][A-Z0-9_-]{0,11}$/.test(abbr)) {
+    throw invalid(
+      `an abbreviation is 1 to 12 letters or digits (like SED), not "${input.abbreviation}"`,
+    );
+  }
+  if (/^(?:RE|FW|FWD|EMGTURN|EMGREPORT)$/.test(abbr)) {
+    throw invalid(`"${abbr}" would be confused with a mail command; choose another abbreviation`);
+  }
+  const address = checkAddress(input.address, "the game's address");
+  const db = judge.store.db;
+  // Global Diplomacy's mail names no power in its subject (EMGTURN, seed 004 §9): no letters.
+  const letters = (await isFamilyGame(db, gameId))
+    ? []
+    : powerLetters((await loadGame(db, gameId)).scenario.variant);
+  const clash = letters.filter((l, i) => letters.findIndex((m) => m.letter === l.letter) !== i);
+  if (clash.length > 0) {
+    throw invalid(
+      `this variant's power letters are not unique (${clash.map((l) => `${l.letter} ${l.name}`).join(", ")}): subjects could not name the power; fix the variant's "letter"s`,
+    );
+  }
+  const taken = await db
+    .selectFrom("mail_games")
+    .select("game_id")
+    .where("abbr", "=", abbr)
+    .executeTakeFirst();
+  if (taken && taken.game_id !== gameId) {
+    throw conflict(`another game already uses the abbreviation ${abbr}`);
+  }
+  const old = await db
+    .selectFrom("mail_games")
+    .select("game_id")
+    .where("game_id", "=", gameId)
+    .executeTakeFirst();
+  if (old) {
+    await db
+      .updateTable("mail_games")
+      .set({ abbr, address })
+      .where("game_id", "=", gameId)
+      .execute();
+  } else {
+    // Mail goes out for what happens from now on, not for the game's past.
+    const last = await db
+      .selectFrom("events")
+      .select((eb) => eb.fn.max("id").as("m"))
+      .where("game_id", "=", gameId)
+      .executeTakeFirst();
+    await db
+      .insertInto("mail_games")
+      .values({
+        game_id: gameId,
+        abbr,
+        address,
+        last_event: Number(last?.m ?? 0),
+        reminded_idx: -1,
+        created_at: judge.now(),
+      })
+      .execute();
+  }
+  return mailGame(judge, gameId);
+}
+
+/** A game's mail settings (public: the abbreviation, the address and the power letters). */
+export async function mailGame(judge: Judge, gameId: string): Promise<MailGame> {
+  const row = await judge.store.db
+    .selectFrom("mail_games")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .executeTakeFirst();
+  if (!row) throw notFound("this game is not played by mail (its GM can set that up)");
+  const letters = (await isFamilyGame(judge.store.db, gameId))
+    ? []
+    : powerLetters((await loadGame(judge.store.db, gameId)).scenario.variant);
+  return { gameId, abbreviation: row.abbr, address: row.address, letters };
+}
+
+/** The game's outbox, for its GM only: every mail the judge sent or keeps to send. */
+export async function outbox(judge: Judge, user: User, gameId: string, afterId = 0) {
+  await requireGm(judge, user, gameId);
+  const rows = await judge.store.db
+    .selectFrom("outbox")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(500)
+    .execute();
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    to: r.to_addr,
+    subject: r.subject,
+    body: r.body,
+    createdAt: iso(r.created_at),
+    sentAt: iso(r.sent_at),
+    error: r.error,
+  }));
+}

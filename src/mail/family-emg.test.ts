@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Judge, type User } from "../judge/judge.ts";
+import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import { Clock, user } from "../judge/testing.ts";
+import { testStore } from "../store/testing.ts";
+import { Notifier } from "./notify.ts";
+import { Postman } from "./postman.ts";
+import { gatewayOf, rawMail } from "./testing.ts";
+
+/*
+ * EMGTURN and EMGREPORT (seed 004 §9.0) for a Global Diplomacy game in the judge, through the
+ * mail gateway with its default dialects (what `entente mail ingest`, SMTP and IMAP call).
+ */
+
+const GAME_ADDRESS = "gd001@judge.test";
+const addressOf = (p: number) => `power${p}@players.test`;
+
+describe("mail: EMG for Global Diplomacy judge games", () => {
+  test("turns are checked line by line and overwrite; reports are the player's own", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, { name: "World", variant: "global", seed: 9 });
+    // The game's mail settings, as a GM sets them (POST /api/games/{id}/gm/mail).
+    const mail = await configureMailGame(judge, gm, game.id, {
+      abbreviation: "GD001",
+      address: GAME_ADDRESS,
+    });
+    assert.deepEqual(mail.letters, [], "EMG subjects name no power: no power letters");
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: Record<number, User> = {};
+    const secrets: Record<number, string> = {};
+    for (let p = 1; p <= 11; p++) {
+      players[p] = await user(judge, `p${p}`);
+      secrets[p] = (await setMailAddress(judge, players[p]!, { address: addressOf(p) })).secret;
+      await judge.acceptInvite(players[p]!, code, { power: String(p) });
+    }
+    const gw = gatewayOf(judge);
+    const emg = async (from: number, subject: string, lines: string[]) => {
+      const r = await gw.receive(
+        rawMail({
+          from: addressOf(from),
+          to: GAME_ADDRESS,
+          subject,
+          text: ["EMGSTART", ...lines.map((l) => `   ${l}  `), "EMGEND"].join("\n"),
+        }),
+      );
+      assert.equal(r.dialect, "emg", "read as EMG mail");
+      return { accepted: r.accepted, text: r.replies[0]?.text ?? "", to: r.replies[0]?.to };
+    };
+
+    const bad = await emg(3, "EMGTURN", ["NOPE", "GD001", "VC 20 400"]);
+    assert.equal(bad.accepted, false, "a wrong account id is refused");
+    assert.match(bad.text, /the account id "NOPE" is invalid/, "and named");
+    const forged = await emg(4, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400"]);
+    assert.match(forged.text, /invalid for mail from power4@players\.test/, "another's secret");
+
+    const invalid = await emg(3, "EMGTURN", [secrets[3]!, "gd001", "VC 20 400", "MO 999 1"]);
+    assert.equal(invalid.accepted, false, "a set with an invalid command is not stored");
+    assert.match(invalid.text, /VC 20 400 {2}-> ok/, "the valid line is acknowledged");
+    assert.match(invalid.text, /MO 999 1 {2}-> INVALID: /, "the invalid one with its reason");
+    assert.deepEqual((await judge.currentOrders(players[3]!, game.id)).sets, [], "nothing on file");
+
+    const first = await emg(3, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400", "ME 4 hello"]);
+    assert.equal(first.accepted, true, `accepted: ${first.text}`);
+    assert.equal(first.to, addressOf(3), "the answer goes to the sender");
+    assert.match(first.text, /Accepted: 2 commands for game GD001, turn T1/, "said so");
+    const second = await emg(3, "Re: EMGTURN", [secrets[3]!, "GD001", "VC 30 450"]);
+    assert.equal(second.accepted, true, "accepted again");
+    assert.deepEqual(
+      (await judge.currentOrders(players[3]!, game.id)).sets.map((s) => s.orders),
+      [["VC 30 450"]],
+      "each new set overwrites the last",
+    );
+
+    const opening = await emg(3, "EMGREPORT", [secrets[3]!, "GD001"]);
+    assert.equal(opening.accepted, true, "a report");
+    assert.match(opening.text, /Great Power 3-England/, "England's own report");
+    assert.doesNotMatch(opening.text, /Great Power 4-France/, "nobody else's");
+
+    // After the turn: France's report, by mail, is France's, with England's message.
+    await emg(3, "EMGTURN", [secrets[3]!, "GD001", "ME 4 meet me in Picardy"]);
+    const view = await judge.gameView(gm, game.id);
+    clock.t = Date.parse(view.deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+    const fr = await emg(4, "EMGREPORT", [secrets[4]!, "GD001"]);
+    assert.match(fr.text, /Turn 1 report/, "the last turn's report");
+    assert.match(fr.text, /Great Power 4-France/, "France's");
+    assert.match(fr.text, /meet me in Picardy/, "with the message received");
+    const it = await emg(6, "EMGREPORT", [secrets[6]!, "GD001"]);
+    assert.doesNotMatch(it.text, /meet me in Picardy/, "Italy does not see it");
+
+    // What the judge mails by itself: each player its own report, once.
+    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
+    const notifier = new Notifier({ judge, postman });
+    const queued = await notifier.tick();
+    const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+    const started = outbox.filter((m) => m.kind === "started");
+    const results = outbox.filter((m) => m.kind === "results");
+    assert.equal(queued, started.length + results.length, "the mails queued are in the outbox");
+    assert.equal(started.length, 11, "a start mail to each player (the GM has no address)");
+    assert.equal(results.length, 11, "a turn report to each player");
+    for (let p = 1; p <= 11; p++) {
+      const mine = results.find((m) => m.to_addr === addressOf(p));
+      assert.ok(mine, `power ${p} gets its report`);
+      assert.match(mine.body, new RegExp(`Great Power ${p}-`), `power ${p}'s own report`);
+      assert.equal(
+        mine.body.includes("meet me in Picardy"),
+        p === 4 || p === 3,
+        `the message only in France's report and in England's results (power ${p})`,
+      );
+      assert.match(mine.body, /Next: turn T2, commands due by/, "with the next deadline");
+    }
+    assert.equal(await notifier.tick(), 0, "nothing mailed twice");
+  });
+});

@@ -1,0 +1,70 @@
+import { Judge, type User } from "../judge/judge.ts";
+import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import { Clock, POWERS, user } from "../judge/testing.ts";
+import type { Store } from "../store/db.ts";
+import { MailGateway } from "./gateway.ts";
+import { defaultDialects } from "./service.ts";
+
+/* Helpers for the mail tests: a seven-player game played by mail, and raw mails. */
+
+export type Power = (typeof POWERS)[number];
+
+export const GAME_ADDRESS = "sed@judge.test";
+
+export const addressOf = (p: string) => `${p}@players.test`;
+
+export interface MailTestGame {
+  readonly judge: Judge;
+  readonly clock: Clock;
+  readonly gm: User;
+  readonly gameId: string;
+  readonly players: Record<Power, User>;
+  readonly secrets: Record<Power, string>;
+}
+
+export async function mailTestGame(
+  store: Store,
+  rules: string | Record<string, unknown> = "houserules",
+  clock = new Clock(),
+): Promise<MailTestGame> {
+  const judge = new Judge({ store, now: clock.now });
+  const gm = await user(judge, "gm");
+  const game = await judge.createGame(gm, { name: "Speed Europa Debut", rules, seed: 7 });
+  await configureMailGame(judge, gm, game.id, { abbreviation: "SED", address: GAME_ADDRESS });
+  const code = game.invites!.find((i) => i.role === "player")!.code;
+  const players = {} as Record<Power, User>;
+  const secrets = {} as Record<Power, string>;
+  for (const p of POWERS) {
+    const u = await user(judge, p);
+    secrets[p] = (await setMailAddress(judge, u, { address: addressOf(p) })).secret;
+    await judge.acceptInvite(u, code, { power: p });
+    players[p] = u;
+  }
+  return { judge, clock, gm, gameId: game.id, players, secrets };
+}
+
+/** A raw mail (RFC 5322), as a mail client would send it. */
+export function rawMail(m: {
+  from: string;
+  to?: string | undefined;
+  cc?: string | undefined;
+  subject: string;
+  text: string;
+}): string {
+  const head = [
+    `From: ${m.from}`,
+    ...(m.to !== undefined ? [`To: ${m.to}`] : []),
+    ...(m.cc !== undefined ? [`Cc: ${m.cc}`] : []),
+    `Subject: ${m.subject}`,
+    `Message-ID: <${Math.random().toString(36).slice(2)}@players.test>`,
+    "Date: Tue, 1 Jan 2030 12:00:00 +0000",
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=utf-8",
+  ];
+  return `${head.join("\r\n")}\r\n\r\n${m.text.replace(/\r?\n/g, "\r\n")}`;
+}
+
+/** A gateway without a postman: the replies are only returned. */
+export function gatewayOf(judge: Judge): MailGateway {
+  return new MailGateway(judge, defaultDialects());
+}

@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Variant } from "../engine/variant.ts";
+import { getVariant } from "../variants/registry.ts";
+import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
+import { adjacencyDifferences } from "./check.ts";
+import {
+  type BuiltMap,
+  buildMap,
+  builtMap,
+  type GeometrySpec,
+  geometrySpec,
+  textWidth,
+} from "./geometry.ts";
+
+/*
+ * Each variant's drawn map against its rules: the cells that touch are exactly the adjacent
+ * provinces (except the differences the geometry file declares), every province has a shape,
+ * a unit spot and a name inside it, no two names overlap. Each map is built once.
+ */
+
+const MAPPED = ["classical", "europe1935"];
+
+function boxesOverlap(a: BuiltMap["labels"][number], b: BuiltMap["labels"][number]): boolean {
+  const hw = (l: typeof a) => textWidth(l.text, l.size) / 2;
+  const hh = (l: typeof a) => l.size * 0.55;
+  return Math.abs(a.x - b.x) < hw(a) + hw(b) - 0.01 && Math.abs(a.y - b.y) < hh(a) + hh(b) - 0.01;
+}
+
+for (const id of MAPPED) {
+  describe(`the ${id} map`, () => {
+    const variant = getVariant(id) as Variant;
+    const built = builtMap(variant);
+    const g = built.geometry;
+
+    it("agrees with the adjacency, but for the declared differences", () => {
+      assert.deepEqual(adjacencyDifferences(built), [], "drawing and adjacency differ");
+    });
+
+    it("gives every province one path, a shape, and its unit inside it", () => {
+      for (const p of variant.map.provinces) {
+        const count = g.base.split(`id="prov-${p.id}"`).length - 1;
+        assert.equal(count, 1, `${p.id} appears ${count} times in the base map`);
+        const pg = g.provinces[p.id];
+        assert.ok(pg, `${p.id} has no geometry`);
+        assert.ok(pg.path && pg.path.length > 10, `${p.id} has an empty path`);
+        const index = built.ids.indexOf(p.id);
+        assert.equal(built.raster.at(...pg.unit), index, `${p.id}'s unit spot lies outside it`);
+        for (const [coast, at] of Object.entries(pg.coasts ?? {})) {
+          assert.equal(built.raster.at(...at), index, `${p.id}/${coast}'s spot lies outside it`);
+        }
+        if (p.supplyCenter) assert.ok(pg.centerMark, `${p.id} is a centre without a marker`);
+      }
+      assert.equal(
+        Object.keys(g.provinces).length,
+        variant.map.provinces.length,
+        "extra provinces",
+      );
+    });
+
+    it("writes every name inside its province, none over another", () => {
+      const named = new Set(built.labels.map((l) => l.id));
+      for (const p of variant.map.provinces) {
+        assert.ok(named.has(p.id), `${p.id} has no name on the map`);
+      }
+      for (const l of built.labels) {
+        if (l.id.startsWith("_")) continue;
+        assert.equal(
+          built.raster.at(l.x, l.y),
+          built.ids.indexOf(l.id),
+          `${l.id}'s name "${l.text}" is outside it`,
+        );
+      }
+      for (let i = 0; i < built.labels.length; i++) {
+        for (let j = i + 1; j < built.labels.length; j++) {
+          const a = built.labels[i] as BuiltMap["labels"][number];
+          const b = built.labels[j] as BuiltMap["labels"][number];
+          assert.ok(!boxesOverlap(a, b), `the names of ${a.id} and ${b.id} overlap`);
+        }
+      }
+    });
+
+    it("is cached", () => {
+      assert.equal(builtMap(variant), built, "built twice");
+    });
+  });
+}
+
+describe("the adjacency check", () => {
+  it("fails when a province is drawn in the wrong place", () => {
+    const variant = getVariant("classical") as Variant;
+    const spec = geometrySpec("classical") as GeometrySpec;
+    // Belgium's anchors moved into Burgundy: its cell no longer touches Holland or the sea.
+    const moved: GeometrySpec = {
+      ...spec,
+      provinces: { ...spec.provinces, bel: { land: [[5.2, 47.8]] } },
+    };
+    const diffs = adjacencyDifferences(buildMap(variant, moved));
+    assert.ok(
+      diffs.some((d) => d.startsWith("bel-hol")),
+      `bel-hol not reported: ${diffs.join("; ")}`,
+    );
+    assert.ok(
+      diffs.some((d) => d.startsWith("bel-nth")),
+      `bel-nth not reported: ${diffs.join("; ")}`,
+    );
+  });
+
+  it("draws and checks generated maps given as squares, and reports a stale declaration", () => {
+    // Four areas on a 3 by 2 grid: a (two squares) and b over c and d; edges between neighbours.
+    const edge = (to: number) => ({ to, land: true, sea: false });
+    const areas: AreaLike[] = [
+      {
+        id: 1,
+        name: "Aa",
+        kind: "land",
+        supply: 1,
+        lon: 0,
+        lat: 0,
+        adjacency: [edge(2), edge(3), edge(4)],
+        squares: [
+          [0, 0],
+          [1, 0],
+        ],
+      },
+      {
+        id: 2,
+        name: "Bb",
+        kind: "land",
+        supply: 0,
+        lon: 0,
+        lat: 0,
+        adjacency: [edge(1), edge(4)],
+        squares: [[2, 0]],
+      },
+      {
+        id: 3,
+        name: "Cc",
+        kind: "land",
+        supply: 0,
+        lon: 0,
+        lat: 0,
+        adjacency: [edge(1), edge(4)],
+        squares: [[0, 1]],
+      },
+      {
+        id: 4,
+        name: "Dd",
+        kind: "land",
+        supply: 0,
+        lon: 0,
+        lat: 0,
+        adjacency: [edge(1), edge(2), edge(3)],
+        squares: [
+          [1, 1],
+          [2, 1],
+        ],
+      },
+    ];
+    const source = sourceOfAreas("grid", areas, [{ id: 1, name: "Red" }]);
+    const spec = specOfAreas(areas, { width: 300, height: 200, fontSize: 10, square: 100 });
+    const built = buildMap(source, spec);
+    assert.equal(built.raster.at(150, 50), 0, "area 1 covers both its squares");
+    assert.deepEqual(adjacencyDifferences(built), [], "the grid agrees with its edges");
+    assert.ok(built.geometry.provinces["1"]?.centerMark, "area 1 is a centre");
+
+    const stale = buildMap(source, {
+      ...spec,
+      declared: [{ between: ["2", "3"], adjacent: true, note: "not so" }],
+    });
+    assert.deepEqual(
+      adjacencyDifferences(stale),
+      ["2-3: declared adjacent without touching, which is not so"],
+      "a declaration that is not needed",
+    );
+    const unlinked = areas.map((a) => ({
+      ...a,
+      adjacency: a.adjacency.filter(
+        (e) => !((a.id === 2 && e.to === 4) || (a.id === 4 && e.to === 2)),
+      ),
+    }));
+    const cut = buildMap(sourceOfAreas("grid", unlinked, []), spec);
+    assert.ok(
+      adjacencyDifferences(cut).includes(
+        `2-4: the cells touch (${cut.touching.get("2|4")} px) but are not adjacent`,
+      ),
+      `a missing edge is reported: ${adjacencyDifferences(cut).join("; ")}`,
+    );
+  });
+});

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { drawBoard, drawnOrderFromText, powerColours } from "./layers.ts";
+import type { MapGeometry } from "./types.ts";
+
+/* The board's layers, on a small hand-made geometry (no map building needed). */
+
+const geometry: MapGeometry = {
+  variant: "test",
+  width: 300,
+  height: 100,
+  fontSize: 10,
+  base: '<path id="prov-aaa" data-province="aaa" class="prov land" d="M0 0H100V100H0Z"/><g class="labels"><text>Aaa</text></g>',
+  provinces: {
+    aaa: {
+      name: "Aaa",
+      kind: "land",
+      center: true,
+      label: [50, 80],
+      unit: [50, 50],
+      dislodged: [60, 40],
+      centerMark: [20, 20],
+      path: "M0 0H100V100H0Z",
+    },
+    bbb: {
+      name: "Bbb",
+      kind: "coast",
+      center: false,
+      label: [150, 80],
+      unit: [150, 50],
+      dislodged: [160, 40],
+      path: "M100 0H200V100H100Z",
+      coasts: { nc: [150, 10], sc: [150, 90] },
+    },
+    ccc: {
+      name: "Ccc",
+      kind: "sea",
+      center: false,
+      label: [250, 80],
+      unit: [250, 50],
+      dislodged: [260, 40],
+      path: "M200 0H300V100H200Z",
+    },
+  },
+  powers: [
+    { id: "red", name: "Red", letter: "R" },
+    { id: "blue", name: "Blue", letter: "B" },
+  ],
+};
+
+describe("drawnOrderFromText", () => {
+  it("reads every canonical form", () => {
+    const cases: [string, object | null][] = [
+      ["F nth - pic", { kind: "move", unitType: "F", unit: "nth", target: "pic" }],
+      ["A lon - bel via convoy", { kind: "move", unitType: "A", unit: "lon", target: "bel" }],
+      ["F stp/sc - bot", { kind: "move", unitType: "F", unit: "stp/sc", target: "bot" }],
+      [
+        "A lvp S F nth - pic",
+        { kind: "support", unitType: "A", unit: "lvp", from: "nth", target: "pic" },
+      ],
+      ["A ank S A con", { kind: "support", unitType: "A", unit: "ank", from: "con" }],
+      [
+        "A rum S A vie in gal",
+        { kind: "support", unitType: "A", unit: "rum", from: "vie", target: "gal" },
+      ],
+      [
+        "F nth C A lon - nwy",
+        { kind: "convoy", unitType: "F", unit: "nth", from: "lon", target: "nwy" },
+      ],
+      ["build A par", { kind: "build", unitType: "A", unit: "par" }],
+      ["remove par", { kind: "remove", unit: "par" }],
+      ["A ank D", { kind: "disband", unitType: "A", unit: "ank" }],
+      ["A mun H", { kind: "hold", unitType: "A", unit: "mun" }],
+      ["waive", { kind: "waive", unit: "" }],
+      ["gibberish here", null],
+    ];
+    for (const [text, want] of cases) {
+      const got = drawnOrderFromText("red", text, "fails");
+      assert.deepEqual(got, want && { power: "red", result: "fails", ...want }, `reading ${text}`);
+    }
+  });
+});
+
+describe("powerColours", () => {
+  it("gives every power its own colour in both palettes", () => {
+    const powers = [
+      "uk",
+      "france",
+      "italy",
+      "germany",
+      "ussr",
+      "turkey",
+      "yugoslavia",
+      "spain",
+      "poland",
+    ];
+    for (const palette of ["standard", "colorblind"] as const) {
+      const c = powerColours(powers, palette);
+      assert.equal(new Set(Object.values(c)).size, powers.length, `${palette}: colours repeat`);
+    }
+    assert.equal(powerColours(["england"]).england, "#2e3f9e", "England keeps its colour");
+  });
+});
+
+describe("drawBoard", () => {
+  const view = {
+    position: {
+      variant: "test",
+      phase: "S1901M",
+      units: { red: ["A aaa"], blue: ["F bbb/sc"] },
+      centers: { red: ["aaa"] },
+      dislodged: { blue: [{ unit: "F ccc", from: "bbb" }] },
+    },
+    orders: [
+      {
+        power: "red",
+        kind: "move" as const,
+        unitType: "A",
+        unit: "aaa",
+        target: "bbb",
+        result: "fails" as const,
+        note: "bounced",
+      },
+      {
+        power: "blue",
+        kind: "support" as const,
+        unitType: "F",
+        unit: "bbb/sc",
+        from: "aaa",
+        result: "invalid" as const,
+      },
+      { power: "blue", kind: "retreat" as const, unitType: "F", unit: "ccc", target: "bbb/nc" },
+    ],
+    dislodgedHere: ["bbb/sc"],
+  };
+
+  it("draws owners, units, a dislodged unit and orders with their results", () => {
+    const svg = drawBoard(geometry, view);
+    assert.match(svg, /^<svg [^>]*viewBox="0 0 300 100"/, "an svg with the map's viewBox");
+    assert.equal(svg.match(/class="unit"/g)?.length, 2, "two units on the board");
+    assert.equal(svg.match(/class="unit dislodged"/g)?.length, 1, "one dislodged unit");
+    assert.match(svg, /data-location="bbb\/sc"/, "the fleet stands on its coast");
+    assert.match(
+      svg,
+      /class="order move fails"[^>]*>.*?stroke-dasharray/,
+      "a failed move is dashed",
+    );
+    assert.match(
+      svg,
+      /class="order support invalid"[^>]*opacity="0.6"/,
+      "an invalid order is greyed",
+    );
+    assert.match(
+      svg,
+      /<title>red: move aaa → bbb \(fails\): bounced<\/title>/,
+      "the result's note is a tooltip",
+    );
+    assert.match(svg, /class="order retreat"/, "the retreat is drawn");
+    assert.match(
+      svg,
+      /class="dislodged-mark" data-location="bbb\/sc"/,
+      "dislodged by this phase is marked",
+    );
+    assert.match(svg, /class="owner" data-power="red"/, "the owned centre is tinted");
+    assert.ok(
+      svg.indexOf('class="owners"') < svg.indexOf('<g class="labels"'),
+      "names stay above the tint",
+    );
+  });
+
+  it("backs colour with letters and patterns in the colour-blind palette", () => {
+    const svg = drawBoard(geometry, view, { palette: "colorblind" });
+    assert.match(svg, /<pattern id="pat-red"/, "a pattern per power");
+    assert.match(svg, />AR<\/text>/, "the army shows its power's letter");
+    assert.match(svg, /fill="url\(#pat-red\)"/, "the province is hatched");
+  });
+});

@@ -1,0 +1,107 @@
+/*
+ * The map-drawing contract (isomorphic: no Node imports). `geometry.ts` builds a
+ * `MapGeometry` per variant on the server; `layers.ts` draws a board on top of it, in Node
+ * and in the browser alike.
+ */
+
+/** A point in the map's SVG coordinates (x to the right, y down). */
+export type Point = [number, number];
+
+export interface ProvinceGeometry {
+  /** The full name, as printed on the board. */
+  name: string;
+  kind: "land" | "coast" | "sea";
+  /** Whether it is a supply centre. */
+  center: boolean;
+  /** Where its name is written. */
+  label: Point;
+  /** Where a unit standing in it is drawn. */
+  unit: Point;
+  /** Where a dislodged unit is drawn (offset from `unit`). */
+  dislodged: Point;
+  /** Split coasts: where a fleet on each coast is drawn, keyed `nc`, `sc`, ... */
+  coasts?: Record<string, Point>;
+  /** Where the supply-centre marker is drawn (centres only). */
+  centerMark?: Point;
+  /** The outline, as SVG path data (the same as the `prov-ID` path in `base`). */
+  path?: string;
+  /** The power whose home centre this is, or null. */
+  home?: string | null;
+  /** The id of the clipPath (in `base`) that cuts `path` to the coastline, if any. */
+  clip?: string;
+}
+
+export interface PowerGeometry {
+  id: string;
+  name: string;
+  /** One letter, drawn on units and patterns so colour is not the only cue. */
+  letter: string;
+}
+
+export interface MapGeometry {
+  variant: string;
+  width: number;
+  height: number;
+  /**
+   * SVG markup without the outer `<svg>`: background sea, land, each province as
+   * `<path id="prov-ID" data-province="ID" class="prov land|coast|sea">`, supply-centre
+   * markers, names.
+   */
+  base: string;
+  provinces: Record<string, ProvinceGeometry>;
+  /** The variant's powers in order (for colours and legends). */
+  powers?: PowerGeometry[];
+  /** The font size of province names, in viewBox units (units are sized from it). */
+  fontSize?: number;
+}
+
+/** One order as drawn: locations are written as the position JSON writes them (`stp/sc`). */
+export interface DrawnOrder {
+  power: string;
+  kind:
+    | "hold"
+    | "move"
+    | "support"
+    | "convoy"
+    | "retreat"
+    | "disband"
+    | "build"
+    | "remove"
+    | "waive";
+  /** `A`, `F`, or a variant's own unit letter. */
+  unitType?: string;
+  /** The ordered unit's location (for a build: where it is built). */
+  unit: string;
+  /** Where the moving, supported or convoyed unit goes; absent for support-to-hold. */
+  target?: string;
+  /** The supported or convoyed unit's location. */
+  from?: string;
+  result?: "succeeds" | "fails" | "invalid";
+  /** A short explanation (shown as a tooltip). */
+  note?: string;
+}
+
+/** The position JSON of docs/adjudicate-json.md (the fields the board needs). */
+export interface BoardPosition {
+  variant: string;
+  phase: string;
+  units: Record<string, string[]>;
+  dislodged?: Record<string, { unit: string; from: string | null; viaConvoy?: boolean }[]>;
+  contested?: string[];
+  centers?: Record<string, string[]>;
+}
+
+export interface BoardView {
+  position: BoardPosition;
+  orders?: DrawnOrder[];
+  /** Locations or provinces to highlight (e.g. the unit being ordered). */
+  selected?: string[];
+  /** Locations of units these orders dislodged (marked on the board). */
+  dislodgedHere?: string[];
+}
+
+export interface RenderOptions {
+  palette?: "standard" | "colorblind";
+  /** Whether to draw province names (default true). */
+  labels?: boolean;
+}

@@ -1,0 +1,335 @@
+import type { IncomingMessage } from "node:http";
+
+/*
+ * What the server lets in, and how it says no: login and registration rate limits (per
+ * account and per client address, 429 with Retry-After), the bound on request bodies (413),
+ * where a malformed JSON body goes wrong (400), and the security headers every response
+ * carries (a content security policy, nosniff, no framing, no referrer). server.ts calls
+ * `Limits.around` for every route and sets `SECURITY_HEADERS` on every response.
+ */
+
+/** At most `max` events in any `windowMs` milliseconds. */
+export interface Window {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+export interface LimitsConfig {
+  /** Failed logins per account (by name), whatever the address. */
+  readonly loginFailuresPerAccount: Window;
+  /** Login attempts per client address (right or wrong). */
+  readonly loginPerAddress: Window;
+  /** Accounts created per client address. */
+  readonly registrationsPerAddress: Window;
+  /** Request bodies larger than this (bytes) are refused with 413. */
+  readonly maxBodyBytes: number;
+  /**
+   * Behind a reverse proxy every request comes from the proxy: with this set, the client's
+   * address is the last one in X-Forwarded-For (the one the proxy added; the ones before it
+   * are whatever the client wrote). Set it only behind one proxy that appends that header.
+   */
+  readonly trustProxy: boolean;
+}
+
+const MINUTE = 60_000;
+
+export const DEFAULT_LIMITS: LimitsConfig = {
+  loginFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginPerAddress: { max: 60, windowMs: 10 * MINUTE },
+  registrationsPerAddress: { max: 50, windowMs: 60 * MINUTE },
+  maxBodyBytes: 1024 * 1024,
+  trustProxy: false,
+};
+
+/** A request refused by a rate limit: 429, with the seconds to wait (Retry-After). */
+export class RateLimited extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A sliding-window counter per key: the times of the last `max` events, nothing older. */
+export class SlidingWindow {
+  private readonly hits = new Map<string, number[]>();
+
+  constructor(
+    readonly window: Window,
+    /** At most this many keys are remembered (the oldest are forgotten first). */
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  /** Milliseconds until one more event is allowed for `key` (0: allowed now). */
+  wait(key: string, now: number): number {
+    const list = this.prune(key, now);
+    if (list.length < this.window.max) return 0;
+    return list[0]! + this.window.windowMs - now;
+  }
+
+  add(key: string, now: number): void {
+    const list = this.prune(key, now);
+    list.push(now);
+    // Re-inserted: the map's order is least recently used first.
+    this.hits.delete(key);
+    this.hits.set(key, list.slice(-this.window.max));
+    while (this.hits.size > this.maxKeys) {
+      const oldest = this.hits.keys().next().value as string;
+      this.hits.delete(oldest);
+    }
+  }
+
+  clear(key: string): void {
+    this.hits.delete(key);
+  }
+
+  private prune(key: string, now: number): number[] {
+    const list = this.hits.get(key) ?? [];
+    const from = now - this.window.windowMs;
+    let i = 0;
+    while (i < list.length && list[i]! <= from) i++;
+    return i === 0 ? list : list.slice(i);
+  }
+}
+
+/** The client's address: the socket's peer, or X-Forwarded-For's last entry behind a proxy. */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = req.headers["x-forwarded-for"];
+    const last = (Array.isArray(fwd) ? fwd.join(",") : fwd)?.split(",").at(-1)?.trim();
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+const minutes = (ms: number) => {
+  const m = Math.round(ms / MINUTE);
+  return m >= 60 && m % 60 === 0 ? `${m / 60} hour${m === 60 ? "" : "s"}` : `${m} minutes`;
+};
+
+/** The rate limits of one server: which routes they guard, and the counters. */
+export class Limits {
+  readonly config: LimitsConfig;
+  private readonly loginFailures: SlidingWindow;
+  private readonly loginAddress: SlidingWindow;
+  private readonly registerAddress: SlidingWindow;
+
+  constructor(
+    config: Partial<LimitsConfig> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.config = { ...DEFAULT_LIMITS, ...config };
+    this.loginFailures = new SlidingWindow(this.config.loginFailuresPerAccount);
+    this.loginAddress = new SlidingWindow(this.config.loginPerAddress);
+    this.registerAddress = new SlidingWindow(this.config.registrationsPerAddress);
+  }
+
+  /**
+   * Runs a route's handler under the limits that apply to it (`"POST /api/login"`): refuses
+   * with RateLimited before running it when a limit is reached, and counts the attempt.
+   */
+  async around<T>(
+    route: string,
+    req: IncomingMessage,
+    body: unknown,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const address = clientAddress(req, this.config.trustProxy);
+    const now = this.now();
+    if (route === "POST /api/users") {
+      this.refuseIf(
+        this.registerAddress,
+        address,
+        now,
+        `too many accounts created from your address (at most ${this.config.registrationsPerAddress.max} in ${minutes(this.config.registrationsPerAddress.windowMs)})`,
+      );
+      this.registerAddress.add(address, now);
+      return run();
+    }
+    if (route === "POST /api/login") {
+      const raw = (body as { name?: unknown } | undefined)?.name;
+      const account = typeof raw === "string" ? raw.trim().toLowerCase() : "";
+      this.refuseIf(
+        this.loginAddress,
+        address,
+        now,
+        `too many logins from your address (at most ${this.config.loginPerAddress.max} in ${minutes(this.config.loginPerAddress.windowMs)})`,
+      );
+      this.refuseIf(
+        this.loginFailures,
+        account,
+        now,
+        `too many wrong passwords for this account (at most ${this.config.loginFailuresPerAccount.max} in ${minutes(this.config.loginFailuresPerAccount.windowMs)}); logins to it are paused`,
+      );
+      this.loginAddress.add(address, now);
+      try {
+        const out = await run();
+        this.loginFailures.clear(account);
+        return out;
+      } catch (e) {
+        // A wrong name or password counts against the account; a malformed body does not.
+        if ((e as { kind?: string }).kind === "unauthenticated") {
+          this.loginFailures.add(account, this.now());
+        }
+        throw e;
+      }
+    }
+    return run();
+  }
+
+  private refuseIf(w: SlidingWindow, key: string, now: number, why: string): void {
+    const wait = w.wait(key, now);
+    if (wait > 0) {
+      const s = seconds(wait);
+      throw new RateLimited(`${why}: try again in ${s} second${s === 1 ? "" : "s"}`, s);
+    }
+  }
+}
+
+/** Headers on every response: what a page may load, no MIME sniffing, no framing. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
+
+/**
+ * Where a text stops being JSON, for the 400 answer: "line 3, column 7: expected ',' or '}'
+ * after a property, found '\"'". JSON.parse has failed on `text` already; this scanner only
+ * finds the place and says what was expected there.
+ */
+export function jsonErrorAt(text: string): string {
+  let i = 0;
+  const fail = (expected: string): never => {
+    const before = text.slice(0, i);
+    const line = before.split("\n").length;
+    const column = i - before.lastIndexOf("\n");
+    const found = i >= text.length ? "the end of the body" : JSON.stringify(text[i]);
+    throw new Error(`line ${line}, column ${column}: expected ${expected}, found ${found}`);
+  };
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
+  };
+  const literal = (word: string) => {
+    for (const c of word) {
+      if (text[i] !== c) fail(`"${word}"`);
+      i++;
+    }
+  };
+  const string = () => {
+    i++; // the opening quote
+    for (;;) {
+      if (i >= text.length) fail('a closing "');
+      const c = text[i]!;
+      if (c === '"') {
+        i++;
+        return;
+      }
+      if (c < " ") fail("no control character inside a string (write \\n, \\t)");
+      if (c === "\\") {
+        i++;
+        const e = text[i];
+        if (e === "u") {
+          for (let k = 1; k <= 4; k++) {
+            if (!/[0-9a-fA-F]/.test(text[i + k] ?? "")) {
+              i += k;
+              fail("four hex digits after \\u");
+            }
+          }
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else fail('an escape (\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u)');
+      } else i++;
+    }
+  };
+  const number = () => {
+    if (text[i] === "-") i++;
+    if (text[i] === "0") i++;
+    else if (/[1-9]/.test(text[i] ?? "")) while (/[0-9]/.test(text[i] ?? "")) i++;
+    else fail("a digit");
+    if (text[i] === ".") {
+      i++;
+      if (!/[0-9]/.test(text[i] ?? "")) fail("a digit after the decimal point");
+      while (/[0-9]/.test(text[i] ?? "")) i++;
+    }
+    if (text[i] === "e" || text[i] === "E") {
+      i++;
+      if (text[i] === "+" || text[i] === "-") i++;
+      if (!/[0-9]/.test(text[i] ?? "")) fail("a digit in the exponent");
+      while (/[0-9]/.test(text[i] ?? "")) i++;
+    }
+  };
+  const value = (depth: number): void => {
+    if (depth > 1000) fail("less nesting (at most 1000 levels)");
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('a property name in double quotes ("name")');
+        string();
+        ws();
+        if (text[i] !== ":") fail("':' after the property name");
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "}") {
+          i++;
+          return;
+        }
+        fail("',' or '}' after a property");
+      }
+    }
+    if (c === "[") {
+      i++;
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "]") {
+          i++;
+          return;
+        }
+        fail("',' or ']' after an element");
+      }
+    }
+    if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else if (c === "-" || /[0-9]/.test(c ?? "")) number();
+    else
+      fail("a value (an object, a list, a string in double quotes, a number, true, false or null)");
+  };
+  try {
+    value(0);
+    ws();
+    if (i < text.length) fail("nothing more after the value");
+    return "it cannot be read as JSON";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}

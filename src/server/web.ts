@@ -1,0 +1,474 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { adjudicate } from "../engine/adjudicate.ts";
+import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { formatOrder, type Order } from "../engine/orders.ts";
+import {
+  PositionError,
+  readOrders,
+  readPosition,
+  writePosition,
+  writeResult,
+} from "../engine/position-json.ts";
+import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
+import { checkSequential } from "../engine/sequential.ts";
+import type { Position, PowerId } from "../engine/types.ts";
+import type { Variant } from "../engine/variant.ts";
+import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
+import { forbidden, invalid, notFound, unauthenticated } from "../judge/errors.ts";
+import type { Judge, User } from "../judge/judge.ts";
+import { readSubmission } from "../judge/orders.ts";
+import { getVariant, variantIds } from "../variants/registry.ts";
+import { appShell, homePage } from "./page.ts";
+import { type Route, route } from "./router.ts";
+import { anyJson, bool, either, list, obj, optional, str } from "./schema.ts";
+
+/*
+ * The web client: its pages (one HTML shell; src/web draws the rest), its script (src/web
+ * bundled with esbuild on first use, kept in memory, gzipped once) and the API routes only
+ * it needs: the legal orders of the viewer's powers, an order set checked as it is typed
+ * (nothing stored), the sandbox (adjudicate any position; nothing stored), the viewer's
+ * games, and the chair's controls (src/judge/chair.ts). docs/web.md describes the pages.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ENTRY = join(ROOT, "src", "web", "main.ts");
+const CSS = join(ROOT, "src", "web", "style.css");
+
+/** Every page: scripts only from this origin, no inline script, nothing framed. */
+export const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
+export interface Asset {
+  readonly body: Buffer;
+  readonly gzip: Buffer;
+  readonly hash: string;
+  readonly type: string;
+}
+
+function asset(body: Buffer, type: string): Asset {
+  return {
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    hash: createHash("sha256").update(body).digest("hex").slice(0, 12),
+    type,
+  };
+}
+
+let bundled: Promise<{ js: Asset; css: Asset }> | null = null;
+
+/** The client bundle and its style sheet, built once per process. */
+export function clientAssets(): Promise<{ js: Asset; css: Asset }> {
+  bundled ??= (async () => {
+    const esbuild = await import("esbuild");
+    const out = await esbuild.build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2020",
+      write: false,
+      legalComments: "none",
+      logLevel: "silent",
+    });
+    const js = out.outputFiles[0];
+    if (!js) throw new Error("esbuild produced no output for src/web/main.ts");
+    const css = await readFile(CSS);
+    return {
+      js: asset(Buffer.from(js.contents), "text/javascript; charset=utf-8"),
+      css: asset(css, "text/css; charset=utf-8"),
+    };
+  })();
+  bundled.catch(() => {
+    bundled = null;
+  });
+  return bundled;
+}
+
+function sendAsset(req: IncomingMessage, res: ServerResponse, a: Asset, immutable: boolean) {
+  const gz = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+  const body = gz ? a.gzip : a.body;
+  res.writeHead(200, {
+    "content-type": a.type,
+    "content-length": body.length,
+    "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+    etag: `"${a.hash}"`,
+    "x-content-type-options": "nosniff",
+    ...(gz ? { "content-encoding": "gzip", vary: "accept-encoding" } : {}),
+  });
+  res.end(body);
+}
+
+const PAGE = /^\/(?:|index\.html|game\/[^/]+|chair\/[^/]+|sandbox|join\/[^/]+|login)$/;
+
+/**
+ * Serves the pages and the client's assets; answers false for anything else (the API).
+ */
+export async function serveWeb(
+  judge: Judge,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const path = url.pathname;
+  if (path === "/assets/app.js" || path === "/assets/app.css") {
+    const assets = await clientAssets();
+    const a = path.endsWith(".js") ? assets.js : assets.css;
+    sendAsset(req, res, a, url.searchParams.get("v") === a.hash);
+    return true;
+  }
+  if (!PAGE.test(path)) return false;
+  const { js, css } = await clientAssets();
+  const assets = { js: `/assets/app.js?v=${js.hash}`, css: `/assets/app.css?v=${css.hash}` };
+  const html =
+    path === "/" || path === "/index.html"
+      ? homePage(await judge.listGames(), assets)
+      : appShell("Entente", "", assets);
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "cache-control": "no-store",
+  });
+  res.end(html);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal orders, as the click-to-order interface needs them
+
+/** One legal order: its canonical text and the provinces a click may pick it by. */
+export interface LegalChoice {
+  readonly text: string;
+  readonly kind: string;
+  /** Where the unit (or the supported or convoyed one) goes. */
+  readonly target?: string;
+  /** The supported or convoyed unit's province. */
+  readonly from?: string;
+}
+
+/** The orders one unit (or one build site, or "waive") may be given. */
+export interface LegalUnit {
+  readonly power: string;
+  /** `par`, `stp/sc`; "waive" for a power's waive. */
+  readonly location: string;
+  readonly province: string;
+  /** "A par", "build site par", "waive". */
+  readonly label: string;
+  readonly dislodged?: boolean;
+  readonly orders: readonly LegalChoice[];
+}
+
+export interface LegalView {
+  readonly phase: string;
+  readonly type: "M" | "R" | "A";
+  /** Adjustments: per power, how many orders it gives (builds due or removals owed). */
+  readonly counts: Readonly<Record<string, number>>;
+  readonly units: readonly LegalUnit[];
+}
+
+const locText = (l: { province: string; coast: string | null }) =>
+  l.coast ? `${l.province}/${l.coast}` : l.province;
+
+function choice(o: Order): LegalChoice {
+  const text = formatOrder(o);
+  switch (o.kind) {
+    case "move":
+    case "retreat":
+      return { text, kind: o.kind, target: o.to.province };
+    case "support":
+      return o.to === null
+        ? { text, kind: o.kind, from: o.target }
+        : { text, kind: o.kind, from: o.target, target: o.to };
+    case "convoy":
+      return { text, kind: o.kind, from: o.from, target: o.to };
+    default:
+      return { text, kind: o.kind };
+  }
+}
+
+/** The legal orders of `powers` (all powers when null) in a position. */
+export function legalView(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+  powers: readonly string[] | null,
+): LegalView {
+  const mine = (p: string) => powers === null || powers.includes(p);
+  const phase = writePosition(variant, position).phase;
+  const type = position.phase.type;
+  const units: LegalUnit[] = [];
+  const counts: Record<string, number> = {};
+  if (type === "M") {
+    const legal = legalMovementOrders(variant, position, rules);
+    for (const u of position.units) {
+      if (!mine(u.power)) continue;
+      units.push({
+        power: u.power,
+        location: locText(u),
+        province: u.province,
+        label: `${u.type} ${locText(u)}`,
+        orders: (legal.get(u.province) ?? []).map(choice),
+      });
+    }
+  } else if (type === "R") {
+    const legal = legalRetreatOrders(variant, position, rules);
+    for (const u of position.dislodged) {
+      if (!mine(u.power)) continue;
+      units.push({
+        power: u.power,
+        location: locText(u),
+        province: u.province,
+        label: `${u.type} ${locText(u)} (dislodged)`,
+        dislodged: true,
+        orders: (legal.get(u.province) ?? []).map(choice),
+      });
+    }
+  } else {
+    for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
+      if (!mine(power)) continue;
+      counts[power] = count;
+      const bySite = new Map<string, Order[]>();
+      for (const o of orders) {
+        const key = o.kind === "waive" ? "waive" : o.unit.province;
+        bySite.set(key, [...(bySite.get(key) ?? []), o]);
+      }
+      for (const [key, list] of bySite) {
+        const first = list[0]!;
+        const label =
+          first.kind === "waive"
+            ? "waive a build"
+            : first.kind === "build"
+              ? `build in ${key}`
+              : `${first.unit.type} ${locText(first.unit)}`;
+        units.push({
+          power,
+          location: key,
+          province: key,
+          label,
+          orders: list.map(choice),
+        });
+      }
+    }
+  }
+  return { phase, type, counts, units };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox: any position, any orders; nothing stored
+
+const positionSchema = {
+  variant: optional(str({ max: 40, description: "default classical" })),
+  phase: str({ max: 10, example: "S1901M" }),
+  units: anyJson('power: ["A par", "F bre", ...]'),
+  dislodged: optional(anyJson("power: [{unit, from}]")),
+  contested: optional(anyJson("provinces where a standoff left them empty")),
+  centers: optional(anyJson("power: [centres]")),
+  rules: optional(anyJson("a rule profile name or rule options; default datc")),
+};
+
+function sandboxInput(body: Record<string, unknown>): {
+  variant: Variant;
+  position: Position;
+  rules: RuleOptions;
+} {
+  const id = typeof body.variant === "string" ? body.variant : "classical";
+  const variant = getVariant(id);
+  if (!variant) throw invalid(`unknown variant "${id}"; known: ${variantIds().join(", ")}`);
+  let rules = DATC_RULES;
+  if (body.rules !== undefined) {
+    const r = readRules(body.rules);
+    if (!r.ok) throw invalid(r.error);
+    rules = r.rules;
+  }
+  try {
+    const position = readPosition({ ...body, variant: id }, variant);
+    const problem = checkSequential(variant, position, rules);
+    if (problem) throw invalid(problem);
+    return { variant, position, rules };
+  } catch (e) {
+    if (e instanceof PositionError) throw invalid(e.message);
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+const need = (u: User | null): User => {
+  if (!u) throw unauthenticated("log in first: send Authorization: Bearer <token>");
+  return u;
+};
+
+/** The board, rules and powers of a game as its viewer sees them. */
+async function gameBoard(judge: Judge, user: User | null, gameId: string) {
+  const view = await judge.gameView(user, gameId);
+  const variant = getVariant(view.variant);
+  if (!variant) throw notFound(`the variant "${view.variant}" is not installed here`);
+  const position = readPosition(view.position as unknown as Record<string, unknown>, variant);
+  return { view, variant, position, rules: view.rules as RuleOptions };
+}
+
+export function webRoutes(judge: Judge): Route[] {
+  return [
+    route({
+      method: "GET",
+      path: "/api/variants/{id}/start",
+      tag: "web",
+      summary: "A variant's start position (position JSON) and its powers",
+      auth: "none",
+      handler: async (c) => {
+        const v = getVariant(c.params.id!);
+        if (!v)
+          throw notFound(`unknown variant "${c.params.id}"; known: ${variantIds().join(", ")}`);
+        return {
+          position: writePosition(v, v.start),
+          powers: v.powers.map((p) => ({ id: p.id, name: p.name, adjective: p.adjective })),
+        };
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/api/my/games",
+      tag: "web",
+      summary: "The games you play, observe or run, with your role and the deadlines",
+      auth: "required",
+      handler: async (c) => {
+        const user = need(c.user);
+        const rows = await judge.store.db
+          .selectFrom("members")
+          .select(["game_id", "role", "seat"])
+          .where("user_id", "=", user.id)
+          .execute();
+        const role = new Map(rows.map((r) => [r.game_id, r]));
+        const games = await judge.listGames();
+        return games
+          .filter((g) => role.has(g.id))
+          .map((g) => ({ ...g, role: role.get(g.id)!.role, seat: role.get(g.id)!.seat }));
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/legal",
+      tag: "orders",
+      summary: "Every legal order of your powers in the open phase (the GM: of every power)",
+      auth: "optional",
+      handler: async (c) => {
+        const { view, variant, position, rules } = await gameBoard(judge, c.user, c.params.id!);
+        const powers = view.you?.role === "gm" ? null : (view.you?.powers ?? []);
+        return legalView(variant, position, rules, powers);
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/check",
+      tag: "orders",
+      summary: "Read an order set as it is typed: a diagnostic per line; nothing is stored",
+      auth: "required",
+      body: obj({
+        orders: either(
+          list(str({ max: 200 }), { max: 500 }),
+          str({ max: 50_000 }),
+          "lines or text",
+        ),
+        power: optional(str({ max: 40 })),
+      }),
+      handler: async (c) => {
+        const { view, variant, position, rules } = await gameBoard(
+          judge,
+          need(c.user),
+          c.params.id!,
+        );
+        const powers = (view.you?.role === "player" ? view.you.powers : []) as PowerId[];
+        if (powers.length === 0) throw forbidden("only a player with a seat has orders to check");
+        const read = readSubmission(variant, position, rules, powers, c.body);
+        return {
+          phase: view.phase,
+          final: read.final,
+          powers: [...read.sets].map(([power, orders]) => ({ power, orders })),
+          lines: read.lines,
+        };
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/sandbox/adjudicate",
+      tag: "sandbox",
+      summary:
+        "Adjudicate any position with any orders (results with explanations); nothing stored",
+      auth: "none",
+      body: obj({ ...positionSchema, orders: optional(anyJson("power: [order texts]")) }),
+      handler: async (c) => {
+        const body = c.body as Record<string, unknown>;
+        const { variant, position, rules } = sandboxInput(body);
+        try {
+          const orders = readOrders(body, variant);
+          return writeResult(variant, adjudicate(variant, position, orders, rules));
+        } catch (e) {
+          if (e instanceof PositionError) throw invalid(e.message);
+          throw e;
+        }
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/sandbox/legal",
+      tag: "sandbox",
+      summary: "Every legal order of every power in any position",
+      auth: "none",
+      body: obj(positionSchema),
+      handler: async (c) => {
+        const { variant, position, rules } = sandboxInput(c.body as Record<string, unknown>);
+        return legalView(variant, position, rules, null);
+      },
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/chair",
+      tag: "game master",
+      summary: "Chaired play: whether it is on; for the chair, which powers have sent orders",
+      auth: "optional",
+      handler: async (c) => {
+        const id = c.params.id!;
+        const view = await judge.gameView(c.user, id);
+        const chaired = await isChaired(judge.store.db, id);
+        if (view.you?.role !== "gm" || !c.user) return { chaired, toOrder: view.toOrder };
+        const sets = await judge.currentOrders(c.user, id);
+        return {
+          chaired,
+          toOrder: view.toOrder,
+          received: sets.sets.map((s) => ({
+            power: s.power,
+            final: s.final,
+            orders: s.orders.length,
+          })),
+        };
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/chair",
+      tag: "game master",
+      summary: "GM: turn chaired play on (no deadlines; the chair resolves) or off",
+      auth: "required",
+      body: obj({ on: bool("true: chaired; false: deadlines again") }),
+      handler: async (c) => setChairMode(judge, need(c.user), c.params.id!, c.body.on),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/chair/resolve",
+      tag: "game master",
+      summary: "GM: reveal and resolve the open phase now; answers with its orders and results",
+      auth: "required",
+      handler: async (c) => chairResolve(judge, need(c.user), c.params.id!),
+    }),
+  ];
+}

@@ -1,0 +1,96 @@
+import { rngFor } from "../../engine/random.ts";
+import type { GameFamily } from "../../engine/variant.ts";
+import { adjudicateTurn } from "./adjudicate.ts";
+import type { GlobalMap } from "./map.ts";
+import {
+  GlobalPositionError,
+  readGlobalPosition,
+  readGlobalRules,
+  readPower,
+  writeGlobalPosition,
+  writeTurnResult,
+} from "./position.ts";
+import { randomCommands } from "./possible.ts";
+import { turnReport } from "./report.ts";
+import { initialState } from "./state.ts";
+import type { PowerId } from "./types.ts";
+import { worldData, worldMap } from "./world.ts";
+
+export { adjudicateTurn } from "./adjudicate.ts";
+export { parseCommand, readCommandSet } from "./commands.ts";
+export { GlobalMap, validateMap } from "./map.ts";
+export { readGlobalPosition, writeGlobalPosition, writeTurnResult } from "./position.ts";
+export { possibleCommands, randomCommands } from "./possible.ts";
+export { turnReport } from "./report.ts";
+export { initialState } from "./state.ts";
+export { worldData, worldMap } from "./world.ts";
+
+/**
+ * The position JSON of a Global-family map with orders in, the result JSON out
+ * (docs/global.md). `reports`: true for every power's report, or a list of powers.
+ */
+export function adjudicateFamilyJson(
+  map: GlobalMap,
+  input: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  try {
+    const state = readGlobalPosition(map, input);
+    const rules = readGlobalRules(input.rules);
+    const orders: Record<PowerId, string[]> = {};
+    if (input.orders !== undefined) {
+      const o = input.orders;
+      if (typeof o !== "object" || o === null || Array.isArray(o))
+        throw new GlobalPositionError(
+          'orders must be an object of power to command lines, e.g. {"3": ["MO 16 17"]}',
+        );
+      for (const [k, lines] of Object.entries(o)) {
+        if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string"))
+          throw new GlobalPositionError(`orders.${k} must be a list of command lines`);
+        const p = readPower(map, k, "orders");
+        orders[p] = [...(orders[p] ?? []), ...(lines as string[])];
+      }
+    }
+    if (state.winners)
+      throw new GlobalPositionError(
+        "the game is over (winners are set); there is nothing to adjudicate",
+      );
+    const result = adjudicateTurn(map, state, orders, rules);
+    const out = writeTurnResult(result);
+    const want = input.reports;
+    if (want !== undefined && want !== false) {
+      const ps =
+        want === true
+          ? map.powers.map((p) => p.id)
+          : Array.isArray(want)
+            ? want.map((w) => readPower(map, String(w), "reports"))
+            : (() => {
+                throw new GlobalPositionError("reports must be true or a list of powers");
+              })();
+      const reports: Record<string, string> = {};
+      for (const p of ps) reports[String(p)] = turnReport(map, result, p);
+      out.reports = reports;
+    }
+    return out;
+  } catch (e) {
+    if (e instanceof GlobalPositionError) return { error: e.message };
+    throw e;
+  }
+}
+
+/** Global Diplomacy on the authored world map, as a game family. */
+export const global: GameFamily = {
+  id: "global",
+  name: "Global Diplomacy",
+  players: {
+    min: worldMap.powers.length,
+    max: worldMap.powers.length,
+    default: worldMap.powers.length,
+  },
+  start: (seed) => writeGlobalPosition(initialState(worldMap, seed)),
+  adjudicateJson: (input) => adjudicateFamilyJson(worldMap, input),
+  randomOrders: (position, power, seed) => {
+    const state = readGlobalPosition(worldMap, { ...position });
+    return randomCommands(worldMap, state, power, rngFor(seed, state.turn));
+  },
+  describe: () => ({ ...worldData }),
+};

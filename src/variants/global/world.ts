@@ -1,0 +1,15 @@
+import { buildMapData, GlobalMap } from "./map.ts";
+import type { MapData } from "./types.ts";
+import { AREAS, EDGES, POWERS, REGIONS } from "./world-source.ts";
+
+/** The Global Diplomacy world map (authored; see world-source.ts). */
+export const worldData: MapData = buildMapData(
+  "global",
+  "Global Diplomacy",
+  REGIONS,
+  AREAS,
+  EDGES,
+  POWERS,
+);
+
+export const worldMap: GlobalMap = new GlobalMap(worldData);

@@ -1,0 +1,89 @@
+import { drawBoard, drawnOrderFromText } from "../render/layers.ts";
+import type { BoardPosition, DrawnOrder, MapGeometry } from "../render/types.ts";
+import { get } from "./api.ts";
+import { h } from "./dom.ts";
+import type { OrderOutcome } from "./types.ts";
+
+/*
+ * The map on a page: the variant's geometry fetched once (GET /api/variants/:id/geometry) and
+ * the board drawn by src/render/layers.ts. Clicks on a province reach `onProvince`.
+ */
+
+const geometries = new Map<string, Promise<MapGeometry>>();
+
+export function geometry(variant: string): Promise<MapGeometry> {
+  let g = geometries.get(variant);
+  if (!g) {
+    g = get<MapGeometry>(`/api/variants/${encodeURIComponent(variant)}/geometry`);
+    g.catch(() => geometries.delete(variant));
+    geometries.set(variant, g);
+  }
+  return g;
+}
+
+export const palette = (): "standard" | "colorblind" =>
+  localStorage.getItem("entente.palette") === "colorblind" ? "colorblind" : "standard";
+
+export class Board {
+  readonly el: HTMLElement;
+  private drawn = 0;
+
+  constructor(
+    className = "map",
+    private readonly onProvince?: (province: string) => void,
+  ) {
+    this.el = h("div", { class: className, "aria-label": "map" });
+    this.el.addEventListener("click", (e) => {
+      if (!this.onProvince) return;
+      // A click on a name, a unit or an arrow counts for the province beneath it.
+      const under = [e.target as Element, ...document.elementsFromPoint(e.clientX, e.clientY)];
+      for (const el of under) {
+        const p = el.closest?.("[data-province]")?.getAttribute("data-province");
+        if (p) {
+          this.onProvince(p);
+          return;
+        }
+      }
+    });
+  }
+
+  async show(position: BoardPosition, orders: DrawnOrder[] = [], selected: string[] = []) {
+    const n = ++this.drawn;
+    try {
+      const g = await geometry(position.variant);
+      if (n !== this.drawn) return;
+      this.el.innerHTML = drawBoard(g, { position, orders, selected }, { palette: palette() });
+      this.el.classList.toggle("clickable", !!this.onProvince);
+    } catch (e) {
+      if (n === this.drawn)
+        this.el.textContent = `The map cannot be drawn: ${(e as Error).message}`;
+    }
+  }
+}
+
+/** Canonical orders (power, text) as the board draws them. */
+export function drawnOrders(list: readonly { power: string; text: string }[]): DrawnOrder[] {
+  const out: DrawnOrder[] = [];
+  for (const o of list) {
+    const d = drawnOrderFromText(o.power, o.text);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** An adjudicated phase's results as the board draws them (with results and notes). */
+export function drawnResults(results: Record<string, OrderOutcome[]>): DrawnOrder[] {
+  const out: DrawnOrder[] = [];
+  for (const [power, list] of Object.entries(results)) {
+    for (const r of list) {
+      if (!r.order) continue;
+      const result =
+        r.result === "succeeds" || r.result === "fails" || r.result === "invalid"
+          ? r.result
+          : undefined;
+      const d = drawnOrderFromText(power, r.order, result);
+      if (d) out.push(r.explanation ? { ...d, note: r.explanation } : d);
+    }
+  }
+  return out;
+}

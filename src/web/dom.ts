@@ -1,0 +1,76 @@
+/*
+ * A tiny DOM helper: elements from a tag, attributes and children. Text is always added as
+ * text nodes, so whatever users wrote (press, names, orders) can never become markup.
+ */
+
+export type Child = Node | string | number | null | undefined | false | readonly Child[];
+type AttrValue = string | number | boolean | null | undefined | ((e: Event) => void);
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, AttrValue> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (typeof v === "function") el.addEventListener(k.replace(/^on/, ""), v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: Node, children: readonly Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+/** Replaces an element's children. */
+export function fill(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** Escapes text for the few places that build markup as a string. */
+export const esc = (s: string): string =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+
+/** "2h 05m", "4m 09s", "overdue" until a time. */
+export function countdown(until: string | null, now = Date.now()): string {
+  if (!until) return "no deadline";
+  const ms = Date.parse(until) - now;
+  if (ms <= 0) return "due now";
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = s % 60;
+  const p2 = (n: number) => String(n).padStart(2, "0");
+  if (d > 0) return `${d}d ${hh}h ${p2(mm)}m`;
+  if (hh > 0) return `${hh}h ${p2(mm)}m`;
+  return `${mm}m ${p2(ss)}s`;
+}
+
+/** Live countdowns: every element with data-deadline is rewritten each second. */
+export function startClocks(): void {
+  const tick = () => {
+    for (const el of document.querySelectorAll<HTMLElement>("[data-deadline]")) {
+      el.textContent = countdown(el.dataset.deadline || null);
+    }
+  };
+  tick();
+  setInterval(tick, 1000);
+}
+
+export function message(text: string, kind: "error" | "ok" | "info" = "info"): HTMLElement {
+  return h("p", { class: `msg ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+}

@@ -1,0 +1,293 @@
+import { ApiError, get, post, session } from "./api.ts";
+import { countdown, fill, h, message } from "./dom.ts";
+import type { GameSummary, GameView } from "./types.ts";
+
+/*
+ * The lobby: log in or create an account; your games with their deadlines; create a game
+ * (variant, scenario, options, chaired play); join one with an invitation code.
+ */
+
+interface VariantInfo {
+  id: string;
+  scenarios: { id: string; description: string; seats: { name: string; powers: string[] }[] }[];
+}
+
+function field(label: string, input: HTMLElement): HTMLElement {
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+export function loginForm(after: () => void): HTMLElement {
+  const name = h("input", { name: "name", autocomplete: "username", required: true, minlength: 2 });
+  const password = h("input", {
+    name: "password",
+    type: "password",
+    autocomplete: "current-password",
+    required: true,
+  });
+  const out = h("div", { "aria-live": "polite" });
+  const go = async (path: string) => {
+    try {
+      const r = await post<{ token: string; user: { name: string } }>(path, {
+        name: name.value.trim(),
+        password: password.value,
+      });
+      session.set(r.token, r.user.name);
+      after();
+    } catch (e) {
+      fill(out, message((e as Error).message, "error"));
+    }
+  };
+  const form = h(
+    "form",
+    { class: "card login", "aria-label": "log in" },
+    h("h2", {}, "Log in"),
+    field("Name", name),
+    field("Password", password),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "submit" }, "Log in"),
+      h(
+        "button",
+        { type: "button", class: "secondary", onclick: () => void go("/api/users") },
+        "Create account",
+      ),
+    ),
+    out,
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void go("/api/login");
+  });
+  return form;
+}
+
+function gameRow(g: GameSummary): HTMLElement {
+  return h(
+    "tr",
+    {},
+    h("td", {}, h("a", { href: `/game/${encodeURIComponent(g.id)}` }, g.name)),
+    h("td", {}, `${g.variant} (${g.scenario})`),
+    h("td", {}, g.role ?? ""),
+    h("td", {}, g.status),
+    h("td", {}, g.phase ?? "–"),
+    h(
+      "td",
+      {},
+      g.deadline ? h("span", { "data-deadline": g.deadline }, countdown(g.deadline)) : "–",
+    ),
+    h("td", {}, `${g.players}/${g.seats}`),
+  );
+}
+
+function gameTable(games: GameSummary[], withRole: boolean): HTMLElement {
+  if (games.length === 0) return h("p", {}, "None yet.");
+  return h(
+    "table",
+    {},
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Game", "Variant", withRole ? "You" : "", "Status", "Phase", "Deadline", "Players"].map(
+          (t) => h("th", {}, t),
+        ),
+      ),
+    ),
+    h("tbody", {}, games.map(gameRow)),
+  );
+}
+
+function createForm(variants: VariantInfo[]): HTMLElement {
+  const name = h("input", { name: "game-name", required: true, maxlength: 80 });
+  const variant = h(
+    "select",
+    { name: "variant" },
+    variants.map((v) => h("option", { value: v.id }, v.id)),
+  );
+  const scenario = h("select", { name: "scenario" });
+  const fillScenarios = () => {
+    const v = variants.find((x) => x.id === variant.value);
+    fill(
+      scenario,
+      (v?.scenarios ?? []).map((s) =>
+        h("option", { value: s.id }, `${s.id}: ${s.description}`.slice(0, 90)),
+      ),
+    );
+  };
+  variant.addEventListener("change", fillScenarios);
+  fillScenarios();
+  const unit = h(
+    "select",
+    { name: "unit" },
+    ["days", "hours", "minutes"].map((u) => h("option", { value: u }, u)),
+  );
+  const num = (n: string, v: number) =>
+    h("input", { name: n, type: "number", min: "0.01", step: "any", value: String(v) });
+  const movement = num("movement", 3);
+  const retreats = num("retreats", 1);
+  const adjustments = num("adjustments", 1);
+  const early = h("input", { type: "checkbox", name: "resolveEarly" });
+  const chaired = h("input", { type: "checkbox", name: "chaired" });
+  const out = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "card", "aria-label": "create a game" },
+    h("h2", {}, "Create a game"),
+    field("Name", name),
+    h("div", { class: "row" }, field("Variant", variant), field("Scenario", scenario)),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Deadlines"),
+      h(
+        "div",
+        { class: "row" },
+        field("Unit", unit),
+        field("Movement", movement),
+        field("Retreats", retreats),
+        field("Adjustments", adjustments),
+      ),
+    ),
+    h("label", { class: "check" }, early, " Resolve as soon as every power's orders are final"),
+    h(
+      "label",
+      { class: "check" },
+      chaired,
+      " Chaired session: no deadlines, the chair reveals and resolves (seed 000)",
+    ),
+    h("button", { type: "submit" }, "Create"),
+    out,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const g = await post<GameView>("/api/games", {
+        name: name.value,
+        variant: variant.value,
+        scenario: scenario.value,
+        options: {
+          deadlines: {
+            unit: unit.value,
+            movement: Number(movement.value),
+            retreats: Number(retreats.value),
+            adjustments: Number(adjustments.value),
+          },
+          resolveEarly: early.checked,
+        },
+      });
+      if (chaired.checked) await post(`/api/games/${g.id}/chair`, { on: true });
+      location.href = `/game/${encodeURIComponent(g.id)}`;
+    } catch (err) {
+      fill(out, message((err as Error).message, "error"));
+    }
+  });
+  return form;
+}
+
+function joinForm(): HTMLElement {
+  const code = h("input", { name: "invite", required: true, autocomplete: "off" });
+  const form = h(
+    "form",
+    { class: "card", "aria-label": "join a game" },
+    h("h2", {}, "Join with an invitation"),
+    field("Invitation code or link", code),
+    h("button", { type: "submit" }, "Look"),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = code.value.trim().replace(/^.*\/join\//, "");
+    if (c) location.href = `/join/${encodeURIComponent(c)}`;
+  });
+  return form;
+}
+
+export async function lobbyPage(app: HTMLElement): Promise<void> {
+  const [games, variants] = await Promise.all([
+    get<GameSummary[]>("/api/games"),
+    get<VariantInfo[]>("/api/variants"),
+  ]);
+  if (!session.token) {
+    fill(
+      app,
+      h("h1", {}, "Entente judge"),
+      h(
+        "div",
+        { class: "cols" },
+        loginForm(() => location.reload()),
+        h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
+      ),
+    );
+    return;
+  }
+  let mine: GameSummary[] = [];
+  try {
+    mine = await get<GameSummary[]>("/api/my/games");
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return lobbyPage(app);
+    throw e;
+  }
+  fill(
+    app,
+    h("h1", {}, "Entente judge"),
+    h("section", { "aria-label": "my games" }, h("h2", {}, "My games"), gameTable(mine, true)),
+    h("div", { class: "cols" }, createForm(variants), joinForm()),
+    h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
+  );
+}
+
+interface InviteInfo {
+  game: { id: string; name: string; variant: string; scenario: string; status: string };
+  role: string;
+  seat: number | null;
+  freeSeats: { index: number; name: string; powers: string[] }[];
+}
+
+export async function joinPage(app: HTMLElement, code: string): Promise<void> {
+  if (!session.token) {
+    fill(
+      app,
+      h("h1", {}, "Join a game"),
+      loginForm(() => location.reload()),
+    );
+    return;
+  }
+  const info = await get<Record<string, unknown>>(`/api/invites/${encodeURIComponent(code)}`);
+  const i = info as unknown as Partial<InviteInfo> & Record<string, unknown>;
+  const out = h("div", { "aria-live": "polite" });
+  const accept = async (seat?: number) => {
+    try {
+      const g = await post<GameView>(
+        `/api/invites/${encodeURIComponent(code)}`,
+        seat === undefined ? {} : { seat },
+      );
+      location.href = `/game/${encodeURIComponent(g.id)}`;
+    } catch (e) {
+      fill(out, message((e as Error).message, "error"));
+    }
+  };
+  const seats = Array.isArray(i.freeSeats) ? i.freeSeats : [];
+  const gameName =
+    typeof i.game === "object" && i.game ? (i.game as { name?: string }).name : undefined;
+  fill(
+    app,
+    h("h1", {}, `Join ${gameName ?? "the game"}`),
+    h("p", {}, `Invitation for a ${String(i.role ?? "player")}.`),
+    seats.length > 0
+      ? h(
+          "div",
+          { class: "chips" },
+          seats.map((s) =>
+            h(
+              "button",
+              { type: "button", class: "chip", onclick: () => void accept(s.index) },
+              `${s.name} (${s.powers.join(", ")})`,
+            ),
+          ),
+        )
+      : h("button", { type: "button", onclick: () => void accept() }, "Accept"),
+    out,
+  );
+}

@@ -1,0 +1,342 @@
+import { fill, h } from "./dom.ts";
+import type { LegalChoice, LegalUnit, LegalView, LineDiag } from "./types.ts";
+
+/*
+ * Giving orders two ways, one text. Clicking: a unit (on the map or in the list), then an
+ * action, then a target (on the map or in the list); only legal choices are offered (from
+ * the legal orders the server computed). Typing: the same text area, read by the server's
+ * order reader as you type (debounced), with a diagnostic per line. A click writes the
+ * canonical order into the text (replacing that unit's line), so both ways end in the same
+ * order set, and the canonical orders listed are what the reader understood.
+ */
+
+export interface PadOptions {
+  /** Write a power's name above its orders (a seat or a sandbox with several powers). */
+  readonly headers: boolean;
+  /** Reads the text: a diagnostic per line, or an error for the whole set. */
+  readonly check: (text: string) => Promise<LineDiag[]>;
+  /** The orders understood, after every check (to draw them). */
+  readonly onOrders: (orders: { power: string; text: string }[]) => void;
+  /** The unit being ordered, and the places clicked so far (to highlight them). */
+  readonly onSelect?: (selected: string[]) => void;
+  readonly powerName?: (id: string) => string;
+}
+
+const KIND_LABEL: Record<string, string> = {
+  hold: "Hold",
+  move: "Move",
+  support: "Support",
+  convoy: "Convoy",
+  retreat: "Retreat",
+  disband: "Disband",
+  build: "Build",
+  remove: "Remove",
+  waive: "Waive",
+};
+
+/** The province an order's unit stands in (`A stp/sc S ...` → stp); null for waive. */
+export function orderProvince(order: string): string | null {
+  const m =
+    /^(?:build\s+)?[A-Za-z]\s+([a-z0-9_]+)/i.exec(order) ?? /^remove\s+([a-z0-9_]+)/i.exec(order);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+export class OrderPad {
+  readonly el: HTMLElement;
+  readonly textarea: HTMLTextAreaElement;
+  private legal: LegalView | null = null;
+  private diags: LineDiag[] = [];
+  private unit: LegalUnit | null = null;
+  private kind: string | null = null;
+  private picks: string[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private checking = 0;
+  private readonly unitsEl = h("div", {
+    class: "chips units",
+    role: "group",
+    "aria-label": "units",
+  });
+  private readonly actionsEl = h("div", { class: "chips", role: "group", "aria-label": "actions" });
+  private readonly choicesEl = h("div", {
+    class: "chips choices",
+    role: "group",
+    "aria-label": "targets",
+  });
+  private readonly diagEl = h("ol", { class: "diags", "aria-live": "polite" });
+  private readonly errorEl = h("div", { "aria-live": "assertive" });
+
+  constructor(private readonly opts: PadOptions) {
+    this.textarea = h("textarea", {
+      class: "orders-text",
+      rows: 7,
+      spellcheck: "false",
+      autocapitalize: "off",
+      autocomplete: "off",
+      "aria-label": "orders, one per line",
+      placeholder: "A par - bur\nF bre - mid\n…",
+    });
+    this.textarea.addEventListener("input", () => this.scheduleCheck());
+    this.el = h(
+      "div",
+      { class: "orderpad" },
+      h("h3", {}, "By clicking"),
+      h(
+        "p",
+        { class: "hint" },
+        "Choose a unit (or click it on the map), an action, then a target.",
+      ),
+      this.unitsEl,
+      this.actionsEl,
+      this.choicesEl,
+      h("h3", {}, h("label", { for: "orders-text" }, "By typing")),
+      this.textarea,
+      this.errorEl,
+      h("h3", {}, "Orders as understood"),
+      this.diagEl,
+    );
+    this.textarea.id = "orders-text";
+    this.el.addEventListener("keydown", (e) => {
+      if ((e as KeyboardEvent).key === "Escape") this.select(null);
+    });
+  }
+
+  setLegal(legal: LegalView | null): void {
+    this.legal = legal;
+    this.select(null);
+  }
+
+  get text(): string {
+    return this.textarea.value;
+  }
+
+  setText(text: string): void {
+    this.textarea.value = text;
+    void this.runCheck();
+  }
+
+  /** The orders understood in the last check, per power. */
+  get orders(): { power: string; text: string }[] {
+    return this.diags
+      .filter((d) => d.kind === "order" && d.ok && d.order && d.power)
+      .map((d) => ({ power: d.power!, text: d.order! }));
+  }
+
+  /** A click on the map. */
+  clickProvince(p: string): void {
+    if (!this.legal) return;
+    if (!this.unit || !this.kind) {
+      const u = this.legal.units.find((x) => x.province === p);
+      if (u) this.select(u);
+      return;
+    }
+    this.picks.push(p);
+    const left = this.filtered();
+    if (left.length === 1) this.apply(left[0]!);
+    else if (left.length === 0) {
+      this.picks.pop();
+      const u = this.legal.units.find((x) => x.province === p);
+      if (u) this.select(u);
+    } else this.render();
+  }
+
+  private filtered(): LegalChoice[] {
+    if (!this.unit || !this.kind) return [];
+    const all = this.unit.orders.filter((o) => o.kind === this.kind);
+    return all.filter((c) => {
+      const steps = c.from !== undefined ? [c.from, c.target ?? c.from] : [c.target];
+      return this.picks.every((p, i) => steps[i] === p);
+    });
+  }
+
+  private select(u: LegalUnit | null, kind: string | null = null): void {
+    this.unit = u;
+    this.kind = kind;
+    this.picks = [];
+    this.render();
+  }
+
+  private render(): void {
+    const legal = this.legal;
+    if (!legal || legal.units.length === 0) {
+      fill(this.unitsEl, h("p", { class: "hint" }, "Nothing to order in this phase."));
+      fill(this.actionsEl);
+      fill(this.choicesEl);
+      this.opts.onSelect?.([]);
+      return;
+    }
+    const current = new Map<string, string>();
+    for (const o of this.orders) {
+      const p = orderProvince(o.text);
+      if (p) current.set(`${o.power}:${p}`, o.text);
+    }
+    const counts = Object.entries(legal.counts).map(([p, n]) =>
+      h(
+        "p",
+        { class: "hint" },
+        `${this.name(p)}: ${n > 0 ? `${n} build(s) due` : `${-n} unit(s) to remove`}`,
+      ),
+    );
+    fill(
+      this.unitsEl,
+      counts,
+      legal.units.map((u) => {
+        const cur = current.get(`${u.power}:${u.province}`);
+        return h(
+          "button",
+          {
+            type: "button",
+            class: "chip",
+            "data-unit": u.location,
+            "aria-pressed": this.unit === u ? "true" : "false",
+            onclick: () => this.select(this.unit === u ? null : u),
+          },
+          u.label,
+          cur ? h("small", {}, ` ${cur.replace(/^(?:build\s+)?\S+\s+\S+\s*/, "") || cur}`) : null,
+        );
+      }),
+    );
+    const u = this.unit;
+    if (!u) {
+      fill(this.actionsEl);
+      fill(this.choicesEl);
+      this.opts.onSelect?.([]);
+      return;
+    }
+    const kinds = [...new Set(u.orders.map((o) => o.kind))];
+    fill(
+      this.actionsEl,
+      kinds.map((k) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "chip action",
+            "data-action": k,
+            "aria-pressed": this.kind === k ? "true" : "false",
+            onclick: () => {
+              const list = u.orders.filter((o) => o.kind === k);
+              if (list.length === 1) this.apply(list[0]!);
+              else this.select(u, k);
+            },
+          },
+          KIND_LABEL[k] ?? k,
+        ),
+      ),
+    );
+    const choices = this.filtered();
+    const needs =
+      this.kind === "support" || this.kind === "convoy"
+        ? this.picks.length === 0
+          ? "click the unit to help on the map, or choose:"
+          : "now where it goes, or choose:"
+        : "click the target on the map, or choose:";
+    fill(
+      this.choicesEl,
+      this.kind
+        ? [
+            h("p", { class: "hint" }, needs),
+            choices.map((c) =>
+              h(
+                "button",
+                { type: "button", class: "chip choice", onclick: () => this.apply(c) },
+                c.text,
+              ),
+            ),
+          ]
+        : null,
+    );
+    const firstFocus =
+      this.choicesEl.querySelector("button") ?? this.actionsEl.querySelector("button");
+    if (firstFocus && this.el.contains(document.activeElement)) (firstFocus as HTMLElement).focus();
+    this.opts.onSelect?.([u.location, ...this.picks]);
+  }
+
+  private name(p: string): string {
+    return this.opts.powerName ? this.opts.powerName(p) : p;
+  }
+
+  /** Writes a chosen order into the text: replaces the unit's line, or adds one. */
+  private apply(c: LegalChoice): void {
+    const u = this.unit;
+    if (!u) return;
+    const lines = this.textarea.value.split(/\r?\n/);
+    if (lines.length === 1 && lines[0] === "") lines.length = 0;
+    const province = c.kind === "waive" ? null : u.province;
+    const mine = this.diags.find(
+      (d) =>
+        d.kind === "order" &&
+        d.power === u.power &&
+        province !== null &&
+        d.order !== undefined &&
+        orderProvince(d.order) === province,
+    );
+    if (mine && lines[mine.line - 1] !== undefined) {
+      lines[mine.line - 1] = c.text;
+    } else if (this.opts.headers) {
+      const header = this.diags.find((d) => d.kind === "power" && d.power === u.power);
+      if (!header) {
+        lines.push(`${this.name(u.power)}:`, c.text);
+      } else {
+        // After the last line of that power's block.
+        let at = header.line;
+        for (const d of this.diags) if (d.line > at && d.power === u.power) at = d.line;
+        lines.splice(at, 0, c.text);
+      }
+    } else {
+      lines.push(c.text);
+    }
+    this.textarea.value = lines.join("\n");
+    this.select(null);
+    void this.runCheck();
+  }
+
+  private scheduleCheck(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.runCheck(), 300);
+  }
+
+  async runCheck(): Promise<void> {
+    const n = ++this.checking;
+    const text = this.textarea.value;
+    try {
+      const diags = text.trim() === "" ? [] : await this.opts.check(text);
+      if (n !== this.checking) return;
+      this.diags = diags;
+      fill(this.errorEl);
+    } catch (e) {
+      if (n !== this.checking) return;
+      this.diags = [];
+      fill(this.errorEl, h("p", { class: "msg error", role: "alert" }, (e as Error).message));
+    }
+    this.showDiags();
+    this.render();
+    this.opts.onOrders(this.orders);
+  }
+
+  private showDiags(): void {
+    fill(
+      this.diagEl,
+      this.diags
+        .filter((d) => d.kind === "order" || d.kind === "power")
+        .map((d) =>
+          d.kind === "power"
+            ? h("li", { class: "power" }, this.name(d.power ?? d.text))
+            : h(
+                "li",
+                { class: d.ok ? "ok" : "bad", "data-line": d.line },
+                h("span", { class: "mark", "aria-hidden": "true" }, d.ok ? "✓" : "✗"),
+                d.ok
+                  ? h("code", {}, d.order ?? d.text)
+                  : [
+                      h("code", {}, d.text),
+                      " — ",
+                      d.message ?? "not understood",
+                      d.suggestions?.length && !/did you mean/i.test(d.message ?? "")
+                        ? ` (did you mean ${d.suggestions.join(", ")}?)`
+                        : "",
+                    ],
+              ),
+        ),
+    );
+  }
+}

@@ -1,0 +1,279 @@
+import type { BoardPosition } from "../render/types.ts";
+import { get, post } from "./api.ts";
+import { Board, drawnOrders, drawnResults } from "./board.ts";
+import { fill, h, message } from "./dom.ts";
+import { outcomeList, type PowerInfo, powersOf } from "./game.ts";
+import { OrderPad } from "./orderpad.ts";
+import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
+
+/*
+ * The sandbox: any position (a variant's start, a phase of a game forked, or set up by hand,
+ * by clicking units onto the map or editing the position JSON), orders for every power by
+ * clicking or typing, and the result with its explanations. Nothing is stored: it calls
+ * POST /api/sandbox/legal and /api/sandbox/adjudicate.
+ */
+
+/** Splits a text with power headers into each power's lines, with a diagnostic per line. */
+export function splitByPower(
+  text: string,
+  powers: readonly PowerInfo[],
+): { lines: LineDiag[]; orders: Record<string, string[]>; where: Record<string, number[]> } {
+  const lines: LineDiag[] = [];
+  const orders: Record<string, string[]> = {};
+  const where: Record<string, number[]> = {};
+  let current: string | null = null;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const t = raw.trim();
+    if (t === "") return;
+    const w = t.replace(/:$/, "").toLowerCase();
+    const header = powers.find((p) =>
+      [p.id, p.name.toLowerCase(), p.adjective.toLowerCase()].includes(w),
+    );
+    if (header) {
+      current = header.id;
+      lines.push({ line: i + 1, text: t, kind: "power", power: header.id, ok: true });
+      return;
+    }
+    if (!current) {
+      lines.push({
+        line: i + 1,
+        text: t,
+        kind: "order",
+        power: null,
+        ok: false,
+        message: "name the power first, on a line of its own (e.g. “England:”)",
+      });
+      return;
+    }
+    orders[current] = [...(orders[current] ?? []), t];
+    where[current] = [...(where[current] ?? []), i + 1];
+    lines.push({ line: i + 1, text: t, kind: "order", power: current, ok: false });
+  });
+  return { lines, orders, where };
+}
+
+export async function sandboxPage(app: HTMLElement): Promise<void> {
+  const q = new URLSearchParams(location.search);
+  // The sandbox plays the standard rules: game families (Global Diplomacy, Age of Discovery)
+  // are a different game with a position of their own, so they are not offered here.
+  const variants = (await get<{ id: string; family?: string }[]>("/api/variants")).filter(
+    (v) => v.family === undefined,
+  );
+  let variant = q.get("variant") ?? "classical";
+  let position: BoardPosition;
+  let text = "";
+  let origin = "";
+  /** The forked game's rule options (the sandbox's default otherwise: datc). */
+  let rules: unknown;
+  const gameId = q.get("game");
+  if (gameId) {
+    const rec = await get<GameRecord>(`/api/games/${encodeURIComponent(gameId)}/record`);
+    const i = Math.max(0, Math.min(rec.phases.length - 1, Number(q.get("phase") ?? 0)));
+    const ph = rec.phases[i];
+    position = i === 0 || !ph ? rec.start : rec.phases[i - 1]!.position;
+    variant = rec.variant;
+    rules = rec.rules;
+    origin = `Forked from game ${gameId}, phase ${ph?.phase ?? position.phase}.`;
+    if (ph)
+      text = Object.entries(ph.orders)
+        .map(([p, l]) => [`${p}:`, ...l].join("\n"))
+        .join("\n");
+  } else {
+    position = (
+      await get<{ position: BoardPosition }>(`/api/variants/${encodeURIComponent(variant)}/start`)
+    ).position;
+  }
+  let powers = await powersOf(variant);
+  let setup = false;
+  const board = new Board("map", (p) => (setup ? place(p) : pad.clickProvince(p)));
+  const posText = h("textarea", {
+    rows: 8,
+    class: "json",
+    spellcheck: "false",
+    "aria-label": "position JSON",
+  });
+  const out = h("div", { "aria-live": "polite" });
+  const result = h("section", { class: "result", "aria-live": "polite" });
+  const variantSel = h(
+    "select",
+    { "aria-label": "variant" },
+    variants.map((v) => h("option", { value: v.id, selected: v.id === variant }, v.id)),
+  );
+  const setupPower = h("select", { "aria-label": "power to place" });
+  const setupType = h(
+    "select",
+    { "aria-label": "unit type" },
+    h("option", { value: "A" }, "Army"),
+    h("option", { value: "F" }, "Fleet"),
+  );
+  const setupToggle = h(
+    "button",
+    { type: "button", class: "secondary", "aria-pressed": "false" },
+    "Set up units by clicking",
+  );
+  const pad = new OrderPad({
+    headers: true,
+    powerName: (p) => powers.find((x) => x.id === p)?.name ?? p,
+    check: async (t) => check(t),
+    onOrders: (orders) => void board.show(position, drawnOrders(orders)),
+    onSelect: (sel) => void board.show(position, drawnOrders(pad.orders), sel),
+  });
+
+  /** The typed orders read by the engine: each line's order as understood, or why not. */
+  async function check(t: string): Promise<LineDiag[]> {
+    const split = splitByPower(t, powers);
+    const r = await post<ResultJson>("/api/sandbox/adjudicate", {
+      ...position,
+      ...(rules !== undefined ? { rules } : {}),
+      orders: split.orders,
+    });
+    for (const [power, list] of Object.entries(r.orders)) {
+      const given = list.filter((o) => o.text !== null);
+      given.forEach((o, k) => {
+        const line = split.where[power]?.[k];
+        const d = split.lines.find((l) => l.line === line);
+        if (!d) return;
+        d.ok = o.result !== "invalid" && o.order !== null;
+        if (o.order) d.order = o.order;
+        if (o.result === "invalid") d.message = o.reason ?? "invalid";
+      });
+    }
+    return split.lines;
+  }
+
+  const showPosition = async () => {
+    posText.value = JSON.stringify(position, null, 1);
+    fill(
+      setupPower,
+      powers.map((p) => h("option", { value: p.id }, p.name)),
+    );
+    try {
+      pad.setLegal(
+        await post<LegalView>("/api/sandbox/legal", {
+          ...position,
+          ...(rules !== undefined ? { rules } : {}),
+        }),
+      );
+      fill(out);
+    } catch (e) {
+      pad.setLegal(null);
+      fill(out, message((e as Error).message, "error"));
+    }
+    await board.show(position, drawnOrders(pad.orders));
+  };
+
+  function place(p: string): void {
+    const units = { ...position.units };
+    let removed = false;
+    for (const [pw, list] of Object.entries(units)) {
+      const left = list.filter((u) => u.split(" ")[1]!.split("/")[0] !== p);
+      if (left.length !== list.length) removed = true;
+      units[pw] = left;
+    }
+    if (!removed)
+      units[setupPower.value] = [...(units[setupPower.value] ?? []), `${setupType.value} ${p}`];
+    position = { ...position, units };
+    void showPosition();
+  }
+
+  setupToggle.addEventListener("click", () => {
+    setup = !setup;
+    setupToggle.setAttribute("aria-pressed", String(setup));
+    setupToggle.textContent = setup
+      ? "Setting up: click a province to add or remove a unit"
+      : "Set up units by clicking";
+  });
+  variantSel.addEventListener("change", async () => {
+    variant = variantSel.value;
+    powers = await powersOf(variant);
+    position = (
+      await get<{ position: BoardPosition }>(`/api/variants/${encodeURIComponent(variant)}/start`)
+    ).position;
+    pad.setText("");
+    fill(result);
+    await showPosition();
+  });
+  const applyJson = async () => {
+    try {
+      position = JSON.parse(posText.value) as BoardPosition;
+      await showPosition();
+      await pad.runCheck();
+    } catch (e) {
+      fill(out, message(`The position is not valid JSON: ${(e as Error).message}`, "error"));
+    }
+  };
+  const run = async () => {
+    try {
+      const split = splitByPower(pad.text, powers);
+      const r = await post<ResultJson>("/api/sandbox/adjudicate", {
+        ...position,
+        ...(rules !== undefined ? { rules } : {}),
+        orders: split.orders,
+      });
+      const name = (p: string) => powers.find((x) => x.id === p)?.name ?? p;
+      await board.show(position, drawnResults(r.orders));
+      fill(
+        result,
+        h("h2", {}, `${r.phase}: result`),
+        outcomeList(r.orders, name),
+        h("p", {}, `Next phase: ${r.next.phase}${r.winner ? `; ${name(r.winner)} wins` : ""}.`),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: async () => {
+              position = r.next;
+              pad.setText("");
+              fill(result);
+              await showPosition();
+            },
+          },
+          "Continue from the result",
+        ),
+      );
+    } catch (e) {
+      fill(result, message((e as Error).message, "error"));
+    }
+  };
+  fill(
+    app,
+    h("h1", {}, "Sandbox"),
+    h("p", { class: "meta" }, origin || "Any position, any orders; nothing is stored."),
+    h(
+      "div",
+      { class: "game" },
+      board.el,
+      h(
+        "aside",
+        {},
+        h("div", { class: "row wrap" }, variantSel, setupToggle, setupPower, setupType),
+        h(
+          "details",
+          {},
+          h("summary", {}, "Position (JSON)"),
+          posText,
+          h(
+            "button",
+            { type: "button", class: "secondary", onclick: () => void applyJson() },
+            "Use this position",
+          ),
+        ),
+        out,
+        pad.el,
+        h(
+          "div",
+          { class: "row" },
+          h(
+            "button",
+            { type: "button", onclick: () => void run(), "data-action": "adjudicate" },
+            "Adjudicate",
+          ),
+        ),
+        result,
+      ),
+    ),
+  );
+  await showPosition();
+  if (text) pad.setText(text);
+}

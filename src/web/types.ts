@@ -1,0 +1,111 @@
+/* What the client reads from the API (the shapes of src/judge and src/server/web.ts). */
+
+import type { BoardPosition } from "../render/types.ts";
+
+export interface Seat {
+  index: number;
+  name: string;
+  powers: string[];
+  player: string | null;
+}
+
+export interface GameView {
+  id: string;
+  name: string;
+  variant: string;
+  scenario: string;
+  status: string;
+  phase: string | null;
+  deadline: string | null;
+  seats: number;
+  players: number;
+  state: string;
+  phaseIndex: number;
+  seatList: Seat[];
+  position: BoardPosition;
+  toOrder: string[];
+  result: unknown;
+  options: { deadlines: { unit: string; movement: number; retreats: number; adjustments: number } };
+  you: { role: "gm" | "player" | "observer"; seat: number | null; powers: string[] } | null;
+  invites?: { code: string; role: string; seat: number | null }[];
+  [more: string]: unknown;
+}
+
+export interface GameSummary {
+  id: string;
+  name: string;
+  variant: string;
+  scenario: string;
+  status: string;
+  phase: string | null;
+  deadline: string | null;
+  seats: number;
+  players: number;
+  role?: string;
+}
+
+export interface LegalChoice {
+  text: string;
+  kind: string;
+  target?: string;
+  from?: string;
+}
+
+export interface LegalUnit {
+  power: string;
+  location: string;
+  province: string;
+  label: string;
+  dislodged?: boolean;
+  orders: LegalChoice[];
+}
+
+export interface LegalView {
+  phase: string;
+  type: "M" | "R" | "A";
+  counts: Record<string, number>;
+  units: LegalUnit[];
+}
+
+export interface LineDiag {
+  line: number;
+  text: string;
+  kind: "order" | "power" | "final" | "comment";
+  power: string | null;
+  ok: boolean;
+  order?: string;
+  message?: string;
+  suggestions?: string[];
+}
+
+export interface OrderOutcome {
+  text: string | null;
+  order: string | null;
+  result: string;
+  reason?: string;
+  explanation?: string;
+}
+
+export interface PhaseRecord {
+  phase: string;
+  orders: Record<string, string[]>;
+  results: Record<string, OrderOutcome[]>;
+  dislodged?: Record<string, { unit: string; from: string | null; retreats: string[] }[]>;
+  position: BoardPosition;
+  winner?: string;
+}
+
+export interface GameRecord {
+  variant: string;
+  rules: unknown;
+  start: BoardPosition;
+  phases: PhaseRecord[];
+}
+
+export interface ResultJson {
+  phase: string;
+  orders: Record<string, OrderOutcome[]>;
+  next: BoardPosition;
+  dislodged?: PhaseRecord["dislodged"];
+  winner?: string;
+}

@@ -1,0 +1,485 @@
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { describe, type TestContext, test } from "node:test";
+import { sql } from "kysely";
+import { Judge } from "../src/judge/judge.ts";
+import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
+import { jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
+import { startServer } from "../src/server/server.ts";
+import { Api } from "../src/server/testing.ts";
+import type { Store } from "../src/store/db.ts";
+import { testStore } from "../src/store/testing.ts";
+
+/*
+ * Hardening and bad input (docs/reliability.md): login and registration rate limits, bodies
+ * bounded, malformed JSON located, unknown variants, orders out of phase or out of turn,
+ * passwords never stored in the clear, security headers, press and names escaped in pages.
+ * After every refused request the store is compared, table by table, with what it was.
+ */
+
+async function snapshot(store: Store): Promise<string> {
+  const tables = await sql<{ name: string }>`
+    select name from sqlite_master where type = 'table' and name not like 'sqlite_%'
+    and name not like 'kysely_%' order by name`.execute(store.db);
+  const out: Record<string, unknown[]> = {};
+  for (const { name } of tables.rows) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(
+      store.db,
+    );
+    out[name] = rows.rows.map(({ last_used_at: _, ...rest }) => rest);
+  }
+  return JSON.stringify(out);
+}
+
+async function world(t: TestContext, limits: ConstructorParameters<typeof Limits>[0] = {}) {
+  const ts = await testStore(t, "sqlite");
+  assert.ok(ts, "a SQLite store");
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const server = await startServer({
+    judge,
+    port: 0,
+    host: "127.0.0.1",
+    tickMs: 60_000,
+    pollMs: 50,
+    limits,
+  });
+  t.after(() => server.close());
+  const base = `http://127.0.0.1:${server.port}`;
+  return { judge, clock, store: ts.store, base, api: new Api(base) };
+}
+
+/** A raw request: exact bytes, optional chunked transfer (no Content-Length). */
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+  chunked = false,
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, base);
+    const req = request(
+      url,
+      {
+        method,
+        headers: {
+          "content-type": "application/json",
+          ...(chunked
+            ? { "transfer-encoding": "chunked" }
+            : { "content-length": Buffer.byteLength(body) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString(),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    if (chunked) {
+      const b = Buffer.from(body);
+      for (let i = 0; i < b.length; i += 64 * 1024) req.write(b.subarray(i, i + 64 * 1024));
+      req.end();
+    } else req.end(body);
+  });
+}
+
+describe("rate limits", () => {
+  test("wrong passwords: 429 with Retry-After per account, from any address, lifted after the window", async (t) => {
+    const { api, judge, clock } = await world(t);
+    await judge.register("victim", "right-password");
+    for (let i = 0; i < 10; i++) {
+      const r = await api.call("POST", "/api/login", { name: "victim", password: `guess-${i}` });
+      assert.equal(r.status, 401, `guess ${i} is a plain refusal`);
+    }
+    const res = await fetch(`${api.base}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+      body: JSON.stringify({ name: "Victim", password: "right-password" }),
+    });
+    assert.equal(res.status, 429, "even the right password waits: the account is paused");
+    const wait = Number(res.headers.get("retry-after"));
+    assert.ok(wait > 0 && wait <= 15 * 60, `Retry-After ${wait}`);
+    const body = (await res.json()) as { error: string };
+    assert.match(body.error, /too many wrong passwords.*try again in \d+ seconds/, body.error);
+    // Another account is not affected.
+    await judge.register("bystander", "password-2");
+    const other = await api.call("POST", "/api/login", {
+      name: "bystander",
+      password: "password-2",
+    });
+    assert.equal(other.status, 200, "another account logs in");
+    clock.advance(wait * 1000);
+    const later = await api.call("POST", "/api/login", {
+      name: "victim",
+      password: "right-password",
+    });
+    assert.equal(later.status, 200, "after Retry-After the right password works again");
+  });
+
+  test("per address: logins and registrations; X-Forwarded-For is not trusted unless configured", async (t) => {
+    const { api, store } = await world(t, {
+      loginPerAddress: { max: 5, windowMs: 60_000 },
+      registrationsPerAddress: { max: 3, windowMs: 3_600_000 },
+    });
+    for (let i = 0; i < 3; i++) {
+      await api.ok("POST", "/api/users", { name: `user${i}`, password: "password1" });
+    }
+    const before = await snapshot(store);
+    const res = await fetch(`${api.base}/api/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${7}` },
+      body: JSON.stringify({ name: "user9", password: "password1" }),
+    });
+    assert.equal(res.status, 429, "the fourth account from one address waits");
+    assert.equal(res.headers.get("retry-after"), "3600", "an hour's window");
+    assert.match(
+      ((await res.json()) as { error: string }).error,
+      /accounts created from your address/,
+    );
+    assert.equal(await snapshot(store), before, "nothing stored");
+    for (let i = 0; i < 5; i++) {
+      await api.call("POST", "/api/login", { name: `user${i % 3}`, password: "password1" });
+    }
+    const r = await api.call("POST", "/api/login", { name: "user0", password: "password1" });
+    assert.equal(r.status, 429, "the sixth login from one address in a minute waits");
+  });
+
+  test("behind a proxy (trustProxy) each client address is counted apart, by the proxy's entry", async (t) => {
+    const { base } = await world(t, {
+      trustProxy: true,
+      registrationsPerAddress: { max: 1, windowMs: 60_000 },
+    });
+    const reg = (name: string, from: string) =>
+      fetch(`${base}/api/users`, {
+        method: "POST",
+        // What the client wrote first, then the address the proxy saw (the one that counts).
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `203.0.113.${Math.floor(Math.random() * 250)}, ${from}`,
+        },
+        body: JSON.stringify({ name, password: "password1" }),
+      }).then((r) => r.status);
+    assert.equal(await reg("alice", "192.0.2.1"), 201, "first client");
+    assert.equal(await reg("bob", "192.0.2.2"), 201, "second client");
+    assert.equal(await reg("carol", "192.0.2.1"), 429, "first client again");
+  });
+
+  test("the sliding window: at most max per window, the wait to the oldest, bounded memory", () => {
+    const w = new SlidingWindow({ max: 3, windowMs: 1000 }, 10);
+    for (const at of [0, 100, 200]) {
+      assert.equal(w.wait("k", at), 0, `free at ${at}`);
+      w.add("k", at);
+    }
+    assert.equal(w.wait("k", 300), 700, "waits for the first to leave the window");
+    assert.equal(w.wait("k", 999), 1, "a millisecond before the first leaves");
+    assert.equal(w.wait("k", 1000), 0, "free once it has left");
+    for (let i = 0; i < 100; i++) w.add(`key${i}`, 0);
+    assert.equal(w.wait("k", 300), 0, "the oldest keys are forgotten beyond maxKeys");
+  });
+});
+
+describe("bodies and JSON", () => {
+  test("oversized bodies: 413 with a message, announced or chunked; nothing stored", async (t) => {
+    const { base, store, judge } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const before = await snapshot(store);
+    const big = JSON.stringify({ name: "x".repeat(1_200_000) });
+    for (const chunked of [false, true]) {
+      const r = await raw(
+        base,
+        "POST",
+        "/api/games",
+        big,
+        { authorization: `Bearer ${token}` },
+        chunked,
+      );
+      assert.equal(r.status, 413, `${chunked ? "chunked" : "with Content-Length"}: ${r.text}`);
+      assert.match(r.text, /larger than 1 MB; nothing was stored/);
+    }
+    assert.equal(await snapshot(store), before, "nothing stored");
+    const ok = await raw(base, "GET", "/api/health", "");
+    assert.equal(ok.status, 200, "the server still answers");
+  });
+
+  test("malformed JSON: 400 saying where; nothing stored", async (t) => {
+    const { base, store, judge } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const cases: [string, RegExp][] = [
+      ['{"name": "g",\n "variant": }', /line 2, column 13: expected a value.*found "}"/],
+      ['{"name": "g"', /line 1, column 13: expected ',' or '}' after a property, found the end/],
+      ["{name: 1}", /line 1, column 2: expected a property name in double quotes/],
+      ['{"name": "a\u0001"}', /no control character/],
+      ['["a", 1,]', /line 1, column 9: expected a value/],
+      ['{"a": 1} x', /nothing more after the value/],
+      ['{"a": tru}', /expected "true"/],
+      ["\u00ff\u00fe", /expected a value/],
+    ];
+    const before = await snapshot(store);
+    for (const [text, want] of cases) {
+      const r = await raw(base, "POST", "/api/games", text, { authorization: `Bearer ${token}` });
+      assert.equal(r.status, 400, `${JSON.stringify(text)}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /^the body is not valid JSON: /, msg);
+      assert.match(msg, want, msg);
+    }
+    assert.equal(await snapshot(store), before, "nothing stored");
+    // Deep nesting is located, not a stack overflow.
+    assert.match(jsonErrorAt(`${"[".repeat(5000)}`), /less nesting/, "deep nesting");
+  });
+});
+
+describe("bad input to the judge: a clear error each, nothing stored", () => {
+  test("unknown variants, orders for the wrong phase, out of turn, after the end", async (t) => {
+    const { api, judge, store, clock } = await world(t);
+    const gm = await judge.register("gm", "password1");
+    const refused = async (
+      what: string,
+      method: string,
+      path: string,
+      body: unknown,
+      token: string,
+      status: number,
+      want: RegExp,
+    ) => {
+      const before = await snapshot(store);
+      const r = await api.call<{ error: string }>(method, path, body, token);
+      assert.equal(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
+      assert.match(r.body.error, want, `${what}: ${r.body.error}`);
+      assert.equal(await snapshot(store), before, `${what}: nothing stored`);
+    };
+    await refused(
+      "an unknown variant",
+      "POST",
+      "/api/games",
+      { name: "g", variant: "atlantis" },
+      gm.token,
+      400,
+      /unknown variant "atlantis"; known: classical/,
+    );
+    await refused(
+      "an unknown scenario",
+      "POST",
+      "/api/games",
+      { name: "g", scenario: "11" },
+      gm.token,
+      400,
+      /no scenario "11"; choose one of/,
+    );
+    await refused(
+      "an unknown field",
+      "POST",
+      "/api/games",
+      { name: "g", colour: "red" },
+      gm.token,
+      400,
+      /colour/,
+    );
+    await refused(
+      "deeply nested JSON (100 000 levels) where options go",
+      "POST",
+      "/api/games",
+      `{"name": "g", "options": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+      gm.token,
+      400,
+      /options: must be a JSON object/,
+    );
+    const game = await judge.createGame(gm.user, { name: "Bad input" });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: Record<string, string> = {};
+    for (const p of POWERS.slice(0, 6)) {
+      const u = await judge.register(`p-${p}`, "password1");
+      await judge.acceptInvite(u.user, code, { power: p });
+      players[p] = u.token;
+    }
+    const orders = `/api/games/${game.id}/orders`;
+    await refused(
+      "orders before the game starts",
+      "POST",
+      orders,
+      { orders: ["A vie H"] },
+      players.austria!,
+      409,
+      /not started/,
+    );
+    const last = await judge.register("p-turkey", "password1");
+    await judge.acceptInvite(last.user, code, { power: "turkey" });
+    await refused(
+      "orders for a later phase",
+      "POST",
+      orders,
+      { orders: ["A vie H"], phase: "F1901M" },
+      players.austria!,
+      409,
+      /F1901M.*open for orders is S1901M/,
+    );
+    await refused(
+      "orders for a past phase name",
+      "POST",
+      orders,
+      { orders: ["A vie H"], phase: "S1900M" },
+      players.austria!,
+      409,
+      /S1901M/,
+    );
+    await refused(
+      "orders as a number",
+      "POST",
+      orders,
+      { orders: 5 },
+      players.austria!,
+      400,
+      /list of order lines or one text/,
+    );
+    await refused(
+      "too many lines",
+      "POST",
+      orders,
+      { orders: Array.from({ length: 501 }, () => "A vie H") },
+      players.austria!,
+      400,
+      /list of order lines/,
+    );
+    await refused(
+      "a vote on no proposal",
+      "POST",
+      `/api/games/${game.id}/votes/999`,
+      { vote: "yes" },
+      players.austria!,
+      404,
+      /no proposal 999/,
+    );
+    // A vote after its proposal was decided, with the phase's orders.
+    const prop = await api.ok<{ id: number }>(
+      "POST",
+      `/api/games/${game.id}/votes`,
+      { kind: "draw" },
+      players.austria!,
+    );
+    clock.advance(3 * DAY + 1);
+    await judge.tick();
+    await refused(
+      "a vote on a decided proposal",
+      "POST",
+      `/api/games/${game.id}/votes/${prop.id}`,
+      { vote: "yes" },
+      players.england!,
+      409,
+      /this vote is over/,
+    );
+    await api.ok("POST", `/api/games/${game.id}/gm/end`, { result: "abandoned" }, gm.token);
+    await refused(
+      "orders after the end",
+      "POST",
+      orders,
+      { orders: ["A vie H"] },
+      players.austria!,
+      409,
+      /the game is over/,
+    );
+    await refused(
+      "a second end",
+      "POST",
+      `/api/games/${game.id}/gm/end`,
+      { result: "abandoned" },
+      gm.token,
+      409,
+      /over|finished/,
+    );
+  });
+});
+
+describe("secrets at rest and pages", () => {
+  test("passwords are scrypt hashes, tokens only their SHA-256: neither is stored in the clear", async (t) => {
+    const { api, store } = await world(t);
+    const password = "correct horse battery staple";
+    const a = await api.ok<{ token: string }>("POST", "/api/users", { name: "alice", password });
+    const b = await api.ok<{ token: string }>("POST", "/api/login", { name: "alice", password });
+    const issued = await api.ok<{ token: string }>(
+      "POST",
+      "/api/tokens",
+      { label: "bot" },
+      a.token,
+    );
+    const dump = await snapshot(store);
+    for (const secret of [password, a.token, b.token, issued.token]) {
+      assert.ok(!dump.includes(secret), `"${secret.slice(0, 8)}..." is stored in the clear`);
+    }
+    const row = await store.db
+      .selectFrom("users")
+      .select("password_hash")
+      .executeTakeFirstOrThrow();
+    assert.match(
+      row.password_hash,
+      /^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/,
+      "scrypt with salt",
+    );
+    const again = await api.call("POST", "/api/users", { name: "bob", password });
+    const rows = await store.db.selectFrom("users").select("password_hash").execute();
+    assert.equal(again.status, 201, "bob registers");
+    assert.notEqual(
+      rows[0]!.password_hash,
+      rows[1]!.password_hash,
+      "salted: the same password hashes differently",
+    );
+  });
+
+  test("security headers on every response; names and press escaped in every page", async (t) => {
+    const { api, judge } = await world(t);
+    const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
+    const gm = await judge.register("gm", "password1");
+    const game = await judge.createGame(gm.user, { name: `Game ${evil}`.slice(0, 80) });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    for (const p of POWERS) {
+      const u = await judge.register(`p-${p}`, "password1");
+      await judge.acceptInvite(u.user, code, { power: p });
+      await judge.sendPress(u.user, game.id, { to: "all", body: `${p}: ${evil}` });
+    }
+    const paths = [
+      "/",
+      "/index.html",
+      `/game/${game.id}`,
+      `/chair/${game.id}`,
+      "/sandbox",
+      `/join/${code}`,
+      "/login",
+      "/api/health",
+      `/api/games/${game.id}`,
+      `/api/games/${game.id}/press`,
+      "/api/no-such-thing",
+    ];
+    let pages = 0;
+    for (const path of paths) {
+      const res = await fetch(api.base + path);
+      const text = await res.text();
+      const type = res.headers.get("content-type") ?? "";
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff", `${path}: nosniff`);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      assert.match(csp, /frame-ancestors 'none'/, `${path}: no framing`);
+      assert.match(csp, /script-src 'self'(;|$)/, `${path}: scripts from this origin only`);
+      assert.ok(!/script-src[^;]*unsafe-inline/.test(csp), `${path}: no inline script`);
+      if (type.includes("text/html")) {
+        pages++;
+        assert.ok(!text.includes("<script>alert"), `${path}: a script tag from user text`);
+        assert.ok(!text.includes("<img src=x"), `${path}: an element from user text`);
+      } else {
+        assert.ok(type.startsWith("application/json"), `${path}: ${type}`);
+      }
+    }
+    assert.ok(pages >= 1, "the pages were checked");
+    const home = await (await fetch(`${api.base}/`)).text();
+    assert.ok(
+      home.includes("&lt;script&gt;alert(1)&lt;/script&gt;"),
+      "the game's name is shown, escaped",
+    );
+  });
+});
