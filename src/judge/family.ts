@@ -216,7 +216,7 @@ export function familyListing() {
   return FAMILIES.map((f) => ({
     id: f.id,
     name: f.name,
-    family: `${f.name} is a different game family (seed 004): its own commands, turns and per-player reports (docs/${f.id}.md); the web page's board, legal orders and sandbox do not serve it`,
+    family: `${f.name} is a different game family (seed 004): its own commands, turns and per-player reports (docs/${f.id}.md); the web page's game page shows each player its report and takes its commands (docs/web.md); the sandbox and the clickable orders do not serve it`,
     players: f.players,
     scenarios: Array.from({ length: f.players.max - f.players.min + 1 }, (_, i) => {
       const n = f.players.min + i;

@@ -2,6 +2,7 @@ import type { BoardPosition } from "../render/types.ts";
 import { get, post, session } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
 import { append, countdown, fill, h, message } from "./dom.ts";
+import { familyPage, isFamilyView } from "./family.ts";
 import { loginForm } from "./lobby.ts";
 import { OrderPad } from "./orderpad.ts";
 import { pointsTable } from "./points.ts";
@@ -77,6 +78,8 @@ export { outcomeList };
 
 export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   let view = await get<GameView>(`/api/games/${encodeURIComponent(id)}`);
+  // Global Diplomacy and Age of Discovery: reports and commands (family.ts).
+  if (isFamilyView(view)) return familyPage(app, id, view);
   const powers = await powersOf(view.variant);
   const name = (p: string) => powers.find((x) => x.id === p)?.name ?? p;
   let active: Panel | null = null;

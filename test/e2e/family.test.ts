@@ -1,0 +1,330 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { Judge } from "../../src/judge/judge.ts";
+import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { Api } from "../../src/server/testing.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+
+/*
+ * The game page of a Global Diplomacy game (seed 004, src/web/family.ts) in Chromium: a game
+ * created over the API with its eleven players, England's player reads its opening report,
+ * types commands and reads the judge's verdict on each line; France's player sees none of
+ * them; the GM sees the set received and resolves the turn from the console; England reads
+ * its turn 1 report with the command's result, and the map shows its fleet where it went.
+ * An Age of Discovery game: no map for a player, the moderator map only for the GM.
+ * Screenshots go to test-artifacts/.
+ */
+
+declare const localStorage: {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+};
+
+const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+interface GameJson {
+  id: string;
+  phase: string | null;
+  state: string;
+  invites?: { code: string; role: string; seat: number | null }[];
+}
+
+let store: Store;
+let server: RunningServer;
+let browser: Browser;
+let base: string;
+let api: Api;
+let judge: Judge;
+const tokens: Record<string, string> = {};
+const contexts: BrowserContext[] = [];
+let tmp: string;
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function as(user: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const ctx = await browser.newContext({ viewport });
+  contexts.push(ctx);
+  await ctx.addInitScript(
+    ([token, name]) => {
+      if (!localStorage.getItem("entente.token")) {
+        localStorage.setItem("entente.token", token!);
+        localStorage.setItem("entente.user", name!);
+      }
+    },
+    [tokens[user]!, user],
+  );
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  (page as Page & { errors: string[] }).errors = errors;
+  return page;
+}
+
+const pageErrors = (page: Page) => (page as Page & { errors: string[] }).errors;
+
+/** A game of a family with every seat taken over the API (the game starts when full). */
+async function familyGame(
+  body: Record<string, unknown>,
+  players: number,
+  prefix: string,
+  last?: (code: string, user: string) => Promise<void>,
+) {
+  const game = await api.ok<GameJson>("POST", "/api/games", body, tokens.gm);
+  const code = game.invites!.find((i) => i.role === "player")!.code;
+  for (let p = 1; p <= players; p++) {
+    const name = `${prefix}${p}`;
+    tokens[name] ??= (await judge.register(name, `${name}-password`)).token;
+    if (p === players && last) await last(code, name);
+    else await api.ok("POST", `/api/invites/${code}`, { power: String(p) }, tokens[name]);
+  }
+  const started = await api.ok<GameJson>("GET", `/api/games/${game.id}`, undefined, tokens.gm);
+  assert.equal(started.state, "open", "the game starts when the last seat is taken");
+  return game.id;
+}
+
+describe("family games on the web page in Chromium", { timeout: 60_000 }, () => {
+  before(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `no browser at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium) or set ENTENTE_CHROMIUM`,
+      );
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    tmp = mkdtempSync(join(tmpdir(), "entente-e2e-family-"));
+    store = await openStore({ sqlitePath: join(tmp, "entente.sqlite") });
+    judge = new Judge({ store });
+    server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 50, pollMs: 50 });
+    base = `http://127.0.0.1:${server.port}`;
+    api = new Api(base);
+    tokens.gm = (await judge.register("gm", "gm-password")).token;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  });
+
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test("Global Diplomacy: report, commands with verdicts, the GM resolves, the new report", async () => {
+    const id = await familyGame(
+      {
+        name: "World <i>1</i>",
+        variant: "global",
+        seed: 4242,
+        options: { deadlines: { unit: "hours", movement: 48 } },
+      },
+      11,
+      "g",
+      // The last seat (11, the United States) is taken on the invitation page.
+      async (code, user) => {
+        const page = await as(user);
+        await page.goto(`${base}/join/${code}`);
+        await page.getByRole("button", { name: /United States/ }).click();
+        await page.waitForURL(/\/game\//);
+        await page.locator("pre.report").getByText("Great Power 11-United States").waitFor();
+      },
+    );
+
+    // England (power 3) finds the game in the lobby and opens it.
+    const england = await as("g3");
+    await england.goto(`${base}/`);
+    await england.locator(`a[href="/game/${id}"]`).first().click();
+    await england.waitForURL(/\/game\//);
+    // Its opening report, its own units on the map.
+    const report = england.locator("pre.report").first();
+    await report.getByText("Great Power 3-England").waitFor();
+    assert.equal(
+      await england.locator("h1").textContent(),
+      "World <i>1</i>",
+      "the game's name is shown as text",
+    );
+    assert.match(
+      (await england.locator(".report-card h2").textContent()) ?? "",
+      /Opening report of 3-England/,
+      "before turn 1: the opening report",
+    );
+    assert.match(
+      (await england.locator(".meta").first().textContent()) ?? "",
+      /T1 · open · deadline in (1d|2d|47h)/,
+      "the turn and its deadline countdown",
+    );
+    await england.locator(".map svg .unit").first().waitFor();
+    const drawnPowers = await england
+      .locator(".map svg .unit")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-power")));
+    assert.deepEqual(
+      [...new Set(drawnPowers)],
+      ["3"],
+      "a player's map shows only its own units (what the API gave it)",
+    );
+    assert.equal(drawnPowers.length, 3, "England's three units");
+    // Framed on England's areas; the whole world a click away.
+    const viewBox = () => england.locator(".map svg").getAttribute("viewBox");
+    const framed = ((await viewBox()) ?? "").split(" ").map(Number);
+    const whole = await api.ok<{ width: number; height: number }>(
+      "GET",
+      "/api/variants/global/geometry",
+    );
+    assert.ok(
+      framed[2]! < whole.width / 2,
+      `the map is framed on England's areas: ${framed.join(" ")}`,
+    );
+    await england.getByRole("button", { name: "Show the whole world" }).click();
+    await england.getByRole("button", { name: "Show my areas" }).waitFor();
+    assert.equal(await viewBox(), `0 0 ${whole.width} ${whole.height}`, "the whole world");
+    await england.getByRole("button", { name: "Show my areas" }).click();
+    await england.getByRole("button", { name: "Show the whole world" }).waitFor();
+    const possible = england.locator("details.possible");
+    assert.match(
+      (await possible.textContent()) ?? "",
+      /F\s+7: MO to 4 6 233 234/,
+      "the possible commands of the report beside the command box",
+    );
+
+    // Commands typed as the seed writes them; the judge answers each line.
+    const box = england.getByLabel("commands");
+    await box.fill("MO 7 233\nMO 5 233\nSA 3 6\nSP 90 91 92");
+    await england.getByRole("button", { name: "Send commands" }).click();
+    const verdicts = england.locator(".verdicts li");
+    await verdicts.first().waitFor();
+    assert.equal(await verdicts.count(), 4, "one verdict per line");
+    assert.equal(await england.locator(".verdicts li.ok").count(), 3, "three lines accepted");
+    const refused = england.locator(".verdicts li.bad");
+    assert.match(
+      (await refused.textContent()) ?? "",
+      /MO 5 233\s*\S.+/,
+      `the refused line with the judge's reason: ${await refused.textContent()}`,
+    );
+    await england.getByText(/4 command\(s\) on file for T1/).waitFor();
+    await shot(england, "family-01-commands");
+
+    // A fresh page shows the set on file.
+    await england.reload();
+    await england.getByText(/Set on file for T1: 4 command\(s\)/).waitFor();
+    assert.equal(
+      await england.getByLabel("commands").inputValue(),
+      "MO 7 233\nMO 5 233\nSA 3 6\nSP 90 91 92",
+      "the set on file is in the command box",
+    );
+
+    // France (power 4) sees none of England's commands, nor its units.
+    const france = await as("g4");
+    await france.goto(`${base}/game/${id}`);
+    await france.locator("pre.report").getByText("Great Power 4-France").waitFor();
+    await france.getByText(/No commands on file for T1/).waitFor();
+    assert.equal(await france.getByLabel("commands").inputValue(), "", "France's box is empty");
+    const franceText = (await france.locator("body").textContent()) ?? "";
+    assert.ok(!franceText.includes("MO 7 233"), "France does not see England's commands");
+    await france.locator(".map svg .unit").first().waitFor();
+    const franceDrawn = await france
+      .locator(".map svg .unit")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-power")));
+    assert.deepEqual([...new Set(franceDrawn)], ["4"], "France's map shows only France's units");
+
+    // The GM sees the set received, then resolves the turn from the console.
+    const gm = await as("gm");
+    await gm.goto(`${base}/game/${id}`);
+    await gm.getByRole("tab", { name: "Turns" }).waitFor();
+    await gm.getByText("T1: commands received (seen only by you)").waitFor();
+    assert.match(
+      (await gm.locator(".turn-sets").first().textContent()) ?? "",
+      /3-England.*MO 7 233/s,
+      "the GM reads England's commands",
+    );
+    await gm.getByRole("tab", { name: "Game master" }).click();
+    await gm.getByRole("button", { name: "Resolve now" }).click();
+
+    // England's page follows the resolution live: the turn 1 report, the fleet moved.
+    await england.locator(".report-card h2").getByText("Turn 1 report of 3-England").waitFor();
+    const after1 = (await england.locator("pre.report").first().textContent()) ?? "";
+    assert.match(after1, /COMMAND RESULTS/, "the new report has the command results");
+    assert.match(after1, /MO 7 233/, "England's move is in its report");
+    await england.locator('.map svg .unit[data-location="233"]').waitFor();
+    await england.getByText(/No commands on file for T2/).waitFor();
+    assert.match(
+      (await england.locator(".meta").first().textContent()) ?? "",
+      /T2 · open/,
+      "turn 2 is open",
+    );
+    // Its earlier reports: turn 1 is listed.
+    assert.deepEqual(
+      await england.getByLabel("turn").locator("option").allTextContents(),
+      ["Turn 1"],
+      "the turns with a report",
+    );
+    await shot(england, "family-02-after-turn-1");
+
+    // The GM: the adjudicated turn with every power's commands; any power's report.
+    await gm.getByRole("tab", { name: "Turns" }).click();
+    await gm.getByText(/T1: \d+ command set\(s\)/).waitFor();
+    await gm.getByLabel("power").selectOption("4");
+    await gm.locator(".report-card h2").getByText("Turn 1 report of 4-France").waitFor();
+    await gm.locator("details", { hasText: /^T1:/ }).locator("summary").click();
+    await shot(gm, "family-05-gm-turns");
+
+    // A phone: the command box first, the report readable (no page-wide horizontal scroll).
+    const phone = await as("g3", { width: 390, height: 844 });
+    await phone.goto(`${base}/game/${id}`);
+    await phone.locator("pre.report").first().getByText("Great Power 3-England").waitFor();
+    const overflow = await phone.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+          .document.documentElement.scrollWidth,
+    );
+    assert.ok(overflow <= 400, `the page is no wider than the phone (${overflow} px)`);
+    await shot(phone, "family-03-phone");
+    for (const p of [england, france, gm, phone])
+      assert.deepEqual(pageErrors(p), [], "no script errors on the page");
+  });
+
+  test("Age of Discovery: no map for a player; the moderator map for the GM only", async () => {
+    const id = await familyGame(
+      { name: "Discovery", variant: "discovery", players: 9, seed: 11 },
+      9,
+      "d",
+    );
+    const player = await as("d2");
+    await player.goto(`${base}/game/${id}`);
+    await player.locator("pre.report").first().waitFor();
+    assert.match(
+      (await player.locator(".report-card h2").textContent()) ?? "",
+      /^Opening report of 2-[A-Z][a-z]+$/,
+      "the player's own opening report",
+    );
+    assert.equal(await player.locator(".map").count(), 0, "no world map: the report is the view");
+    assert.equal(
+      await player.getByText("Download the moderator map").count(),
+      0,
+      "a player is not offered the whole map",
+    );
+    const gm = await as("gm");
+    await gm.goto(`${base}/game/${id}`);
+    await gm.getByRole("tab", { name: "Game master" }).click();
+    const download = gm.waitForEvent("download");
+    await gm.getByRole("button", { name: "Download the moderator map (JSON)" }).click();
+    const file = await download;
+    assert.match(file.suggestedFilename(), /^moderator-map-.+\.json$/, "the map is downloaded");
+    await shot(player, "family-04-discovery-player");
+    for (const p of [player, gm]) assert.deepEqual(pageErrors(p), [], "no script errors");
+  });
+});
