@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -76,7 +76,10 @@ describe("the Global Diplomacy world map", () => {
   it("agrees with the adjacency, but for the declared differences, each with a reason", () => {
     assert.deepEqual(adjacencyDifferences(built), [], "drawing and adjacency differ");
     const declared = built.spec.declared ?? [];
-    assert.ok(declared.length < 80, `too many declared differences: ${declared.length}`);
+    assert.ok(
+      declared.length <= 55,
+      `more declared differences than the reviewed 55: ${declared.length}`,
+    );
     for (const d of declared) {
       assert.ok(d.note.length > 30, `${d.between.join("-")} is declared without a reason`);
     }
@@ -86,7 +89,7 @@ describe("the Global Diplomacy world map", () => {
     assert.equal(ids.length, 250, "the world has 250 areas");
     shapesAndLabels(built, ids);
     const full = built.labels.filter((l) => /^\d+ \S/.test(l.text)).length;
-    assert.ok(full >= 100, `only ${full} areas are named in full`);
+    assert.ok(full >= 140, `only ${full} areas are named in full`);
   });
 
   it("is a world projection: the Americas west of Europe, Asia east, Australia south-east", () => {

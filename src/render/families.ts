@@ -91,8 +91,22 @@ export function worldMapBuilt(): BuiltMap {
   return worldBuilt;
 }
 
+/**
+ * The powers in the order the standard palette (layers.ts) colours them, chosen so that the
+ * seven classical powers keep their usual colours (Austria red, Italy green, Russia purple,
+ * the Ottomans gold, France sky blue, England navy, Germany slate) and the others take the
+ * rest (China orange, Japan brown, Spain-Portugal pink, the United States teal).
+ */
+const WORLD_COLOUR_ORDER = [1, 2, 6, 9, 8, 4, 7, 10, 11, 3, 5];
+
 function powersOf(map: GlobalMap): { id: string; name: string; letter: string }[] {
-  return map.powers.map((p) => ({ id: String(p.id), name: p.name, letter: String(p.id) }));
+  const rank = (id: number) => {
+    const i = WORLD_COLOUR_ORDER.indexOf(id);
+    return i < 0 ? WORLD_COLOUR_ORDER.length + id : i;
+  };
+  return [...map.powers]
+    .sort((a, b) => rank(a.id) - rank(b.id))
+    .map((p) => ({ id: String(p.id), name: p.name, letter: String(p.id) }));
 }
 
 /**
