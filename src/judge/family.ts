@@ -25,7 +25,7 @@ import { initialState } from "../variants/global/state.ts";
 import type { GameState, TurnResult } from "../variants/global/types.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { FAMILY_SCENARIO, parseJson } from "./game-data.ts";
+import { FAMILY_SCENARIO, insertNewGame, parseJson } from "./game-data.ts";
 import { DEFAULT_OPTIONS, type GameOptions, mergeOptions, type OptionsPatch } from "./options.ts";
 import { randomId } from "./password.ts";
 
@@ -456,53 +456,17 @@ export class FamilyGames {
     const id = randomId(8);
     const now = this.ctx.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("games")
-        .values({
-          id,
-          name,
-          variant: rules.id,
-          scenario: FAMILY_SCENARIO,
-          options: JSON.stringify(options),
-          record_head: JSON.stringify(head),
-          status: "forming",
-          result: null,
-          created_by: user.id,
-          created_at: now,
-        })
-        .execute();
-      await trx
-        .insertInto("phase_state")
-        .values({
-          game_id: id,
-          phase_idx: 0,
-          phase: turnPhase(rules.turn(head.start)),
-          state: "forming",
-          deadline_at: null,
-          remaining_ms: null,
-          ready: 0,
-          version: 0,
-          updated_at: now,
-        })
-        .execute();
-      await trx
-        .insertInto("members")
-        .values({ game_id: id, user_id: user.id, role: "gm", seat: null, joined_at: now })
-        .execute();
-      for (const role of ["player", "observer"] as const) {
-        await trx
-          .insertInto("invites")
-          .values({
-            code: randomId(16),
-            game_id: id,
-            role,
-            seat: null,
-            created_by: user.id,
-            created_at: now,
-            revoked: 0,
-          })
-          .execute();
-      }
+      await insertNewGame(trx, {
+        id,
+        name,
+        variant: rules.id,
+        scenario: FAMILY_SCENARIO,
+        options: options,
+        head,
+        phase: turnPhase(rules.turn(head.start)),
+        gmUserId: user.id,
+        now,
+      });
       await this.emit(trx, id, "game_created", "public", { name });
     });
     known.set(id, true);

@@ -13,6 +13,7 @@ import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "
 import { scenarioOfRecord } from "../variants/variant-files.ts";
 import { conflict, notFound } from "./errors.ts";
 import type { GameOptions } from "./options.ts";
+import { randomId } from "./password.ts";
 
 /*
  * A game as stored, read back: its row, its options, its record (the head kept in the games
@@ -204,4 +205,73 @@ export function yearsWithoutCentreChange(record: GameRecord): number {
     if (now) completed = Math.max(completed, now.season === "W" ? now.year : now.year - 1);
   }
   return Math.max(0, completed - lastChange);
+}
+
+/** What a new game's rows are made of (a standard game or a game family alike). */
+export interface NewGameRows {
+  readonly id: string;
+  readonly name: string;
+  readonly variant: string;
+  readonly scenario: string;
+  readonly options: GameOptions;
+  /** The record's head (engine record or family head), stored as JSON. */
+  readonly head: unknown;
+  /** The first phase's name, shown while the game forms. */
+  readonly phase: string;
+  readonly gmUserId: string;
+  readonly now: number;
+}
+
+/**
+ * Writes a new game inside the caller's transaction: the game, its phase state (forming), its
+ * GM, and one player and one observer invitation.
+ */
+export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<void> {
+  await trx
+    .insertInto("games")
+    .values({
+      id: g.id,
+      name: g.name,
+      variant: g.variant,
+      scenario: g.scenario,
+      options: JSON.stringify(g.options),
+      record_head: JSON.stringify(g.head),
+      status: "forming",
+      result: null,
+      created_by: g.gmUserId,
+      created_at: g.now,
+    })
+    .execute();
+  await trx
+    .insertInto("phase_state")
+    .values({
+      game_id: g.id,
+      phase_idx: 0,
+      phase: g.phase,
+      state: "forming",
+      deadline_at: null,
+      remaining_ms: null,
+      ready: 0,
+      version: 0,
+      updated_at: g.now,
+    })
+    .execute();
+  await trx
+    .insertInto("members")
+    .values({ game_id: g.id, user_id: g.gmUserId, role: "gm", seat: null, joined_at: g.now })
+    .execute();
+  for (const role of ["player", "observer"] as const) {
+    await trx
+      .insertInto("invites")
+      .values({
+        code: randomId(16),
+        game_id: g.id,
+        role,
+        seat: null,
+        created_by: g.gmUserId,
+        created_at: g.now,
+        revoked: 0,
+      })
+      .execute();
+  }
 }

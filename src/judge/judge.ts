@@ -24,6 +24,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from "./error
 import { FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import {
   type GameData,
+  insertNewGame,
   loadGame,
   parseJson,
   type RemoveUnitEdit,
@@ -368,53 +369,17 @@ export class Judge {
     const id = randomId(8);
     const now = this.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("games")
-        .values({
-          id,
-          name,
-          variant: variantId,
-          scenario: scenario.id,
-          options: JSON.stringify(options),
-          record_head: JSON.stringify(head),
-          status: "forming",
-          result: null,
-          created_by: user.id,
-          created_at: now,
-        })
-        .execute();
-      await trx
-        .insertInto("phase_state")
-        .values({
-          game_id: id,
-          phase_idx: 0,
-          phase: phaseName(scenario.variant.start.phase),
-          state: "forming",
-          deadline_at: null,
-          remaining_ms: null,
-          ready: 0,
-          version: 0,
-          updated_at: now,
-        })
-        .execute();
-      await trx
-        .insertInto("members")
-        .values({ game_id: id, user_id: user.id, role: "gm", seat: null, joined_at: now })
-        .execute();
-      for (const role of ["player", "observer"] as const) {
-        await trx
-          .insertInto("invites")
-          .values({
-            code: randomId(16),
-            game_id: id,
-            role,
-            seat: null,
-            created_by: user.id,
-            created_at: now,
-            revoked: 0,
-          })
-          .execute();
-      }
+      await insertNewGame(trx, {
+        id,
+        name,
+        variant: variantId,
+        scenario: scenario.id,
+        options: options,
+        head,
+        phase: phaseName(scenario.variant.start.phase),
+        gmUserId: user.id,
+        now,
+      });
       await this.emit(trx, id, "game_created", "public", { name });
     });
     return this.gameView(user, id);
