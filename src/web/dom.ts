@@ -74,3 +74,57 @@ export function startClocks(): void {
 export function message(text: string, kind: "error" | "ok" | "info" = "info"): HTMLElement {
   return h("p", { class: `msg ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
 }
+
+/** A page's tab: its title, its element, and what to do when it is shown. */
+export interface TabPanel {
+  readonly title: string;
+  readonly el: HTMLElement;
+  show(): Promise<void>;
+}
+
+/**
+ * A tab bar over `panels` (ARIA tabs; arrow keys move between them) and the body that shows
+ * the chosen one. `active()` is the panel shown, `choose` shows another.
+ */
+export function tabbed<P extends TabPanel>(
+  panels: readonly P[],
+  label: string,
+): { tabs: HTMLElement; body: HTMLElement; choose(p: P): Promise<void>; active(): P | null } {
+  let active: P | null = null;
+  const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": label });
+  const body = h("div", { class: "panel", role: "tabpanel" });
+  const choose = async (p: P) => {
+    active = p;
+    for (const b of tabs.querySelectorAll("button")) {
+      b.setAttribute("aria-selected", b.textContent === p.title ? "true" : "false");
+      b.tabIndex = b.textContent === p.title ? 0 : -1;
+    }
+    fill(body, p.el);
+    await p.show();
+  };
+  fill(
+    tabs,
+    panels.map((p) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          "data-tab": p.title.toLowerCase(),
+          onclick: () => void choose(p),
+        },
+        p.title,
+      ),
+    ),
+  );
+  tabs.addEventListener("keydown", (e) => {
+    const k = (e as KeyboardEvent).key;
+    if ((k !== "ArrowRight" && k !== "ArrowLeft") || active === null) return;
+    const i = panels.indexOf(active);
+    const next = panels[(i + (k === "ArrowRight" ? 1 : panels.length - 1)) % panels.length]!;
+    void choose(next).then(() =>
+      (tabs.querySelector(`[aria-selected="true"]`) as HTMLElement | null)?.focus(),
+    );
+  });
+  return { tabs, body, choose, active: () => active };
+}

@@ -1,6 +1,6 @@
 import { ApiError, get, post, session } from "./api.ts";
 import { Board, geometry } from "./board.ts";
-import { append, countdown, fill, h, message } from "./dom.ts";
+import { append, countdown, fill, h, message, tabbed } from "./dom.ts";
 import { liveUpdates } from "./game.ts";
 import { loginForm } from "./lobby.ts";
 import type { GameView } from "./types.ts";
@@ -232,45 +232,10 @@ export async function familyPage(app: HTMLElement, id: string, first: FamilyView
     view = next;
     showMeta();
     // The report first: the commands panel shows its possible commands.
-    await Promise.all([drawMap(), reports.refresh().then(() => active?.show())]);
+    await Promise.all([drawMap(), reports.refresh().then(() => active()?.show())]);
   }
 
-  let active: Panel | null = null;
-  const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "game" });
-  const body = h("div", { class: "panel", role: "tabpanel" });
-  const choose = async (p: Panel) => {
-    active = p;
-    for (const b of tabs.querySelectorAll("button")) {
-      b.setAttribute("aria-selected", b.textContent === p.title ? "true" : "false");
-      b.tabIndex = b.textContent === p.title ? 0 : -1;
-    }
-    fill(body, p.el);
-    await p.show();
-  };
-  fill(
-    tabs,
-    panels.map((p) =>
-      h(
-        "button",
-        {
-          type: "button",
-          role: "tab",
-          "data-tab": p.title.toLowerCase(),
-          onclick: () => void choose(p),
-        },
-        p.title,
-      ),
-    ),
-  );
-  tabs.addEventListener("keydown", (e) => {
-    const k = (e as KeyboardEvent).key;
-    if (k !== "ArrowRight" && k !== "ArrowLeft") return;
-    const i = panels.indexOf(active!);
-    const next = panels[(i + (k === "ArrowRight" ? 1 : panels.length - 1)) % panels.length]!;
-    void choose(next).then(() =>
-      (tabs.querySelector(`[aria-selected="true"]`) as HTMLElement | null)?.focus(),
-    );
-  });
+  const { tabs, body, choose, active } = tabbed(panels, "game");
 
   fill(
     app,

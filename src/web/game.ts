@@ -1,7 +1,7 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get, post, session } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
-import { append, countdown, fill, h, message } from "./dom.ts";
+import { append, countdown, fill, h, message, tabbed } from "./dom.ts";
 import { familyPage, isFamilyView } from "./family.ts";
 import { loginForm } from "./lobby.ts";
 import { OrderPad } from "./orderpad.ts";
@@ -82,8 +82,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   if (isFamilyView(view)) return familyPage(app, id, view);
   const powers = await powersOf(view.variant);
   const name = (p: string) => powers.find((x) => x.id === p)?.name ?? p;
-  let active: Panel | null = null;
-  const board = new Board("map", (p) => active?.onProvince?.(p));
+  const board = new Board("map", (p) => active()?.onProvince?.(p));
   const meta = h("p", { class: "meta", "aria-live": "polite" });
   const showMeta = () =>
     fill(
@@ -109,7 +108,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const reload = async () => {
     view = await get<GameView>(`/api/games/${encodeURIComponent(id)}`);
     showMeta();
-    await active?.show();
+    await active()?.show();
   };
 
   panels.push(ordersPanel(id, () => view, board, name));
@@ -119,41 +118,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   if (view.scores) panels.push(pointsPanel(() => view, name));
   if (view.you?.role === "gm") panels.push(gmPanel(id, () => view, name, reload));
 
-  const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "game" });
-  const body = h("div", { class: "panel", role: "tabpanel" });
-  const choose = async (p: Panel) => {
-    active = p;
-    for (const b of tabs.querySelectorAll("button")) {
-      b.setAttribute("aria-selected", b.textContent === p.title ? "true" : "false");
-      b.tabIndex = b.textContent === p.title ? 0 : -1;
-    }
-    fill(body, p.el);
-    await p.show();
-  };
-  fill(
-    tabs,
-    panels.map((p) =>
-      h(
-        "button",
-        {
-          type: "button",
-          role: "tab",
-          "data-tab": p.title.toLowerCase(),
-          onclick: () => void choose(p),
-        },
-        p.title,
-      ),
-    ),
-  );
-  tabs.addEventListener("keydown", (e) => {
-    const k = (e as KeyboardEvent).key;
-    if (k !== "ArrowRight" && k !== "ArrowLeft") return;
-    const i = panels.indexOf(active!);
-    const next = panels[(i + (k === "ArrowRight" ? 1 : panels.length - 1)) % panels.length]!;
-    void choose(next).then(() =>
-      (tabs.querySelector(`[aria-selected="true"]`) as HTMLElement | null)?.focus(),
-    );
-  });
+  const { tabs, body, choose, active } = tabbed(panels, "game");
 
   fill(
     app,
