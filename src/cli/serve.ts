@@ -25,6 +25,12 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
   return n;
 }
 
+function trustProxy(v: string | undefined): boolean {
+  if (v === undefined || v === "" || v === "0") return false;
+  if (v === "1") return true;
+  throw new Error(`ENTENTE_TRUST_PROXY must be 1 (behind a proxy) or 0, not "${v}"`);
+}
+
 export async function serve(opts: ServeOptions): Promise<void> {
   const env = process.env;
   const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
@@ -41,6 +47,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     host: opts.host ?? env.HOST ?? "0.0.0.0",
     tickMs: positiveInt("ENTENTE_TICK_MS", env.ENTENTE_TICK_MS, 1000),
     pollMs: positiveInt("ENTENTE_POLL_MS", env.ENTENTE_POLL_MS, 500),
+    // Behind a reverse proxy every request comes from the proxy: rate limits then count the
+    // address the proxy names (X-Forwarded-For), which only a trusted proxy may set.
+    limits: { trustProxy: trustProxy(env.ENTENTE_TRUST_PROXY) },
     log,
   });
   log(

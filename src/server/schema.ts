@@ -135,16 +135,25 @@ export function optional<T>(s: Schema<T>): Schema<T | undefined> {
 
 /** A value that is any of several schemas (tried in order; the first that fits). */
 export function either<A, B>(a: Schema<A>, b: Schema<B>, what: string): Schema<A | B> {
+  // A value of the right JSON type that breaks a bound (a list too long, a text too long)
+  // is told that bound, not only the two shapes it may take.
+  const kind = (v: unknown) =>
+    Array.isArray(v) ? "array" : v === null ? "null" : typeof v === "object" ? "object" : typeof v;
   return schema({ oneOf: [a.json, b.json] }, (v, path) => {
-    try {
-      return a.parse(v, path);
-    } catch {
+    const errors: unknown[] = [];
+    for (const s of [a, b] as const) {
       try {
-        return b.parse(v, path);
-      } catch {
-        return fail(path, `must be ${what}`);
+        return s.parse(v, path);
+      } catch (e) {
+        errors.push(e);
       }
     }
+    const near = [a, b].findIndex((s) => s.json.type === kind(v));
+    const detail = errors[near];
+    if (detail instanceof ValidationError) {
+      throw new ValidationError(`${detail.message} (it must be ${what})`);
+    }
+    return fail(path, `must be ${what}`);
   });
 }
 

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { either, list, str, ValidationError } from "./schema.ts";
+
+/* The request schemas: what a client is told when its input does not fit. */
+
+const orders = either(
+  list(str({ max: 200 }), { max: 500 }),
+  str({ max: 50_000 }),
+  "a list of order lines or one text",
+);
+
+const message = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof ValidationError, `a validation error, not ${String(e)}`);
+    return e.message;
+  }
+  assert.fail("the input was accepted");
+};
+
+test("either: a value of one of the shapes passes as it is", () => {
+  assert.deepEqual(orders.parse(["A par - bur"], "orders"), ["A par - bur"], "a list");
+  assert.equal(orders.parse("A par - bur", "orders"), "A par - bur", "a text");
+});
+
+test("either: a list that breaks its bound is told the bound, not only the shapes", () => {
+  const long = message(() => orders.parse(Array(501).fill("A par H"), "orders"));
+  assert.match(long, /orders: must have at most 500 items/, `the bound is named: ${long}`);
+  assert.match(long, /a list of order lines or one text/, "and what the field may be");
+  const text = message(() => orders.parse("x".repeat(50_001), "orders"));
+  assert.match(text, /orders: .*50000/, `a text too long says so: ${text}`);
+  const neither = message(() => orders.parse(42, "orders"));
+  assert.equal(
+    neither,
+    "orders: must be a list of order lines or one text",
+    "a number: the shapes",
+  );
+});
