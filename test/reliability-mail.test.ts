@@ -108,7 +108,9 @@ test("mail fuzzing: random and mutated mails never throw, players always get a r
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "a SQLite store");
   const g = await mailTestGame(ts.store);
-  const gw = gatewayOf(g.judge);
+  // Hundreds of mails from one sender on a stopped clock: no rate limit here (mail.test.ts
+  // tests the limit), only the reading.
+  const gw = gatewayOf(g.judge, { perSender: { max: 1_000_000, windowMs: 1 } });
   const secret = g.secrets.austria;
   const figures = { mails: 0, replied: 0, slowestMs: 0 };
   const handle = async (raw: string | Buffer, what: string) => {
@@ -192,7 +194,8 @@ test("mail fuzzing: random and mutated mails never throw, players always get a r
     { numRuns: 200, seed: 56 },
   );
 
-  // Huge: just under the bound (thousands of order lines), and over it (refused unread).
+  // Huge: just under the bound (thousands of order lines), and over it (refused unread, and
+  // the sender told so from the headers).
   const lines = Array.from({ length: 40_000 }, (_, i) => `A vie-gal ${i}`).join("\n");
   const nearly = orderMail(secret, {
     body: `Secret: ${secret}\n${lines}`.slice(0, MAX_MAIL_BYTES - 2000),
@@ -200,7 +203,10 @@ test("mail fuzzing: random and mutated mails never throw, players always get a r
   assert.ok(Buffer.byteLength(nearly) < MAX_MAIL_BYTES, "under the bound");
   repliedToAustria(await handle(nearly, "a mail just under 1 MB"), "a mail just under 1 MB");
   const over = orderMail(secret, { body: "x".repeat(MAX_MAIL_BYTES + 10) });
-  await handle(over, "a mail over 1 MB");
+  const refused = await handle(over, "a mail over 1 MB");
+  repliedToAustria(refused, "a mail over 1 MB");
+  assert.match(refused.replies[0]!.text, /larger than the judge reads/, "it is told why");
+  assert.equal(refused.accepted, false, "and nothing of it is read");
   await handle(Buffer.alloc(5 * MAX_MAIL_BYTES, 0x41), "5 MB of one letter");
 
   t.diagnostic(

@@ -537,3 +537,44 @@ describe("mail: what results mails may say", () => {
     }
   });
 });
+
+describe("mail: limits", () => {
+  test("a sender is read at most N mails a window: told once, then not answered, read again later", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    const gw = gatewayOf(g.judge, { perSender: { max: 3, windowMs: 10 * 60_000 } });
+    for (let i = 1; i <= 3; i++) {
+      const r = await send(g, gw, "england", "SED 01SE", `F lon-nth\nA lvp-yor\nF edi-nwg`);
+      assert.equal(r.accepted, true, `mail ${i} is read`);
+    }
+    const fourth = await send(g, gw, "england", "SED 01SE", "F lon-eng");
+    assert.equal(fourth.accepted, false, "the fourth in the window is not read");
+    assert.match(
+      fourth.text,
+      /read 3 mails from england@players\.test in the last 10 minutes/,
+      "said why",
+    );
+    assert.match(fourth.text, /for 10 minutes/, "and for how long");
+    const fifth = await gw.receive(
+      rawMail({
+        from: addressOf("england"),
+        to: GAME_ADDRESS,
+        subject: "SED 01SE",
+        text: "F lon-eng",
+      }),
+    );
+    assert.equal(fifth.replies.length, 0, "told once a window: no reply storm");
+    const other = await send(g, gw, "france", "SED 01SF", "A par-bur");
+    assert.equal(other.accepted, true, "other senders are not held up");
+    const sets = await g.judge.currentOrders(g.gm, g.gameId);
+    assert.deepEqual(
+      sets.sets.find((s) => s.power === "england")?.orders,
+      ["F lon-nth", "A lvp-yor", "F edi-nwg"],
+      "the refused mails changed nothing on file",
+    );
+    g.clock.advance(10 * 60_000 + 1);
+    const later = await send(g, gw, "england", "SED 01SE", "F lon-eng\nA lvp-yor\nF edi-nwg");
+    assert.equal(later.accepted, true, "after the window the sender is read again");
+  });
+});

@@ -2,7 +2,7 @@ import { Judge, type User } from "../judge/judge.ts";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
 import { Clock, POWERS, user } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
-import { MailGateway } from "./gateway.ts";
+import { type GatewayOptions, MailGateway } from "./gateway.ts";
 import { defaultDialects } from "./service.ts";
 
 /* Helpers for the mail tests: a seven-player game played by mail, and raw mails. */
@@ -65,6 +65,6 @@ export function rawMail(m: {
 }
 
 /** A gateway without a postman: the replies are only returned. */
-export function gatewayOf(judge: Judge): MailGateway {
-  return new MailGateway(judge, defaultDialects());
+export function gatewayOf(judge: Judge, options: GatewayOptions = {}): MailGateway {
+  return new MailGateway(judge, defaultDialects(), null, options);
 }
