@@ -79,7 +79,8 @@ export function readEnvelope(text: string): Envelope | { error: string } {
   return { account: inner[0]!, game: inner[1]!, commands: inner.slice(2) };
 }
 
-const FORMAT = [
+/** How an EMG mail is written: the tail of every refusal. */
+export const EMG_FORMAT = [
   "Write it like this (spacing and indentation do not matter):",
   "",
   "    Subject: EMGTURN",
@@ -107,7 +108,7 @@ export class EmgDialect implements MailDialect {
     const turn = /emgturn/i.test(mail.subject);
     const env = readEnvelope(mail.text);
     if ("error" in env)
-      return this.answer(mail, null, false, `Not accepted: ${env.error}.\n\n${FORMAT}`);
+      return this.answer(mail, null, false, `Not accepted: ${env.error}.\n\n${EMG_FORMAT}`);
     const game = await gameByAbbr(judge, env.game);
     const g = game ? await loadGame(judge.store.db, game.game_id) : null;
     const player = g ? await this.account(judge, g, mail.from, env.account) : null;

@@ -2,7 +2,7 @@ import { JudgeError } from "../judge/errors.ts";
 import { type FamilyGame, isFamilyGame, loadFamilyGame } from "../judge/family.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { sameSecret } from "../judge/mail.ts";
-import { EmgDialect, readEnvelope } from "./emg.ts";
+import { EMG_FORMAT, EmgDialect, readEnvelope } from "./emg.ts";
 import type { HandleResult, MailContext, MailDialect } from "./gateway.ts";
 import { gameByAbbr, type MailGameRow } from "./identity.ts";
 import type { IncomingMail, OutgoingMail } from "./message.ts";
@@ -23,20 +23,6 @@ import type { Postman } from "./postman.ts";
  * what that power may see. Mail for games that are not of a family goes to `fallback`
  * (the EMG dialect for variant games), so this dialect is registered in its place.
  */
-
-const FORMAT = [
-  "Write it like this (spacing and indentation do not matter):",
-  "",
-  "    Subject: EMGTURN",
-  "",
-  "    EMGSTART",
-  "      <your account id>",
-  "      <the game id>",
-  "      <one command per line>",
-  "    EMGEND",
-  "",
-  "Subject EMGREPORT with EMGSTART, account id, game id and EMGEND asks for your report.",
-].join("\n");
 
 /** A family game's seated players with their mail identities (address, secret), if any. */
 async function familyPlayers(judge: Judge, g: FamilyGame) {
@@ -113,7 +99,7 @@ export class FamilyEmgDialect implements MailDialect {
           "",
           ...checks.map((c) => `  ${c.text}  -> ${c.ok ? "ok" : `INVALID: ${c.reason}`}`),
           "",
-          FORMAT,
+          EMG_FORMAT,
         ].join("\n"),
       );
     }
