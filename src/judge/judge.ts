@@ -484,7 +484,9 @@ export class Judge {
   /** Seated powers that have something to order now. */
   private toOrder(g: GameData): PowerId[] {
     const seated = new Set(g.seats.flatMap((s) => s.powers));
-    return powersToOrder(g.scenario.variant, g.position).filter((p) => seated.has(p));
+    return powersToOrder(g.scenario.variant, g.position, g.record.rules).filter((p) =>
+      seated.has(p),
+    );
   }
 
   private async userNames(ids: readonly string[]): Promise<Map<string, string>> {

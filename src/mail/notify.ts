@@ -327,7 +327,7 @@ export class Notifier {
       .orderBy("id")
       .execute();
     const latest = new Map(sets.map((s) => [s.power, s.final === 1]));
-    const need = new Set<PowerId>(powersToOrder(g.scenario.variant, g.position));
+    const need = new Set<PowerId>(powersToOrder(g.scenario.variant, g.position, g.record.rules));
     const deadline = new Date(st.deadline_at).toISOString();
     const out: OutgoingMail[] = [];
     for (const p of players) {

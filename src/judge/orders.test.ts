@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { readPosition } from "../engine/position-json.ts";
+import { HOUSE_RULES } from "../engine/rules.ts";
+import { classical } from "../variants/classical/index.ts";
+import { powersToOrder } from "./orders.ts";
+
+/* Who must send orders: what deadlines, NMRs, reminders and early resolution wait for. */
+
+const at = (json: Record<string, unknown>) =>
+  powersToOrder(classical, readPosition(json, classical), HOUSE_RULES);
+
+test("movement and adjustment phases: the powers with units, and those that can build or must remove", () => {
+  assert.deepEqual(
+    at({ phase: "S1901M", units: { england: ["F lon"], france: ["A par"] } }),
+    ["england", "france"],
+    "every power with a unit",
+  );
+  assert.deepEqual(
+    at({
+      phase: "W1901A",
+      units: { england: ["F lon"], france: ["A par", "A bur", "A pic", "A gas"] },
+      centers: { england: ["lon", "edi", "lvp"], france: ["par", "bre", "mar"] },
+    }),
+    ["england", "france"],
+    "England builds, France removes",
+  );
+});
+
+test("the house rules' winter phase (W1901R): retreats and adjustments in one set, so every power that may adjust orders too", () => {
+  // Austria is dislodged from Serbia and may retreat to Greece, an unowned centre; England
+  // has a build whatever happens; Russia owns Rumania, where Austria might also retreat.
+  const winter = {
+    phase: "W1901R",
+    units: {
+      turkey: ["A ser", "F bla"],
+      austria: ["A vie", "A bud"],
+      england: ["F lon", "F nth"],
+      russia: ["A mos"],
+      italy: ["A rom"],
+    },
+    dislodged: { austria: [{ unit: "A ser", from: "bul" }] },
+    centers: {
+      austria: ["vie", "bud"],
+      turkey: ["con", "ank"],
+      england: ["lon", "edi", "lvp"],
+      russia: ["mos", "rum"],
+      italy: ["rom"],
+    },
+  };
+  const need = at(winter);
+  assert.ok(need.includes("austria"), "Austria retreats (and may then adjust)");
+  assert.ok(need.includes("england"), "England builds this winter: it must be asked now");
+  assert.ok(
+    need.includes("russia"),
+    "Russia may lose Rumania to the retreat: it may have to remove",
+  );
+  assert.ok(need.includes("turkey"), "Turkey takes Serbia with the fall's move: it builds");
+  assert.ok(!need.includes("italy"), "Italy has nothing to do whatever the retreat");
+  assert.deepEqual(
+    at({ ...winter, phase: "F1901R" }),
+    ["austria"],
+    "an ordinary fall retreat phase asks only the dislodged",
+  );
+});
