@@ -21,8 +21,8 @@ import type { Position, PowerId } from "./types.ts";
 
 export const RECORD_FORMAT = "entente-record";
 /**
- * 2 added the optional `variantData` and `committee`; a version 1 record has neither and
- * reads as before.
+ * 2 added the optional `variantData`, `committee` and `edits`; a version 1 record has none
+ * and reads as before.
  */
 export const RECORD_VERSION = 2;
 
@@ -40,6 +40,38 @@ export interface RecordAct {
   readonly act: string;
   readonly [field: string]: unknown;
 }
+
+/**
+ * A change the game master made to the board between phases, outside the orders (a unit
+ * removed: a player who left, a correction). Applied to the position when it was made, so a
+ * replay makes it at the same point.
+ */
+export interface RecordEdit {
+  /** How many phases had been adjudicated when it was made: 0 before the first. */
+  readonly after: number;
+  readonly kind: "remove-unit";
+  readonly power: string;
+  /** The unit as the position writes it (`A par`, `F stp/sc`). */
+  readonly unit: string;
+  readonly reason?: string;
+}
+
+/** A position with the edits made at one point applied (units removed). */
+export function applyEdits(pos: PositionJson, edits: readonly RecordEdit[]): PositionJson {
+  if (edits.length === 0) return pos;
+  const units: Record<string, string[]> = {};
+  for (const [p, list] of Object.entries(pos.units)) units[p] = [...list];
+  for (const e of edits) {
+    const list = units[e.power];
+    const i = list?.indexOf(e.unit) ?? -1;
+    if (list && i !== -1) list.splice(i, 1);
+  }
+  return { ...pos, units };
+}
+
+/** The edits made after `after` phases. */
+const editsAfter = (record: GameRecord, after: number): RecordEdit[] =>
+  (record.edits ?? []).filter((e) => e.after === after);
 
 export interface PhaseRecord {
   /** The phase adjudicated (`S1901M`). */
@@ -81,6 +113,11 @@ export interface GameRecord {
   readonly variantData?: Readonly<Record<string, unknown>>;
   /** The acts of the variant's own rules, in order (europe1935: docs/committee.md). */
   readonly committee?: readonly RecordAct[];
+  /**
+   * The game master's edits, in order. `start` and each phase's `position` are written with
+   * the edits made at that point already applied.
+   */
+  readonly edits?: readonly RecordEdit[];
 }
 
 export class RecordError extends Error {}
@@ -248,15 +285,21 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
   if (record.format !== RECORD_FORMAT) {
     return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
   }
-  const start = writePosition(scenario.variant, scenario.variant.start);
+  const start = applyEdits(
+    writePosition(scenario.variant, scenario.variant.start),
+    editsAfter(record, 0),
+  );
   if (JSON.stringify(start) !== JSON.stringify(record.start)) {
     return { ok: false, phase: "-", problem: "the start is not the scenario's start" };
   }
   let again: GameRecord = { ...record, phases: [] };
-  for (const phase of record.phases) {
+  for (const [i, phase] of record.phases.entries()) {
     const orders = new Map(Object.entries(phase.orders).map(([p, l]) => [p as PowerId, l]));
     again = playPhase(scenario, again, orders);
-    const got = again.phases[again.phases.length - 1]!;
+    // The game master's edits made after this phase, as they were made.
+    const played = again.phases[again.phases.length - 1]!;
+    const got = { ...played, position: applyEdits(played.position, editsAfter(record, i + 1)) };
+    again = { ...again, phases: [...again.phases.slice(0, -1), got] };
     for (const key of [
       "phase",
       "results",

@@ -2,10 +2,12 @@ import type { Kysely, Selectable } from "kysely";
 import { parsePhase } from "../engine/phase.ts";
 import type { PositionJson } from "../engine/position-json.ts";
 import {
+  applyEdits,
   currentPosition,
   currentSeats,
   type GameRecord,
   type PhaseRecord,
+  type RecordEdit,
 } from "../engine/record.ts";
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
@@ -47,19 +49,20 @@ export function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
-/** A position JSON with the GM's unit removals applied. */
-function applyEdits(pos: PositionJson, edits: readonly Selectable<EditsTable>[]): PositionJson {
-  if (edits.length === 0) return pos;
-  const units: Record<string, string[]> = {};
-  for (const [p, list] of Object.entries(pos.units)) units[p] = [...list];
-  for (const e of edits) {
-    if (e.kind !== "remove-unit") continue;
-    const d = parseJson<RemoveUnitEdit>(e.data);
-    const list = units[d.power];
-    const i = list?.indexOf(d.unit) ?? -1;
-    if (list && i !== -1) list.splice(i, 1);
-  }
-  return { ...pos, units };
+/** The GM's edits as the record keeps them (docs/records.md). */
+function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
+  return rows
+    .filter((e) => e.kind === "remove-unit")
+    .map((e) => {
+      const d = parseJson<RemoveUnitEdit>(e.data);
+      return {
+        after: e.after_idx,
+        kind: "remove-unit" as const,
+        power: d.power,
+        unit: d.unit,
+        ...(e.reason ? { reason: e.reason } : {}),
+      };
+    });
 }
 
 /*
@@ -149,12 +152,18 @@ export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData
   // A game with an uploaded variant keeps its data in the record head (variantData).
   const scenario = scenarioOfRecord(head);
   if (!scenario) throw new Error(`game ${gameId}: unknown scenario ${head.scenario}`);
-  const editsAt = (k: number) => edits.filter((e) => e.after_idx === k);
+  const made = recordEdits(edits);
+  const editsAt = (k: number) => made.filter((e) => e.after === k);
   const phases: PhaseRecord[] = stored.map((p, i) => {
     const e = editsAt(i + 1);
     return e.length === 0 ? p : { ...p, position: applyEdits(p.position, e) };
   });
-  const record: GameRecord = { ...head, start: applyEdits(head.start, editsAt(0)), phases };
+  const record: GameRecord = {
+    ...head,
+    start: applyEdits(head.start, editsAt(0)),
+    phases,
+    ...(made.length > 0 ? { edits: made } : {}),
+  };
   return {
     game,
     options: parseJson<GameOptions>(game.options),

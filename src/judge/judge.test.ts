@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { getScenario } from "../variants/scenarios.ts";
 import { Judge } from "./judge.ts";
 import { Clock, DAY, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
 
@@ -448,6 +450,23 @@ for (const kind of STORE_KINDS) {
       // Only the last adjudication can be corrected: F1901M now, not S1901M.
       await judge.correct(gm, g.gameId, { reason: "re-run" });
       assert.equal((await judge.phases(g.gameId)).length, 2);
+      // The record carries the GM's edit where it was made, so it replays to itself.
+      const record = await judge.recordFor(gm, g.gameId);
+      assert.deepEqual(
+        record.edits,
+        [
+          {
+            after: 1,
+            kind: "remove-unit",
+            power: "france",
+            unit: "A bur",
+            reason: "built in error",
+          },
+        ],
+        "the edit is in the record",
+      );
+      const replay = replayRecord(getScenario("classical")!, record as GameRecord);
+      assert.deepEqual(replay, { ok: true }, "the record with the GM's edit replays to itself");
       await judge.endGame(gm, g.gameId, { result: "draw", note: "club night is over" });
       view = await judge.gameView(gm, g.gameId);
       assert.equal(view.status, "finished");

@@ -48,7 +48,7 @@ test("the house rules' winter phase (W1901R): retreats and adjustments in one se
       italy: ["rom"],
     },
   };
-  const need = at(winter);
+  const need: readonly string[] = at(winter);
   assert.ok(need.includes("austria"), "Austria retreats (and may then adjust)");
   assert.ok(need.includes("england"), "England builds this winter: it must be asked now");
   assert.ok(
