@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { classical } from "../variants/classical/index.ts";
+import { europe1935 } from "../variants/europe1935/index.ts";
 import { type OrderLine, readOrderSet, readSubject } from "./orderset.ts";
 import { DATC_RULES, HOUSE_RULES } from "./rules.ts";
 import { powerId } from "./types.ts";
@@ -180,4 +181,26 @@ test("an order written without spaces around its dash is an order, however garbl
     "chatter",
     "hyphenated prose stays chatter",
   );
+});
+
+test("a variant's own orders (europe1935's insurrections and revivals) are orders, read by the variant, in their place", () => {
+  const v = europe1935;
+  const uk = powerId("uk");
+  const set = readOrderSet(
+    "Orders for the UK:\nF Lon - Nth\nF I Lon-Russia\nRevive Mos > Stp > Ros\nRevive Mos, Stp\nThanks!",
+    v,
+    uk,
+    { position: v.start },
+  );
+  assert.deepEqual(
+    set.orders.get(uk),
+    ["F Lon - Nth", "F I Lon-Russia", "Revive Mos > Stp > Ros", "Revive Mos, Stp"],
+    "every order line kept, in the order written (chatter left out)",
+  );
+  assert.equal(byText(set.lines, "F I Lon-Russia").status, "understood", "an insurrection order");
+  assert.equal(byText(set.lines, "Revive Mos > Stp > Ros").status, "understood", "a revival");
+  const bad = byText(set.lines, "Revive Mos, Stp");
+  assert.equal(bad.status, "unreadable", "a revival without an order of preference");
+  assert.match(bad.reason ?? "", /order of preference/, "says what is missing");
+  assert.equal(byText(set.lines, "Thanks!").kind, "chatter", "chatter stays chatter");
 });

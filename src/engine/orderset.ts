@@ -4,7 +4,7 @@ import { findPlace, parseOrder, suggestPlaces } from "./parse.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import type { Phase, Position, PowerId, Season } from "./types.ts";
-import type { Variant } from "./variant.ts";
+import type { OwnOrderVerdict, Variant } from "./variant.ts";
 
 /*
  * A whole order set as a player writes it in the body of a mail: one order per line, blank
@@ -216,7 +216,13 @@ export function readOrderSet(
   const parseOptions = parseOptionsFor(rules);
   const raw = text.split(/\r\n|\r|\n/).slice(0, MAX_LINES);
   const lines: (OrderLine | null)[] = [];
-  const pending: { index: number; power: PowerId | null; text: string }[] = [];
+  const pending: {
+    index: number;
+    power: PowerId | null;
+    text: string;
+    /** A line in the variant's own order syntax, with the variant's verdict. */
+    own?: OwnOrderVerdict;
+  }[] = [];
   const powers: PowerId[] = [];
   let current: PowerId | null = power ?? null;
   let final = false;
@@ -273,6 +279,13 @@ export function readOrderSet(
       if (!powers.includes(inline.power)) powers.push(inline.power);
       body = inline.rest;
     }
+    // A variant's own kind of order (europe1935's insurrections) is read by the variant.
+    const own = variant.ownOrder?.(body) ?? null;
+    if (own !== null) {
+      pending.push({ index: lines.length, power: owner, text: body, own });
+      lines.push(null);
+      return;
+    }
     const parsed = parseOrder(body, variant.map, variant.powers, parseOptions);
     if (!parsed.ok && !looksLikeOrder(body, variant)) {
       lines.push({ ...at, kind: "chatter", power: null });
@@ -297,6 +310,15 @@ export function readOrderSet(
   const verdicts = new Map<(typeof pending)[number], Omit<OrderLine, "line" | "text" | "kind">>();
   const groups = new Map<PowerId | null, (typeof pending)[number][]>();
   for (const p of pending) {
+    if (p.own) {
+      verdicts.set(
+        p,
+        p.own.ok
+          ? { power: p.power, status: "understood", order: p.own.order }
+          : { power: p.power, status: "unreadable", reason: p.own.reason },
+      );
+      continue;
+    }
     const list = groups.get(p.power) ?? [];
     groups.set(p.power, list);
     list.push(p);

@@ -36,7 +36,19 @@ export interface Variant {
     orders: OrderTexts,
     base: (position: Position, orders: OrderTexts) => PhaseResult,
   ) => PhaseResult;
+  /**
+   * The variant's own kinds of order (europe1935's insurrection and revival orders) for the
+   * order-set reader (mail, order files, the judge): a verdict for a line that is one, null
+   * for any other line. `movement` carries them out. Absent: every line is a standard order
+   * or chatter.
+   */
+  readonly ownOrder?: (text: string) => OwnOrderVerdict | null;
 }
+
+/** How a line in a variant's own order syntax reads: understood as written, or why not. */
+export type OwnOrderVerdict =
+  | { readonly ok: true; readonly order: string }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * A game of another family than classical Diplomacy (Global Diplomacy, seed 004): its own
