@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { Judge } from "../../src/judge/judge.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
-import { Api } from "../../src/server/testing.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
+import type { Page } from "playwright-core";
+import type { Api } from "../../src/server/testing.ts";
+import { BrowserHarness, type GameJson } from "./harness.ts";
 
 /*
  * The game page of a Global Diplomacy game (seed 004, src/web/family.ts) in Chromium: a game
@@ -19,65 +14,13 @@ import { openStore, type Store } from "../../src/store/db.ts";
  * Screenshots go to test-artifacts/.
  */
 
-declare const localStorage: {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-};
-
-const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-interface GameJson {
-  id: string;
-  phase: string | null;
-  state: string;
-  invites?: { code: string; role: string; seat: number | null }[];
-}
-
-let store: Store;
-let server: RunningServer;
-let browser: Browser;
+const h = new BrowserHarness();
 let base: string;
 let api: Api;
-let judge: Judge;
-const tokens: Record<string, string> = {};
-const contexts: BrowserContext[] = [];
-let tmp: string;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-async function as(user: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const ctx = await browser.newContext({ viewport });
-  contexts.push(ctx);
-  await ctx.addInitScript(
-    ([token, name]) => {
-      if (!localStorage.getItem("entente.token")) {
-        localStorage.setItem("entente.token", token!);
-        localStorage.setItem("entente.user", name!);
-      }
-    },
-    [tokens[user]!, user],
-  );
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  (page as Page & { errors: string[] }).errors = errors;
-  return page;
-}
-
-const pageErrors = (page: Page) => (page as Page & { errors: string[] }).errors;
+const tokens = h.tokens;
+const as = (user: string, viewport?: { width: number; height: number }) => h.as(user, viewport);
+const shot = (page: Page, name: string) => h.shot(page, name);
+const pageErrors = (page: Page) => h.pageErrors(page);
 
 /** A game of a family with every seat taken over the API (the game starts when full). */
 async function familyGame(
@@ -90,7 +33,7 @@ async function familyGame(
   const code = game.invites!.find((i) => i.role === "player")!.code;
   for (let p = 1; p <= players; p++) {
     const name = `${prefix}${p}`;
-    tokens[name] ??= (await judge.register(name, `${name}-password`)).token;
+    await h.account(name);
     if (p === players && last) await last(code, name);
     else await api.ok("POST", `/api/invites/${code}`, { power: String(p) }, tokens[name]);
   }
@@ -101,29 +44,12 @@ async function familyGame(
 
 describe("family games on the web page in Chromium", { timeout: 60_000 }, () => {
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `no browser at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium) or set ENTENTE_CHROMIUM`,
-      );
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    tmp = mkdtempSync(join(tmpdir(), "entente-e2e-family-"));
-    store = await openStore({ sqlitePath: join(tmp, "entente.sqlite") });
-    judge = new Judge({ store });
-    server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 50, pollMs: 50 });
-    base = `http://127.0.0.1:${server.port}`;
-    api = new Api(base);
-    tokens.gm = (await judge.register("gm", "gm-password")).token;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    await h.start(["gm"]);
+    base = h.base;
+    api = h.api;
   });
 
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
+  after(() => h.close());
 
   test("Global Diplomacy: report, commands with verdicts, the GM resolves, the new report", async () => {
     const id = await familyGame(

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { Judge } from "../../src/judge/judge.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
-import { Api } from "../../src/server/testing.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
+import type { Page } from "playwright-core";
+import type { Api } from "../../src/server/testing.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 
 /*
  * The web client end to end: Chromium (Debian's /usr/bin/chromium, headless) against a judge
@@ -29,66 +25,12 @@ declare const document: {
   querySelector(selector: string): PageElement | null;
   elementFromPoint(x: number, y: number): PageElement | null;
 };
-declare const localStorage: {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-};
-
-const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-interface GameJson {
-  id: string;
-  phase: string | null;
-  state: string;
-  invites?: { code: string; role: string; seat: number | null }[];
-}
-
-let store: Store;
-let server: RunningServer;
-let browser: Browser;
+const h = new BrowserHarness();
 let base: string;
 let api: Api;
-const tokens: Record<string, string> = {};
-const contexts: BrowserContext[] = [];
-let tmp: string;
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-/** A browser context logged in as `user` (the token in localStorage, as the login form does). */
-async function as(user: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const ctx = await browser.newContext({ viewport });
-  contexts.push(ctx);
-  await ctx.addInitScript(
-    ([token, name]) => {
-      if (!localStorage.getItem("entente.token")) {
-        localStorage.setItem("entente.token", token!);
-        localStorage.setItem("entente.user", name!);
-      }
-    },
-    [tokens[user]!, user],
-  );
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/401|404|409|400/.test(m.text())) errors.push(m.text());
-  });
-  (page as Page & { errors: string[] }).errors = errors;
-  return page;
-}
+const tokens = h.tokens;
+const as = (user: string, viewport?: { width: number; height: number }) => h.as(user, viewport);
+const shot = (page: Page, name: string) => h.shot(page, name);
 
 /** Clicks a province on the map where it is not covered by another one's name or unit. */
 async function clickProvince(page: Page, id: string): Promise<void> {
@@ -118,35 +60,12 @@ const outcome = (page: Page, scope: string, order: string) =>
 
 describe("the web client in Chromium", { timeout: 90_000 }, () => {
   before(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `no browser at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium) or set ENTENTE_CHROMIUM`,
-      );
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    tmp = mkdtempSync(join(tmpdir(), "entente-e2e-"));
-    store = await openStore({ sqlitePath: join(tmp, "entente.sqlite") });
-    const judge = new Judge({ store });
-    server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 50, pollMs: 50 });
-    base = `http://127.0.0.1:${server.port}`;
-    api = new Api(base);
-    for (const name of ["chair", "alice", "bob", "carol"]) {
-      const r = await api.ok<{ token: string }>("POST", "/api/users", {
-        name,
-        password: `${name}-password`,
-      });
-      tokens[name] = r.token;
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    await h.start(["chair", "alice", "bob", "carol"]);
+    base = h.base;
+    api = h.api;
   });
 
-  after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
+  after(() => h.close());
 
   test("pages carry a content security policy; the game page's script is small", async () => {
     const res = await fetch(`${base}/`, { headers: { "accept-encoding": "gzip" } });
@@ -177,8 +96,7 @@ describe("the web client in Chromium", { timeout: 90_000 }, () => {
   let gameId = "";
 
   test("lobby: the GM logs in and creates a game; names are shown as text", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    contexts.push(page.context());
+    const page = await h.anonymous();
     await page.goto(`${base}/`);
     await page.getByLabel("Name", { exact: true }).fill("chair");
     await page.getByLabel("Password").fill("chair-password");
@@ -259,7 +177,7 @@ describe("the web client in Chromium", { timeout: 90_000 }, () => {
       "the judge has the three orders",
     );
     assert.equal(sets.sets[0]?.final, true, "marked final");
-    const errors = (page as Page & { errors: string[] }).errors;
+    const errors = h.pageErrors(page);
     assert.deepEqual(errors, [], "no script errors on the game page");
   });
 

@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { Judge } from "../../src/judge/judge.ts";
+import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { Api } from "../../src/server/testing.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+
+/*
+ * What the browser tests share: a judge server on an ephemeral port with a fresh SQLite store,
+ * Debian's Chromium headless (the flags a closed network needs), pages logged in as a user,
+ * the script errors each page met, and screenshots under test-artifacts/.
+ */
+
+declare const localStorage: {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+};
+
+export const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
+export const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface GameJson {
+  id: string;
+  phase: string | null;
+  state: string;
+  invites?: { code: string; role: string; seat: number | null }[];
+}
+
+export class BrowserHarness {
+  store!: Store;
+  judge!: Judge;
+  server!: RunningServer;
+  browser!: Browser;
+  base = "";
+  api!: Api;
+  readonly tokens: Record<string, string> = {};
+  private readonly contexts: BrowserContext[] = [];
+  private readonly errors = new WeakMap<Page, string[]>();
+  private tmp = "";
+
+  /** Starts the server and the browser; `users` get accounts (password `NAME-password`). */
+  async start(users: readonly string[]): Promise<void> {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `no browser at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium) or set ENTENTE_CHROMIUM`,
+      );
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    this.tmp = mkdtempSync(join(tmpdir(), "entente-e2e-"));
+    this.store = await openStore({ sqlitePath: join(this.tmp, "entente.sqlite") });
+    this.judge = new Judge({ store: this.store });
+    this.server = await startServer({
+      judge: this.judge,
+      port: 0,
+      host: "127.0.0.1",
+      tickMs: 50,
+      pollMs: 50,
+    });
+    this.base = `http://127.0.0.1:${this.server.port}`;
+    this.api = new Api(this.base);
+    for (const name of users) await this.account(name);
+    this.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  }
+
+  /** An account for `name` (made once), its token kept for `as`. */
+  async account(name: string): Promise<string> {
+    this.tokens[name] ??= (await this.judge.register(name, `${name}-password`)).token;
+    return this.tokens[name]!;
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.contexts) await c.close().catch(() => {});
+    await this.browser?.close();
+    await this.server?.close();
+    await this.store?.close();
+    if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
+  }
+
+  /** A page of its own, logged in as nobody (closed with the harness). */
+  async anonymous(viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const page = await this.browser.newPage({ viewport });
+    this.contexts.push(page.context());
+    return page;
+  }
+
+  /** A browser context logged in as `user` (the token in localStorage, as the login form does). */
+  async as(user: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const ctx = await this.browser.newContext({ viewport });
+    this.contexts.push(ctx);
+    await ctx.addInitScript(
+      ([token, name]) => {
+        if (!localStorage.getItem("entente.token")) {
+          localStorage.setItem("entente.token", token!);
+          localStorage.setItem("entente.user", name!);
+        }
+      },
+      [this.tokens[user]!, user],
+    );
+    const page = await ctx.newPage();
+    page.setDefaultTimeout(10_000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => {
+      // Refusals the page shows to the user (4xx answers) are not script errors.
+      if (m.type() === "error" && !/401|404|409|400/.test(m.text())) errors.push(m.text());
+    });
+    this.errors.set(page, errors);
+    return page;
+  }
+
+  /** The script errors a page met so far. */
+  pageErrors(page: Page): readonly string[] {
+    return this.errors.get(page) ?? [];
+  }
+
+  async shot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+}
