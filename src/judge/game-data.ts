@@ -124,25 +124,16 @@ async function phaseRecords(db: Kysely<DB>, gameId: string): Promise<PhaseRecord
 }
 
 export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
-  const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
-  if (!game) throw notFound(`no game "${gameId}"`);
-  const state = await db
-    .selectFrom("phase_state")
-    .selectAll()
-    .where("game_id", "=", gameId)
-    .executeTakeFirstOrThrow();
-  const stored = await phaseRecords(db, gameId);
-  const edits = await db
-    .selectFrom("edits")
-    .selectAll()
-    .where("game_id", "=", gameId)
-    .orderBy("id")
-    .execute();
-  const members = await db
-    .selectFrom("members")
-    .selectAll()
-    .where("game_id", "=", gameId)
-    .execute();
+  // Asked at once: on SQLite they then wait for the connection once together, not one by one
+  // behind every other request's queries (docs/reliability.md, load).
+  const [game, state, stored, edits, members] = await Promise.all([
+    db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst(),
+    db.selectFrom("phase_state").selectAll().where("game_id", "=", gameId).executeTakeFirst(),
+    phaseRecords(db, gameId),
+    db.selectFrom("edits").selectAll().where("game_id", "=", gameId).orderBy("id").execute(),
+    db.selectFrom("members").selectAll().where("game_id", "=", gameId).execute(),
+  ]);
+  if (!game || !state) throw notFound(`no game "${gameId}"`);
   // Games of another family (Global Diplomacy) are served by family.ts, not as records.
   if (game.scenario === FAMILY_SCENARIO)
     throw conflict(
