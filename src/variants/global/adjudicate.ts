@@ -324,7 +324,9 @@ export function adjudicateTurn(
   relCommand("DW", (p, q) => {
     if (turn === 1) return "no war may be declared on the first turn";
     const r = relStart(p, q);
-    if (r === "war" || (changed.has(pairKey(p, q)) && relNow(p, q) === "war")) return null;
+    // 7.9: war is declared on powers "which you are currently neutral with".
+    if (r === "war") return "you are already at war";
+    if (changed.has(pairKey(p, q)) && relNow(p, q) === "war") return null;
     if (r === "alliance")
       return "you are allied: break the alliance first (DN); war needs a turn of neutrality";
     if (changed.has(pairKey(p, q))) return "relations already changed this turn";
@@ -482,7 +484,21 @@ export function adjudicateTurn(
   const openCalls: CallToArms[] = [];
   for (const c of calls) {
     if (relNow(c.ally, c.enemy) === "war") continue; // answered
-    if (relNow(c.caller, c.ally) !== "alliance" || relNow(c.caller, c.enemy) !== "war") continue; // lapsed
+    if (relNow(c.caller, c.enemy) !== "war") continue; // lapsed: the caller's war is over
+    if (relNow(c.caller, c.ally) !== "alliance") {
+      // The caller broke the alliance, or it broke on the call's own turn: the call lapses.
+      // The ally breaking it with the caller once called is a refusal (4.0: "If they refuse,
+      // your alliance with them is broken and they will suffer a 20% loss").
+      const refused =
+        c.turn < turn && declared("DN", c.ally, c.caller) && !declared("DN", c.caller, c.ally);
+      if (refused) {
+        penalties.push({ power: c.ally, percent: 20 });
+        news.push(
+          `${pname(c.ally)} refused the call to arms of ${pname(c.caller)} and broke the alliance`,
+        );
+      }
+      continue;
+    }
     if (c.turn >= turn) {
       openCalls.push(c);
       continue;
@@ -789,7 +805,6 @@ export function adjudicateTurn(
     for (const area of targets) {
       let ms = live().filter((m) => m.to === area);
       const occ = units.find((u) => u.alive && u.area === area && !moving.has(u));
-      const powersInvolved = new Set(ms.map((m) => m.unit.power));
       if (occ) {
         const land = map.area(area)!.kind !== "sea";
         for (const m of ms) {
@@ -803,8 +818,10 @@ export function adjudicateTurn(
             m.failed = `the area is held by a unit of ${pname(occ.power)}, with whom you are not at war`;
         }
         ms = ms.filter((m) => !m.failed);
-        if (ms.length > 0) powersInvolved.add(occ.power);
       }
+      // Only moves that are conflicts make a battle (a move refused without a fight does not).
+      const powersInvolved = new Set(ms.map((m) => m.unit.power));
+      if (occ && ms.length > 0) powersInvolved.add(occ.power);
       if (powersInvolved.size > 1 && map.area(area)!.kind !== "sea") battles.add(area);
       if (ms.length === 0) continue;
       const scored = ms.map((m) => ({ m, s: attackOf(m, cut) })).sort((x, y) => y.s - x.s);
@@ -862,17 +879,21 @@ export function adjudicateTurn(
       const u = m.unit;
       const around = (sea: AreaId): AreaId[] =>
         map.neighbours(sea).filter((a) => a !== m.from && friendly(u, a));
+      // 5.2: "A unit can not retreat to a land or coastal area where a battle has taken
+      // place, even if the area is now empty" -- its own origin included (two other powers
+      // fought over the area it left).
+      const home: AreaId[] = battles.has(m.from) ? [] : [m.from];
       let tiers: AreaId[][];
       if (m.seas && m.disruptedAt !== undefined && rules.convoyDisruption === "5.5") {
         tiers = [];
         for (let j = m.disruptedAt - 1; j >= 0; j--) tiers.push(around(m.seas[j]!));
-        tiers.push([m.from]);
+        tiers.push(home);
       } else if (m.seas) {
         const last = m.disruptedAt === undefined ? m.seas.length - 1 : m.disruptedAt - 1;
-        tiers = [[m.from], last >= 0 ? around(m.seas[last]!) : []];
+        tiers = [home, last >= 0 ? around(m.seas[last]!) : []];
       } else {
         tiers = [
-          [m.from],
+          home,
           map
             .moves(u.kind, m.from)
             .filter((a) => a !== m.to && map.adjacent(a, m.to) && friendly(u, a)),
