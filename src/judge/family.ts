@@ -401,8 +401,11 @@ export class FamilyGames {
       .execute();
   }
 
-  /** The game's lock (as Judge.mutate): phase_state updated first, then the game read. */
-  private mutate<T>(gameId: string, fn: (trx: Kysely<DB>, g: FamilyGame) => Promise<T>) {
+  /**
+   * The game's lock (as Judge.mutate): phase_state updated first, then the game read. Also
+   * the Judge's, for the tools both kinds of game share (pause, resume, deadlines).
+   */
+  mutate<T>(gameId: string, fn: (trx: Kysely<DB>, g: FamilyGame) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const r = await trx
         .updateTable("phase_state")

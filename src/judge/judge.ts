@@ -742,15 +742,7 @@ export class Judge {
     fn: (trx: Tx, g: Pick<GameData, "game" | "state" | "members">) => Promise<T>,
   ): Promise<T> {
     if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable("phase_state")
-        .set({ version: sql`version + 1` })
-        .where("game_id", "=", gameId)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw notFound(`no game "${gameId}"`);
-      return fn(trx, await loadFamilyGame(trx, gameId));
-    });
+    return this.families.mutate(gameId, fn);
   }
 
   // -------------------------------------------------------------------------------------------
