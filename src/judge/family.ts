@@ -25,7 +25,7 @@ import { initialState } from "../variants/global/state.ts";
 import type { GameState, TurnResult } from "../variants/global/types.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { FAMILY_SCENARIO, insertNewGame, parseJson } from "./game-data.ts";
+import { FAMILY_SCENARIO, insertInvite, insertNewGame, parseJson } from "./game-data.ts";
 import { DEFAULT_OPTIONS, type GameOptions, mergeOptions, type OptionsPatch } from "./options.ts";
 import { randomId } from "./password.ts";
 
@@ -568,22 +568,14 @@ export class FamilyGames {
   async createInvite(user: User, gameId: string, role: "player" | "observer", seat: number | null) {
     const g = await loadFamilyGame(this.db, gameId);
     if (viewer(g, user).role !== "gm") throw forbidden("only the game master may do this");
-    if (seat !== null && !g.seats[seat]) throw invalid(`no seat ${seat}`);
-    if (seat !== null && role !== "player") throw invalid("only a player invitation names a seat");
-    const code = randomId(16);
-    await this.db
-      .insertInto("invites")
-      .values({
-        code,
-        game_id: gameId,
-        role,
-        seat,
-        created_by: user.id,
-        created_at: this.ctx.now(),
-        revoked: 0,
-      })
-      .execute();
-    return { code };
+    return insertInvite(this.db, {
+      gameId,
+      role,
+      seat,
+      seats: g.seats.length,
+      by: user.id,
+      now: this.ctx.now(),
+    });
   }
 
   async inviteInfo(gameId: string, role: string, seat: number | null) {

@@ -13,7 +13,7 @@ import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
 import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
-import { conflict, notFound } from "./errors.ts";
+import { conflict, invalid, notFound } from "./errors.ts";
 import type { GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
 
@@ -261,17 +261,49 @@ export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<vo
     .values({ game_id: g.id, user_id: g.gmUserId, role: "gm", seat: null, joined_at: g.now })
     .execute();
   for (const role of ["player", "observer"] as const) {
-    await trx
-      .insertInto("invites")
-      .values({
-        code: randomId(16),
-        game_id: g.id,
-        role,
-        seat: null,
-        created_by: g.gmUserId,
-        created_at: g.now,
-        revoked: 0,
-      })
-      .execute();
+    await insertInvite(trx, {
+      gameId: g.id,
+      role,
+      seat: null,
+      seats: 0,
+      by: g.gmUserId,
+      now: g.now,
+    });
   }
+}
+
+/**
+ * A new invitation code for a game: a player's (optionally to one seat, of `seats`) or an
+ * observer's. The caller has checked that its user is the game master.
+ */
+export async function insertInvite(
+  db: Kysely<DB>,
+  i: {
+    readonly gameId: string;
+    readonly role: "player" | "observer";
+    readonly seat: number | null;
+    readonly seats: number;
+    readonly by: string;
+    readonly now: number;
+  },
+): Promise<{ code: string }> {
+  if (i.seat !== null && !(Number.isInteger(i.seat) && i.seat >= 0 && i.seat < i.seats)) {
+    throw invalid(`no seat ${i.seat}`);
+  }
+  if (i.seat !== null && i.role !== "player")
+    throw invalid("only a player invitation names a seat");
+  const code = randomId(16);
+  await db
+    .insertInto("invites")
+    .values({
+      code,
+      game_id: i.gameId,
+      role: i.role,
+      seat: i.seat,
+      created_by: i.by,
+      created_at: i.now,
+      revoked: 0,
+    })
+    .execute();
+  return { code };
 }

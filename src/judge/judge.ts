@@ -24,6 +24,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from "./error
 import { FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import {
   type GameData,
+  insertInvite,
   insertNewGame,
   loadGame,
   parseJson,
@@ -550,22 +551,14 @@ export class Judge {
       return this.families.createInvite(user, gameId, role, seat);
     const g = await loadGame(this.db, gameId);
     this.requireGm(g, user);
-    if (seat !== null && !g.seats[seat]) throw invalid(`no seat ${seat}`);
-    if (seat !== null && role !== "player") throw invalid("only a player invitation names a seat");
-    const code = randomId(16);
-    await this.db
-      .insertInto("invites")
-      .values({
-        code,
-        game_id: gameId,
-        role,
-        seat,
-        created_by: user.id,
-        created_at: this.now(),
-        revoked: 0,
-      })
-      .execute();
-    return { code };
+    return insertInvite(this.db, {
+      gameId,
+      role,
+      seat,
+      seats: g.seats.length,
+      by: user.id,
+      now: this.now(),
+    });
   }
 
   async inviteInfo(code: string) {
