@@ -25,7 +25,14 @@ import { initialState } from "../variants/global/state.ts";
 import type { GameState, TurnResult } from "../variants/global/types.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { FAMILY_SCENARIO, insertInvite, insertNewGame, parseJson } from "./game-data.ts";
+import {
+  FAMILY_SCENARIO,
+  gameSummary,
+  insertInvite,
+  insertNewGame,
+  iso,
+  parseJson,
+} from "./game-data.ts";
 import { DEFAULT_OPTIONS, type GameOptions, mergeOptions, type OptionsPatch } from "./options.ts";
 import { randomId } from "./password.ts";
 
@@ -301,8 +308,6 @@ export interface FamilyGame {
 
 export const turnPhase = (turn: number): string => `T${turn}`;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 interface User {
   readonly id: string;
   readonly name: string;
@@ -513,15 +518,7 @@ export class FamilyGames {
     const st = g.state;
     const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
     return {
-      id: g.game.id,
-      name: g.game.name,
-      variant: g.game.variant,
-      scenario: g.game.scenario,
-      status: g.game.status,
-      phase: st.state === "forming" ? null : st.phase,
-      deadline: st.state === "open" ? iso(st.deadline_at) : null,
-      seats: g.seats.length,
-      players: seatList.filter((s) => s.player !== null).length,
+      ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
       rules: g.head.rules,
       options: g.options,
       state: st.state,

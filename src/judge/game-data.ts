@@ -307,3 +307,30 @@ export async function insertInvite(
     .execute();
   return { code };
 }
+
+/** A time as the API writes it (ISO 8601, UTC), or null. */
+export const iso = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString();
+
+/**
+ * What every list and view of a game says of it first (`GameSummary` in judge.ts): the game,
+ * its phase while it is on, the deadline while orders are open, its seats and players.
+ */
+export function gameSummary(
+  game: Pick<Selectable<GamesTable>, "id" | "name" | "variant" | "scenario" | "status">,
+  state: Pick<Selectable<PhaseStateTable>, "phase" | "deadline_at" | "state">,
+  seats: number,
+  players: number,
+) {
+  return {
+    id: game.id,
+    name: game.name,
+    variant: game.variant,
+    scenario: game.scenario,
+    status: game.status,
+    phase: state.state === "forming" ? null : state.phase,
+    deadline: state.state === "open" ? iso(state.deadline_at) : null,
+    seats,
+    players,
+  };
+}

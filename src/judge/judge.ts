@@ -24,8 +24,10 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from "./error
 import { FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import {
   type GameData,
+  gameSummary,
   insertInvite,
   insertNewGame,
+  iso,
   loadGame,
   parseJson,
   type RemoveUnitEdit,
@@ -165,8 +167,6 @@ export interface EventView {
   readonly data: unknown;
   readonly at: string;
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 type Tx = Kysely<DB>;
 
@@ -411,17 +411,14 @@ export class Judge {
       .groupBy("game_id")
       .execute();
     const players = new Map(counts.map((c) => [c.game_id, Number(c.n)]));
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      variant: r.variant,
-      scenario: r.scenario,
-      status: r.status,
-      phase: r.state === "forming" ? null : r.phase,
-      deadline: r.state === "open" ? iso(r.deadline_at) : null,
-      seats: parseJson<{ seats: unknown[] }>(r.record_head).seats.length,
-      players: players.get(r.id) ?? 0,
-    }));
+    return rows.map((r) =>
+      gameSummary(
+        r,
+        r,
+        parseJson<{ seats: unknown[] }>(r.record_head).seats.length,
+        players.get(r.id) ?? 0,
+      ),
+    );
   }
 
   private viewerIn(g: Pick<GameData, "members" | "seats">, user: User | null): Viewer {
@@ -459,15 +456,7 @@ export class Judge {
     const last = g.record.phases[g.record.phases.length - 1];
     const position = last?.position ?? g.record.start;
     return {
-      id: g.game.id,
-      name: g.game.name,
-      variant: g.game.variant,
-      scenario: g.game.scenario,
-      status: g.game.status,
-      phase: st.state === "forming" ? null : st.phase,
-      deadline: st.state === "open" ? iso(st.deadline_at) : null,
-      seats: g.seats.length,
-      players: seatList.filter((s) => s.player !== null).length,
+      ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
       rules: rulesFor(v, g.record.rules),
       options: g.options,
       state: st.state,

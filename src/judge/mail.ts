@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Variant } from "../engine/variant.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { isFamilyGame } from "./family.ts";
-import { loadGame } from "./game-data.ts";
+import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
 import { randomId } from "./password.ts";
 
@@ -200,7 +200,6 @@ export async function outbox(judge: Judge, user: User, gameId: string, afterId =
     .orderBy("id")
     .limit(500)
     .execute();
-  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   return rows.map((r) => ({
     id: Number(r.id),
     kind: r.kind,
