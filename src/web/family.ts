@@ -2,6 +2,7 @@ import { ApiError, get, post, session } from "./api.ts";
 import { Board, geometry } from "./board.ts";
 import { append, countdown, fill, h, message, tabbed } from "./dom.ts";
 import { liveUpdates } from "./game.ts";
+import { gmTools } from "./gmtools.ts";
 import { loginForm } from "./lobby.ts";
 import type { GameView } from "./types.ts";
 
@@ -643,19 +644,7 @@ function turnsPanel(base: string, view: () => FamilyView, powerName: (p: string)
 /** The GM's controls of a family game: start, pause, resume, resolve now, extend; seats. */
 function gmPanel(base: string, view: () => FamilyView, reload: () => Promise<void>): Panel {
   const el = h("div", { class: "gm" });
-  const out = h("div", { "aria-live": "polite" });
-  const act = async (what: string, f: () => Promise<unknown>) => {
-    try {
-      await f();
-      fill(out, message(`${what}: done.`, "ok"));
-      await reload();
-    } catch (e) {
-      fill(out, message(`${what}: ${(e as Error).message}`, "error"));
-    }
-  };
-  const minutes = h("input", { type: "number", value: "60", "aria-label": "minutes", step: "any" });
-  const btn = (label: string, f: () => void, cls = "secondary") =>
-    h("button", { type: "button", class: cls, onclick: f }, label);
+  const { out, act, btn, turnButtons, extendRow } = gmTools(base, reload);
   const download = async () => {
     const url = view().family.moderatorMap;
     if (!url) return;
@@ -683,15 +672,7 @@ function gmPanel(base: string, view: () => FamilyView, reload: () => Promise<voi
         h(
           "div",
           { class: "row wrap" },
-          v.state === "forming"
-            ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`)))
-            : null,
-          v.state === "open"
-            ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`)))
-            : null,
-          v.state === "paused"
-            ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`)))
-            : null,
+          ...turnButtons(v.state),
           v.state === "open"
             ? btn(
                 "Resolve now",
@@ -703,20 +684,7 @@ function gmPanel(base: string, view: () => FamilyView, reload: () => Promise<voi
               )
             : null,
         ),
-        v.state === "open" || v.state === "paused"
-          ? h(
-              "div",
-              { class: "row" },
-              minutes,
-              btn(
-                "Extend deadline (minutes)",
-                () =>
-                  void act("Extend", () =>
-                    post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
-                  ),
-              ),
-            )
-          : null,
+        v.state === "open" || v.state === "paused" ? extendRow() : null,
         v.family.moderatorMap
           ? [
               h("h3", {}, "The whole map"),

@@ -3,6 +3,7 @@ import { get, post, session } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
 import { append, countdown, fill, h, message, tabbed } from "./dom.ts";
 import { familyPage, isFamilyView } from "./family.ts";
+import { gmTools } from "./gmtools.ts";
 import { loginForm } from "./lobby.ts";
 import { OrderPad } from "./orderpad.ts";
 import { pointsTable } from "./points.ts";
@@ -638,18 +639,8 @@ function gmPanel(
   reload: () => Promise<void>,
 ): Panel {
   const el = h("div", { class: "gm" });
-  const out = h("div", { "aria-live": "polite" });
   const base = `/api/games/${encodeURIComponent(id)}`;
-  const act = async (what: string, f: () => Promise<unknown>) => {
-    try {
-      await f();
-      fill(out, message(`${what}: done.`, "ok"));
-      await reload();
-    } catch (e) {
-      fill(out, message(`${what}: ${(e as Error).message}`, "error"));
-    }
-  };
-  const minutes = h("input", { type: "number", value: "60", "aria-label": "minutes", step: "any" });
+  const { out, act, btn, turnButtons, extendRow } = gmTools(base, reload);
   const corrPower = h("input", { "aria-label": "power", placeholder: "power" });
   const corrOrders = h("textarea", {
     rows: 3,
@@ -662,8 +653,6 @@ function gmPanel(
     "aria-label": "user name",
     placeholder: "user name (empty: new invitation)",
   });
-  const btn = (label: string, f: () => void, cls = "secondary") =>
-    h("button", { type: "button", class: cls, onclick: f }, label);
   return {
     title: "Game master",
     el,
@@ -678,15 +667,7 @@ function gmPanel(
         h(
           "div",
           { class: "row wrap" },
-          v.state === "forming"
-            ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`)))
-            : null,
-          v.state === "open"
-            ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`)))
-            : null,
-          v.state === "paused"
-            ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`)))
-            : null,
+          ...turnButtons(v.state),
           v.state === "open"
             ? btn("Resolve now", () => void act("Resolve", () => post(`${base}/chair/resolve`)), "")
             : null,
@@ -695,18 +676,7 @@ function gmPanel(
             () => void act("Chair mode", () => post(`${base}/chair`, { on: !chair.chaired })),
           ),
         ),
-        h(
-          "div",
-          { class: "row" },
-          minutes,
-          btn(
-            "Extend deadline (minutes)",
-            () =>
-              void act("Extend", () =>
-                post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
-              ),
-          ),
-        ),
+        extendRow(),
         chair.received
           ? h(
               "p",
