@@ -240,7 +240,10 @@ class Resolver {
     const { state, res, deps } = this;
     if (state[i] === RESOLVED) return res[i] === 1;
     if (state[i] === GUESSING) {
-      if (!deps.includes(i)) deps.push(i);
+      // Recorded on every read, even when `i` is already listed: the caller tells whether it
+      // read a guess by whether the list grew, and a decision that read only a guess listed
+      // earlier must stay a guess, never be stored as resolved with the guess's value.
+      deps.push(i);
       return res[i] === 1;
     }
     const old = deps.length;
