@@ -131,7 +131,8 @@ class Resolver {
           wants = o.viaConvoy || this.convoysOf[i]!.length > 0;
           break;
       }
-      this.usesConvoy[i] = wants && route;
+      // An explicit "via convoy" with no route: over land, or no move at all (DATC 6.G.8).
+      this.usesConvoy[i] = wants && (route || (o.viaConvoy && rules.viaConvoyFallback === "none"));
     });
 
     // Head-to-head battles: two units moving into each other's province, neither by convoy.
