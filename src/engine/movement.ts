@@ -553,7 +553,8 @@ class Resolver {
    * Orders listed by their units' provinces: every list in a text comes out the same
    * whatever order the orders were given in.
    */
-  private inPlaceOrder(list: readonly number[]): number[] {
+  private inPlaceOrder(list: readonly number[]): readonly number[] {
+    if (list.length < 2) return list;
     const at = (i: number) => this.orders[i]!.unit.province;
     return [...list].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
   }
