@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { formatHistory } from "../engine/history.ts";
 import { readOrderSet } from "../engine/orderset.ts";
+import { PositionError } from "../engine/position-json.ts";
 import {
   type GameRecord,
   newRecord,
@@ -179,6 +180,7 @@ export function cmdPlay(recordPath: string, ordersPath: string, out?: string): s
     next = playPhase(scenario, record, orders);
   } catch (e) {
     if (e instanceof RecordError) throw new CliError(e.message);
+    if (e instanceof PositionError) throw new CliError(`${recordPath}: the position: ${e.message}`);
     throw e;
   }
   writeAtomically(out ?? recordPath, `${JSON.stringify(next, null, 1)}\n`);

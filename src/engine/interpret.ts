@@ -159,6 +159,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.to.province === unit.province)
         return bad("a unit cannot move to the province it is in");
       if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
+      if (map.get(p.to.province).impassable)
+        return bad(`${nameOf(ctx, p.to.province)} is impassable: no unit may enter it`);
       if (unit.type === "A") {
         if (map.get(p.to.province).kind === "sea") {
           return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);

@@ -37,6 +37,8 @@ export interface Province {
   readonly supplyCenter: boolean;
   /** The power whose home centre this is, or null. */
   readonly home: PowerId | null;
+  /** Impassable land (europe1935's Switzerland): no unit may ever stand there. */
+  readonly impassable: boolean;
 }
 
 /** A place a unit can stand: a province, and for a fleet on a split coast, the coast. */

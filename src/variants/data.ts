@@ -653,7 +653,7 @@ function checkFleet(
 function buildMap(c: Checker, provinces: ProvincesRead): GameMap | null {
   if (provinces.data.length === 0) return null;
   const mapData: MapData = {
-    provinces: provinces.data.map(({ impassable: _, ...p }) => p),
+    provinces: provinces.data,
   };
   try {
     return new GameMap(mapData);
@@ -796,7 +796,7 @@ export function variantToData(v: Variant): VariantData {
       army,
       fleet,
       ...(coasts ? { coasts } : {}),
-      ...(p.kind === "land" && army.length === 0 ? { impassable: true } : {}),
+      ...(p.impassable ? { impassable: true } : {}),
     };
   });
   const startUnits: Record<string, string[]> = {};
@@ -860,9 +860,7 @@ export function summarize(v: Variant): VariantSummary {
     land: ps.filter((p) => p.kind === "land").length,
     coast: ps.filter((p) => p.kind === "coast").length,
     sea: ps.filter((p) => p.kind === "sea").length,
-    impassable: ps
-      .filter((p) => p.kind === "land" && v.map.armyNeighbours(p.id).length === 0)
-      .map((p) => p.id),
+    impassable: ps.filter((p) => p.impassable).map((p) => p.id),
     splitCoasts: ps.filter((p) => p.coasts.length > 0).map((p) => p.id),
     centres: centres.length,
     homeCentres: centres.filter((p) => p.home !== null).length,
