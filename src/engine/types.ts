@@ -55,6 +55,11 @@ export interface Power {
   readonly adjective: string;
   /** One letter used in mail subjects and compact notations, unique in the variant. */
   readonly letter: string;
+  /**
+   * Other names people write for it (europe1935: `UK`, `Great Britain`, `England` for the
+   * United Kingdom), read wherever a power is named (`findPowerByName` in powers.ts).
+   */
+  readonly aliases?: readonly string[];
 }
 
 export interface Unit {

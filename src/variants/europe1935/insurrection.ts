@@ -6,6 +6,7 @@ import {
   type PhaseResult,
 } from "../../engine/adjudicate.ts";
 import { findPlace } from "../../engine/parse.ts";
+import { findPowerByName } from "../../engine/powers.ts";
 import type { Position, PowerId, ProvinceId, Unit, UnitType } from "../../engine/types.ts";
 import type { Variant } from "../../engine/variant.ts";
 
@@ -19,36 +20,14 @@ import type { Variant } from "../../engine/variant.ts";
  * The revived power builds one unit on the first centre reclaimed.
  */
 
-/** Names the seed and players use for powers besides their id, name and adjective. */
-const POWER_ALIASES: Record<string, string> = {
-  russia: "ussr",
-  russian: "ussr",
-  "soviet union": "ussr",
-  england: "uk",
-  english: "uk",
-  britain: "uk",
-  "great britain": "uk",
-  "united kingdom": "uk",
-  yugoslav: "yugoslavia",
-};
-
-const norm = (s: string): string => s.trim().toLowerCase().replace(/\s+/g, " ");
-
-/** The power a word names (id, name, adjective, letter, or a known alias), or null. */
+/**
+ * The power a word names: any of its names (id, name, adjective, the variant's aliases:
+ * Russia, Soviet Union for the USSR; England, Britain, Great Britain for the UK) or its letter.
+ */
 export function findPower(variant: Variant, word: string): PowerId | null {
-  const w = norm(word).replace(/\.$/, "");
-  const alias = POWER_ALIASES[w];
-  for (const p of variant.powers) {
-    if (
-      p.id === w ||
-      p.id === alias ||
-      norm(p.name) === w ||
-      norm(p.adjective) === w ||
-      (w.length === 1 && p.letter.toLowerCase() === w)
-    )
-      return p.id;
-  }
-  return null;
+  const w = word.trim().replace(/\.$/, "");
+  if (w.length === 1) return variant.powers.find((p) => p.letter.toLowerCase() === w.toLowerCase())?.id ?? null;
+  return findPowerByName(variant.powers, w);
 }
 
 /** `F I Lon-Russia`, `A I Par - UK`, `I Lon-Russia`, `F Insurrection Lon-Russia`. */
