@@ -110,6 +110,7 @@ const listing = (checks: readonly EmgCommandCheck[]) =>
 
 export class EmgDialect implements MailDialect {
   readonly name = "emg";
+  readonly form = "EMG commands";
   readonly toLine = false;
 
   constructor(private readonly rulesFor: (variantId: string) => EmgRules | null = emgRulesFor) {}
@@ -129,6 +130,11 @@ export class EmgDialect implements MailDialect {
     };
   }
 
+  /** Games of another family, and variant games whose variant has EmgRules. */
+  takes(game: MailGame): boolean {
+    return game.data === null || this.rulesFor(game.view.variant) !== null;
+  }
+
   unknownGame(envelope: Envelope): string {
     return `the game id "${envelope.game}" is invalid. ${IDS}`;
   }
@@ -146,13 +152,6 @@ export class EmgDialect implements MailDialect {
     const { game, envelope } = letter;
     const commands = envelope.body.split("\n").filter((c) => c !== "");
     const rules = game.data ? this.rulesFor(game.view.variant) : null;
-    if (game.data && !rules) {
-      return {
-        problems: [
-          `game ${game.abbr} (${game.data.scenario.variant.name}) does not take EMG commands; write to it as docs/email.md says.`,
-        ],
-      };
-    }
     if (envelope.request === "report")
       return { accepted: true, text: await this.report(letter, rules), kind: "report" };
     const checks = await this.check(letter, rules, commands);

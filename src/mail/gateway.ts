@@ -78,12 +78,16 @@ export type Outcome =
 /** How one game family's mail names a game, a power and a phase, and splits the body. */
 export interface MailDialect {
   readonly name: string;
+  /** What the dialect's mail is, for refusals: `EMG commands`. */
+  readonly form: string;
   /** Whether this dialect reads the mail (by its subject). */
   claims(mail: IncomingMail): boolean;
   /** The envelope, or what is wrong with it. */
   envelope(mail: IncomingMail): Envelope | Refusal;
   /** The answer when no game has the name the mail gives. */
   unknownGame(envelope: Envelope, known: readonly string[]): string;
+  /** Whether the game takes mail in this dialect (its family's, or a variant with EmgRules). */
+  takes(game: MailGame): boolean;
   /** Whether the game's address must be on the To line (seed 002 II(2)). */
   readonly toLine: boolean;
   /** The power and phase the mail names, read against the game; or what is wrong. */
@@ -307,6 +311,16 @@ export class MailGateway {
       });
     }
     const game = await loadMailGame(judge, row);
+    if (!dialect.takes(game)) {
+      // Told the form the game does take, in its own dialect's words.
+      const own = this.dialects.find((d) => d.voice.serves(game));
+      const name = game.data?.scenario.variant.name ?? game.view.family?.name ?? game.view.variant;
+      return refused(game, {
+        problems: [
+          `game ${game.abbr} (${name}) does not take ${dialect.form}.${own && own !== dialect ? ` ${own.voice.footer(game)}` : " Write to it as docs/email.md says."}`,
+        ],
+      });
+    }
     const problems: string[] = [];
     const to = dialect.toLine ? toProblem(mail, game) : null;
     if (to) problems.push(to);

@@ -118,10 +118,6 @@ function variantOf(game: MailGame): Variant | null {
   return game.data?.scenario.variant ?? null;
 }
 
-function notHere(game: MailGame): string {
-  return `game ${game.abbr} (${game.view.variant}) takes no mail in the house rules' form: write to it in its own form (subject EMGTURN, docs/email.md).`;
-}
-
 /** A press mail's body: the To: and Kind: lines, an empty line, the message. */
 function readPress(body: string, variant: Variant, abbr: string) {
   const how = `Write press as: the subject "${abbr} PRESS"; in the body, a line "To: all" or "To: France, Germany" (names or letters: ${lettersText(variant)}), optionally a line "Kind: grey" for anonymous press, then an empty line, then the message.`;
@@ -174,6 +170,7 @@ function voteCommands(body: string): string[] {
 
 export class HouseRulesDialect implements MailDialect {
   readonly name = "houserules";
+  readonly form = "mail in the house rules' form (subjects like SED 01SA)";
   readonly toLine = true;
 
   /**
@@ -193,14 +190,18 @@ export class HouseRulesDialect implements MailDialect {
     return { game: abbr, request, secret, body };
   }
 
+  /** Games of a Diplomacy variant (another family's games take their own mail). */
+  takes(game: MailGame): boolean {
+    return game.data !== null;
+  }
+
   unknownGame(envelope: Envelope, known: readonly string[]): string {
     return `no game here has the abbreviation "${envelope.game}" (${known.length > 0 ? `games played by mail: ${known.join(", ")}` : "no game is played by mail yet"}). ${FORMAT}`;
   }
 
   /** Orders name the power and the phase in the subject: `SED 01SA`. */
   names(mail: IncomingMail, envelope: Envelope, game: MailGame) {
-    const variant = variantOf(game);
-    if (!variant) return { problem: notHere(game) };
+    const variant = variantOf(game)!;
     if (envelope.request !== "orders") return { power: null, phase: null };
     const subject = readSubject(stripPrefixes(mail.subject), variant);
     if (!subject) {
