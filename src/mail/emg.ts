@@ -154,7 +154,7 @@ export class EmgDialect implements MailDialect {
     const rules = game.data ? this.rulesFor(game.view.variant) : null;
     if (envelope.request === "report")
       return { accepted: true, text: await this.report(letter, rules), kind: "report" };
-    const checks = await this.check(letter, rules, commands);
+    const { phase, checks } = await this.check(letter, rules, commands);
     const invalid = checks.filter((c) => !c.ok);
     if (invalid.length > 0) {
       return {
@@ -164,7 +164,8 @@ export class EmgDialect implements MailDialect {
         after: [...listing(checks), "", EMG_FORMAT].join("\n"),
       };
     }
-    const answer = await submit(letter, commands);
+    // Stored for the turn it was checked against, or refused if that turn has just ended.
+    const answer = await submit({ ...letter, phase }, commands);
     if ("problems" in answer) return answer;
     return {
       accepted: true,
@@ -183,15 +184,23 @@ export class EmgDialect implements MailDialect {
     letter: Letter,
     rules: EmgRules | null,
     commands: readonly string[],
-  ): Promise<readonly EmgCommandCheck[]> {
+  ): Promise<{ phase: string | null; checks: readonly EmgCommandCheck[] }> {
     const { judge, game, player, power } = letter;
-    if (rules) return rules.validate(commands, emgGame(game, power));
+    if (rules) {
+      return {
+        phase: game.view.phase,
+        checks: rules.validate(commands, emgGame(game, power)),
+      };
+    }
     const read = await judge.checkOrders(player.user, game.id, { power, orders: commands });
-    return read.diagnostics.map((d) => ({
-      command: d.text,
-      ok: d.ok,
-      ...(d.message ? { message: d.message } : {}),
-    }));
+    return {
+      phase: read.phase,
+      checks: read.diagnostics.map((d) => ({
+        command: d.text,
+        ok: d.ok,
+        ...(d.message ? { message: d.message } : {}),
+      })),
+    };
   }
 
   /** The player's report: the family's own (seed 004 §8), the variant's, or a short one. */
