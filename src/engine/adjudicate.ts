@@ -43,7 +43,10 @@ export interface PhaseResult {
   readonly results: readonly OrderResult[];
   /** The next position, with phases that have nothing to do skipped. */
   readonly next: Position;
-  /** A power that reached the victory centres at the end of this phase, if any. */
+  /**
+   * A power that reached the victory centres at the end of this phase, if any; never for a
+   * variant without a centre victory (`Variant.victoryCenters` null).
+   */
   readonly winner: PowerId | null;
   /**
    * Units dislodged by this phase's moves (movement phases), with where each may retreat:
@@ -650,10 +653,11 @@ function finish(
   dislodged: PhaseResult["dislodged"] = [],
 ): PhaseResult {
   let winner: PowerId | null = null;
-  if (next.centers !== position.centers) {
+  if (variant.victoryCenters !== null && next.centers !== position.centers) {
+    const solo = variant.victoryCenters;
     const counts = new Map<PowerId, number>();
     for (const owner of next.centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    for (const [p, n] of counts) if (n >= variant.victoryCenters) winner = p;
+    for (const [p, n] of counts) if (n >= solo) winner = p;
   }
   return { phase: position.phase, results, next, winner, dislodged };
 }

@@ -26,7 +26,8 @@ import type { Variant } from "../../engine/variant.ts";
  */
 export function findPower(variant: Variant, word: string): PowerId | null {
   const w = word.trim().replace(/\.$/, "");
-  if (w.length === 1) return variant.powers.find((p) => p.letter.toLowerCase() === w.toLowerCase())?.id ?? null;
+  if (w.length === 1)
+    return variant.powers.find((p) => p.letter.toLowerCase() === w.toLowerCase())?.id ?? null;
   return findPowerByName(variant.powers, w);
 }
 
