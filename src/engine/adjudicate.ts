@@ -77,17 +77,30 @@ interface Entry {
   duplicate: boolean;
 }
 
+/** What the game around the phase adds (a scenario's table), beyond variant and rules. */
+export interface AdjudicateOptions {
+  /**
+   * Powers whose units dislodged in a movement phase are disbanded at once, with no retreat
+   * phase waiting for them: powers nobody plays (seed 001's neutral Italy in the six- and
+   * five-player games: "if they are forced to retreat, they are disbanded").
+   */
+  readonly disbandDislodged?: ReadonlySet<PowerId>;
+}
+
 export function adjudicate(
   variant: Variant,
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   if (position.phase.season === "W" && position.phase.type === "R")
     return winterPhase(variant, position, orders, rules);
   if (variant.movement && position.phase.type === "M")
-    return variant.movement(position, orders, (p, o) => adjudicateOne(variant, p, o, rules));
-  return adjudicateOne(variant, position, orders, rules);
+    return variant.movement(position, orders, (p, o) =>
+      adjudicateOne(variant, p, o, rules, options),
+    );
+  return adjudicateOne(variant, position, orders, rules, options);
 }
 
 /**
@@ -161,6 +174,7 @@ function adjudicateOne(
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   const ctx = makeContext(variant, position, rules);
   const entries: Entry[] = [];
@@ -181,7 +195,7 @@ function adjudicateOne(
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
   }
-  const result = phaseOf(variant, ctx, entries);
+  const result = phaseOf(variant, ctx, entries, options);
   // Identical orders merged into one (seed 002 III(6)) come out as the order they repeat;
   // what the reader corrected is said in the explanation.
   const results = result.results.map((o, k): OrderResult => {
@@ -195,10 +209,15 @@ function adjudicateOne(
   return { ...result, results };
 }
 
-function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function phaseOf(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  options: AdjudicateOptions,
+): PhaseResult {
   switch (ctx.position.phase.type) {
     case "M":
-      return movementPhase(variant, ctx, entries);
+      return movementPhase(variant, ctx, entries, options);
     case "R":
       return retreatPhase(variant, ctx, entries);
     case "A":
@@ -288,7 +307,12 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
   return chosen;
 }
 
-function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function movementPhase(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  table: AdjudicateOptions,
+): PhaseResult {
   const { position, rules, map } = ctx;
 
   // An army ordered to a province it cannot reach over land needs fleets that could carry it
@@ -385,17 +409,35 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
+  // A power nobody plays does not retreat: its dislodged units are disbanded at once.
+  const gone = (d: DislodgedUnit): boolean => table.disbandDislodged?.has(d.power) === true;
   const after: Position = {
     phase: phaseAfterMovement(position.phase, rules),
     units: board.units,
-    dislodged: board.dislodged,
+    dislodged: board.dislodged.filter((d) => !gone(d)),
     contested: res.contested,
     centers: position.centers,
   };
   const options = board.dislodged.map((unit) => ({
     unit,
-    retreats: retreatOptions(variant, after, unit, rules),
+    retreats: gone(unit) ? [] : retreatOptions(variant, after, unit, rules),
   }));
+  for (const d of board.dislodged.filter(gone)) {
+    const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
+    const i = results.findIndex(
+      (r) =>
+        r.power === d.power &&
+        r.order !== null &&
+        "unit" in r.order &&
+        r.order.unit.province === d.province,
+    );
+    const r = results[i];
+    if (r)
+      results[i] = {
+        ...r,
+        explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
+      };
+  }
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
     ? after
