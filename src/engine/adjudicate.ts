@@ -7,14 +7,15 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
-import type {
-  DislodgedUnit,
-  Location,
-  Phase,
-  Position,
-  PowerId,
-  ProvinceId,
-  Unit,
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Location,
+  type Phase,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -225,7 +226,8 @@ function phaseOf(
   }
 }
 
-const unitKey = (u: Unit): string => u.province;
+/** One order per unit: a unit is its power's and its province's (see `dislodgedKey`). */
+const unitKey = (u: Unit): string => dislodgedKey(u);
 
 /** What a successful order of a retreat or adjustment phase did. */
 function successText(o: Order | null): string {
@@ -487,20 +489,20 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
   for (const e of entries) {
     if (e.order?.kind === "retreat") {
       const rivals = targets.get(e.order.to.province)!;
-      if (rivals.length > 1 && chosen.get(e.order.unit.province) === e) {
+      if (rivals.length > 1 && chosen.get(unitKey(e.order.unit)) === e) {
         e.result = "fails";
         e.reason = `bounced with ${rivals
           .filter((r) => r !== e)
           .map((r) => (r.order ? formatOrder(r.order) : ""))
           .join(", ")}: the retreating units are disbanded`;
-      } else if (chosen.get(e.order.unit.province) === e) {
+      } else if (chosen.get(unitKey(e.order.unit)) === e) {
         units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });
       }
     }
     results.push(toResult(e));
   }
   for (const d of position.dislodged) {
-    const e = chosen.get(d.province);
+    const e = chosen.get(unitKey(d));
     if (e) continue;
     const options = retreatOptions(variant, position, d, rules);
     results.push({
