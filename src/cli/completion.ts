@@ -30,9 +30,15 @@ function entries(program: Command): Entry[] {
     const visible = help.visibleOptions(c);
     return {
       path: commandPath(c).split(" ").slice(1).join(" "),
-      subcommands: help
-        .visibleCommands(c)
-        .map((s) => ({ name: s.name(), about: s.summary() || s.description() })),
+      // The words that may come next: subcommands, or the first argument's known values.
+      subcommands: [
+        ...help
+          .visibleCommands(c)
+          .map((s) => ({ name: s.name(), about: s.summary() || s.description() })),
+        ...c.registeredArguments
+          .slice(0, 1)
+          .flatMap((a) => (valuesOf(a) ?? []).map((name) => ({ name, about: a.description }))),
+      ],
       options: visible.flatMap((o) => flagsOf(o).map((flag) => ({ flag, about: o.description }))),
       values: c.options
         .filter((o) => o.required || o.optional)

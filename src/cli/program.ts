@@ -139,8 +139,14 @@ function shellOut(io: Io, r: ShellResult): number {
  * The whole command line. `status()` is the exit status the action that ran returned (an
  * action may leave work running, as `serve` does, and return 0).
  */
-export function buildProgram(io: Io): { program: Command; status: () => number } {
+export function buildProgram(io: Io): {
+  program: Command;
+  status: () => number;
+  /** Whether commander printed help because a group was called without its command. */
+  helpWasError: () => boolean;
+} {
   let status = 0;
+  let helpWasError = false;
   const run =
     <A extends unknown[]>(fn: (...args: A) => number | Promise<number>) =>
     async (...args: A): Promise<void> => {
@@ -154,8 +160,11 @@ export function buildProgram(io: Io): { program: Command; status: () => number }
     .helpCommand("help [command]", "show the usage of a command")
     .configureOutput({
       writeOut: (s) => io.out(s),
-      // Errors are written by main.ts, one line each; nothing else goes to stderr here.
-      writeErr: () => {},
+      // Errors are written by run.ts, one line each; commander writes to stderr only the help
+      // of a group called without its command, which run.ts replaces by one line.
+      writeErr: () => {
+        helpWasError = true;
+      },
       outputError: () => {},
     })
     .showSuggestionAfterError(true);
@@ -733,7 +742,7 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
 
   // Descriptions are written over several lines above; commander wraps them to the terminal.
   for (const c of allCommands(program)) c.description(c.description().replace(/\s*\n\s*/g, " "));
-  return { program, status: () => status };
+  return { program, status: () => status, helpWasError: () => helpWasError };
 }
 
 function packageVersion(): string {

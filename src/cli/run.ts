@@ -56,7 +56,7 @@ function parseErrorLine(e: ParseError): string {
  * command leaves running (the server) goes on after it returns.
  */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
-  const { program, status } = buildProgram(io);
+  const { program, status, helpWasError } = buildProgram(io);
   let active: Command = program;
   program.hook("preAction", (_root, command) => {
     active = command;
@@ -74,7 +74,13 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: "user" });
     return status();
   } catch (e) {
-    if (e instanceof ParseError && e.error.exitCode === 0) return 0; // --help, --version
+    // --help, --version, entente help: done (commander's status for help follows
+    // process.exitCode, so it is not read here).
+    if (
+      e instanceof ParseError &&
+      (e.error.exitCode === 0 || (e.error.code === "commander.help" && !helpWasError()))
+    )
+      return 0;
     const command = e instanceof ParseError ? e.command : active;
     let line: string;
     let code: number;
