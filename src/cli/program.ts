@@ -120,6 +120,14 @@ const whole =
     return n;
   };
 
+/** A port: checked here, passed on as written (serve reads PORT from the environment too). */
+const port = (text: string): string => {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError("a port is a whole number from 0 to 65535");
+  return text;
+};
+
 const allVariants = (): string[] => [...variantIds(), ...gameIds()];
 const profiles = (): string[] => Object.keys(PROFILES);
 
@@ -360,6 +368,7 @@ is then 1. Every error is a JSON line on standard output.`,
               bar(n);
             },
           });
+          bar?.finish();
           io.out(r.text);
           return r.ok ? 0 : 1;
         }),
@@ -471,10 +480,14 @@ over the same phases; one JSON line. Each game runs --years game-years from 1901
 docs/email.md). SQLite in --data, or PostgreSQL when DATABASE_URL=postgres://... is set.
 Runs until SIGINT or SIGTERM; its log goes to stderr.`,
       )
-      .option("--port <N>", "the HTTP port (default: PORT, else 8080; 0 picks a free one)")
+      .option("--port <N>", "the HTTP port (default: PORT, else 8080; 0 picks a free one)", port)
       .option("--host <H>", "the address to listen on (default: HOST, else 0.0.0.0)")
       .option("--data <DIR>", "the data folder: SQLite database, outbox (default: ./data)")
-      .option("--smtp-port <N>", "the mail receiver's port (default: ENTENTE_SMTP_PORT, or none)")
+      .option(
+        "--smtp-port <N>",
+        "the mail receiver's port (default: ENTENTE_SMTP_PORT, or none)",
+        port,
+      )
       .option("--smtp-host <H>", "the mail receiver's address (default: ENTENTE_SMTP_HOST)")
       .action(
         run(

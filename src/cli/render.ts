@@ -49,11 +49,15 @@ function renderEveryPhase(args: RenderArgs & { record: string }): string {
   const phases = recordPhases(record);
   const progress = progressBar(phases.length, "phases drawn");
   const files: string[] = [];
-  for (const [i, phase] of phases.entries()) {
-    const out = args.out.replaceAll("{phase}", phase);
-    cmdRender({ ...args, phase, out, json: false });
-    files.push(out);
-    progress(i + 1);
+  try {
+    for (const [i, phase] of phases.entries()) {
+      const out = args.out.replaceAll("{phase}", phase);
+      cmdRender({ ...args, phase, out, json: false });
+      files.push(out);
+      progress(i + 1);
+    }
+  } finally {
+    progress.finish();
   }
   return args.json
     ? `${JSON.stringify({ out: args.out, variant: record.variant, phases: phases.length, files })}\n`
