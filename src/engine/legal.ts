@@ -6,6 +6,7 @@ import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
   type Coast,
+  dislodgedKey,
   type Location,
   type Position,
   type PowerId,
@@ -337,7 +338,8 @@ export function legalMovementOrders(
 }
 
 /**
- * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
+ * Retreat phase: for every dislodged unit (keyed by `dislodgedKey`: its power and province,
+ * since two powers' units may be dislodged from one province), its legal retreats (one
  * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
  * objects, as the adjudicator does when it reads a retreat order.
  */
@@ -345,14 +347,14 @@ export function legalRetreatOrders(
   variant: Variant,
   position: Position,
   rules: RuleOptions,
-): Map<ProvinceId, readonly Order[]> {
+): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
   const { at, closed } = t;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
   for (const c of position.contested) at[t.index.get(c)!] = 1;
-  const out = new Map<ProvinceId, Order[]>();
+  const out = new Map<string, Order[]>();
   for (const dislodged of position.dislodged) {
     const d = dislodged;
     const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
@@ -375,7 +377,7 @@ export function legalRetreatOrders(
       }
     }
     list.push({ kind: "disband", unit });
-    out.set(d.province, list);
+    out.set(dislodgedKey(d), list);
   }
   return out;
 }
