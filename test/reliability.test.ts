@@ -291,7 +291,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       `{"name": "g", "options": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
       gm.token,
       400,
-      /options: must be a JSON object/,
+      /body\.options\S*: nested more than 64 levels deep/,
     );
     const game = await judge.createGame(gm.user, { name: "Bad input" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
@@ -395,6 +395,113 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       409,
       /over|finished/,
     );
+  });
+});
+
+describe("inputs that once gave a 500 (issue 21)", () => {
+  test("a malformed percent-escape in a path parameter: 400 with a message, not a 500", async (t) => {
+    const { base, judge } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    for (const [method, path] of [
+      ["GET", "/api/games/%E0%A4%A"],
+      ["GET", "/api/invites/%zz"],
+      ["DELETE", "/api/tokens/%"],
+      ["POST", "/api/games/%E0%A4%A/orders"],
+    ] as const) {
+      const r = await raw(base, method, path, method === "POST" ? '{"orders":[]}' : "", {
+        authorization: `Bearer ${token}`,
+      });
+      assert.equal(r.status, 400, `${method} ${path}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /percent-escape|not a valid URL/i, `${method} ${path}: ${msg}`);
+    }
+    const ok = await raw(base, "GET", "/api/health", "");
+    assert.equal(ok.status, 200, "the server still answers");
+  });
+
+  test("valid JSON nested thousands of levels inside rules, variantData or the sandbox: 400 before anything recurses", async (t) => {
+    const { base, judge, store } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const before = await snapshot(store);
+    const cases: [string, string][] = [
+      ["/api/games", `{"name":"g","rules":{"convoyParadox":${deep(5000)}}}`],
+      ["/api/games", `{"name":"g","variantData":{"powers":${deep(5000)}}}`],
+      ["/api/sandbox/adjudicate", `{"phase":"S1901M","units":{},"rules":{"a":${deep(5000)}}}`],
+      ["/api/sandbox/legal", `{"phase":"S1901M","units":${deep(5000)}}`],
+    ];
+    for (const [path, text] of cases) {
+      assert.ok(text.length >= 10_000, "about 10 KB, as in the issue");
+      const r = await raw(base, "POST", path, text, { authorization: `Bearer ${token}` });
+      assert.equal(r.status, 400, `${path}: ${r.text.slice(0, 200)}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /nested more than 64 levels deep/, `${path}: ${msg}`);
+    }
+    assert.equal(await snapshot(store), before, "nothing stored");
+    // Real rule options and variant data are far shallower: a game is still created.
+    const ok = await raw(
+      base,
+      "POST",
+      "/api/games",
+      '{"name":"g","rules":{"convoyParadox":"szykman"}}',
+      {
+        authorization: `Bearer ${token}`,
+      },
+    );
+    assert.equal(ok.status, 201, ok.text);
+  });
+
+  test("fields named like inherited properties are unknown fields; a body that is not JSON is 415", async (t) => {
+    const { base, api, judge, store } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const before = await snapshot(store);
+    for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const text = `{"name":"newbie","password":"password1","${field}":{"x":1}}`;
+      const r = await raw(base, "POST", "/api/users", text);
+      assert.equal(r.status, 400, `${field}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, new RegExp(`body\\.${field}: unknown field`), `${field}: ${msg}`);
+    }
+    const game = await api.call<{ error: string }>(
+      "POST",
+      "/api/games",
+      '{"name":"g","options":{"toString":1}}',
+      token,
+    );
+    assert.equal(game.status, 400, JSON.stringify(game.body));
+    assert.match(game.body.error, /body\.options\.toString: unknown field/, game.body.error);
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
+      const r = await raw(base, "POST", "/api/users", '{"name":"newbie","password":"password1"}', {
+        "content-type": type,
+      });
+      assert.equal(r.status, 415, `${type}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /Content-Type.*application\/json/, `${type}: ${msg}`);
+    }
+    const missing = await new Promise<number>((resolve, reject) => {
+      const req = request(`${base}/api/users`, { method: "POST" }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end('{"name":"newbie","password":"password1"}');
+    });
+    assert.equal(missing, 415, "a body without a Content-Type");
+    assert.equal(await snapshot(store), before, "nothing stored");
+    const charset = await raw(
+      base,
+      "POST",
+      "/api/users",
+      '{"name":"newbie","password":"password1"}',
+      {
+        "content-type": "application/json; charset=utf-8",
+      },
+    );
+    assert.equal(charset.status, 201, `application/json with a charset: ${charset.text}`);
   });
 });
 

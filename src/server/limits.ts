@@ -154,6 +154,38 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * How deep a request body may nest (objects and lists inside one another). Rule options,
+ * variant data and positions nest a few levels; the bound is checked on every body right
+ * after parsing, before a schema, the judge or the engine recurses into it, so that valid
+ * JSON nested thousands of levels deep is a 400 instead of a stack overflow.
+ */
+export const MAX_DEPTH = 64;
+
+/**
+ * The path of the first value nested deeper than `max` levels (counting the body as level
+ * 0), or null. Iterative: it cannot overflow the stack itself.
+ */
+export function tooDeep(value: unknown, max = MAX_DEPTH): string | null {
+  const stack: [unknown, number, string][] = [[value, 0, "body"]];
+  while (stack.length > 0) {
+    const [v, depth, path] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= max) return path;
+    // The path names the first levels, then stops: a path thousands of levels long says no more.
+    const at = (key: string) => (depth < 4 ? `${path}${key}` : path);
+    const entries = Array.isArray(v)
+      ? v.map((x, i) => [`[${i}]`, x] as const)
+      : Object.entries(v).map(([k, x]) => [`.${k}`, x] as const);
+    for (const [key, x] of entries) stack.push([x, depth + 1, at(key)]);
+  }
+  return null;
+}
+
+/** The message for a body that nests too deep: where, and the bound. */
+export const tooDeepMessage = (path: string) =>
+  `${path}: nested more than ${MAX_DEPTH} levels deep (lists and objects inside one another); no request needs that many`;
+
+/**
  * Where a text stops being JSON, for the 400 answer: "line 3, column 7: expected ',' or '}'
  * after a property, found '\"'". JSON.parse has failed on `text` already; this scanner only
  * finds the place and says what was expected there.
@@ -220,7 +252,7 @@ export function jsonErrorAt(text: string): string {
     }
   };
   const value = (depth: number): void => {
-    if (depth > 1000) fail("less nesting (at most 1000 levels)");
+    if (depth > MAX_DEPTH) fail(`less nesting (at most ${MAX_DEPTH} levels)`);
     ws();
     const c = text[i];
     if (c === "{") {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { User } from "../judge/judge.ts";
-import type { JsonSchema, Schema } from "./schema.ts";
+import { type JsonSchema, type Schema, ValidationError } from "./schema.ts";
 
 /*
  * Routes as data: method, path, who may call, the body's schema, the handler. The server
@@ -98,9 +98,20 @@ export function match(
     }
     const params: Record<string, string> = {};
     r.paramNames.forEach((n, i) => {
-      params[n] = decodeURIComponent(m[i + 1]!);
+      params[n] = decodePathParam(n, m[i + 1]!);
     });
     return { route: r, params };
   }
   return allowed.length > 0 ? { allowed } : null;
+}
+
+/** A path parameter decoded; a malformed percent-escape is the client's error (400). */
+export function decodePathParam(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError(
+      `the path is not a valid URL: its ${name} "${raw}" has a malformed percent-escape (write % followed by two hex digits of UTF-8, such as %20)`,
+    );
+  }
 }

@@ -195,7 +195,7 @@ export function obj<S extends Shape>(shape: S, description?: string): Schema<Obj
       }
       const rec = v as Record<string, unknown>;
       for (const k of Object.keys(rec)) {
-        if (!(k in shape)) {
+        if (!Object.hasOwn(shape, k)) {
           fail(`${path}.${k}`, `unknown field; known: ${Object.keys(shape).join(", ") || "none"}`);
         }
       }

@@ -3,7 +3,15 @@ import type { AddressInfo } from "node:net";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge } from "../judge/judge.ts";
 import { EventHub } from "./events.ts";
-import { jsonErrorAt, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } from "./limits.ts";
+import {
+  jsonErrorAt,
+  Limits,
+  type LimitsConfig,
+  RateLimited,
+  SECURITY_HEADERS,
+  tooDeep,
+  tooDeepMessage,
+} from "./limits.ts";
 import { openApi } from "./openapi.ts";
 import { match, type Reply, type Route } from "./router.ts";
 import { apiRoutes } from "./routes.ts";
@@ -149,11 +157,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (method === "POST") {
       const text = await readBody(req, limits.config.maxBodyBytes);
       if (text.trim() !== "") {
+        const type = String(req.headers["content-type"] ?? "");
+        if (!/^application\/json\s*(;|$)/i.test(type)) {
+          throw new HttpError(
+            415,
+            `the body must be JSON, sent with Content-Type: application/json${type ? `, not ${type}` : " (it had no Content-Type)"}`,
+          );
+        }
         try {
           body = JSON.parse(text);
         } catch {
           throw new HttpError(400, `the body is not valid JSON: ${jsonErrorAt(text)}`);
         }
+        const deep = tooDeep(body);
+        if (deep) throw new HttpError(400, tooDeepMessage(deep));
       }
     }
     const reply: Reply = await limits.around(`${method} ${route.path}`, req, body, () =>
