@@ -94,7 +94,7 @@ function raw(
 }
 
 describe("rate limits", () => {
-  test("wrong passwords: 429 with Retry-After per account, from any address, lifted after the window", async (t) => {
+  test("wrong passwords: 429 with Retry-After per account and address, lifted after the window", async (t) => {
     const { api, judge, clock } = await world(t);
     await judge.register("victim", "right-password");
     for (let i = 0; i < 10; i++) {
@@ -106,7 +106,7 @@ describe("rate limits", () => {
       headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
       body: JSON.stringify({ name: "Victim", password: "right-password" }),
     });
-    assert.equal(res.status, 429, "even the right password waits: the account is paused");
+    assert.equal(res.status, 429, "even the right password waits from that address");
     const wait = Number(res.headers.get("retry-after"));
     assert.ok(wait > 0 && wait <= 15 * 60, `Retry-After ${wait}`);
     const body = (await res.json()) as { error: string };
@@ -124,6 +124,51 @@ describe("rate limits", () => {
       password: "right-password",
     });
     assert.equal(later.status, 200, "after Retry-After the right password works again");
+  });
+
+  test("nobody locks the owner out: guesses pause the guessing address, and new addresses account-wide, never the owner's", async (t) => {
+    const { base, judge, clock } = await world(t, {
+      trustProxy: true,
+      loginFailuresPerAccountAddress: { max: 5, windowMs: 15 * 60_000 },
+      loginFailuresPerAccount: { max: 20, windowMs: 15 * 60_000 },
+    });
+    await judge.register("owner", "right-password");
+    const login = (from: string, password: string) =>
+      fetch(`${base}/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": from },
+        body: JSON.stringify({ name: "owner", password }),
+      }).then((r) => r.status);
+    assert.equal(await login("192.0.2.1", "right-password"), 200, "the owner logs in from home");
+    // One guesser, one address: paused there after 5, the owner at home unaffected.
+    const single: number[] = [];
+    for (let i = 0; i < 8; i++) single.push(await login("203.0.113.1", `guess-${i}`));
+    assert.deepEqual(single, [401, 401, 401, 401, 401, 429, 429, 429], "5 guesses, then a pause");
+    assert.equal(await login("203.0.113.1", "right-password"), 429, "the paused address waits");
+    assert.equal(await login("192.0.2.1", "right-password"), 200, "the owner still logs in");
+    // Many guessers, many addresses (the 5 above count too): at most 20 guesses get an
+    // answer in the window, account-wide.
+    let answered = 5;
+    let paused = 0;
+    for (let a = 2; a <= 40; a++) {
+      for (let i = 0; i < 3; i++) {
+        const status = await login(`198.51.100.${a}`, `guess-${a}-${i}`);
+        if (status === 401) answered++;
+        else if (status === 429) paused++;
+        else assert.fail(`a guess answered ${status}`);
+      }
+    }
+    assert.equal(answered, 20, "guessing stays slow: 20 wrong passwords in the window, no more");
+    assert.equal(paused, 39 * 3 - 15, "every other guess waits");
+    assert.equal(await login("198.51.100.99", "right-password"), 429, "a new address waits too");
+    assert.equal(
+      await login("192.0.2.1", "right-password"),
+      200,
+      "the owner, from an address they logged in from, always gets in",
+    );
+    assert.equal(await login("192.0.2.1", "wrong"), 401, "and is told a wrong password as usual");
+    clock.advance(15 * 60_000);
+    assert.equal(await login("198.51.100.99", "right-password"), 200, "after the window, anywhere");
   });
 
   test("per address: logins and registrations; X-Forwarded-For is not trusted unless configured", async (t) => {

@@ -4,16 +4,28 @@ import { SlidingWindow, type Window } from "../judge/rate.ts";
 export { SlidingWindow, type Window };
 
 /*
- * What the server lets in, and how it says no: login and registration rate limits (per
- * account and per client address, 429 with Retry-After), the bound on request bodies (413),
+ * What the server lets in, and how it says no: login and registration rate limits (wrong
+ * passwords per account and address, per account from new addresses, logins and
+ * registrations per client address; 429 with Retry-After), the bound on request bodies (413),
  * where a malformed JSON body goes wrong (400), and the security headers every response
  * carries (a content security policy, nosniff, no framing, no referrer). server.ts calls
  * `Limits.around` for every route and sets `SECURITY_HEADERS` on every response.
  */
 
 export interface LimitsConfig {
-  /** Failed logins per account (by name), whatever the address. */
+  /**
+   * Wrong passwords for one account from one client address: past this, that address waits
+   * (for that account only).
+   */
+  readonly loginFailuresPerAccountAddress: Window;
+  /**
+   * Wrong passwords for one account from all addresses together: past this, logins to the
+   * account wait, except from an address it was logged in from before (`knownAddressMs`), so
+   * that guessing from many addresses stays slow and the owner is never locked out by it.
+   */
   readonly loginFailuresPerAccount: Window;
+  /** How long an address an account logged in from counts as the owner's (ms). */
+  readonly knownAddressMs: number;
   /** Login attempts per client address (right or wrong). */
   readonly loginPerAddress: Window;
   /** Accounts created per client address. */
@@ -31,7 +43,9 @@ export interface LimitsConfig {
 const MINUTE = 60_000;
 
 export const DEFAULT_LIMITS: LimitsConfig = {
-  loginFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccountAddress: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccount: { max: 50, windowMs: 15 * MINUTE },
+  knownAddressMs: 30 * 24 * 60 * MINUTE,
   loginPerAddress: { max: 60, windowMs: 10 * MINUTE },
   registrationsPerAddress: { max: 50, windowMs: 60 * MINUTE },
   maxBodyBytes: 1024 * 1024,
@@ -69,8 +83,11 @@ const minutes = (ms: number) => {
 export class Limits {
   readonly config: LimitsConfig;
   private readonly loginFailures: SlidingWindow;
+  private readonly loginFailuresHere: SlidingWindow;
   private readonly loginAddress: SlidingWindow;
   private readonly registerAddress: SlidingWindow;
+  /** `account\naddress` → when the account last logged in from there (oldest first). */
+  private readonly known = new Map<string, number>();
 
   constructor(
     config: Partial<LimitsConfig> = {},
@@ -78,6 +95,7 @@ export class Limits {
   ) {
     this.config = { ...DEFAULT_LIMITS, ...config };
     this.loginFailures = new SlidingWindow(this.config.loginFailuresPerAccount);
+    this.loginFailuresHere = new SlidingWindow(this.config.loginFailuresPerAccountAddress);
     this.loginAddress = new SlidingWindow(this.config.loginPerAddress);
     this.registerAddress = new SlidingWindow(this.config.registrationsPerAddress);
   }
@@ -113,21 +131,41 @@ export class Limits {
         now,
         `too many logins from your address (at most ${this.config.loginPerAddress.max} in ${minutes(this.config.loginPerAddress.windowMs)})`,
       );
+      const here = `${account}\n${address}`;
       this.refuseIf(
-        this.loginFailures,
-        account,
+        this.loginFailuresHere,
+        here,
         now,
-        `too many wrong passwords for this account (at most ${this.config.loginFailuresPerAccount.max} in ${minutes(this.config.loginFailuresPerAccount.windowMs)}); logins to it are paused`,
+        `too many wrong passwords for this account from your address (at most ${this.config.loginFailuresPerAccountAddress.max} in ${minutes(this.config.loginFailuresPerAccountAddress.windowMs)}); logins to it from your address are paused`,
       );
+      // Guessing from many addresses is held back account-wide, but never on an address the
+      // account was logged in from: the owner is not locked out by someone else's guesses.
+      const knownAt = this.known.get(here);
+      const isKnown = knownAt !== undefined && now - knownAt < this.config.knownAddressMs;
+      if (!isKnown) {
+        this.refuseIf(
+          this.loginFailures,
+          account,
+          now,
+          `too many wrong passwords for this account (at most ${this.config.loginFailuresPerAccount.max} in ${minutes(this.config.loginFailuresPerAccount.windowMs)} from addresses it has not logged in from); logins to it from new addresses are paused`,
+        );
+      }
       this.loginAddress.add(address, now);
       try {
         const out = await run();
-        this.loginFailures.clear(account);
+        this.loginFailuresHere.clear(here);
+        this.known.delete(here);
+        this.known.set(here, this.now());
+        while (this.known.size > 100_000) {
+          this.known.delete(this.known.keys().next().value as string);
+        }
         return out;
       } catch (e) {
         // A wrong name or password counts against the account; a malformed body does not.
         if ((e as { kind?: string }).kind === "unauthenticated") {
-          this.loginFailures.add(account, this.now());
+          const at = this.now();
+          this.loginFailuresHere.add(here, at);
+          this.loginFailures.add(account, at);
         }
         throw e;
       }
