@@ -182,7 +182,8 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
  * - Convoys (fleets in seas): each army on a coast and each coastal destination joined to it
  *   by a chain of fleet-held seas that passes this fleet's sea.
  * - Nothing moves, supports a move or is convoyed into a province the variant closes in this
- *   phase (`Variant.closed`); supports to hold are not affected.
+ *   phase (`Variant.closed`), and nothing supports a unit holding there (the supporter could
+ *   not move there).
  */
 export function legalMovementOrders(
   variant: Variant,
@@ -292,7 +293,7 @@ export function legalMovementOrders(
     const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
     for (const d of reach) {
       const v = at[d]!;
-      if (v === -1) continue;
+      if (v === -1 || closed[d] === 1) continue;
       list.push({
         kind: "support",
         unit,

@@ -1,5 +1,6 @@
 import { readSubject } from "../engine/orderset.ts";
 import { describePhase, parsePhase, phaseName } from "../engine/phase.ts";
+import { findPowerByName } from "../engine/powers.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { JudgeError } from "../judge/errors.ts";
@@ -457,17 +458,11 @@ function words(s: string): string[] {
   return s.split(/[\s,;]+/).filter((w) => w !== "" && !/^and$/i.test(w));
 }
 
-/** A power by id, name, adjective or subject letter. */
+/** A power by id, name, adjective, the variant's aliases, or subject letter. */
 function findPowerWord(variant: Variant, w: string): PowerId | null {
   const x = w.trim().toLowerCase().replace(/[.:]$/, "");
-  const p = variant.powers.find(
-    (q) =>
-      q.id === x ||
-      q.name.toLowerCase() === x ||
-      q.adjective.toLowerCase() === x ||
-      q.letter.toLowerCase() === x,
-  );
-  return p?.id ?? null;
+  const byLetter = variant.powers.find((q) => q.letter.toLowerCase() === x);
+  return byLetter?.id ?? findPowerByName(variant.powers, x);
 }
 
 function powerOrThrow(variant: Variant, w: string): string {
