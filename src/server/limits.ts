@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { nameKey } from "../judge/names.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
 
 export { SlidingWindow, type Window };
@@ -124,7 +125,7 @@ export class Limits {
     }
     if (route === "POST /api/login") {
       const raw = (body as { name?: unknown } | undefined)?.name;
-      const account = typeof raw === "string" ? raw.trim().toLowerCase() : "";
+      const account = typeof raw === "string" ? nameKey(raw) : "";
       this.refuseIf(
         this.loginAddress,
         address,
