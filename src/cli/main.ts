@@ -3,6 +3,7 @@ import { writePosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateAnyJson, splitInput } from "./adjudicate.ts";
+import { cmdBackup } from "./backup.ts";
 import { benchSelfPlay } from "./bench.ts";
 import { cmdDiscovery } from "./discovery.ts";
 import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
@@ -33,6 +34,8 @@ Usage:
                                                        run the judge server (docs/judge.md);
                                                        PORT, DATABASE_URL=postgres://... as env;
                                                        mail: ENTENTE_SMTP_PORT, ENTENTE_SMTP_URL, ... (docs/email.md)
+  entente backup FILE [--data DIR]                     copy the judge's SQLite database, safe while it runs
+  entente restore FILE [--data DIR] [--force]          put a backup in place (the server stopped; docs/judge.md)
   entente mail ingest FILE.eml [--data DIR]            handle a raw mail as the judge's mail receiver does;
                                                        print the reply (docs/email.md)
   entente bench selfplay [--games 200] [--seed 12345] [--until 1935]
@@ -268,6 +271,27 @@ export function main(argv: string[]): number {
           (e: unknown) => {
             process.stderr.write(`entente: ${e instanceof Error ? e.message : String(e)}\n`);
             process.exitCode = e instanceof CliError ? 2 : 1;
+          },
+        );
+        return 0;
+      }
+      case "backup":
+      case "restore": {
+        const data = option(rest, "--data");
+        const force = cmd === "restore" && rest.includes("--force");
+        const [file, ...extra] = force ? rest.filter((a) => a !== "--force") : rest;
+        if (!file || extra.length > 0) {
+          throw new UsageError(
+            cmd === "backup"
+              ? "usage: entente backup FILE [--data DIR]"
+              : "usage: entente restore FILE [--data DIR] [--force]",
+          );
+        }
+        cmdBackup(cmd, { file, data, force }).then(
+          (text) => process.stdout.write(text),
+          (e: unknown) => {
+            process.stderr.write(`entente: ${e instanceof Error ? e.message : String(e)}\n`);
+            process.exitCode = 1;
           },
         );
         return 0;
