@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 import { describe, type TestContext, test } from "node:test";
 import { sql } from "kysely";
+import { bindAddress, trustProxy } from "../src/cli/serve.ts";
 import { Judge } from "../src/judge/judge.ts";
 import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
-import { jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
+import { clientAddress, jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
 import { startServer } from "../src/server/server.ts";
 import { Api } from "../src/server/testing.ts";
 import type { Store } from "../src/store/db.ts";
@@ -217,6 +218,39 @@ describe("rate limits", () => {
     assert.equal(await reg("alice", "192.0.2.1"), 201, "first client");
     assert.equal(await reg("bob", "192.0.2.2"), 201, "second client");
     assert.equal(await reg("carol", "192.0.2.1"), 429, "first client again");
+  });
+
+  test("the client address: X-Forwarded-For only from a trusted proxy; HOST and ENTENTE_TRUST_PROXY checked", () => {
+    const req = (peer: string, xff?: string) =>
+      ({
+        socket: { remoteAddress: peer },
+        headers: xff === undefined ? {} : { "x-forwarded-for": xff },
+      }) as unknown as IncomingMessage;
+    assert.equal(clientAddress(req("198.51.100.7", "192.0.2.1"), false), "198.51.100.7", "off");
+    assert.equal(
+      clientAddress(req("::ffff:127.0.0.1", "203.0.113.5, 192.0.2.1"), true),
+      "192.0.2.1",
+      "a proxy on this machine: the entry it added",
+    );
+    assert.equal(
+      clientAddress(req("198.51.100.7", "192.0.2.1"), true),
+      "198.51.100.7",
+      "a peer that is not the proxy (going around it) is counted by its own address",
+    );
+    const proxies = ["10.0.0.2", "10.0.0.3"];
+    assert.equal(
+      clientAddress(req("10.0.0.2", "203.0.113.5, 192.0.2.1, 10.0.0.3"), proxies),
+      "192.0.2.1",
+      "two proxies in a row: the first address that is not one of them, from the right",
+    );
+    assert.equal(clientAddress(req("10.0.0.2"), proxies), "10.0.0.2", "no header: the proxy");
+    assert.equal(trustProxy(undefined), false, "unset: off");
+    assert.equal(trustProxy("1"), true, "1: this machine");
+    assert.deepEqual(trustProxy("10.0.0.2, ::1"), ["10.0.0.2", "::1"], "a list of addresses");
+    assert.throws(() => trustProxy("yes"), /not an IP address/, "anything else is refused");
+    assert.equal(bindAddress(undefined), "0.0.0.0", "every interface unless said otherwise");
+    assert.equal(bindAddress("127.0.0.1"), "127.0.0.1");
+    assert.throws(() => bindAddress("example.org"), /HOST must be an IP address/);
   });
 
   test("the sliding window: at most max per window, the wait to the oldest, bounded memory", () => {

@@ -34,11 +34,14 @@ export interface LimitsConfig {
   /** Request bodies larger than this (bytes) are refused with 413. */
   readonly maxBodyBytes: number;
   /**
-   * Behind a reverse proxy every request comes from the proxy: with this set, the client's
-   * address is the last one in X-Forwarded-For (the one the proxy added; the ones before it
-   * are whatever the client wrote). Set it only behind one proxy that appends that header.
+   * Behind a reverse proxy every request comes from the proxy. With this set, a request
+   * whose peer is a trusted proxy is counted by the address the proxy names: the rightmost
+   * X-Forwarded-For entry that is not itself a trusted proxy (the entries left of it are
+   * whatever the client wrote). `true` trusts proxies on this machine (loopback addresses);
+   * a list names the proxies' addresses. A request from any other peer is counted by its
+   * own address, whatever its headers say, so going around the proxy does not help.
    */
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | readonly string[];
 }
 
 const MINUTE = 60_000;
@@ -63,14 +66,36 @@ export class RateLimited extends Error {
   }
 }
 
-/** The client's address: the socket's peer, or X-Forwarded-For's last entry behind a proxy. */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = req.headers["x-forwarded-for"];
-    const last = (Array.isArray(fwd) ? fwd.join(",") : fwd)?.split(",").at(-1)?.trim();
-    if (last) return last;
+const LOOPBACK = ["127.0.0.1", "::1"];
+
+/** `::ffff:192.0.2.1` (IPv4 mapped in IPv6) is `192.0.2.1`. */
+const plain = (a: string) =>
+  a
+    .trim()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+    .toLowerCase();
+
+/**
+ * The client's address: the socket's peer, or, when the peer is a trusted proxy, the
+ * rightmost X-Forwarded-For address that is not a trusted proxy.
+ */
+export function clientAddress(
+  req: IncomingMessage,
+  trustProxy: boolean | readonly string[],
+): string {
+  const peer = plain(req.socket.remoteAddress ?? "unknown");
+  if (trustProxy === false) return peer;
+  const trusted = new Set((trustProxy === true ? LOOPBACK : trustProxy).map(plain));
+  if (!trusted.has(peer)) return peer;
+  const fwd = req.headers["x-forwarded-for"];
+  const chain = (Array.isArray(fwd) ? fwd.join(",") : (fwd ?? ""))
+    .split(",")
+    .map(plain)
+    .filter((a) => a !== "");
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!trusted.has(chain[i]!)) return chain[i]!;
   }
-  return req.socket.remoteAddress ?? "unknown";
+  return chain[0] ?? peer;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
