@@ -6,6 +6,7 @@ import { DEFAULT_PLAYERS } from "../variants/discovery/index.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicateInput } from "./adjudicate.ts";
+import { cmdBackup } from "./backup.ts";
 import { benchSelfPlay } from "./bench.ts";
 import {
   discoveryMap,
@@ -511,6 +512,41 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
       ["entente serve --port 9000 --data /var/lib/entente --smtp-port 2525", "and mail"],
     ],
   );
+  for (const cmd of ["backup", "restore"] as const) {
+    const c = program
+      .command(cmd)
+      .summary(
+        cmd === "backup"
+          ? "copy the judge's SQLite database, safe while the server runs"
+          : "put a backup in place (the server stopped; docs/judge.md)",
+      )
+      .description(
+        cmd === "backup"
+          ? `Copies the judge's SQLite database (--data) to FILE with SQLite's online backup, safe
+while the server runs; the copy is checked and its games counted. With DATABASE_URL set to
+PostgreSQL it says which PostgreSQL tool does it instead (docs/judge.md, "Backups").`
+          : `Puts a backup made by entente backup in place of the judge's SQLite database (--data),
+after checking it. The server must be stopped; an existing database is replaced only with
+--force.`,
+      )
+      .argument("<FILE>", cmd === "backup" ? "where to write the copy" : "the backup to restore")
+      .option("--data <DIR>", "the data folder (default: ./data)");
+    if (cmd === "restore") c.option("--force", "replace an existing database");
+    examples(
+      c.action(
+        run(async (file: string, o: { data?: string; force?: boolean }) => {
+          io.out(await cmdBackup(cmd, { file, data: o.data, force: o.force ?? false }));
+          return 0;
+        }),
+      ),
+      cmd === "backup"
+        ? [
+            ["entente backup backups/entente-2026-11-24.sqlite", "a copy of ./data's database"],
+            ["entente backup /mnt/b/club.sqlite --data /var/lib/entente", "another data folder"],
+          ]
+        : [["entente restore backups/entente-2026-11-24.sqlite --force", "the server stopped"]],
+    );
+  }
   const mail = program
     .command("mail")
     .summary("play by email tools (docs/email.md)")
