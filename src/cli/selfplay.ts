@@ -1,11 +1,11 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { type AnyGameRules, GameRulesError } from "../engine/game.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
 import { selfPlayGame } from "../engine/selfplay.ts";
-import type { GameFamily } from "../engine/variant.ts";
-import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
+import { gameIds, gameRules, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./games.ts";
 
@@ -133,7 +133,7 @@ function inWorkers(
 export async function runSelfPlay(
   a: SelfPlayArgs,
 ): Promise<SelfPlaySummary | FamilySelfPlaySummary> {
-  const family = getGame(a.variant);
+  const family = getGame(a.variant) ? gameRules(a.variant) : undefined;
   if (family) return runFamilySelfPlay(family, a);
   if (a.turns !== undefined)
     throw new CliError("--turns is for game families (global, discovery); classical uses --until");
@@ -234,63 +234,50 @@ export interface FamilySelfPlaySummary {
   invariantViolations: number;
 }
 
-type Json = Record<string, unknown>;
-
-/** The powers of a family position: those with a start value, else with units or areas. */
-function powersOf(position: Json): string[] {
-  const keys = new Set<string>();
-  const vp = position.initialVP;
-  if (vp && typeof vp === "object") for (const k of Object.keys(vp)) keys.add(k);
-  if (keys.size === 0) {
-    for (const k of Object.keys((position.units ?? {}) as Json)) keys.add(k);
-    for (const o of Object.values((position.owners ?? {}) as Json)) keys.add(String(o));
-  }
-  return [...keys].sort((x, y) => Number(x) - Number(y));
-}
-
 /**
- * One family game played to its end (or `maxTurns`) by random commands, through the family's
- * own JSON (`GameFamily.adjudicateJson`), as `entente adjudicate` would play it.
+ * One game played to its end (or `maxTurns` phases) by random orders, through the game's
+ * rules (src/engine/game.ts): every power that must order sends `random` orders (each power
+ * its own seed), the phase is resolved, and the rules' invariants are checked after it. The
+ * classical self-play loop (src/engine/selfplay.ts, the benchmark's hot path) stays its own.
  */
 export function playFamilyGame(
-  family: GameFamily,
+  rules: AnyGameRules,
   seed: number,
   maxTurns: number,
   players?: number,
 ): { turns: number; winners: string[] | null; rejected: number; problems: string[] } {
-  let position: Json = family.start(seed, players);
+  let state = rules.setup(seed, players);
+  const powers = rules.powers(state).map((p) => p.id);
   const problems: string[] = [];
   let rejected = 0;
   let turns = 0;
-  while (turns < maxTurns && position.winners === undefined) {
-    const orders: Record<string, string[]> = {};
-    // Each power its own stream (the family mixes in the turn).
-    for (const p of powersOf(position))
-      orders[p] = family.randomOrders(
-        position,
-        Number(p),
-        (seed ^ Math.imul(Number(p), 0x9e3779b1)) >>> 0,
-      );
-    const out = family.adjudicateJson({ ...position, orders });
-    if (typeof out.error === "string") {
-      problems.push(`turn ${turns + 1}: ${out.error}`);
+  let winners: string[] | null = null;
+  while (turns < maxTurns && winners === null) {
+    const sets = new Map<string, ReturnType<typeof rules.random>>();
+    // Each power its own stream (numbered from 1 in the rules' order; the rules mix in the turn).
+    for (const p of rules.mustOrder(state)) {
+      const n = powers.indexOf(p) + 1;
+      sets.set(p, rules.random(state, p, (seed ^ Math.imul(n, 0x9e3779b1)) >>> 0));
+    }
+    let r: ReturnType<typeof rules.resolve>;
+    try {
+      r = rules.resolve(state, sets);
+    } catch (e) {
+      if (!(e instanceof GameRulesError)) throw e;
+      problems.push(`turn ${turns + 1}: ${e.message}`);
       break;
     }
     turns++;
-    for (const list of Object.values((out.results ?? {}) as Record<string, { status: string }[]>))
-      rejected += list.filter((r) => r.status === "rejected").length;
-    position = out.next as Json;
-    const areas = Object.values((position.units ?? {}) as Record<string, string[]>)
-      .flat()
-      .map((u) => u.split(/\s+/)[1]);
-    if (new Set(areas).size !== areas.length) problems.push(`turn ${turns}: two units in one area`);
+    rejected += r.results.filter((x) => x.outcome === "invalid").length;
+    state = r.next;
+    for (const p of rules.invariants(state)) problems.push(`turn ${turns}: ${p}`);
+    winners = r.ended ? [...r.ended.winners] : null;
   }
-  const winners = Array.isArray(position.winners) ? position.winners.map(String) : null;
   return { turns, winners, rejected, problems };
 }
 
 async function runFamilySelfPlay(
-  family: GameFamily,
+  family: AnyGameRules,
   a: SelfPlayArgs,
 ): Promise<FamilySelfPlaySummary> {
   if (!Number.isInteger(a.games) || a.games < 1)
