@@ -1,4 +1,4 @@
-import { distanceToHome } from "./distance.ts";
+import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, makeContext, retreatTarget } from "./interpret.ts";
 import { boardAfter, resolveMovement } from "./movement.ts";
 import { formatOrder, isMovementOrder, type MovementOrder, type Order } from "./orders.ts";
@@ -640,7 +640,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     let missing = -n - (used.get(power) ?? 0);
     if (missing <= 0) continue;
     const mine = units.filter((x) => x.power === power);
-    const ranked = rankForRemoval(variant, power, mine, rules);
+    const ranked = rankForRemoval(variant, power, mine, rules, position.centers);
     for (const r of ranked) {
       if (missing-- <= 0) break;
       const idx = units.indexOf(r.unit);
@@ -654,7 +654,9 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
         explanation:
           rules.civilDisorderRemoval === "distance"
             ? `removal not ordered: removed as the unit farthest from home (${r.distance} moves)`
-            : "removal not ordered: removed in alphabetical order",
+            : rules.civilDisorderRemoval === "owned"
+              ? `removal not ordered: removed as the unit farthest from the power's supply centres (${r.distance} moves)`
+              : "removal not ordered: removed in alphabetical order",
       });
     }
   }
@@ -674,12 +676,18 @@ export function rankForRemoval(
   power: PowerId,
   units: readonly Unit[],
   rules: RuleOptions,
+  centers: ReadonlyMap<ProvinceId, PowerId> = new Map(),
 ): { unit: Unit; distance: number }[] {
   const name = (u: Unit) => variant.map.province(u.province)?.name ?? u.province;
+  const owned = new Set([...centers].filter(([, p]) => p === power).map(([c]) => c));
   const ranked = units.map((unit) => ({
     unit,
     distance:
-      rules.civilDisorderRemoval === "distance" ? distanceToHome(variant.map, power, unit) : 0,
+      rules.civilDisorderRemoval === "distance"
+        ? distanceToHome(variant.map, power, unit)
+        : rules.civilDisorderRemoval === "owned"
+          ? distanceToOwned(variant.map, owned, unit)
+          : 0,
   }));
   ranked.sort(
     (a, b) =>

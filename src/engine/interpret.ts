@@ -1,4 +1,4 @@
-import { seaRoute } from "./convoy.ts";
+import { minimalRouteSeas, seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -277,6 +277,14 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (!seaRoute(map, p.convoyed.province, p.to.province, () => true, unit.province)) {
         return bad(
           `a fleet in ${nameOf(ctx, unit.province)} cannot be part of any convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)}`,
+        );
+      }
+      if (
+        ctx.rules.unneededConvoy === "illegal" &&
+        !minimalRouteSeas(map, p.convoyed.province, p.to.province).has(unit.province)
+      ) {
+        return bad(
+          `no convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)} needs a fleet in ${nameOf(ctx, unit.province)}: a shorter chain of seas always does without it`,
         );
       }
       return good({

@@ -1,4 +1,5 @@
 import { adjustmentCounts, buildSites } from "./adjudicate.ts";
+import { minimalRouteSeas } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -189,8 +190,10 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
 export function legalMovementOrders(
   variant: Variant,
   position: Position,
-  _rules: RuleOptions,
+  rules: RuleOptions,
 ): Map<ProvinceId, readonly MovementOrder[]> {
+  // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
+  const unneeded = rules.unneededConvoy === "illegal";
   const t = tablesFor(variant);
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, compStamp, incoming, closed } = t;
   markClosed(t, variant, position);
@@ -325,6 +328,7 @@ export function legalMovementOrders(
         if (v === -1 || units[v]!.type !== "A") continue;
         for (const d of coasts) {
           if (d === a || closed[d] === 1) continue;
+          if (unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!)) continue;
           list.push({ kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" });
         }
       }

@@ -296,8 +296,15 @@ function positionProblem(scenario: Scenario, pos: PositionJson | undefined): str
   }
 }
 
-/** Plays the record again from its start and its orders; it must come out the same. */
-export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
+/**
+ * Plays the record again from its start and its orders; it must come out the same.
+ * `onPhase` is told how many phases have been checked (for a progress bar).
+ */
+export function replayRecord(
+  scenario: Scenario,
+  record: GameRecord,
+  onPhase?: (checked: number) => void,
+): ReplayCheck {
   if (record.format !== RECORD_FORMAT) {
     return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
   }
@@ -334,6 +341,7 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
         return { ok: false, phase: phase.phase, problem: `${key} differs on replay` };
       }
     }
+    onPhase?.(i + 1);
   }
   return { ok: true };
 }
