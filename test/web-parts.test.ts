@@ -143,7 +143,7 @@ describe("the game page's parts, from the game view", () => {
 });
 
 test("the sandbox's order text: any name of a power is a header, and the header it recommends is accepted", async () => {
-  const { splitByPower } = await import("../src/web/sandbox.ts");
+  const { splitByPower } = await import("../src/web/split.ts");
   const { europe1935 } = await import("../src/variants/europe1935/index.ts");
   // The powers as GET /api/variants/{id}/start sends them.
   const powers = europe1935.powers.map((p) => ({
