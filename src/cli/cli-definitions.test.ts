@@ -160,6 +160,7 @@ describe("usage errors exit 2 with one line on stderr; failures exit 1", () => {
     const text = await cli(["replay", file]);
     assert.equal(text.status, 1, "exit 1");
     assert.match(text.out, /the start is not the scenario's start/, "says why");
+    assert.equal(text.err, `entente replay: ${file} does not replay exactly\n`, "one line");
     const json = await cli(["replay", file, "--json"]);
     assert.equal(json.status, 1, "exit 1");
     assert.deepEqual(
@@ -220,6 +221,34 @@ describe("--json summaries", () => {
       { out: svg, variant: "classical", phase: "F1901M" },
       "render",
     );
+  });
+
+  test("global new, play and replay print one JSON line each", async () => {
+    const game = join(dir, "global.json");
+    const made = await cli(["global", "new", "--seed", "2", "--out", game, "--json"]);
+    assert.deepEqual(
+      JSON.parse(made.out),
+      { out: game, variant: "global", seed: 2, turn: 1 },
+      "new",
+    );
+    const orders = join(dir, "global-orders.txt");
+    writeFileSync(orders, "POWER 3\nMO 7 233\nPOWER 4\nMO 14 11\n");
+    const reports = join(dir, "global-reports");
+    const played = await cli(["global", "play", game, orders, "--reports", reports, "--json"]);
+    assert.equal(played.status, 0, played.err);
+    const p = JSON.parse(played.out) as {
+      turn: number;
+      reports: string;
+      refused: { power: number; text: string; status: string }[];
+    };
+    assert.deepEqual([p.turn, p.reports], [1, reports], "the turn and where its reports are");
+    assert.deepEqual(
+      p.refused.map((r) => [r.power, r.text, r.status]),
+      [[4, "MO 14 11", "rejected"]],
+      "the refused command",
+    );
+    const replay = await cli(["global", "replay", game, "--json"]);
+    assert.deepEqual(JSON.parse(replay.out), { game, ok: true, turns: 1 }, "replay");
   });
 
   test("render --variant discovery without a seed draws seed 1's map and says so", async () => {

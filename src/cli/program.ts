@@ -136,11 +136,23 @@ const variantOption = (what: string, dflt?: string) => {
   return dflt === undefined ? o : o.default(dflt);
 };
 
-/** A moderator shell's result (global, discovery): its text, or its error as a usage error. */
-function shellOut(io: Io, r: ShellResult): number {
+/**
+ * A failure (exit status 1) whose details are the command's output: one line on stderr
+ * says what failed.
+ */
+function failed(io: Io, command: string, why: string): number {
+  io.err(`entente ${command}: ${why}\n`);
+  return 1;
+}
+
+/**
+ * A moderator shell's result (global, discovery): its text, or its error as a usage error;
+ * `command` and `why` say what failed when its status is 1.
+ */
+function shellOut(io: Io, r: ShellResult, command = "", why = "failed"): number {
   if (r.error !== undefined) throw new UsageError(r.error);
   io.out(r.text);
-  return r.status;
+  return r.status === 1 ? failed(io, command, why) : r.status;
 }
 
 /**
@@ -269,7 +281,7 @@ is then 1. Every error is a JSON line on standard output.`,
         run((file: string, o: { json?: boolean }) => {
           const r = checkVariantFile(file, o.json);
           io.out(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "variant check", `${file} is not a valid variant file`);
         }),
       ),
     [
@@ -370,7 +382,7 @@ is then 1. Every error is a JSON line on standard output.`,
           });
           bar?.finish();
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "replay", `${record} does not replay exactly`);
         }),
       ),
     [
@@ -424,7 +436,8 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
           }) => {
             const summary = await runSelfPlay(o);
             io.out(`${JSON.stringify(summary)}\n`);
-            return summary.invariantViolations === 0 ? 0 : 1;
+            const n = summary.invariantViolations;
+            return n === 0 ? 0 : failed(io, "selfplay", `${n} invariant violations in the games`);
           },
         ),
       ),
@@ -529,7 +542,9 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
         run(async (file: string, o: { data?: string }) => {
           const r = await cmdMailIngest({ file, data: o.data });
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok
+            ? 0
+            : failed(io, "mail ingest", "the mail was not accepted (the reply says why)");
         }),
       ),
     [
@@ -631,8 +646,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/global.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, globalPlay(game, orders, o)),
         ),
       ),
@@ -644,7 +660,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, globalReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(io, globalReplay(game, o), "global replay", `${game} does not replay exactly`),
+        ),
+      ),
     [["entente global replay game.json", "N turns replay exactly"]],
   );
   examples(
@@ -653,7 +673,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("random games, one JSON line per game")
       .option("--seed <S>", "the first game's seed", whole(), 1)
       .option("--games <N>", "how many games", whole(1), 1)
-      .action(run((o: { seed: number; games: number }) => shellOut(io, globalSelfPlay(o)))),
+      .action(
+        run((o: { seed: number; games: number }) =>
+          shellOut(io, globalSelfPlay(o), "global selfplay", "two units in one area in a game"),
+        ),
+      ),
     [["entente global selfplay --games 3", "three games to their end (60 turns at most)"]],
   );
 
@@ -688,8 +712,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/discovery.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, discoveryPlay(game, orders, o)),
         ),
       ),
@@ -701,7 +726,16 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, discoveryReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(
+            io,
+            discoveryReplay(game, o),
+            "discovery replay",
+            `${game} does not replay exactly`,
+          ),
+        ),
+      ),
     [["entente discovery replay game.json", "N turns replay exactly"]],
   );
   examples(
