@@ -77,10 +77,10 @@ describe("every command answers --help and -h", () => {
     assert.equal((await cli(["--help"])).out, help.out, "--help too");
     for (const c of program.commands)
       assert.match(help.out, new RegExp(`\\n {2}${c.name()}\\b`), `lists ${c.name()}`);
-    for (const c of program.commands) {
-      const viaHelp = await cli(["help", c.name()]);
-      assert.equal(viaHelp.status, 0, `help ${c.name()} exits 0 (${viaHelp.err})`);
-      assert.equal(viaHelp.out, (await cli([c.name(), "--help"])).out, `help ${c.name()}`);
+    for (const c of commands) {
+      const viaHelp = await cli(["help", ...words(c)]);
+      assert.equal(viaHelp.status, 0, `help ${commandPath(c)} exits 0 (${viaHelp.err})`);
+      assert.equal(viaHelp.out, (await cli([...words(c), "--help"])).out, commandPath(c));
     }
   });
 
@@ -97,6 +97,7 @@ describe("every command answers --help and -h", () => {
 describe("usage errors exit 2 with one line on stderr; failures exit 1", () => {
   const cases: [string[], RegExp][] = [
     [["frobnicate"], /^entente: unknown command "frobnicate"; run "entente help" for the list$/],
+    [["help", "selfpaly"], /^entente: unknown command "selfpaly" \(did you mean selfplay\?\)/],
     [["selfpaly"], /^entente: unknown command "selfpaly" \(did you mean selfplay\?\)/],
     [
       ["selfplay", "--yaers", "3"],
