@@ -48,7 +48,7 @@ export function checkVariantFile(path: string, json = false): { ok: boolean; rep
     };
   const lines = [
     `${path}: variant "${v.id}" (${v.name}) is valid`,
-    `  start: ${describePhase(v.start.phase)} (${phaseName(v.start.phase)}); solo victory at ${v.victoryCenters} of ${s.centres} supply centres`,
+    `  start: ${describePhase(v.start.phase)} (${phaseName(v.start.phase)}); ${v.victoryCenters === null ? `no solo victory: no number of the ${s.centres} supply centres wins` : `solo victory at ${v.victoryCenters} of ${s.centres} supply centres`}`,
     `  provinces: ${s.provinces}: ${s.land} inland, ${s.coast} coastal, ${s.sea} sea` +
       (s.impassable.length > 0 ? `; impassable: ${s.impassable.join(", ")}` : ""),
     `  split coasts: ${

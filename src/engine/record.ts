@@ -204,7 +204,11 @@ export function step(
     }
   }
   const { position, seats } = state;
-  const result = adjudicate(scenario.variant, position, orders, rules);
+  // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
+  // to retreat, they are disbanded"): no retreat phase waits for them.
+  const result = adjudicate(scenario.variant, position, orders, rules, {
+    disbandDislodged: unplayed,
+  });
   const events =
     scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
   const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
