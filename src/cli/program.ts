@@ -137,11 +137,23 @@ const variantOption = (what: string, dflt?: string) => {
   return dflt === undefined ? o : o.default(dflt);
 };
 
-/** A moderator shell's result (global, discovery): its text, or its error as a usage error. */
-function shellOut(io: Io, r: ShellResult): number {
+/**
+ * A failure (exit status 1) whose details are the command's output: one line on stderr
+ * says what failed.
+ */
+function failed(io: Io, command: string, why: string): number {
+  io.err(`entente ${command}: ${why}\n`);
+  return 1;
+}
+
+/**
+ * A moderator shell's result (global, discovery): its text, or its error as a usage error;
+ * `command` and `why` say what failed when its status is 1.
+ */
+function shellOut(io: Io, r: ShellResult, command = "", why = "failed"): number {
   if (r.error !== undefined) throw new UsageError(r.error);
   io.out(r.text);
-  return r.status;
+  return r.status === 1 ? failed(io, command, why) : r.status;
 }
 
 /**
@@ -270,7 +282,7 @@ is then 1. Every error is a JSON line on standard output.`,
         run((file: string, o: { json?: boolean }) => {
           const r = checkVariantFile(file, o.json);
           io.out(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "variant check", `${file} is not a valid variant file`);
         }),
       ),
     [
@@ -371,7 +383,7 @@ is then 1. Every error is a JSON line on standard output.`,
           });
           bar?.finish();
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "replay", `${record} does not replay exactly`);
         }),
       ),
     [
@@ -425,7 +437,8 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
           }) => {
             const summary = await runSelfPlay(o);
             io.out(`${JSON.stringify(summary)}\n`);
-            return summary.invariantViolations === 0 ? 0 : 1;
+            const n = summary.invariantViolations;
+            return n === 0 ? 0 : failed(io, "selfplay", `${n} invariant violations in the games`);
           },
         ),
       ),
@@ -565,7 +578,9 @@ after checking it. The server must be stopped; an existing database is replaced 
         run(async (file: string, o: { data?: string }) => {
           const r = await cmdMailIngest({ file, data: o.data });
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok
+            ? 0
+            : failed(io, "mail ingest", "the mail was not accepted (the reply says why)");
         }),
       ),
     [
@@ -667,8 +682,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/global.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, globalPlay(game, orders, o)),
         ),
       ),
@@ -680,7 +696,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, globalReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(io, globalReplay(game, o), "global replay", `${game} does not replay exactly`),
+        ),
+      ),
     [["entente global replay game.json", "N turns replay exactly"]],
   );
   examples(
@@ -689,7 +709,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("random games, one JSON line per game")
       .option("--seed <S>", "the first game's seed", whole(), 1)
       .option("--games <N>", "how many games", whole(1), 1)
-      .action(run((o: { seed: number; games: number }) => shellOut(io, globalSelfPlay(o)))),
+      .action(
+        run((o: { seed: number; games: number }) =>
+          shellOut(io, globalSelfPlay(o), "global selfplay", "two units in one area in a game"),
+        ),
+      ),
     [["entente global selfplay --games 3", "three games to their end (60 turns at most)"]],
   );
 
@@ -724,8 +748,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/discovery.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, discoveryPlay(game, orders, o)),
         ),
       ),
@@ -737,7 +762,16 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, discoveryReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(
+            io,
+            discoveryReplay(game, o),
+            "discovery replay",
+            `${game} does not replay exactly`,
+          ),
+        ),
+      ),
     [["entente discovery replay game.json", "N turns replay exactly"]],
   );
   examples(
