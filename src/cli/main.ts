@@ -3,6 +3,7 @@ import { writePosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateAnyJson, splitInput } from "./adjudicate.ts";
+import { runAgent } from "./agent.ts";
 import { benchSelfPlay } from "./bench.ts";
 import { cmdDiscovery } from "./discovery.ts";
 import { CliError, cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
@@ -44,6 +45,8 @@ Usage:
                                                        draw a board (docs/maps.md)
   entente render --variant global|discovery [--seed S --players N] [--player P] ...
                                                        the world map, a generated map (docs/maps.md)
+  entente agent                                        the research API as JSON Lines on stdin/stdout
+                                                       (docs/research.md)
   entente help                                         this text
 
 The adjudicate contract: docs/adjudicate-json.md. Rule profiles and options: docs/rules.md.
@@ -288,6 +291,14 @@ export function main(argv: string[]): number {
         noMore(rest, "render");
         if (!args.out) throw new UsageError(RENDER_USAGE);
         process.stdout.write(cmdRender({ ...args, out: args.out }));
+        return 0;
+      }
+      case "agent": {
+        noMore(rest, "agent");
+        runAgent(process.stdin, process.stdout).catch((e: unknown) => {
+          process.stderr.write(`entente agent: ${e instanceof Error ? e.message : String(e)}\n`);
+          process.exitCode = 1;
+        });
         return 0;
       }
       case "serve": {
