@@ -27,7 +27,7 @@ Usage:
   entente play RECORD ORDERS_FILE [--out FILE]         adjudicate the record's next phase
   entente history RECORD                               the game as a judge publishes it
   entente replay RECORD                                check that a record replays exactly
-  entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--workers K] [--out FILE]
+  entente selfplay [--variant ID] [--players N] [--games N] [--seed S] [--until YEAR] [--workers K] [--shard I/N] [--out FILE]
   entente selfplay --variant global|discovery [--games N] [--seed S] [--turns N]
                                                        random legal play; a JSON summary line
   entente serve [--port N] [--host H] [--data DIR] [--smtp-port N] [--smtp-host H]
@@ -216,8 +216,20 @@ export function main(argv: string[]): number {
         const until = num("--until", 1935);
         const workers = num("--workers", 1);
         const turns = rest.includes("--turns") ? num("--turns", 60) : undefined;
+        const shard = option(rest, "--shard");
         noMore(rest, "selfplay");
-        runSelfPlay({ variant, players, rules, out, games, seed, until, workers, turns }).then(
+        runSelfPlay({
+          variant,
+          players,
+          rules,
+          out,
+          games,
+          seed,
+          until,
+          workers,
+          turns,
+          shard,
+        }).then(
           (summary) => {
             process.stdout.write(`${JSON.stringify(summary)}\n`);
             process.exitCode = summary.invariantViolations === 0 ? 0 : 1;
