@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { getScenario } from "../variants/scenarios.ts";
+import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
 import { formatOrder } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
 import { rng } from "./random.ts";
@@ -99,6 +100,32 @@ describe("the typed path and the text path", () => {
       );
     }
   });
+});
+
+test("a random legal movement order per unit is drawn as r.pick draws from the unit's list", () => {
+  const scenario = getScenario("classical")!;
+  let compared = 0;
+  for (const seed of [21, 22, 23]) {
+    const game = Game.create(scenario, DATC_RULES, seed);
+    const r = rng(seed);
+    while (game.winner === null && game.phaseInfo.year <= 1925) {
+      if (game.phaseInfo.type === "M") {
+        const lists = legalMovementOrders(scenario.variant, game.position, DATC_RULES);
+        const lazy = randomLegalMovementOrders(
+          scenario.variant,
+          game.position,
+          DATC_RULES,
+          rng(seed * 7 + game.index),
+        );
+        const pick = rng(seed * 7 + game.index);
+        const full = game.position.units.map((u) => pick.pick(lists.get(u.province)!));
+        assert.deepEqual(lazy, full, `seed ${seed}, ${game.phase}: the same orders drawn`);
+        compared += full.length;
+      }
+      game.stepOrders(randomLegalOrders(game, r));
+    }
+  }
+  assert.ok(compared > 1000, `only ${compared} orders were compared`);
 });
 
 describe("the research Game", () => {

@@ -1,5 +1,10 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "./legal.ts";
+import {
+  legalAdjustmentOrders,
+  legalMovementOrders,
+  legalRetreatOrders,
+  randomLegalMovementOrders,
+} from "./legal.ts";
 import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
 import { phaseName } from "./phase.ts";
 import { type PositionJson, readPosition, writePosition } from "./position-json.ts";
@@ -301,13 +306,13 @@ export function parsedOf(board: Board, o: TypedOrder): ParsedOrder {
 }
 
 /** An engine order as the reader would have read its text (`formatOrder`) back. */
+const spec = (u: {
+  readonly type: UnitType;
+  readonly province: ProvinceId;
+  readonly coast: Coast | null;
+}): UnitSpec => ({ type: u.type, province: u.province, coast: u.coast, power: null });
+
 export function parsedOfOrder(o: Order): ParsedOrder {
-  const spec = (u: { type: UnitType; province: ProvinceId; coast: Coast | null }): UnitSpec => ({
-    type: u.type,
-    province: u.province,
-    coast: u.coast,
-    power: null,
-  });
   switch (o.kind) {
     case "waive":
       return { kind: "waive" };
@@ -673,13 +678,9 @@ export function randomEngineOrders(
   const out: Order[] = [];
   switch (position.phase.type) {
     case "M": {
-      const legal = legalMovementOrders(variant, position, rules);
-      for (const u of position.units) {
-        const options = legal.get(u.province);
-        if (!options || options.length === 0) continue;
-        const o = r.pick(options);
-        if (!unplayed.includes(u.power)) out.push(o);
-      }
+      // As r.pick from each unit's list of legalMovementOrders, without making the lists.
+      const picked = randomLegalMovementOrders(variant, position, rules, r);
+      for (const o of picked) if (!unplayed.includes(o.unit.power)) out.push(o);
       break;
     }
     case "R": {
