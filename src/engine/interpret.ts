@@ -39,9 +39,16 @@ export function makeContext(
   const unitAt = new Map<string, Unit>();
   const list = position.phase.type === "R" ? position.dislodged : position.units;
   // Dislodged units enter orders as plain units, as every other order names them.
-  for (const u of list) {
-    unitAt.set(u.province, { power: u.power, type: u.type, province: u.province, coast: u.coast });
-  }
+  if (position.phase.type === "R") {
+    for (const u of list) {
+      unitAt.set(u.province, {
+        power: u.power,
+        type: u.type,
+        province: u.province,
+        coast: u.coast,
+      });
+    }
+  } else for (const u of list) unitAt.set(u.province, u);
   const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
   return { map: variant.map, powers: variant.powers, position, rules, unitAt, closed };
 }
