@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { formatHistory } from "../engine/history.ts";
 import { readOrderSet } from "../engine/orderset.ts";
+import { PositionError } from "../engine/position-json.ts";
+import { findPowerByName } from "../engine/powers.ts";
 import {
   type GameRecord,
   newRecord,
@@ -77,10 +79,10 @@ export function readRecordFile(path: string): { record: GameRecord; scenario: Sc
 export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, string[]> {
   const trimmed = text.trim();
   const powers = scenario.variant.powers;
-  const findPower = (word: string) =>
-    powers.find((p) =>
-      [p.id, p.name.toLowerCase(), p.adjective.toLowerCase()].includes(word.toLowerCase()),
-    );
+  const findPower = (word: string) => {
+    const id = findPowerByName(powers, word);
+    return powers.find((p) => p.id === id);
+  };
   const out = new Map<PowerId, string[]>();
   if (trimmed.startsWith("{")) {
     let json: unknown;
@@ -107,7 +109,7 @@ export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, st
   const stray = set.unassigned[0];
   if (stray !== undefined) {
     throw new CliError(
-      `order file: "${stray}" comes before any power's name; put e.g. "England:" on the line above`,
+      `order file: "${stray}" comes before any power's name; put e.g. "${powers[0]!.name}:" on the line above`,
     );
   }
   return new Map([...set.orders].map(([p, list]) => [p, [...list]]));
@@ -179,6 +181,7 @@ export function cmdPlay(recordPath: string, ordersPath: string, out?: string): s
     next = playPhase(scenario, record, orders);
   } catch (e) {
     if (e instanceof RecordError) throw new CliError(e.message);
+    if (e instanceof PositionError) throw new CliError(`${recordPath}: the position: ${e.message}`);
     throw e;
   }
   writeAtomically(out ?? recordPath, `${JSON.stringify(next, null, 1)}\n`);

@@ -522,6 +522,7 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
         e.reason = `bounced with ${rivals
           .filter((r) => r !== e)
           .map((r) => (r.order ? formatOrder(r.order) : ""))
+          .sort()
           .join(", ")}: the retreating units are disbanded`;
       } else if (chosen.get(e.order.unit.province) === e) {
         units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });

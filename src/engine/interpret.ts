@@ -166,6 +166,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.to.province === unit.province)
         return bad("a unit cannot move to the province it is in");
       if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
+      if (map.get(p.to.province).impassable)
+        return bad(`${nameOf(ctx, p.to.province)} is impassable: no unit may enter it`);
       if (unit.type === "A") {
         if (map.get(p.to.province).kind === "sea") {
           return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);
@@ -199,7 +201,12 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.arrived && ctx.rules.movement !== "sequential")
         return bad('retrospective support ("S A vie in gal") exists only with sequential movement');
       const reach = p.to ? p.to.province : target;
-      if (p.to && ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
+      // The supporter could not move into a closed province, so it cannot support into it:
+      // neither a move there nor a unit holding there.
+      if (ctx.closed.has(reach))
+        return bad(
+          `a unit in ${where(unit)} cannot support into ${nameOf(ctx, reach)}: ${closedReason(ctx, reach)}`,
+        );
       if (p.to && p.to.province === target)
         return bad("a supported unit cannot move to where it already is");
       if (!map.canReach(unit.type, unit, reach)) {

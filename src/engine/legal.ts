@@ -185,7 +185,7 @@ interface Prepared {
 
 function prepare(variant: Variant, position: Position): Prepared {
   const t = tablesFor(variant);
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, compStamp, incoming, closed } = t;
+  const { n, kind, at, comp, stamp, compStamp, incoming } = t;
   markClosed(t, variant, position);
   const units = position.units;
   const nu = units.length;
@@ -259,7 +259,8 @@ function prepare(variant: Variant, position: Position): Prepared {
  * - Convoys (fleets in seas): each army on a coast and each coastal destination joined to it
  *   by a chain of fleet-held seas that passes this fleet's sea.
  * - Nothing moves, supports a move or is convoyed into a province the variant closes in this
- *   phase (`Variant.closed`); supports to hold are not affected.
+ *   phase (`Variant.closed`), and nothing supports a unit holding there (the supporter could
+ *   not move there).
  */
 export function legalMovementOrders(
   variant: Variant,
@@ -313,7 +314,7 @@ export function legalMovementOrders(
     const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
     for (const d of reach) {
       const v = at[d]!;
-      if (v === -1) continue;
+      if (v === -1 || closed[d] === 1) continue;
       list.push({
         kind: "support",
         unit,
@@ -407,7 +408,7 @@ export function randomLegalMovementOrders(
     let holdSupports = 0;
     let moveSupports = 0;
     for (const d of reach) {
-      if (at[d] !== -1) holdSupports++;
+      if (at[d] !== -1 && closed[d] !== 1) holdSupports++;
       const inc = incoming[d]!;
       moveSupports += inc.length - (inc.includes(u) ? 1 : 0);
     }
@@ -437,7 +438,7 @@ export function randomLegalMovementOrders(
     if (k < holdSupports) {
       for (const d of reach) {
         const v = at[d]!;
-        if (v === -1 || k-- > 0) continue;
+        if (v === -1 || closed[d] === 1 || k-- > 0) continue;
         out.push({
           kind: "support",
           unit,

@@ -394,7 +394,7 @@ function powerIndex(powers: readonly Power[]): PowerIndex {
   const names = new Map<string, PowerId>();
   let maxTokens = 1;
   for (const p of powers) {
-    for (const word of [p.adjective, p.name, p.id]) {
+    for (const word of [p.adjective, p.name, p.id, ...(p.aliases ?? [])]) {
       for (const spelling of [word, `${word}'s`]) {
         const tokens = tokenize(spelling);
         if (tokens.length === 0) continue;

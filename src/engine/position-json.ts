@@ -66,6 +66,10 @@ export function readUnit(variant: Variant, power: PowerId, text: unknown): Unit 
   const type = m[1]!.toUpperCase() as UnitType;
   const province = variant.map.province(m[2]!.toLowerCase());
   if (!province) fail(`unit "${text}": unknown province "${m[2]}"`);
+  if (province.impassable)
+    fail(
+      `unit "${text}": ${province.name} is impassable: no unit may enter or stand there; remove the unit or place it in another province`,
+    );
   let coast = (m[3]?.toLowerCase() ?? null) as Coast | null;
   if (type === "A") coast = null;
   const places = variant.map.locationsFor(type, province.id);

@@ -7,6 +7,7 @@ import {
 } from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
+  PositionError,
   type PositionJson,
   type ResultJson,
   readPosition,
@@ -314,6 +315,17 @@ export function phaseRecord(
 
 export type ReplayCheck = { ok: true } | { ok: false; phase: string; problem: string };
 
+/** Why a position of the record cannot be read (a unit in an impassable place), or null. */
+function positionProblem(scenario: Scenario, pos: PositionJson | undefined): string | null {
+  try {
+    readPosition((pos ?? {}) as unknown as Record<string, unknown>, scenario.variant);
+    return null;
+  } catch (e) {
+    if (e instanceof PositionError) return e.message;
+    throw e;
+  }
+}
+
 /** Plays the record again from its start and its orders; it must come out the same. */
 export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
   if (record.format !== RECORD_FORMAT) {
@@ -323,11 +335,15 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
     writePosition(scenario.variant, scenario.variant.start),
     editsAfter(record, 0),
   );
+  const badStart = positionProblem(scenario, record.start);
+  if (badStart) return { ok: false, phase: "-", problem: `the start: ${badStart}` };
   if (JSON.stringify(start) !== JSON.stringify(record.start)) {
     return { ok: false, phase: "-", problem: "the start is not the scenario's start" };
   }
   let again: GameRecord = { ...record, phases: [] };
   for (const [i, phase] of record.phases.entries()) {
+    const bad = positionProblem(scenario, phase.position);
+    if (bad) return { ok: false, phase: phase.phase, problem: `the position after it: ${bad}` };
     const orders = new Map(Object.entries(phase.orders).map(([p, l]) => [p as PowerId, l]));
     again = playPhase(scenario, again, orders);
     // The game master's edits made after this phase, as they were made.

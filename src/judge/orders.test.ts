@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readPosition } from "../engine/position-json.ts";
-import { HOUSE_RULES } from "../engine/rules.ts";
+import { DATC_RULES, HOUSE_RULES } from "../engine/rules.ts";
+import { powerId } from "../engine/types.ts";
 import { classical } from "../variants/classical/index.ts";
-import { powersToOrder } from "./orders.ts";
+import { europe1935 } from "../variants/europe1935/index.ts";
+import { powersToOrder, readSubmission } from "./orders.ts";
 
 /* Who must send orders: what deadlines, NMRs, reminders and early resolution wait for. */
 
@@ -62,4 +64,34 @@ test("the house rules' winter phase (W1901R): retreats and adjustments in one se
     ["austria"],
     "an ordinary fall retreat phase asks only the dislodged",
   );
+});
+
+test("europe1935: a seat's orders under any name of its powers; the header a refusal recommends is accepted", () => {
+  const v = europe1935;
+  const uk = powerId("uk");
+  const ussr = powerId("ussr");
+  const read = (orders: string) =>
+    readSubmission(v, v.start, DATC_RULES, [uk, ussr], { orders }, { mode: "mail" });
+  for (const [header, power] of [
+    ["UK:", uk],
+    ["Great Britain", uk],
+    ["England:", uk],
+    ["United Kingdom", uk],
+    ["Soviet Union:", ussr],
+    ["Russia", ussr],
+    ["USSR:", ussr],
+  ] as const) {
+    const r = read(`${header}\nA edi - cly\n`);
+    assert.deepEqual([...r.sets.keys()], [power], `header ${header}`);
+  }
+  let message = "";
+  try {
+    read("F lon - nth\n");
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  const m = /put e\.g\. "([^"]+)" on the line above/.exec(message);
+  assert.ok(m, `the refusal recommends a header: ${message}`);
+  const again = read(`${m[1]}\nF lon - nth\n`);
+  assert.deepEqual([...again.sets.values()], [["F lon - nth"]], `${m[1]} is accepted`);
 });

@@ -331,7 +331,12 @@ export function webRoutes(judge: Judge): Route[] {
           throw notFound(`unknown variant "${c.params.id}"; known: ${variantIds().join(", ")}`);
         return {
           position: writePosition(v, v.start),
-          powers: v.powers.map((p) => ({ id: p.id, name: p.name, adjective: p.adjective })),
+          powers: v.powers.map((p) => ({
+            id: p.id,
+            name: p.name,
+            adjective: p.adjective,
+            ...(p.aliases ? { aliases: [...p.aliases] } : {}),
+          })),
         };
       },
     }),

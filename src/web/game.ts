@@ -19,6 +19,8 @@ export interface PowerInfo {
   id: string;
   name: string;
   adjective: string;
+  /** Other names of the power a header may use (`UK`, `Soviet Union`). */
+  aliases?: string[];
 }
 
 export async function powersOf(variant: string): Promise<PowerInfo[]> {

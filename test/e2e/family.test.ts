@@ -42,7 +42,7 @@ async function familyGame(
   return game.id;
 }
 
-describe("family games on the web page in Chromium", { timeout: 60_000 }, () => {
+describe("family games on the web page in Chromium", { timeout: 180_000 }, () => {
   before(async () => {
     await h.start(["gm"]);
     base = h.base;
