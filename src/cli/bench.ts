@@ -32,8 +32,12 @@ export interface BenchResult {
   phasesPerCpuSecond: number;
   completeSeconds: number;
   completeMovementPhasesPerSecond: number;
+  completeMovementPhasesPerCpuSecond: number;
   resolveSeconds: number;
   adjudicatedMovementPhasesPerSecond: number;
+  adjudicatedMovementPhasesPerCpuSecond: number;
+  /** Resident memory when the bench began (the runtime and the code loaded), and at peak. */
+  loadedRssMB: number;
   peakRssMB: number;
   node: string;
 }
@@ -61,6 +65,7 @@ export function benchSelfPlay(
 ): BenchResult {
   // The classical game alone is loaded: the other variants are not part of the workload.
   const scenario = classicalScenarios[0]!;
+  const loadedRss = process.memoryUsage().rss;
   const rules = DATC_RULES;
   let phases = 0;
   let movementPhases = 0;
@@ -85,6 +90,9 @@ export function benchSelfPlay(
   // (warm: the loop above ran them), the median of the three totals.
   const complete = [0, 0, 0];
   const resolver = [0, 0, 0];
+  // The same in this process's CPU time (on a loaded machine, closer to the true cost).
+  const completeCpu = [0, 0, 0];
+  const resolverCpu = [0, 0, 0];
   const map = scenario.variant.map;
   for (let g = 0; g < games; g++) {
     selfPlayGame({
@@ -97,13 +105,18 @@ export function benchSelfPlay(
         if (before.position.phase.type !== "M") return;
         const input = resolverInput(before.position, played);
         for (let k = 0; k < 3; k++) {
+          const c0 = cpu();
           const t0 = performance.now();
           stepParsed(scenario, rules, seed + g, before, parsedSets(orders));
           const t1 = performance.now();
+          const c1 = cpu();
           resolveMovement(map, input, rules);
           const t2 = performance.now();
+          const c2 = cpu();
           complete[k]! += t1 - t0;
           resolver[k]! += t2 - t1;
+          completeCpu[k]! += (c1 - c0) * 1000;
+          resolverCpu[k]! += (c2 - c1) * 1000;
         }
       },
     });
@@ -124,8 +137,11 @@ export function benchSelfPlay(
     phasesPerCpuSecond: Math.round(phases / cpuSeconds),
     completeSeconds: Number(completeSeconds.toFixed(3)),
     completeMovementPhasesPerSecond: Math.round(movementPhases / completeSeconds),
+    completeMovementPhasesPerCpuSecond: Math.round(movementPhases / median(completeCpu)),
     resolveSeconds: Number(resolveSeconds.toFixed(3)),
     adjudicatedMovementPhasesPerSecond: Math.round(movementPhases / resolveSeconds),
+    adjudicatedMovementPhasesPerCpuSecond: Math.round(movementPhases / median(resolverCpu)),
+    loadedRssMB: Math.round(loadedRss / 1048576),
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     node: process.version,
   };
