@@ -1,4 +1,4 @@
-import { distanceToHome } from "./distance.ts";
+import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
 import { boardAfter, resolveMovement } from "./movement.ts";
 import {
@@ -13,14 +13,15 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
-import type {
-  DislodgedUnit,
-  Location,
-  Phase,
-  Position,
-  PowerId,
-  ProvinceId,
-  Unit,
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Location,
+  type Phase,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -49,7 +50,10 @@ export interface PhaseResult {
   readonly results: readonly OrderResult[];
   /** The next position, with phases that have nothing to do skipped. */
   readonly next: Position;
-  /** A power that reached the victory centres at the end of this phase, if any. */
+  /**
+   * A power that reached the victory centres at the end of this phase, if any; never for a
+   * variant without a centre victory (`Variant.victoryCenters` null).
+   */
   readonly winner: PowerId | null;
   /**
    * Units dislodged by this phase's moves (movement phases), with where each may retreat:
@@ -80,27 +84,40 @@ interface Entry {
   duplicate: boolean;
 }
 
+/** What the game around the phase adds (a scenario's table), beyond variant and rules. */
+export interface AdjudicateOptions {
+  /**
+   * Powers whose units dislodged in a movement phase are disbanded at once, with no retreat
+   * phase waiting for them: powers nobody plays (seed 001's neutral Italy in the six- and
+   * five-player games: "if they are forced to retreat, they are disbanded").
+   */
+  readonly disbandDislodged?: ReadonlySet<PowerId>;
+}
+
 export function adjudicate(
   variant: Variant,
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   if (position.phase.season === "W" && position.phase.type === "R") {
-    const options = parseOptionsFor(rules);
+    const reading = parseOptionsFor(rules);
     return winterPhase(
       position,
       orders,
       (text) => {
-        const p = parseOrder(text, variant.map, variant.powers, options);
+        const p = parseOrder(text, variant.map, variant.powers, reading);
         return p.ok ? p.order : null;
       },
       (pos, o) => adjudicateOne(variant, pos, o, rules),
     );
   }
   if (variant.movement && position.phase.type === "M")
-    return variant.movement(position, orders, (p, o) => adjudicateOne(variant, p, o, rules));
-  return adjudicateOne(variant, position, orders, rules);
+    return variant.movement(position, orders, (p, o) =>
+      adjudicateOne(variant, p, o, rules, options),
+    );
+  return adjudicateOne(variant, position, orders, rules, options);
 }
 
 /** Orders per power as structured values, already read: the typed path, with no text. */
@@ -117,6 +134,7 @@ export function adjudicateParsed(
   position: Position,
   orders: ParsedOrderSets,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   if (position.phase.season === "W" && position.phase.type === "R")
     return winterPhase(
@@ -127,7 +145,7 @@ export function adjudicateParsed(
     );
   if (variant.movement && position.phase.type === "M")
     throw new Error(`${variant.id} has its own movement orders: adjudicate them as text`);
-  return adjudicateParsedOne(variant, position, orders, rules);
+  return adjudicateParsedOne(variant, position, orders, rules, options);
 }
 
 /**
@@ -195,6 +213,7 @@ function adjudicateOne(
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   const ctx = makeContext(variant, position, rules);
   const entries: Entry[] = [];
@@ -215,7 +234,7 @@ function adjudicateOne(
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
   }
-  return withMerged(entries, notes, phaseOf(variant, ctx, entries));
+  return withMerged(entries, notes, phaseOf(variant, ctx, entries, options));
 }
 
 /** `adjudicateOne` for structured orders: interpreted against the board, never parsed. */
@@ -224,6 +243,7 @@ function adjudicateParsedOne(
   position: Position,
   orders: ParsedOrderSets,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   const ctx = makeContext(variant, position, rules);
   const entries: Entry[] = [];
@@ -243,7 +263,7 @@ function adjudicateParsedOne(
       });
     }
   }
-  return withMerged(entries, null, phaseOf(variant, ctx, entries));
+  return withMerged(entries, null, phaseOf(variant, ctx, entries, options));
 }
 
 /**
@@ -267,10 +287,15 @@ function withMerged(
   return { ...result, results };
 }
 
-function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function phaseOf(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  options: AdjudicateOptions,
+): PhaseResult {
   switch (ctx.position.phase.type) {
     case "M":
-      return movementPhase(variant, ctx, entries);
+      return movementPhase(variant, ctx, entries, options);
     case "R":
       return retreatPhase(variant, ctx, entries);
     case "A":
@@ -278,7 +303,8 @@ function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): Pha
   }
 }
 
-const unitKey = (u: Unit): string => u.province;
+/** One order per unit: a unit is its power's and its province's (see `dislodgedKey`). */
+const unitKey = (u: Unit): string => dislodgedKey(u);
 
 /** What a successful order of a retreat or adjustment phase did. */
 function successText(o: Order | null): string {
@@ -360,7 +386,12 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
   return chosen;
 }
 
-function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function movementPhase(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  table: AdjudicateOptions,
+): PhaseResult {
   const { position, rules, map } = ctx;
 
   // An army ordered to a province it cannot reach over land needs fleets that could carry it
@@ -457,17 +488,35 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
+  // A power nobody plays does not retreat: its dislodged units are disbanded at once.
+  const gone = (d: DislodgedUnit): boolean => table.disbandDislodged?.has(d.power) === true;
   const after: Position = {
     phase: phaseAfterMovement(position.phase, rules),
     units: board.units,
-    dislodged: board.dislodged,
+    dislodged: board.dislodged.filter((d) => !gone(d)),
     contested: res.contested,
     centers: position.centers,
   };
   const options = board.dislodged.map((unit) => ({
     unit,
-    retreats: retreatOptions(variant, after, unit, rules),
+    retreats: gone(unit) ? [] : retreatOptions(variant, after, unit, rules),
   }));
+  for (const d of board.dislodged.filter(gone)) {
+    const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
+    const i = results.findIndex(
+      (r) =>
+        r.power === d.power &&
+        r.order !== null &&
+        "unit" in r.order &&
+        r.order.unit.province === d.province,
+    );
+    const r = results[i];
+    if (r)
+      results[i] = {
+        ...r,
+        explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
+      };
+  }
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
     ? after
@@ -517,21 +566,21 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
   for (const e of entries) {
     if (e.order?.kind === "retreat") {
       const rivals = targets.get(e.order.to.province)!;
-      if (rivals.length > 1 && chosen.get(e.order.unit.province) === e) {
+      if (rivals.length > 1 && chosen.get(unitKey(e.order.unit)) === e) {
         e.result = "fails";
         e.reason = `bounced with ${rivals
           .filter((r) => r !== e)
           .map((r) => (r.order ? formatOrder(r.order) : ""))
           .sort()
           .join(", ")}: the retreating units are disbanded`;
-      } else if (chosen.get(e.order.unit.province) === e) {
+      } else if (chosen.get(unitKey(e.order.unit)) === e) {
         units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });
       }
     }
     results.push(toResult(e));
   }
   for (const d of position.dislodged) {
-    const e = chosen.get(d.province);
+    const e = chosen.get(unitKey(d));
     if (e) continue;
     const options = retreatOptions(variant, position, d, rules);
     results.push({
@@ -668,7 +717,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     let missing = -n - (used.get(power) ?? 0);
     if (missing <= 0) continue;
     const mine = units.filter((x) => x.power === power);
-    const ranked = rankForRemoval(variant, power, mine, rules);
+    const ranked = rankForRemoval(variant, power, mine, rules, position.centers);
     for (const r of ranked) {
       if (missing-- <= 0) break;
       const idx = units.indexOf(r.unit);
@@ -682,7 +731,9 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
         explanation:
           rules.civilDisorderRemoval === "distance"
             ? `removal not ordered: removed as the unit farthest from home (${r.distance} moves)`
-            : "removal not ordered: removed in alphabetical order",
+            : rules.civilDisorderRemoval === "owned"
+              ? `removal not ordered: removed as the unit farthest from the power's supply centres (${r.distance} moves)`
+              : "removal not ordered: removed in alphabetical order",
       });
     }
   }
@@ -702,12 +753,18 @@ export function rankForRemoval(
   power: PowerId,
   units: readonly Unit[],
   rules: RuleOptions,
+  centers: ReadonlyMap<ProvinceId, PowerId> = new Map(),
 ): { unit: Unit; distance: number }[] {
   const name = (u: Unit) => variant.map.province(u.province)?.name ?? u.province;
+  const owned = new Set([...centers].filter(([, p]) => p === power).map(([c]) => c));
   const ranked = units.map((unit) => ({
     unit,
     distance:
-      rules.civilDisorderRemoval === "distance" ? distanceToHome(variant.map, power, unit) : 0,
+      rules.civilDisorderRemoval === "distance"
+        ? distanceToHome(variant.map, power, unit)
+        : rules.civilDisorderRemoval === "owned"
+          ? distanceToOwned(variant.map, owned, unit)
+          : 0,
   }));
   ranked.sort(
     (a, b) =>
@@ -726,10 +783,11 @@ function finish(
   dislodged: PhaseResult["dislodged"] = [],
 ): PhaseResult {
   let winner: PowerId | null = null;
-  if (next.centers !== position.centers) {
+  if (variant.victoryCenters !== null && next.centers !== position.centers) {
+    const solo = variant.victoryCenters;
     const counts = new Map<PowerId, number>();
     for (const owner of next.centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    for (const [p, n] of counts) if (n >= variant.victoryCenters) winner = p;
+    for (const [p, n] of counts) if (n >= solo) winner = p;
   }
   return { phase: position.phase, results, next, winner, dislodged };
 }

@@ -1,4 +1,5 @@
 import { adjustmentCounts, buildSites } from "./adjudicate.ts";
+import { minimalRouteSeas } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { Rng } from "./random.ts";
@@ -6,6 +7,7 @@ import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
   type Coast,
+  dislodgedKey,
   type Location,
   type Position,
   type PowerId,
@@ -265,8 +267,10 @@ function prepare(variant: Variant, position: Position): Prepared {
 export function legalMovementOrders(
   variant: Variant,
   position: Position,
-  _rules: RuleOptions,
+  rules: RuleOptions,
 ): Map<ProvinceId, readonly MovementOrder[]> {
+  // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
+  const unneeded = rules.unneededConvoy === "illegal";
   const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
   const nu = units.length;
@@ -345,6 +349,7 @@ export function legalMovementOrders(
         if (v === -1 || units[v]!.type !== "A") continue;
         for (const d of coasts) {
           if (d === a || closed[d] === 1) continue;
+          if (unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!)) continue;
           list.push({ kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" });
         }
       }
@@ -362,9 +367,10 @@ export function legalMovementOrders(
 export function randomLegalMovementOrders(
   variant: Variant,
   position: Position,
-  _rules: RuleOptions,
+  rules: RuleOptions,
   r: Rng,
 ): MovementOrder[] {
+  const unneeded = rules.unneededConvoy === "illegal";
   const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
   const nu = units.length;
@@ -415,13 +421,19 @@ export function randomLegalMovementOrders(
     const convoyer = unit.type === "F" && kind[p] === KIND_SEA;
     const coasts = convoyer ? compCoasts[comp[p]!]! : [];
     let convoys = 0;
+    /** Whether the convoy of the army in `a` to `d` by this fleet is listed. */
+    const listed = (a: number, d: number): boolean =>
+      d !== a &&
+      closed[d] !== 1 &&
+      !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!));
     if (convoyer) {
       let open = 0;
       for (const d of coasts) if (closed[d] !== 1) open++;
       for (const a of coasts) {
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
-        convoys += open - (closed[a] !== 1 ? 1 : 0);
+        if (unneeded) for (const d of coasts) convoys += listed(a, d) ? 1 : 0;
+        else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
     let k = r.int(1 + moves[u]! + holdSupports + moveSupports + convoys);
@@ -479,7 +491,7 @@ export function randomLegalMovementOrders(
       const v = at[a]!;
       if (v === -1 || units[v]!.type !== "A") continue;
       for (const d of coasts) {
-        if (d === a || closed[d] === 1 || k-- > 0) continue;
+        if (!listed(a, d) || k-- > 0) continue;
         found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
         break;
       }
@@ -533,14 +545,14 @@ export function legalRetreatOrders(
   variant: Variant,
   position: Position,
   rules: RuleOptions,
-): Map<ProvinceId, readonly Order[]> {
+): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
   const { at, closed } = t;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
   for (const c of position.contested) at[t.index.get(c)!] = 1;
-  const out = new Map<ProvinceId, Order[]>();
+  const out = new Map<string, Order[]>();
   for (const dislodged of position.dislodged) {
     const d = dislodged;
     const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
@@ -563,7 +575,7 @@ export function legalRetreatOrders(
       }
     }
     list.push({ kind: "disband", unit });
-    out.set(d.province, list);
+    out.set(dislodgedKey(d), list);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import {
+  type AdjudicateOptions,
   adjudicate,
   adjudicateParsed,
   type OrderTexts,
@@ -202,8 +203,8 @@ export function step(
   state: GameState,
   orders: OrderTexts,
 ): Step {
-  return stepWith(scenario, seed, state, orders, (position) =>
-    adjudicate(scenario.variant, position, orders, rules),
+  return stepWith(scenario, seed, state, orders, (position, options) =>
+    adjudicate(scenario.variant, position, orders, rules, options),
   );
 }
 
@@ -215,8 +216,8 @@ export function stepParsed(
   state: GameState,
   orders: ParsedOrderSets,
 ): Step {
-  return stepWith(scenario, seed, state, orders, (position) =>
-    adjudicateParsed(scenario.variant, position, orders, rules),
+  return stepWith(scenario, seed, state, orders, (position, options) =>
+    adjudicateParsed(scenario.variant, position, orders, rules, options),
   );
 }
 
@@ -225,7 +226,7 @@ function stepWith(
   seed: number,
   state: GameState,
   orders: ReadonlyMap<PowerId, readonly unknown[]>,
-  run: (position: Position) => PhaseResult,
+  run: (position: Position, options: AdjudicateOptions) => PhaseResult,
 ): Step {
   const { variant } = scenario;
   const unplayed = unplayedPowers(variant, state.seats);
@@ -237,7 +238,9 @@ function stepWith(
     }
   }
   const { position, seats } = state;
-  const result = run(position);
+  // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
+  // to retreat, they are disbanded"): no retreat phase waits for them.
+  const result = run(position, { disbandDislodged: new Set(unplayed) });
   const events =
     scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
   const seatsAfter =
@@ -326,8 +329,15 @@ function positionProblem(scenario: Scenario, pos: PositionJson | undefined): str
   }
 }
 
-/** Plays the record again from its start and its orders; it must come out the same. */
-export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
+/**
+ * Plays the record again from its start and its orders; it must come out the same.
+ * `onPhase` is told how many phases have been checked (for a progress bar).
+ */
+export function replayRecord(
+  scenario: Scenario,
+  record: GameRecord,
+  onPhase?: (checked: number) => void,
+): ReplayCheck {
   if (record.format !== RECORD_FORMAT) {
     return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
   }
@@ -364,6 +374,7 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
         return { ok: false, phase: phase.phase, problem: `${key} differs on replay` };
       }
     }
+    onPhase?.(i + 1);
   }
   return { ok: true };
 }

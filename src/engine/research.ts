@@ -15,6 +15,7 @@ import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./
 import {
   COASTS,
   type Coast,
+  dislodgedKey,
   type Phase,
   type Position,
   type PowerId,
@@ -540,11 +541,11 @@ export class Game {
         }
         break;
       case "R":
-        for (const [p, orders] of legalRetreatOrders(variant, position, this.rules)) {
+        for (const orders of legalRetreatOrders(variant, position, this.rules).values()) {
           const first = orders[0]!;
           out.push({
             power: b.powerIndex(first.kind === "waive" ? first.power : first.unit.power),
-            unit: b.provinceIndex(p),
+            unit: first.kind === "waive" ? -1 : b.provinceIndex(first.unit.province),
             count: 1,
             orders: each(orders),
           });
@@ -686,7 +687,7 @@ export function randomEngineOrders(
     case "R": {
       const legal = legalRetreatOrders(variant, position, rules);
       for (const d of position.dislodged) {
-        const options = legal.get(d.province);
+        const options = legal.get(dislodgedKey(d));
         if (!options || options.length === 0) continue;
         const o = r.pick(options);
         if (!unplayed.includes(d.power)) out.push(o);
