@@ -6,6 +6,7 @@ import { DEFAULT_PLAYERS } from "../variants/discovery/index.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicateInput } from "./adjudicate.ts";
+import { runAgent } from "./agent.ts";
 import { cmdBackup } from "./backup.ts";
 import { benchSelfPlay } from "./bench.ts";
 import {
@@ -418,7 +419,11 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
         "global, discovery: the most turns a game is played (default: 60)",
         whole(1),
       )
-      .option("--workers <K>", "worker threads", whole(1), 1)
+      .option("--workers <K>", "threads playing: this one and K-1 workers", whole(1), 1)
+      .option(
+        "--shard <I/N>",
+        "play the I-th of N consecutive parts of the games (their outputs concatenate)",
+      )
       .addOption(completes(new Option("--rules <PROFILE>", "the rule profile"), profiles))
       .option("--out <FILE>", "write every game's record here, one JSON line each")
       .action(
@@ -432,6 +437,7 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
             until?: number;
             turns?: number;
             workers: number;
+            shard?: string;
             rules?: string;
             out?: string;
           }) => {
@@ -446,6 +452,10 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       ["entente selfplay --games 100 --seed 1", "100 classical games of 35 years"],
       ["entente selfplay --variant europe1935 --years 10 --out games.jsonl", "and keep records"],
       ["entente selfplay --variant global --turns 30", "Global Diplomacy, 30 turns at most"],
+      [
+        "entente selfplay --games 1000 --shard 2/4 --out part2.jsonl",
+        "a quarter of a run, for another machine",
+      ],
     ],
   );
   const bench = program
@@ -458,8 +468,8 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       .command("selfplay")
       .summary("the self-play benchmark: classical games, timed")
       .description(
-        `Random self-play on the classical map timed as a whole, then the movement resolver alone
-over the same phases; one JSON line. Each game runs --years game-years from 1901
+        `Random self-play on the classical map timed as a whole (the typed path), then a complete
+movement phase and the movement resolver alone over the same phases; one JSON line. Each game runs --years game-years from 1901
 (${DEFAULT_YEARS} unless told), or to --until YEAR.`,
       )
       .option("--games <N>", "how many games", whole(1), 200)
@@ -482,6 +492,25 @@ over the same phases; one JSON line. Each game runs --years game-years from 1901
       ["entente bench selfplay", `200 games of ${DEFAULT_YEARS} years`],
       ["entente bench selfplay --games 20 --years 5", "a quick run"],
     ],
+  );
+
+  // --- agent ---------------------------------------------------------------------------------
+  examples(
+    program
+      .command("agent")
+      .summary("the research API as JSON Lines on stdin/stdout (docs/research.md)")
+      .description(
+        `Serves the research API (docs/research.md) to an agent in another language: one JSON
+request per line on standard input, one JSON answer per line on standard output, until the
+input ends. Games by handle: new, board, state, legal, step, random, clone, save, load, drop.`,
+      )
+      .action(
+        run(async () => {
+          await runAgent(process.stdin, process.stdout);
+          return 0;
+        }),
+      ),
+    [["python3 examples/random_agent.py", "a random agent in Python, through entente agent"]],
   );
 
   // --- serve, mail ingest --------------------------------------------------------------------
