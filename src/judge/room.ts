@@ -1,13 +1,13 @@
 import { type Kysely, sql } from "kysely";
 import type { PositionJson } from "../engine/position-json.ts";
-import type { PowerId } from "../engine/types.ts";
+import type { PhaseType, PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, Role } from "../store/schema.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
-import { type FamilyGames, isFamilyGame } from "./family.ts";
+import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, loadGame } from "./game-data.ts";
 import type { Games } from "./games.ts";
 import type { GmTools } from "./gm-tools.ts";
@@ -124,6 +124,19 @@ export interface EventView {
 
 export type Tx = Kysely<DB>;
 
+/**
+ * What every hosted game has, whatever its family: its row, its phase state (the lock), its
+ * seats, members and options. The operations that serve every family (seats, deadlines,
+ * replacement, missed orders) take this.
+ */
+export type HostedGame = Pick<GameData, "game" | "state" | "members" | "seats" | "options">;
+
+/** The kind of a phase by its name, for its deadline: a family's turn (`T3`) is a movement. */
+export function phaseTypeOf(phase: string): PhaseType {
+  const t = phase.slice(-1);
+  return t === "R" || t === "A" ? t : "M";
+}
+
 /** The rooms of one judge. */
 export interface Rooms {
   readonly accounts: Accounts;
@@ -236,10 +249,16 @@ export abstract class Room {
    */
   protected async mutateBase<T>(
     gameId: string,
-    fn: (trx: Tx, g: Pick<GameData, "game" | "state" | "members">) => Promise<T>,
+    fn: (trx: Tx, g: HostedGame) => Promise<T>,
   ): Promise<T> {
     if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
     return this.families.mutate(gameId, fn);
+  }
+
+  /** Any game read back, as far as every family shares it (family games included). */
+  protected async loadHosted(db: Kysely<DB>, gameId: string): Promise<HostedGame> {
+    if (await isFamilyGame(db, gameId)) return loadFamilyGame(db, gameId);
+    return loadGame(db, gameId);
   }
 
   /** Latest order set per power for the open phase. */
