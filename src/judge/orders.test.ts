@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readPosition } from "../engine/position-json.ts";
-import { HOUSE_RULES } from "../engine/rules.ts";
+import { DATC_RULES, HOUSE_RULES } from "../engine/rules.ts";
+import type { PowerId } from "../engine/types.ts";
 import { classical } from "../variants/classical/index.ts";
-import { powersToOrder } from "./orders.ts";
+import { europe1935 } from "../variants/europe1935/index.ts";
+import { powersToOrder, readSubmission } from "./orders.ts";
 
 /* Who must send orders: what deadlines, NMRs, reminders and early resolution wait for. */
 
@@ -61,5 +63,20 @@ test("the house rules' winter phase (W1901R): retreats and adjustments in one se
     at({ ...winter, phase: "F1901R" }),
     ["austria"],
     "an ordinary fall retreat phase asks only the dislodged",
+  );
+});
+
+test("each line's diagnostic is its own when a variant's own order follows an unreadable one", () => {
+  const r = readSubmission(europe1935, europe1935.start, DATC_RULES, ["france" as PowerId], {
+    orders: ["A par-bur", "A I Par-Russia", "A par - pic"],
+  });
+  assert.deepEqual(
+    r.lines.map((l) => [l.text, l.ok, l.ok ? l.order : l.message]),
+    [
+      ["A par-bur", false, 'unknown province "bur": did you mean Barcelona, Berlin or Bordeaux?'],
+      ["A I Par-Russia", false, "ussr has not lost its country"],
+      ["A par - pic", true, "A par - pic"],
+    ],
+    "the insurrection's reason on the insurrection, the typo's on the typo",
   );
 });
