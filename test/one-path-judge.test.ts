@@ -147,6 +147,49 @@ for (const kind of STORE_KINDS) {
       assert.equal(await seen(x.global), 0, "global: players do not read it");
     });
 
+    test("reminders: who still owes orders, asked of each game's rules the same way", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge } = x;
+      for (const id of [x.classical, x.global]) {
+        const view = await judge.gameView(x.gm, id);
+        const a: User = x.players[id]![0]!;
+        const b: User = x.players[id]![1]!;
+        await judge.submitOrders(a, id, { orders: [], final: true });
+        await judge.submitOrders(b, id, { orders: [] });
+        const r = await judge.ordersOwed(id);
+        assert.equal(r.phase, view.phase, `${view.variant}: the open phase`);
+        assert.equal(r.deadline, view.deadline, `${view.variant}: its deadline`);
+        assert.equal(
+          r.owed.length,
+          view.seatList.length - 1,
+          `${view.variant}: all but the final one`,
+        );
+        assert.ok(!r.owed.some((o) => o.seat === 0), `${view.variant}: a final set owes nothing`);
+        const second = r.owed.find((o) => o.seat === 1);
+        assert.deepEqual(
+          second?.powers.map((p) => p.onFile),
+          ["preliminary"],
+          `${view.variant}: a preliminary set is still owed, and said so`,
+        );
+        assert.equal(second?.userId, b.id, `${view.variant}: with its player`);
+        assert.ok(
+          r.owed.filter((o) => o.seat > 1).every((o) => o.powers.every((p) => p.onFile === "none")),
+          `${view.variant}: the others have nothing on file`,
+        );
+      }
+      // In the two-player game Italy is nobody's: never owed (the rules' mustOrder says who).
+      const two = await judge.createGame(x.gm, { name: "2", scenario: "2", options: OPTIONS });
+      const code = two.invites!.find((i) => i.role === "player")!.code;
+      for (const seat of two.seatList)
+        await judge.acceptInvite(await user(judge, "t"), code, { seat: seat.index });
+      const owed = (await judge.ordersOwed(two.id)).owed.flatMap((o) =>
+        o.powers.map((p) => p.power),
+      );
+      assert.equal(owed.includes("italy"), false, "Italy is owed by nobody");
+      assert.equal(owed.length, 6, "the six played powers");
+    });
+
     test("replacement: the GM seats a new player in either game, who may then order", async (t) => {
       const x = await table(t, kind);
       if (!x) return;

@@ -3,6 +3,8 @@ import type { PositionJson } from "../engine/position-json.ts";
 import type { PhaseType, PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, Role } from "../store/schema.ts";
+import { diplomacyRules } from "../variants/diplomacy.ts";
+import { gameRules } from "../variants/registry.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
@@ -253,6 +255,29 @@ export abstract class Room {
   ): Promise<T> {
     if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
     return this.families.mutate(gameId, fn);
+  }
+
+  /**
+   * The seated powers that must order in the open phase, asked of the game's rules (the one
+   * interface, src/engine/game.ts) for a game of any family.
+   */
+  protected async mustOrderNow(db: Kysely<DB>, gameId: string): Promise<string[]> {
+    let g: HostedGame;
+    let must: readonly string[];
+    if (await isFamilyGame(db, gameId)) {
+      const f = await loadFamilyGame(db, gameId);
+      const rules = gameRules(f.head.family);
+      if (!rules) throw new Error(`game ${gameId}: no rules for family ${f.head.family}`);
+      must = rules.mustOrder(rules.decode({ ...f.position, rules: f.head.rules }));
+      g = f;
+    } else {
+      const d = await loadGame(db, gameId);
+      const rules = diplomacyRules(d.scenario.variant, [d.scenario]);
+      must = rules.mustOrder(rules.decode(d.record));
+      g = d;
+    }
+    const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
+    return g.state.state === "done" ? [] : must.filter((p) => seated.has(p));
   }
 
   /** Any game read back, as far as every family shares it (family games included). */
