@@ -436,7 +436,7 @@ describe("explanations of successes", () => {
     );
     assert.equal(
       result(r, "france", 0).explanation,
-      "moved with strength 3 (supported by A mar, A gas) against A bur's hold 2 (supported by A mun), dislodging A bur",
+      "moved with strength 3 (supported by A gas, A mar) against A bur's hold 2 (supported by A mun), dislodging A bur",
     );
     assert.equal(result(r, "france", 1).explanation, "support given to A par - bur");
     assert.equal(result(r, "germany", 1).explanation, "support given to A bur to hold");

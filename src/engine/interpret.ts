@@ -1,8 +1,18 @@
-import { seaRoute } from "./convoy.ts";
+import { minimalRouteSeas, seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
-import type { Location, PhaseType, Position, Power, PowerId, ProvinceId, Unit } from "./types.ts";
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Location,
+  type PhaseType,
+  type Position,
+  type Power,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
+} from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 /*
@@ -25,6 +35,11 @@ export interface InterpretContext {
   readonly rules: RuleOptions;
   /** Units by province, for the phase being interpreted (dislodged ones in a retreat phase). */
   readonly unitAt: ReadonlyMap<string, Unit>;
+  /**
+   * Retreat phases: dislodged units by power and province (`dislodgedKey`), since two powers'
+   * units may have been dislodged from one province (sequential movement).
+   */
+  readonly dislodgedAt: ReadonlyMap<string, DislodgedUnit>;
   /** Provinces no unit may enter in this phase (see `Variant.closed`). */
   readonly closed: ReadonlySet<ProvinceId>;
 }
@@ -37,13 +52,22 @@ export function makeContext(
   rules: RuleOptions,
 ): InterpretContext {
   const unitAt = new Map<string, Unit>();
+  const dislodgedAt = new Map<string, DislodgedUnit>();
   const list = position.phase.type === "R" ? position.dislodged : position.units;
   // Dislodged units enter orders as plain units, as every other order names them.
   for (const u of list) {
-    unitAt.set(u.province, { power: u.power, type: u.type, province: u.province, coast: u.coast });
+    if (!unitAt.has(u.province))
+      unitAt.set(u.province, {
+        power: u.power,
+        type: u.type,
+        province: u.province,
+        coast: u.coast,
+      });
   }
+  if (position.phase.type === "R")
+    for (const d of position.dislodged) dislodgedAt.set(dislodgedKey(d), d);
   const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
-  return { map: variant.map, powers: variant.powers, position, rules, unitAt, closed };
+  return { map: variant.map, powers: variant.powers, position, rules, unitAt, dislodgedAt, closed };
 }
 
 const closedReason = (ctx: InterpretContext, p: ProvinceId): string =>
@@ -62,8 +86,16 @@ function ownUnit(
   power: PowerId,
   spec: UnitSpec,
 ): { unit: Unit } | { reason: string } {
-  const unit = ctx.unitAt.get(spec.province);
   const phase = ctx.position.phase.type;
+  // In a retreat phase the power's own dislodged unit there, if it has one (another power's
+  // may have been dislodged from the same province).
+  const own =
+    phase === "R"
+      ? ctx.dislodgedAt.get(dislodgedKey({ power, province: spec.province }))
+      : undefined;
+  const unit = own
+    ? { power: own.power, type: own.type, province: own.province, coast: own.coast }
+    : ctx.unitAt.get(spec.province);
   if (!unit) {
     return {
       reason:
@@ -159,6 +191,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.to.province === unit.province)
         return bad("a unit cannot move to the province it is in");
       if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
+      if (map.get(p.to.province).impassable)
+        return bad(`${nameOf(ctx, p.to.province)} is impassable: no unit may enter it`);
       if (unit.type === "A") {
         if (map.get(p.to.province).kind === "sea") {
           return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);
@@ -192,7 +226,12 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.arrived && ctx.rules.movement !== "sequential")
         return bad('retrospective support ("S A vie in gal") exists only with sequential movement');
       const reach = p.to ? p.to.province : target;
-      if (p.to && ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
+      // The supporter could not move into a closed province, so it cannot support into it:
+      // neither a move there nor a unit holding there.
+      if (ctx.closed.has(reach))
+        return bad(
+          `a unit in ${where(unit)} cannot support into ${nameOf(ctx, reach)}: ${closedReason(ctx, reach)}`,
+        );
       if (p.to && p.to.province === target)
         return bad("a supported unit cannot move to where it already is");
       if (!map.canReach(unit.type, unit, reach)) {
@@ -238,6 +277,14 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (!seaRoute(map, p.convoyed.province, p.to.province, () => true, unit.province)) {
         return bad(
           `a fleet in ${nameOf(ctx, unit.province)} cannot be part of any convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)}`,
+        );
+      }
+      if (
+        ctx.rules.unneededConvoy === "illegal" &&
+        !minimalRouteSeas(map, p.convoyed.province, p.to.province).has(unit.province)
+      ) {
+        return bad(
+          `no convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)} needs a fleet in ${nameOf(ctx, unit.province)}: a shorter chain of seas always does without it`,
         );
       }
       return good({
@@ -289,7 +336,7 @@ export function retreatTarget(
     return { reason: "an army cannot retreat to sea" };
   const t = moveTarget(ctx, unit, to);
   if ("reason" in t) return t;
-  const d = position.dislodged.find((x) => x.province === unit.province);
+  const d = ctx.dislodgedAt.get(dislodgedKey(unit));
   if (
     d &&
     d.attackerFrom === to.province &&

@@ -28,6 +28,8 @@ export interface ProvinceData {
   readonly fleet: readonly string[];
   /** Split coasts: for each coast, the locations a fleet on that coast may move to. */
   readonly coasts?: Readonly<Partial<Record<Coast, readonly string[]>>>;
+  /** Impassable land: no neighbours, and no unit may stand there (Switzerland). */
+  readonly impassable?: boolean;
 }
 
 export interface MapData {
@@ -77,7 +79,10 @@ export class GameMap {
         coasts,
         supplyCenter: p.supplyCenter ?? false,
         home: (p.home ?? null) as PowerId | null,
+        impassable: p.impassable === true,
       };
+      if (province.impassable && (p.kind !== "land" || p.army.length > 0 || p.fleet.length > 0))
+        problems.push(`${p.id}: impassable, so it must be inland with no neighbours`);
       provinces.push(province);
       this.byId.set(p.id, province);
     }
@@ -184,7 +189,7 @@ export class GameMap {
   /** The places a unit of this type can stand in a province (none if it cannot be there). */
   locationsFor(type: UnitType, province: ProvinceId): readonly Location[] {
     const p = this.byId.get(province);
-    if (!p) return [];
+    if (!p || p.impassable) return [];
     if (type === "A") return p.kind === "sea" ? [] : [{ province: p.id, coast: null }];
     if (p.kind === "land") return [];
     if (p.coasts.length > 0) return p.coasts.map((coast) => ({ province: p.id, coast }));

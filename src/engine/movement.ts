@@ -57,6 +57,8 @@ class Resolver {
   private readonly h2h: number[];
   private readonly voidSupport: boolean[];
   private readonly paradox: boolean[];
+  /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
+  private readonly backup: boolean[];
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
   private readonly half: boolean[];
   /** The step of that procedure last applied to this order's unit (0: none). */
@@ -64,6 +66,9 @@ class Resolver {
   private readonly state: Uint8Array;
   private readonly res: Uint8Array;
   private readonly deps: number[] = [];
+  /** When each decision was last started (a tick of `clock`): older ones are further up. */
+  private readonly started: Uint32Array;
+  private clock = 0;
 
   constructor(
     private readonly map: GameMap,
@@ -74,6 +79,7 @@ class Resolver {
     this.n = n;
     this.state = new Uint8Array(n);
     this.res = new Uint8Array(n);
+    this.started = new Uint32Array(n);
     this.supportsOf = Array.from({ length: n }, () => []);
     this.convoysOf = Array.from({ length: n }, () => []);
     this.convoyed = new Array<number>(n).fill(-1);
@@ -83,6 +89,7 @@ class Resolver {
     this.half = new Array<boolean>(n).fill(false);
     this.stage = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
+    this.backup = new Array<boolean>(n).fill(false);
 
     orders.forEach((o, i) => {
       this.at.set(o.unit.province, i);
@@ -124,7 +131,8 @@ class Resolver {
           wants = o.viaConvoy || this.convoysOf[i]!.length > 0;
           break;
       }
-      this.usesConvoy[i] = wants && route;
+      // An explicit "via convoy" with no route: over land, or no move at all (DATC 6.G.8).
+      this.usesConvoy[i] = wants && (route || (o.viaConvoy && rules.viaConvoyFallback === "none"));
     });
 
     // Head-to-head battles: two units moving into each other's province, neither by convoy.
@@ -176,6 +184,7 @@ class Resolver {
         this.state.fill(UNRESOLVED);
         this.res.fill(0);
         this.deps.length = 0;
+        this.backup.fill(false);
       }
     }
     const dislodgedBy = new Array<number>(n).fill(-1);
@@ -217,6 +226,7 @@ class Resolver {
       });
       if (stoodOff) contested.push(p);
     }
+    contested.sort();
 
     const result = {
       success,
@@ -249,6 +259,7 @@ class Resolver {
     const old = deps.length;
     res[i] = 0;
     state[i] = GUESSING;
+    this.started[i] = ++this.clock;
     const first = this.adjudicate(i);
     if (deps.length === old) {
       if (state[i] !== RESOLVED) {
@@ -257,7 +268,7 @@ class Resolver {
       }
       return first;
     }
-    if (deps[old] !== i) {
+    if (this.readsOuterGuess(i, old)) {
       // Depends on a guess made further up: stay a guess, let the head of the cycle decide.
       deps.push(i);
       res[i] = first ? 1 : 0;
@@ -268,6 +279,11 @@ class Resolver {
     res[i] = 1;
     state[i] = GUESSING;
     const second = this.adjudicate(i);
+    if (this.readsOuterGuess(i, old)) {
+      deps.push(i);
+      res[i] = second ? 1 : 0;
+      return second;
+    }
     if (first === second) {
       this.reset(old);
       res[i] = first ? 1 : 0;
@@ -276,6 +292,19 @@ class Resolver {
     }
     this.backupRule(old);
     return this.resolve(i);
+  }
+
+  /**
+   * Whether the decisions listed since `old` read a guess made before `i` was started: one
+   * further up, still being decided (Tarjan's low link). Then `i` is not the head of its
+   * cycle, wherever that outer guess stands in the list: it stays a guess. Only a decision
+   * whose listed guesses were all made inside its own resolution decides a cycle.
+   */
+  private readsOuterGuess(i: number, old: number): boolean {
+    const { deps, started } = this;
+    const mine = started[i]!;
+    for (let k = old; k < deps.length; k++) if (started[deps[k]!]! < mine) return true;
+    return false;
   }
 
   private reset(old: number): void {
@@ -290,6 +319,7 @@ class Resolver {
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
+      this.backup[m] = true;
     };
     const moves = cycle.filter((i) => this.orders[i]!.kind === "move");
     if (convoys.length === 0) {
@@ -348,7 +378,7 @@ class Resolver {
         for (const m of armies) this.half[m] = true;
         break;
       case 2:
-        for (const i of this.involved(cycle)) {
+        for (const i of this.involved(armies)) {
           const o = this.orders[i]!;
           if (o.unit.type !== "F" || armies.has(i)) continue;
           if (land(o.unit.province) || (o.kind === "move" && land(o.to.province))) {
@@ -371,19 +401,21 @@ class Resolver {
   }
 
   /**
-   * The orders involved in a paradox: those of the cycle, and every order taking part in the
-   * battles the cycle turns on: the provinces of its convoying fleets, supporting units and
-   * units standing where a move of the cycle goes, and the destinations of its moves. Who
-   * stands there, who moves there, and who supports a move there or a hold there is involved.
+   * The orders involved in a paradox: every order taking part in the battles its convoyed
+   * armies turn on: where each army stands, where it goes, and where the fleets ordered to
+   * convoy it stand. Who stands there, who moves there, and who supports a move there or a
+   * hold there is involved. (Drawn from the armies alone, not from the cycle of decisions
+   * the resolver happened to walk, so that it never depends on the order of the orders.)
    */
-  private involved(cycle: readonly number[]): Set<number> {
+  private involved(armies: ReadonlySet<number>): Set<number> {
     const battles = new Set<ProvinceId>();
-    for (const i of cycle) {
-      const o = this.orders[i]!;
+    for (const m of armies) {
+      const o = this.orders[m]!;
       battles.add(o.unit.province);
       if (o.kind === "move") battles.add(o.to.province);
+      for (const c of this.convoysOf[m]!) battles.add(this.orders[c]!.unit.province);
     }
-    const out = new Set<number>(cycle);
+    const out = new Set<number>(armies);
     this.orders.forEach((o, i) => {
       if (battles.has(o.unit.province)) out.add(i);
       if (o.kind === "move" && battles.has(o.to.province)) out.add(i);
@@ -517,6 +549,16 @@ class Resolver {
 
   // ---- Explanations -------------------------------------------------------------------
 
+  /**
+   * Orders listed by their units' provinces: every list in a text comes out the same
+   * whatever order the orders were given in.
+   */
+  private inPlaceOrder(list: readonly number[]): readonly number[] {
+    if (list.length < 2) return list;
+    const at = (i: number) => this.orders[i]!.unit.province;
+    return [...list].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+  }
+
   private describe(i: number): string {
     const o = this.orders[i]!;
     const u = `${o.unit.type} ${o.unit.province}`;
@@ -525,7 +567,7 @@ class Resolver {
   }
 
   private supporters(i: number): string {
-    const given = this.supportsOf[i]!.filter((s) => this.res[s]);
+    const given = this.inPlaceOrder(this.supportsOf[i]!.filter((s) => this.res[s]));
     return given.length === 0
       ? ""
       : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
@@ -553,7 +595,7 @@ class Resolver {
             `${this.describe(d)}'s hold ${this.strengthWith(d, this.holdStrength(o.to.province))}`,
           );
         }
-        for (const m of this.movesInto.get(o.to.province)!) {
+        for (const m of this.inPlaceOrder(this.movesInto.get(o.to.province)!)) {
           if (m !== i)
             against.push(`${this.describe(m)} ${this.strengthWith(m, this.preventStrength(m))}`);
         }
@@ -570,7 +612,9 @@ class Resolver {
       case "convoy":
         return `carried the army from ${o.from} to ${o.to}`;
       case "hold": {
-        const attackers = (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.path(m));
+        const attackers = this.inPlaceOrder(
+          (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.path(m)),
+        );
         return attackers.length === 0
           ? "held; not attacked"
           : `held with strength ${this.strengthWith(i, this.holdStrength(o.unit.province))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
@@ -594,20 +638,45 @@ class Resolver {
       : "";
   }
 
+  /** Why order `i` did not succeed; a dislodged unit always says by whom. */
   private explain(i: number, dislodgedBy: readonly number[]): string {
-    const o = this.orders[i]!;
     const by = dislodgedBy[i]!;
     const dislodged = by !== -1 ? `dislodged by ${this.describe(by)}` : null;
+    const cause = this.cause(i, dislodged);
+    return dislodged && !cause.includes(dislodged) ? `${cause}; ${dislodged}` : cause;
+  }
+
+  /**
+   * Why convoyed move `m` has no convoy: no fleet ordered, fleets that form no chain, or a
+   * chain broken by the dislodgement of the fleets named.
+   */
+  private brokenRoute(m: number): string {
+    const o = this.orders[m]!;
+    const fleets = this.inPlaceOrder(this.convoysOf[m]!);
+    if (fleets.length === 0) return "no convoy: no fleet was ordered to convoy it";
+    const route = o.kind === "move" ? `from ${o.unit.province} to ${o.to.province}` : "";
+    const names = (list: readonly number[]) => list.map((c) => this.describe(c)).join(", ");
+    if (!this.hasRoute(m, () => true)) {
+      return `no convoy: the fleets ordered to convoy it (${names(fleets)}) form no chain ${route}`;
+    }
+    const lost = fleets.filter((c) => !this.resolve(c));
+    return lost.length === 1
+      ? `convoy disrupted: the convoying fleet ${names(lost)} was dislodged`
+      : `convoy disrupted: the convoying fleets ${names(lost)} were dislodged`;
+  }
+
+  private cause(i: number, dislodged: string | null): string {
+    const o = this.orders[i]!;
     switch (o.kind) {
       case "hold":
-        return dislodged ?? "failed";
+        return dislodged ?? "held, yet reported failed: a resolver error";
       case "convoy": {
         const m = this.convoyed[i]!;
         if (dislodged) return `${dislodged}; the convoy is disrupted`;
         if (m === -1) return `no army in ${o.from} is ordered to move to ${o.to}`;
         if (!this.usesConvoy[m]) return `the army in ${o.from} moves over land, not by this convoy`;
         if (this.paradox[m]) return this.paradoxReason(m);
-        return "the convoy route is broken: another fleet of the route was dislodged";
+        return `the army is not carried: ${this.brokenRoute(m)}`;
       }
       case "support": {
         if (this.voidSupport[i]) {
@@ -620,18 +689,16 @@ class Resolver {
             : `${this.describe(t)} was not ordered to move to ${o.to}`;
         }
         if (dislodged) return `${dislodged}; the support is cut`;
-        const cutters = (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.cuts(m, i));
+        const cutters = this.inPlaceOrder(
+          (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.cuts(m, i)),
+        );
         return `support cut by ${cutters.map((m) => this.describe(m)).join(", ")}`;
       }
       case "move": {
         if (this.paradox[i]) {
           return this.paradoxReason(i);
         }
-        if (!this.path(i)) {
-          return this.convoysOf[i]!.length === 0
-            ? "no convoy"
-            : "convoy disrupted: a convoying fleet was dislodged";
-        }
+        if (!this.path(i)) return this.brokenRoute(i);
         const attack = this.attackStrength(i);
         const d = this.at.get(o.to.province);
         if (attack === 0 && d !== undefined) {
@@ -654,19 +721,21 @@ class Resolver {
             );
           }
         }
-        const rivals = this.movesInto
-          .get(o.to.province)!
-          .filter((m) => m !== i && attack <= this.preventStrength(m));
+        const rivals = this.inPlaceOrder(
+          this.movesInto
+            .get(o.to.province)!
+            .filter((m) => m !== i && attack <= this.preventStrength(m)),
+        );
         if (rivals.length > 0) {
           parts.push(
             `bounced with ${rivals.map((m) => `${this.describe(m)}${this.supporters(m)}`).join(", ")}: ${attack} against ${Math.max(...rivals.map((m) => this.preventStrength(m)))}`,
           );
         }
-        const text = parts.length > 0 ? parts.join("; ") : "failed";
-        return dislodged ? `${text}; ${dislodged}` : text;
+        if (parts.length === 0 && this.backup[i]) parts.push(this.paradoxReason(i));
+        return parts.length > 0
+          ? parts.join("; ")
+          : "did not move, yet nothing stopped it: a resolver error";
       }
-      default:
-        return "failed";
     }
   }
 }

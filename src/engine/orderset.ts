@@ -1,6 +1,7 @@
 import { makeContext } from "./interpret.ts";
 import { formatOrder, type LocationSpec, type ParsedOrder, type UnitSpec } from "./orders.ts";
 import { findPlace, parseOrder, suggestPlaces } from "./parse.ts";
+import { findPowerByName } from "./powers.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import type { Phase, Position, PowerId, Season } from "./types.ts";
@@ -116,15 +117,14 @@ export function readSubject(text: string, variant: Variant): Subject | null {
   return { game: m[1]!, phase: { season, year, type }, power: power.id };
 }
 
-/** A power's name alone on a line: `England`, `ENGLAND:`, `English orders`, `Orders for France`. */
+/**
+ * A power's name alone on a line: `England`, `ENGLAND:`, `English orders`, `Orders for France`,
+ * or any other name of the power (`UK:`, `Soviet Union`: the variant's aliases).
+ */
 function headerPower(line: string, variant: Variant): PowerId | null {
-  const m = /^(?:orders\s+(?:for|of)\s+)?([\p{L}' ]+?)(?:\s+orders)?\s*:?\s*$/iu.exec(line);
+  const m = /^(?:orders\s+(?:for|of)\s+)?([\p{L}'. ]+?)(?:\s+orders)?\s*:?\s*$/iu.exec(line);
   if (!m) return null;
-  const w = m[1]!.trim().toLowerCase();
-  const p = variant.powers.find((x) =>
-    [x.id, x.name.toLowerCase(), x.adjective.toLowerCase()].includes(w),
-  );
-  return p?.id ?? null;
+  return findPowerByName(variant.powers, m[1]!);
 }
 
 /** `France: A par - bur`: a power's name before a colon, and the order after it. */

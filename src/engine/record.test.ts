@@ -3,6 +3,8 @@ import { describe, test } from "node:test";
 import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { formatHistory } from "./history.ts";
+import { legalMovementOrders } from "./legal.ts";
+import { formatOrder } from "./orders.ts";
 import {
   currentPosition,
   currentSeats,
@@ -14,7 +16,7 @@ import {
 } from "./record.ts";
 import { DATC_RULES } from "./rules.ts";
 import type { Scenario } from "./scenario.ts";
-import { type PowerId, powerId } from "./types.ts";
+import { type PowerId, powerId, provinceId } from "./types.ts";
 
 const orders = (o: Record<string, string[]>) =>
   new Map(Object.entries(o).map(([p, l]) => [powerId(p), l]));
@@ -168,6 +170,66 @@ describe("player-count alternatives (seed 001 section 2)", () => {
     assert.equal(currentPosition(s, r).phase.year, 1915);
     const moved = play(s, r, { austria: ["A tyr - ven"], italy: ["A ven - pie"] });
     assert.equal(moved.phases.at(-1)!.results.austria![0]!.result, "succeeds");
+  });
+
+  test("two players: no support into Italian territory, for a unit holding there or moving there", () => {
+    const s = scenario("2");
+    // Austria's army reaches Tyrolia, next to Venice, where Italy's neutral army holds.
+    const r = play(s, newRecord(s, DATC_RULES, 3), { austria: ["A vie - tyr", "F tri - adr"] });
+    const pos = currentPosition(s, r);
+    assert.equal(pos.phase.season, "F");
+    const after = play(s, r, {
+      austria: ["A tyr S A ven", "F adr S A ven", "A bud - gal"],
+      russia: ["A war S A bud - gal"],
+    });
+    const res = after.phases.at(-1)!.results.austria!;
+    for (const i of [0, 1]) {
+      assert.equal(res[i]!.result, "invalid", `${res[i]!.text}: ${JSON.stringify(res[i])}`);
+      assert.match(
+        res[i]!.reason ?? "",
+        /cannot support into Venice: Venice is neutral territory/,
+        `${res[i]!.text}: the reason names the closed province`,
+      );
+    }
+    // A support anywhere else is still read as before.
+    assert.equal(after.phases.at(-1)!.results.russia![0]!.result, "succeeds");
+    // The legal orders (self-play, the order pad) offer no such support either.
+    const legal = legalMovementOrders(s.variant, pos, DATC_RULES);
+    const tyr = (legal.get(provinceId("tyr")) ?? []).map(formatOrder);
+    assert.ok(tyr.includes("A tyr S A mun"), `A tyr may support Munich: ${tyr.join(", ")}`);
+    assert.ok(
+      !tyr.some((o) => o === "A tyr S A ven" || o.endsWith("- ven")),
+      `no order of A tyr goes or supports into Venice: ${tyr.join(", ")}`,
+    );
+  });
+
+  test("six and five players: a neutral unit that is dislodged is disbanded at once, no retreat phase waits", () => {
+    const spring = { austria: ["A vie - tyr"] };
+    const fall = { austria: ["F tri - ven", "A tyr S F tri - ven"] };
+    for (const id of ["6", "5"]) {
+      const s = scenario(id);
+      const r = play(s, newRecord(s, DATC_RULES, 1), spring, fall);
+      const last = r.phases.at(-1)!;
+      assert.deepEqual(
+        last.dislodged?.italy,
+        [{ unit: "A ven", from: "tri", viaConvoy: false, retreats: [] }],
+        `${id}: Italy's army is dislodged with nowhere to go`,
+      );
+      assert.equal(last.position.phase, "W1901A", `${id}: straight to the adjustments`);
+      assert.deepEqual(last.position.dislodged, {}, `${id}: nobody waits to retreat`);
+      assert.ok(!last.position.units.italy?.includes("A ven"), `${id}: the army is gone`);
+      assert.ok(last.position.units.austria?.includes("F ven"), `${id}: Austria is in Venice`);
+      const ven = last.results.italy?.find((x) => x.order === "A ven H");
+      assert.match(
+        ven?.explanation ?? "",
+        /disbanded at once: nobody plays Italy/,
+        `${id}: the result says why`,
+      );
+      assert.deepEqual(replayRecord(s, r), { ok: true }, `${id}: replays`);
+    }
+    // With seven players Italy is played: its dislodged army gets its retreat phase.
+    const seven = play(scenario(), newRecord(scenario(), DATC_RULES, 1), spring, fall);
+    assert.equal(seven.phases.at(-1)!.position.phase, "F1901R", "seven players: Italy retreats");
   });
 
   test("two players: a side with 24 units on the board wins", () => {

@@ -1,6 +1,7 @@
 import { adjudicate, type OrderTexts, type PhaseResult } from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
+  PositionError,
   type PositionJson,
   type ResultJson,
   readPosition,
@@ -203,7 +204,11 @@ export function step(
     }
   }
   const { position, seats } = state;
-  const result = adjudicate(scenario.variant, position, orders, rules);
+  // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
+  // to retreat, they are disbanded"): no retreat phase waits for them.
+  const result = adjudicate(scenario.variant, position, orders, rules, {
+    disbandDislodged: unplayed,
+  });
   const events =
     scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
   const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
@@ -280,8 +285,26 @@ export function phaseRecord(
 
 export type ReplayCheck = { ok: true } | { ok: false; phase: string; problem: string };
 
-/** Plays the record again from its start and its orders; it must come out the same. */
-export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
+/** Why a position of the record cannot be read (a unit in an impassable place), or null. */
+function positionProblem(scenario: Scenario, pos: PositionJson | undefined): string | null {
+  try {
+    readPosition((pos ?? {}) as unknown as Record<string, unknown>, scenario.variant);
+    return null;
+  } catch (e) {
+    if (e instanceof PositionError) return e.message;
+    throw e;
+  }
+}
+
+/**
+ * Plays the record again from its start and its orders; it must come out the same.
+ * `onPhase` is told how many phases have been checked (for a progress bar).
+ */
+export function replayRecord(
+  scenario: Scenario,
+  record: GameRecord,
+  onPhase?: (checked: number) => void,
+): ReplayCheck {
   if (record.format !== RECORD_FORMAT) {
     return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
   }
@@ -289,11 +312,15 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
     writePosition(scenario.variant, scenario.variant.start),
     editsAfter(record, 0),
   );
+  const badStart = positionProblem(scenario, record.start);
+  if (badStart) return { ok: false, phase: "-", problem: `the start: ${badStart}` };
   if (JSON.stringify(start) !== JSON.stringify(record.start)) {
     return { ok: false, phase: "-", problem: "the start is not the scenario's start" };
   }
   let again: GameRecord = { ...record, phases: [] };
   for (const [i, phase] of record.phases.entries()) {
+    const bad = positionProblem(scenario, phase.position);
+    if (bad) return { ok: false, phase: phase.phase, problem: `the position after it: ${bad}` };
     const orders = new Map(Object.entries(phase.orders).map(([p, l]) => [p as PowerId, l]));
     again = playPhase(scenario, again, orders);
     // The game master's edits made after this phase, as they were made.
@@ -314,6 +341,7 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
         return { ok: false, phase: phase.phase, problem: `${key} differs on replay` };
       }
     }
+    onPhase?.(i + 1);
   }
   return { ok: true };
 }

@@ -37,6 +37,8 @@ export interface Province {
   readonly supplyCenter: boolean;
   /** The power whose home centre this is, or null. */
   readonly home: PowerId | null;
+  /** Impassable land (europe1935's Switzerland): no unit may ever stand there. */
+  readonly impassable: boolean;
 }
 
 /** A place a unit can stand: a province, and for a fleet on a split coast, the coast. */
@@ -53,6 +55,11 @@ export interface Power {
   readonly adjective: string;
   /** One letter used in mail subjects and compact notations, unique in the variant. */
   readonly letter: string;
+  /**
+   * Other names people write for it (europe1935: `UK`, `Great Britain`, `England` for the
+   * United Kingdom), read wherever a power is named (`findPowerByName` in powers.ts).
+   */
+  readonly aliases?: readonly string[];
 }
 
 export interface Unit {
@@ -64,6 +71,16 @@ export interface Unit {
 }
 
 /** A unit dislodged in the movement phase, awaiting its retreat. */
+/**
+ * How a dislodged unit is told apart: its power and the province it was dislodged from. Two
+ * units may be dislodged from one province in a season (sequential movement: an earlier slot's
+ * and a later one's), of two powers; each power's retreat orders name its own by province.
+ */
+export const dislodgedKey = (u: {
+  readonly power: PowerId;
+  readonly province: ProvinceId;
+}): string => `${u.power} ${u.province}`;
+
 export interface DislodgedUnit extends Unit {
   /** The province its attacker came from; null if none applies. */
   readonly attackerFrom: ProvinceId | null;

@@ -139,6 +139,12 @@ export class Judge {
     return this.rooms.submissions.ordersOwed(...a);
   }
 
+  checkOrders(
+    ...a: Parameters<Submissions["checkOrders"]>
+  ): ReturnType<Submissions["checkOrders"]> {
+    return this.rooms.submissions.checkOrders(...a);
+  }
+
   currentOrders(
     ...a: Parameters<Submissions["currentOrders"]>
   ): ReturnType<Submissions["currentOrders"]> {

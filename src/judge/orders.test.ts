@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readPosition } from "../engine/position-json.ts";
 import { DATC_RULES, HOUSE_RULES } from "../engine/rules.ts";
-import type { PowerId } from "../engine/types.ts";
+import { powerId } from "../engine/types.ts";
 import { classical } from "../variants/classical/index.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
 import { powersToOrder, readSubmission } from "./orders.ts";
@@ -67,7 +67,7 @@ test("the house rules' winter phase (W1901R): retreats and adjustments in one se
 });
 
 test("each line's diagnostic is its own when a variant's own order follows an unreadable one", () => {
-  const r = readSubmission(europe1935, europe1935.start, DATC_RULES, ["france" as PowerId], {
+  const r = readSubmission(europe1935, europe1935.start, DATC_RULES, [powerId("france")], {
     orders: ["A par-bur", "A I Par-Russia", "A par - pic"],
   });
   assert.deepEqual(
@@ -79,4 +79,34 @@ test("each line's diagnostic is its own when a variant's own order follows an un
     ],
     "the insurrection's reason on the insurrection, the typo's on the typo",
   );
+});
+
+test("europe1935: a seat's orders under any name of its powers; the header a refusal recommends is accepted", () => {
+  const v = europe1935;
+  const uk = powerId("uk");
+  const ussr = powerId("ussr");
+  const read = (orders: string) =>
+    readSubmission(v, v.start, DATC_RULES, [uk, ussr], { orders }, { mode: "mail" });
+  for (const [header, power] of [
+    ["UK:", uk],
+    ["Great Britain", uk],
+    ["England:", uk],
+    ["United Kingdom", uk],
+    ["Soviet Union:", ussr],
+    ["Russia", ussr],
+    ["USSR:", ussr],
+  ] as const) {
+    const r = read(`${header}\nA edi - cly\n`);
+    assert.deepEqual([...r.sets.keys()], [power], `header ${header}`);
+  }
+  let message = "";
+  try {
+    read("F lon - nth\n");
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  const m = /put e\.g\. "([^"]+)" on the line above/.exec(message);
+  assert.ok(m, `the refusal recommends a header: ${message}`);
+  const again = read(`${m[1]}\nF lon - nth\n`);
+  assert.deepEqual([...again.sets.values()], [["F lon - nth"]], `${m[1]} is accepted`);
 });

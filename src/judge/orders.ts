@@ -6,6 +6,7 @@ import { formatOrder } from "../engine/orders.ts";
 import { type OrderLine, readOrderSet } from "../engine/orderset.ts";
 import { parseOrder } from "../engine/parse.ts";
 import { parsePhase } from "../engine/phase.ts";
+import { findPowerByName } from "../engine/powers.ts";
 import { parseOptionsFor } from "../engine/reading.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import type { Phase, Position, PowerId } from "../engine/types.ts";
@@ -77,12 +78,9 @@ export interface ReadOptions {
 const MAX_LINES = 500;
 const MAX_LINE = 200;
 
+/** A power by any of its names (id, name, adjective, the variant's aliases). */
 export function findPower(variant: Variant, word: string): PowerId | null {
-  const w = word.replace(/:$/, "").trim().toLowerCase();
-  const p = variant.powers.find((x) =>
-    [x.id, x.name.toLowerCase(), x.adjective.toLowerCase()].includes(w),
-  );
-  return p?.id ?? null;
+  return findPowerByName(variant.powers, word);
 }
 
 const powerName = (variant: Variant, p: PowerId) =>

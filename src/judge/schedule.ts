@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { parsePhase } from "../engine/phase.ts";
+import { findPowerByName } from "../engine/powers.ts";
 import type { GameRecord, PhaseRecord } from "../engine/record.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import { hideSchedule, seasonKey, seasonPlan, sequentialIndex } from "../engine/sequential.ts";
@@ -404,7 +405,8 @@ export interface ContractInput {
 
 function powerIdOf(g: GameData, text: string, what: string): string {
   const t = text.trim().toLowerCase();
-  const p = g.scenario.variant.powers.find((x) => x.id === t || x.name.toLowerCase() === t);
+  const id = findPowerByName(g.scenario.variant.powers, t);
+  const p = g.scenario.variant.powers.find((x) => x.id === id);
   if (!p) {
     const known = g.scenario.variant.powers.map((x) => x.id).join(", ");
     throw invalid(`${what}: unknown power "${text}"; ${g.scenario.variant.id} has ${known}`);

@@ -1,6 +1,6 @@
 import type { PowerId } from "../engine/types.ts";
 import { conflict, forbidden } from "./errors.ts";
-import { isFamilyGame } from "./family.ts";
+import { isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import {
   type LineDiagnostic,
@@ -20,6 +20,49 @@ import { Room } from "./room.ts";
  */
 
 export class Submissions extends Room {
+  /**
+   * How each line of an order set reads for the open phase, as submitOrders would read it,
+   * storing nothing: for every game family (src/mail's EMG dialect stores a set only when
+   * every line is valid, seed 004 §9).
+   */
+  async checkOrders(
+    user: User,
+    gameId: string,
+    input: SubmissionInput,
+    readOptions: ReadOptions = {},
+  ): Promise<{ phase: string; diagnostics: readonly LineDiagnostic[] }> {
+    const family = await isFamilyGame(this.db, gameId);
+    const g = family ? await loadFamilyGame(this.db, gameId) : await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    if (v.role !== "player" || v.seat === null) {
+      throw forbidden("only a player with a seat may send orders in this game");
+    }
+    if (!("rules" in g)) {
+      const read = readSubmission(
+        g.scenario.variant,
+        g.position,
+        g.record.rules,
+        v.powers,
+        input,
+        readOptions,
+      );
+      return { phase: g.state.phase, diagnostics: read.lines };
+    }
+    const power = input.power ?? v.powers[0]!;
+    if (!v.powers.includes(power as PowerId)) throw forbidden(`you do not play "${power}"`);
+    const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
+    const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
+    const diagnostics = g.rules.check(g.position, power, lines).map((c) => ({
+      line: c.line,
+      text: c.text,
+      kind: "order" as const,
+      power,
+      ok: c.ok,
+      ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
+    }));
+    return { phase: g.state.phase, diagnostics };
+  }
+
   async submitOrders(
     user: User,
     gameId: string,

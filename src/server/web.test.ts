@@ -109,6 +109,13 @@ test("legal orders, typed-order checks and the sandbox", async (t) => {
   });
   assert.equal(bad.status, 400, "a bad position is refused");
   assert.match(JSON.stringify(bad.body), /xyz/, "naming what is wrong");
+  const swiss = await api.call("POST", "/api/sandbox/adjudicate", {
+    variant: "europe1935",
+    phase: "S1935M",
+    units: { germany: ["A swi"] },
+  });
+  assert.equal(swiss.status, 400, "a unit in impassable Switzerland is refused");
+  assert.match(JSON.stringify(swiss.body), /Switzerland is impassable/, "saying why");
   const sl = await api.ok<Legal>("POST", "/api/sandbox/legal", {
     phase: "W1901A",
     units: { england: ["F lon"] },

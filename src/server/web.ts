@@ -16,7 +16,7 @@ import {
 } from "../engine/position-json.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential.ts";
-import type { Position, PowerId } from "../engine/types.ts";
+import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
 import { forbidden, invalid, notFound, unauthenticated } from "../judge/errors.ts";
@@ -229,7 +229,7 @@ export function legalView(
         province: u.province,
         label: `${u.type} ${locText(u)} (dislodged)`,
         dislodged: true,
-        orders: (legal.get(u.province) ?? []).map(choice),
+        orders: (legal.get(dislodgedKey(u)) ?? []).map(choice),
       });
     }
   } else {
@@ -331,7 +331,12 @@ export function webRoutes(judge: Judge): Route[] {
           throw notFound(`unknown variant "${c.params.id}"; known: ${variantIds().join(", ")}`);
         return {
           position: writePosition(v, v.start),
-          powers: v.powers.map((p) => ({ id: p.id, name: p.name, adjective: p.adjective })),
+          powers: v.powers.map((p) => ({
+            id: p.id,
+            name: p.name,
+            adjective: p.adjective,
+            ...(p.aliases ? { aliases: [...p.aliases] } : {}),
+          })),
         };
       },
     }),

@@ -10,6 +10,7 @@
 
 import { GameMap, type MapData, MapDataError, type ProvinceData } from "../engine/map.ts";
 import { parsePhase, phaseName } from "../engine/phase.ts";
+import { powerKey } from "../engine/powers.ts";
 import { OPTION_VALUES, type RuleOptions } from "../engine/rules.ts";
 import {
   COASTS,
@@ -34,6 +35,8 @@ export interface PowerData {
   readonly name: string;
   readonly adjective: string;
   readonly letter: string;
+  /** Other names people write for the power (`UK`, `Great Britain`, `England`). */
+  readonly aliases?: readonly string[];
 }
 
 /** A province as the variant file writes it: `ProvinceData`, and whether nothing may enter. */
@@ -50,7 +53,11 @@ export interface VariantData {
   readonly name: string;
   /** Free text for people: where the map comes from, what it assumes. */
   readonly description?: string;
-  readonly victoryCenters: number;
+  /**
+   * Centres a power needs for a solo victory, or null: no number of centres wins or ends the
+   * game (the variant has its own way of winning, as europe1935's victory points).
+   */
+  readonly victoryCenters: number | null;
   /** The first phase, e.g. `S1901M`: season, year, phase type (movement or adjustment). */
   readonly startPhase: string;
   readonly powers: readonly PowerData[];
@@ -81,7 +88,8 @@ export const VARIANT_FIELDS: readonly string[] = [
   "startUnits",
   "rules",
 ];
-export const POWER_FIELDS: readonly string[] = ["id", "name", "adjective", "letter"];
+export const POWER_FIELDS: readonly string[] = ["id", "name", "adjective", "letter", "aliases"];
+const REQUIRED_POWER = ["id", "name", "adjective", "letter"];
 export const PROVINCE_FIELDS: readonly string[] = [
   "id",
   "name",
@@ -278,8 +286,9 @@ export function loadVariant(json: unknown): LoadResult {
   const centreCount = Array.isArray(json.provinces)
     ? json.provinces.filter((p) => isRecord(p) && p.supplyCenter === true).length
     : 0;
-  let victoryCenters: number | null = null;
-  if (json.victoryCenters !== undefined) {
+  let victoryCenters: number | null | undefined;
+  if (json.victoryCenters === null) victoryCenters = null;
+  else if (json.victoryCenters !== undefined) {
     const v = json.victoryCenters;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
       c.add("victoryCenters", `must be a whole number of centres, at least 1, not ${q(v)}`);
@@ -314,7 +323,7 @@ export function loadVariant(json: unknown): LoadResult {
       powers,
       map,
       start,
-      victoryCenters: victoryCenters ?? centreCount,
+      victoryCenters: victoryCenters === undefined ? centreCount : victoryCenters,
       ...(rules ? { rules } : {}),
     },
   };
@@ -351,18 +360,35 @@ function readPowers(c: Checker, v: unknown): { powers: Power[]; ids: Set<string>
   }
   const ids = new Map<string, number>();
   const letters = new Map<string, number>();
+  const names = new Map<string, number>();
   v.forEach((p, i) => {
     const path = `powers[${i}]`;
     if (!isRecord(p)) {
       c.add(path, `a power is an object {id, name, adjective, letter}, not ${q(p)}`);
       return;
     }
-    c.fields(p, path, POWER_FIELDS, POWER_FIELDS);
+    c.fields(p, path, POWER_FIELDS, REQUIRED_POWER);
     const id = c.text(p.id, `${path}.id`);
     const name = c.text(p.name, `${path}.name`);
     const adjective = c.text(p.adjective, `${path}.adjective`);
     const letter = c.text(p.letter, `${path}.letter`);
+    const aliases = c.stringList(p.aliases, `${path}.aliases`);
     let ok = id !== null && name !== null && adjective !== null && letter !== null;
+    // No name may stand for two powers: a header or an order naming it would be ambiguous.
+    const spelled = [id, name, adjective].filter((x): x is string => x !== null);
+    const own = new Set<string>();
+    for (const [j, n] of [...spelled, ...(aliases ?? [])].entries()) {
+      const key = powerKey(n);
+      const other = names.get(key);
+      const at = j < spelled.length ? path : `${path}.aliases[${j - spelled.length}]`;
+      if (other !== undefined && other !== i) {
+        c.add(at, `${q(n)} already names powers[${other}]`);
+        ok = false;
+      } else if (!own.has(key)) {
+        own.add(key);
+        names.set(key, i);
+      }
+    }
     if (id !== null) {
       all.add(id);
       if (!POWER_ID.test(id)) {
@@ -393,6 +419,7 @@ function readPowers(c: Checker, v: unknown): { powers: Power[]; ids: Set<string>
         name: name as string,
         adjective: adjective as string,
         letter: letter as string,
+        ...(aliases && aliases.length > 0 ? { aliases } : {}),
       });
   });
   return { powers: out, ids: all };
@@ -653,7 +680,7 @@ function checkFleet(
 function buildMap(c: Checker, provinces: ProvincesRead): GameMap | null {
   if (provinces.data.length === 0) return null;
   const mapData: MapData = {
-    provinces: provinces.data.map(({ impassable: _, ...p }) => p),
+    provinces: provinces.data,
   };
   try {
     return new GameMap(mapData);
@@ -796,7 +823,7 @@ export function variantToData(v: Variant): VariantData {
       army,
       fleet,
       ...(coasts ? { coasts } : {}),
-      ...(p.kind === "land" && army.length === 0 ? { impassable: true } : {}),
+      ...(p.impassable ? { impassable: true } : {}),
     };
   });
   const startUnits: Record<string, string[]> = {};
@@ -816,6 +843,7 @@ export function variantToData(v: Variant): VariantData {
       name: p.name,
       adjective: p.adjective,
       letter: p.letter,
+      ...(p.aliases && p.aliases.length > 0 ? { aliases: [...p.aliases] } : {}),
     })),
     provinces,
     startUnits,
@@ -860,9 +888,7 @@ export function summarize(v: Variant): VariantSummary {
     land: ps.filter((p) => p.kind === "land").length,
     coast: ps.filter((p) => p.kind === "coast").length,
     sea: ps.filter((p) => p.kind === "sea").length,
-    impassable: ps
-      .filter((p) => p.kind === "land" && v.map.armyNeighbours(p.id).length === 0)
-      .map((p) => p.id),
+    impassable: ps.filter((p) => p.impassable).map((p) => p.id),
     splitCoasts: ps.filter((p) => p.coasts.length > 0).map((p) => p.id),
     centres: centres.length,
     homeCentres: centres.filter((p) => p.home !== null).length,

@@ -1,8 +1,10 @@
+import { findPowerByName } from "../engine/powers.ts";
 import type { BoardPosition } from "../render/types.ts";
 import { get, post } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
 import { fill, h, message } from "./dom.ts";
-import { outcomeList, type PowerInfo, powersOf } from "./game.ts";
+import { type PowerInfo, powersOf } from "./game.ts";
+import { outcomeList } from "./history.ts";
 import { OrderPad } from "./orderpad.ts";
 import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
 
@@ -25,10 +27,8 @@ export function splitByPower(
   text.split(/\r?\n/).forEach((raw, i) => {
     const t = raw.trim();
     if (t === "") return;
-    const w = t.replace(/:$/, "").toLowerCase();
-    const header = powers.find((p) =>
-      [p.id, p.name.toLowerCase(), p.adjective.toLowerCase()].includes(w),
-    );
+    const id = findPowerByName(powers, t);
+    const header = powers.find((p) => p.id === id);
     if (header) {
       current = header.id;
       lines.push({ line: i + 1, text: t, kind: "power", power: header.id, ok: true });
@@ -41,7 +41,7 @@ export function splitByPower(
         kind: "order",
         power: null,
         ok: false,
-        message: "name the power first, on a line of its own (e.g. “England:”)",
+        message: `name the power first, on a line of its own (e.g. “${powers[0]?.name ?? "England"}:”)`,
       });
       return;
     }

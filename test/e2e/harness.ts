@@ -108,7 +108,8 @@ export class BrowserHarness {
       [this.tokens[user]!, user],
     );
     const page = await ctx.newPage();
-    page.setDefaultTimeout(10_000);
+    // Generous: a loaded 2-core machine draws the 1935 map slowly; a wait is not an assertion.
+    page.setDefaultTimeout(30_000);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => {

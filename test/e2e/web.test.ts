@@ -58,7 +58,7 @@ const outcome = (page: Page, scope: string, order: string) =>
     .locator(`${scope} .outcome`)
     .filter({ has: page.locator("code", { hasText: new RegExp(`^${order}$`) }) });
 
-describe("the web client in Chromium", { timeout: 90_000 }, () => {
+describe("the web client in Chromium", { timeout: 240_000 }, () => {
   before(async () => {
     await h.start(["chair", "alice", "bob", "carol"]);
     base = h.base;

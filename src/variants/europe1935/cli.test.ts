@@ -131,4 +131,45 @@ describe("europe1935 on the command line", () => {
     assert.equal(refused.status, 1, "refused");
     assert.match(refused.stdout, /committee: act 2 .*only the chairs/, refused.stdout);
   });
+  test("Switzerland cannot be occupied: a unit there is an error in adjudicate, play and replay", (t) => {
+    const SWI = /Switzerland is impassable: no unit may enter or stand there/;
+    const input = JSON.stringify({
+      variant: "europe1935",
+      phase: "S1935M",
+      units: { germany: ["A mun", "A swi"] },
+      orders: { germany: ["A mun H"] },
+    });
+    const r = entente(["adjudicate"], input);
+    assert.equal(r.status, 1, "a malformed line exits 1");
+    const out = JSON.parse(r.stdout) as { error?: string };
+    assert.match(out.error ?? "", SWI, r.stdout);
+    assert.match(out.error ?? "", /"A swi"/, "the unit is named");
+    // A record whose position has a unit there is refused by play and by replay.
+    const dir = tmp(t);
+    const rec = join(dir, "g.json");
+    assert.equal(entente(["new", "--variant", "europe1935", "--out", rec]).status, 0, "new");
+    const record = JSON.parse(readFileSync(rec, "utf8")) as GameRecord;
+    const units = { ...record.start.units, germany: [...record.start.units.germany!, "A swi"] };
+    writeFileSync(rec, JSON.stringify({ ...record, start: { ...record.start, units } }));
+    const orders = join(dir, "o.txt");
+    writeFileSync(orders, "Germany:\nA Ber-Sax\n");
+    const played = entente(["play", rec, orders]);
+    assert.equal(played.status, 2, `play refuses: ${played.stderr}`);
+    assert.match(played.stderr, SWI, played.stderr);
+    const replayed = entente(["replay", rec]);
+    assert.equal(replayed.status, 1, "replay refuses");
+    assert.match(replayed.stdout, SWI, replayed.stdout);
+    // And an order to go there is invalid, saying why.
+    const move = JSON.stringify({
+      variant: "europe1935",
+      phase: "S1935M",
+      units: { germany: ["A mun"] },
+      orders: { germany: ["A Mun-Swi"] },
+    });
+    const moved = JSON.parse(entente(["adjudicate"], move).stdout) as {
+      orders: { germany: { result: string; reason?: string }[] };
+    };
+    assert.equal(moved.orders.germany[0]!.result, "invalid", "A Mun-Swi");
+    assert.match(moved.orders.germany[0]!.reason ?? "", /Switzerland is impassable/, "its reason");
+  });
 });

@@ -6,9 +6,9 @@ import { type ResultJson, readPosition } from "../../engine/position-json.ts";
 import { newRecord, playPhase, replayRecord } from "../../engine/record.ts";
 import { DATC_RULES } from "../../engine/rules.ts";
 import { standardScenario } from "../../engine/scenario.ts";
-import type { PowerId } from "../../engine/types.ts";
+import type { PowerId, ProvinceId } from "../../engine/types.ts";
 import { europe1935 } from "./index.ts";
-import { judgeInsurrections, readCommitteeOrder } from "./insurrection.ts";
+import { judgeInsurrections, readCommitteeOrder, reclaimPlan } from "./insurrection.ts";
 
 /*
  * The committee's insurrections (docs/committee.md), through the public contract. The USSR
@@ -108,13 +108,29 @@ describe("europe1935 insurrections", () => {
     assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A ukr"]);
   });
 
-  test("four supporters with Moscow occupied regain three: the fourth pays for Moscow", () => {
+  test("four supporters with Moscow occupied regain the four free centres, never only three", () => {
+    // The seed: four regain all five; Moscow, occupied, needs a fifth. Without it Moscow is
+    // left out, and the four other centres are still theirs (no supporter is wasted).
     const r = run({
       orders: { ...THREE, turkey: ["F I Ank-Russia"], ussr: ["Revive Mos > Stp > Ros"] },
     });
-    assert.deepEqual(ussrCentres(r), ["mos", "ros", "stp"]);
-    // The occupant is driven out and the revived power builds in Moscow.
-    assert.deepEqual(unitsOf(r, "germany"), ["A ber"]);
+    assert.equal(result(r, "ussr", "Revive Mos > Stp > Ros"), "succeeds");
+    assert.deepEqual(ussrCentres(r), ["mur", "ros", "sib", "stp"]);
+    // Germany keeps its army and Moscow; the revived power builds on its first choice taken.
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A mos"]);
+    assert.deepEqual(sorted(r.next.centers?.germany), ["ber", "mos"]);
+    assert.deepEqual(unitsOf(r, "ussr"), ["A stp"]);
+  });
+
+  test("four supporters with two centres occupied: three, the spare one paying for the first choice", () => {
+    // Moscow and St. Petersburg are occupied: all five would need six, four free centres are
+    // not there; three centres cost three, so the fourth supporter pays for Moscow.
+    const r = run({
+      units: { ...UNITS, germany: ["A mos", "A ber", "A stp"] },
+      orders: { ...THREE, turkey: ["F I Ank-Russia"], ussr: ["Revive Mos > Stp > Ros"] },
+    });
+    assert.deepEqual(ussrCentres(r), ["mos", "mur", "ros"]);
+    assert.deepEqual(unitsOf(r, "germany"), ["A ber", "A stp"]);
     assert.deepEqual(unitsOf(r, "ussr"), ["A mos"]);
   });
 
@@ -281,5 +297,49 @@ describe("europe1935 insurrections", () => {
       ["uk", "uk"],
     );
     assert.match(outcomes[0]!.reason ?? "", /2 supporting units; three are needed/);
+  });
+  test("reclaimPlan: how many centres N supporters reclaim, given which are occupied", () => {
+    const homes = ["a", "b", "c", "d", "e"] as ProvinceId[];
+    const plan = (n: number, named: string, occupied: string) =>
+      reclaimPlan(n, [...named] as ProvinceId[], homes, (c) => occupied.includes(c));
+    const got = (n: number, named: string, occupied: string) => {
+      const p = plan(n, named, occupied);
+      return p.ok ? p.reclaimed.join("") : `fails (${p.best})`;
+    };
+    // [supporters, order of preference, occupied] -> centres reclaimed, in preference order.
+    const table: [number, string, string, string][] = [
+      [3, "abcde", "", "abc"],
+      [3, "ab", "", "fails (2)"], // three supporters take only centres the order names
+      [3, "abcde", "a", "bcd"], // no spare: the occupied first choice is passed over
+      [3, "ab", "a", "fails (1)"],
+      [4, "ab", "", "abcde"], // four: the whole country, named or not
+      [4, "abcde", "a", "bcde"], // one occupied: the four free ones, not three
+      [4, "abcde", "e", "abcd"],
+      [4, "abcde", "ab", "acd"], // two occupied: three, the spare paying for the first choice
+      [4, "cab", "ab", "cad"],
+      [5, "abcde", "a", "abcde"], // the fifth pays for the occupied centre
+      [5, "abcde", "ab", "acde"], // two occupied: four, one of them paid
+      [5, "abcde", "abc", "abd"], // three, two of them paid: the order of preference decides
+      [6, "abcde", "ab", "abcde"],
+      [6, "abcde", "abcd", "abc"],
+      [4, "abcde", "abcd", "fails (2)"],
+      [9, "ab", "abcde", "abcde"],
+    ];
+    for (const [n, named, occupied, want] of table)
+      assert.equal(
+        got(n, named, occupied),
+        want,
+        `${n} supporters, ${named}, occupied ${occupied}`,
+      );
+    // More supporters never reclaim fewer centres.
+    for (const occupied of ["", "a", "ab", "abc", "abcd", "abcde"]) {
+      let last = 0;
+      for (let n = 3; n <= 10; n++) {
+        const p = plan(n, "abcde", occupied);
+        const count = p.ok ? p.reclaimed.length : 0;
+        assert.ok(count >= last, `${n} supporters, occupied ${occupied}: ${count} < ${last}`);
+        last = count;
+      }
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   type PhaseResult,
 } from "../../engine/adjudicate.ts";
 import { findPlace } from "../../engine/parse.ts";
+import { findPowerByName } from "../../engine/powers.ts";
 import type { Position, PowerId, ProvinceId, Unit, UnitType } from "../../engine/types.ts";
 import type { Variant } from "../../engine/variant.ts";
 
@@ -15,40 +16,19 @@ import type { Variant } from "../../engine/variant.ts";
  * an eliminated power (`F I Lon-Russia`); the eliminated power files a revival order naming
  * its home centres in order of preference (`Revive Mos > Stp > Ros`). At the end of the
  * movement, three supporters reclaim three home centres, four all five; each occupied centre
- * reclaimed costs one more supporter. The revived power builds one unit on the first centre
- * reclaimed.
+ * reclaimed costs one more supporter, and one nobody pays for is left out (`reclaimPlan`).
+ * The revived power builds one unit on the first centre reclaimed.
  */
 
-/** Names the seed and players use for powers besides their id, name and adjective. */
-const POWER_ALIASES: Record<string, string> = {
-  russia: "ussr",
-  russian: "ussr",
-  "soviet union": "ussr",
-  england: "uk",
-  english: "uk",
-  britain: "uk",
-  "great britain": "uk",
-  "united kingdom": "uk",
-  yugoslav: "yugoslavia",
-};
-
-const norm = (s: string): string => s.trim().toLowerCase().replace(/\s+/g, " ");
-
-/** The power a word names (id, name, adjective, letter, or a known alias), or null. */
+/**
+ * The power a word names: any of its names (id, name, adjective, the variant's aliases:
+ * Russia, Soviet Union for the USSR; England, Britain, Great Britain for the UK) or its letter.
+ */
 export function findPower(variant: Variant, word: string): PowerId | null {
-  const w = norm(word).replace(/\.$/, "");
-  const alias = POWER_ALIASES[w];
-  for (const p of variant.powers) {
-    if (
-      p.id === w ||
-      p.id === alias ||
-      norm(p.name) === w ||
-      norm(p.adjective) === w ||
-      (w.length === 1 && p.letter.toLowerCase() === w)
-    )
-      return p.id;
-  }
-  return null;
+  const w = word.trim().replace(/\.$/, "");
+  if (w.length === 1)
+    return variant.powers.find((p) => p.letter.toLowerCase() === w.toLowerCase())?.id ?? null;
+  return findPowerByName(variant.powers, w);
 }
 
 /** `F I Lon-Russia`, `A I Par - UK`, `I Lon-Russia`, `F Insurrection Lon-Russia`. */
@@ -323,41 +303,61 @@ function judge(
   const n = supporters.length;
   if (n < 3) return failed(`${n} supporting unit${n === 1 ? "" : "s"}; three are needed`);
   const occupant = (c: ProvinceId) => board.units.find((u) => u.province === c) ?? null;
-  const listed = items.map((i) => i.province as ProvinceId);
-  // Four supporters (and one more per occupied centre) regain all five home centres.
-  const all = [
-    ...listed,
-    ...variant.map
-      .homeCenters(power)
-      .map((p) => p.id)
-      .filter((p) => !listed.includes(p)),
-  ];
-  const occupiedAll = all.filter((c) => occupant(c) !== null).length;
-  let reclaimed: ProvinceId[];
-  if (n >= 4 + occupiedAll) reclaimed = all;
-  else {
-    // Three centres, in order of preference; an occupied one only while spare supporters last.
-    let spare = n - 3;
-    reclaimed = [];
-    for (const c of listed) {
-      if (reclaimed.length === 3) break;
-      if (occupant(c) === null) reclaimed.push(c);
-      else if (spare > 0) {
-        spare--;
-        reclaimed.push(c);
-      }
-    }
-    if (reclaimed.length < 3)
-      return failed(
-        `only ${reclaimed.length} of the centres named can be reclaimed with ${n} supporting units (an occupied centre needs one more)`,
-      );
-  }
+  const plan = reclaimPlan(
+    n,
+    items.map((i) => i.province as ProvinceId),
+    variant.map.homeCenters(power).map((p) => p.id),
+    (c) => occupant(c) !== null,
+  );
+  if (!plan.ok)
+    return failed(
+      `only ${plan.best} of the centres ${n >= 4 ? "" : "named "}can be reclaimed with ${n} supporting units (an occupied centre needs one more)`,
+    );
+  const reclaimed = plan.reclaimed;
   const displaced = reclaimed.map(occupant).filter((u): u is Unit => u !== null);
   const first = reclaimed[0]!;
   const item = items.find((i) => i.province === first);
   const type: UnitType = item?.type ?? "A";
   const built: Unit = { power, type, province: first, coast: null };
   return { ...base, revived: true, reclaimed, displaced, built, reason: null };
+}
+
+/**
+ * The home centres `n` supporters reclaim (docs/committee.md, "How many centres"): three
+ * supporters buy three centres, four buy the whole country (every home centre), and each
+ * occupied centre taken back costs one more supporter. An occupied centre nobody pays for is
+ * left out, so the supporters buy the most centres they can pay for: four supporters with one
+ * centre occupied reclaim the four free ones, never only three. Of the sets that large, the
+ * one the order of preference ranks first (centres taken in the order written, an occupied
+ * one while spare supporters last). A three-centre insurrection takes only centres the order
+ * names; four supporters or more regain the country, named or not (the named ones first).
+ * Fewer than three centres: the insurrection fails (`best` is how many it could have had).
+ */
+export function reclaimPlan(
+  n: number,
+  named: readonly ProvinceId[],
+  homes: readonly ProvinceId[],
+  occupied: (c: ProvinceId) => boolean,
+): { ok: true; reclaimed: ProvinceId[] } | { ok: false; best: number } {
+  const everything = [...named, ...homes.filter((h) => !named.includes(h))];
+  const candidates = n >= 4 ? everything : named;
+  let best = 0;
+  for (let k = homes.length; k >= 3; k--) {
+    let spare = n - (k >= 4 ? 4 : 3);
+    if (spare < 0) continue;
+    const picked: ProvinceId[] = [];
+    for (const c of candidates) {
+      if (picked.length === k) break;
+      if (!occupied(c)) picked.push(c);
+      else if (spare > 0) {
+        spare--;
+        picked.push(c);
+      }
+    }
+    if (picked.length === k) return { ok: true, reclaimed: picked };
+    best = Math.max(best, picked.length);
+  }
+  return { ok: false, best };
 }
 
 /**
