@@ -46,15 +46,11 @@ export class Adjudication extends Room {
   }
 
   /**
-   * Adjudicates phase `idx` of the game if it is still open and due. Exactly once: the claim
-   * is the conditional update at the start of the transaction.
+   * Adjudicates phase `idx` of the game if it is still open and due, for a game of any
+   * family. Exactly once: the claim is the conditional update at the start of the transaction.
    */
   async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
-    if (await isFamilyGame(this.db, gameId)) {
-      const done = await this.families.adjudicateIfDue(gameId, idx);
-      if (done) this.core.adjudications++;
-      return done;
-    }
+    const family = await isFamilyGame(this.db, gameId);
     const now = this.now();
     return this.db.transaction().execute(async (trx) => {
       const claim = await trx
@@ -66,9 +62,14 @@ export class Adjudication extends Room {
         .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) return false;
-      const g = await loadGame(trx, gameId);
-      const ended = await this.rooms.votes.decideVotes(trx, g);
-      if (!ended) await this.resolve(trx, g);
+      if (family) {
+        // A game of another family plays its turn by its own rules (family.ts).
+        await this.families.resolveClaimed(trx, gameId);
+      } else {
+        const g = await loadGame(trx, gameId);
+        const ended = await this.rooms.votes.decideVotes(trx, g);
+        if (!ended) await this.resolve(trx, g);
+      }
       this.fail("adjudicate-before-commit");
       this.core.adjudications++;
       return true;

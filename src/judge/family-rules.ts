@@ -17,8 +17,9 @@ import {
 } from "../variants/global/index.ts";
 import type { GlobalMap } from "../variants/global/map.ts";
 import { GlobalPositionError, readGlobalRules } from "../variants/global/position.ts";
+import { openingTurn } from "../variants/global/rules.ts";
 import { initialState } from "../variants/global/state.ts";
-import type { GameState, TurnResult } from "../variants/global/types.ts";
+import type { GameState } from "../variants/global/types.ts";
 import { invalid } from "./errors.ts";
 
 /*
@@ -110,18 +111,7 @@ function globalRulesOn(map: GlobalMap): FamilyRules {
     startReport: (position, power, label) => {
       const s = state(position);
       // The opening report: the position before turn 1 as a turn with nothing done.
-      const opening: TurnResult = {
-        turn: s.turn - 1,
-        before: s,
-        after: s,
-        results: [],
-        outcomes: [],
-        battles: [],
-        spies: {},
-        messages: {},
-        news: [],
-      };
-      return turnReport(map, opening, Number(power), label);
+      return turnReport(map, openingTurn(s), Number(power), label);
     },
     alive: (position) => {
       const s = state(position);

@@ -448,24 +448,11 @@ export class FamilyGames {
   }
 
   /**
-   * Adjudicates turn `idx` if it is still open and due: the claim is the conditional update
-   * of phase_state, as for every game. Returns whether this call adjudicated it.
+   * Plays the open turn, claimed by the judge's scheduler (adjudication.ts: the conditional
+   * update of phase_state, as for every game), in the claim's transaction.
    */
-  async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
-    const now = this.ctx.now();
-    return this.db.transaction().execute(async (trx) => {
-      const claim = await trx
-        .updateTable("phase_state")
-        .set({ version: sql`version + 1` })
-        .where("game_id", "=", gameId)
-        .where("phase_idx", "=", idx)
-        .where("state", "=", "open")
-        .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) return false;
-      await this.resolve(trx, await loadFamilyGame(trx, gameId));
-      return true;
-    });
+  async resolveClaimed(trx: Kysely<DB>, gameId: string): Promise<void> {
+    await this.resolve(trx, await loadFamilyGame(trx, gameId));
   }
 
   private async resolve(trx: Kysely<DB>, g: FamilyGame): Promise<void> {

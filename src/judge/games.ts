@@ -153,7 +153,8 @@ export class Games extends Room {
     });
   }
 
-  async inviteInfo(code: string) {
+  /** An invitation still open, or a 404 that says it may have been withdrawn. */
+  private async openInvite(code: string) {
     const inv = await this.db
       .selectFrom("invites")
       .selectAll()
@@ -161,6 +162,11 @@ export class Games extends Room {
       .where("revoked", "=", 0)
       .executeTakeFirst();
     if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    return inv;
+  }
+
+  async inviteInfo(code: string) {
+    const inv = await this.openInvite(code);
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     return {
@@ -179,13 +185,7 @@ export class Games extends Room {
     code: string,
     wanted: { seat?: number | undefined; power?: string | undefined },
   ): Promise<GameView> {
-    const inv = await this.db
-      .selectFrom("invites")
-      .selectAll()
-      .where("code", "=", code)
-      .where("revoked", "=", 0)
-      .executeTakeFirst();
-    if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    const inv = await this.openInvite(code);
     const gameId = inv.game_id;
     await this.mutateBase(gameId, async (trx, g) => {
       if (g.game.status === "finished") throw conflict("the game is over");
