@@ -21,7 +21,7 @@ import { globalNew, globalPlay, globalReplay, globalSelfPlay } from "./global.ts
 import { cmdMailIngest } from "./mail.ts";
 import type { ShellResult } from "./moderator.ts";
 import { type Progress, progressBar } from "./progress.ts";
-import { cmdRender, DEFAULT_DISCOVERY_SEED } from "./render.ts";
+import { cmdRender, DEFAULT_DISCOVERY_SEED, type RenderArgs } from "./render.ts";
 import { DEFAULT_YEARS, lastYear, runSelfPlay } from "./selfplay.ts";
 import { serve } from "./serve.ts";
 import { checkVariantFile } from "./variant-check.ts";
@@ -648,24 +648,10 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .requiredOption("--out <FILE>", "the file to write: .svg or .png; {phase} for every phase")
       .option("--json", "what was drawn as one JSON line")
       .action(
-        run(
-          (o: {
-            variant?: string;
-            record?: string;
-            phase?: string;
-            position?: string;
-            palette?: string;
-            width?: string;
-            seed?: string;
-            players?: string;
-            player?: string;
-            out: string;
-            json?: boolean;
-          }) => {
-            io.out(cmdRender(o));
-            return 0;
-          },
-        ),
+        run((o: RenderArgs) => {
+          io.out(cmdRender(o));
+          return 0;
+        }),
       ),
     [
       ["entente render --variant europe1935 --out map.png", "a variant's start"],
