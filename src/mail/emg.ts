@@ -2,25 +2,31 @@ import { describePhase } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { Position, PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
-import { JudgeError } from "../judge/errors.ts";
-import { type GameData, loadGame } from "../judge/game-data.ts";
-import type { Judge } from "../judge/judge.ts";
-import { sameSecret } from "../judge/mail.ts";
-import type { HandleResult, MailContext, MailDialect } from "./gateway.ts";
-import { gameByAbbr, type MailGameRow, type Player, playersOf } from "./identity.ts";
-import type { IncomingMail, OutgoingMail } from "./message.ts";
+import {
+  type Envelope,
+  type Letter,
+  type MailDialect,
+  type Outcome,
+  type Refusal,
+  submit,
+  type Voice,
+} from "./gateway.ts";
+import type { MailGame, Player, SenderProblem } from "./identity.ts";
+import type { IncomingMail } from "./message.ts";
 
 /*
- * Global Diplomacy's mail (seed 004 §9.0): the subject `EMGTURN` hands in a turn, `EMGREPORT`
+ * EMG's mail (seed 004 §9.0), the dialect of Global Diplomacy and Age of Discovery games and
+ * of any variant that registers `EmgRules`: the subject `EMGTURN` hands in a turn, `EMGREPORT`
  * asks for the player's current report. The body: a line `EMGSTART`, the account id, the game
  * id, then (for a turn) one command per line, and `EMGEND`; spacing and indentation do not
- * matter. Each new set of commands overwrites the last. The answer says whether the commands
- * were accepted, or which of the account id and the game id is invalid.
+ * matter. A set is stored only when every command is valid, and then it replaces the last one
+ * whole. The answer says whether the commands were accepted, or what was invalid.
  *
  * Here the game id is the game's mail abbreviation and the account id is the player's mail
- * secret (docs/email.md); the mail must also come from the player's registered address. What
- * a command means is the variant's business: it supplies `EmgRules` (a validation callback and,
- * optionally, its per-player report), registered by variant id.
+ * secret (docs/email.md); the mail must also come from the player's registered address. The
+ * gateway (gateway.ts) does the rest, as for every dialect. What a command means is the
+ * game's business: a game family's own reader (through the Judge's `checkOrders`), or a
+ * variant's `EmgRules` (a validation callback and, optionally, its per-player report).
  */
 
 export interface EmgCommandCheck {
@@ -57,14 +63,14 @@ export function emgRulesFor(variantId: string): EmgRules | null {
   return registry.get(variantId) ?? null;
 }
 
-interface Envelope {
+interface EmgEnvelope {
   readonly account: string;
   readonly game: string;
   readonly commands: readonly string[];
 }
 
 /** Reads the EMGSTART ... EMGEND envelope, or says what is wrong with it. */
-export function readEnvelope(text: string): Envelope | { error: string } {
+export function readEnvelope(text: string): EmgEnvelope | { error: string } {
   const lines = text
     .split(/\r\n|\r|\n/)
     .map((l) => l.trim())
@@ -94,8 +100,18 @@ export const EMG_FORMAT = [
   "Subject EMGREPORT with EMGSTART, account id, game id and EMGEND asks for your report.",
 ].join("\n");
 
+const IDS =
+  "The account id is your mail secret; the game id is the game's abbreviation; mail must come from your registered address.";
+
+const listing = (checks: readonly EmgCommandCheck[]) =>
+  checks.map(
+    (c) => `  ${c.command}  -> ${c.ok ? "ok" : `INVALID: ${c.message ?? "not understood"}`}`,
+  );
+
 export class EmgDialect implements MailDialect {
   readonly name = "emg";
+  readonly form = "EMG commands";
+  readonly toLine = false;
 
   constructor(private readonly rulesFor: (variantId: string) => EmgRules | null = emgRulesFor) {}
 
@@ -103,153 +119,156 @@ export class EmgDialect implements MailDialect {
     return /^\s*(?:(?:re|fwd?)\s*:\s*)*emg(?:turn|report)\s*$/i.test(mail.subject);
   }
 
-  async handle(mail: IncomingMail, ctx: MailContext): Promise<HandleResult> {
-    const { judge } = ctx;
-    const turn = /emgturn/i.test(mail.subject);
+  envelope(mail: IncomingMail): Envelope | Refusal {
     const env = readEnvelope(mail.text);
-    if ("error" in env)
-      return this.answer(mail, null, false, `Not accepted: ${env.error}.\n\n${EMG_FORMAT}`);
-    const game = await gameByAbbr(judge, env.game);
-    const g = game ? await loadGame(judge.store.db, game.game_id) : null;
-    const player = g ? await this.account(judge, g, mail.from, env.account) : null;
-    if (!game || !g || !player) {
-      const bad = [
-        ...(player || (g && (await this.anyAccount(judge, g, env.account)))
-          ? []
-          : [`the account id "${env.account}" is invalid`]),
-        ...(game ? [] : [`the game id "${env.game}" is invalid`]),
-      ];
-      if (bad.length === 0)
-        bad.push(`the account id "${env.account}" is invalid for mail from ${mail.from}`);
-      return this.answer(
-        mail,
-        game,
-        false,
-        `Not accepted: ${bad.join(", and ")}.\n\nThe account id is your mail secret; the game id is the game's abbreviation; mail must come from your registered address.`,
-      );
-    }
-    const rules = this.rulesFor(g.game.variant);
-    if (!rules) {
-      return this.answer(
-        mail,
-        game,
-        false,
-        `Not accepted: game ${game.abbr} (${g.scenario.variant.name}) does not take EMG commands; write to it as docs/email.md says.`,
-      );
-    }
-    const power = player.powers[0]!;
-    const emgGame: EmgGame = { variant: g.scenario.variant, position: g.position, power };
-    if (!turn) {
-      const report = await this.report(judge, g, player, rules, emgGame);
-      return {
-        accepted: true,
-        dialect: this.name,
-        replies: [this.mail(mail, game, report, "report")],
-      };
-    }
-    const checks = rules.validate(env.commands, emgGame);
+    if ("error" in env) return { problems: [`${env.error}.`], after: EMG_FORMAT };
+    return {
+      game: env.game,
+      request: /emgturn/i.test(mail.subject) ? "orders" : "report",
+      secret: env.account,
+      body: env.commands.join("\n"),
+    };
+  }
+
+  /** Games of another family, and variant games whose variant has EmgRules. */
+  takes(game: MailGame): boolean {
+    return game.data === null || this.rulesFor(game.view.variant) !== null;
+  }
+
+  unknownGame(envelope: Envelope): string {
+    return `the game id "${envelope.game}" is invalid. ${IDS}`;
+  }
+
+  /** EMG names no power and no phase: the account's power, the turn open. */
+  names() {
+    return { power: null, phase: null };
+  }
+
+  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope): string {
+    return `the account id "${envelope.secret}" is invalid${problem.elsewhere ? ` for mail from ${mail.from}` : ""}. ${IDS}`;
+  }
+
+  async handle(letter: Letter): Promise<Outcome> {
+    const { game, envelope } = letter;
+    const commands = envelope.body.split("\n").filter((c) => c !== "");
+    const rules = game.data ? this.rulesFor(game.view.variant) : null;
+    if (envelope.request === "report")
+      return { accepted: true, text: await this.report(letter, rules), kind: "report" };
+    const { phase, checks } = await this.check(letter, rules, commands);
     const invalid = checks.filter((c) => !c.ok);
     if (invalid.length > 0) {
-      return this.answer(
-        mail,
-        game,
-        false,
-        [
-          `Not accepted: ${invalid.length} of ${env.commands.length} commands are invalid; your previous commands stay on file.`,
-          "",
-          ...checks.map(
-            (c) =>
-              `  ${c.command}  -> ${c.ok ? "ok" : `INVALID: ${c.message ?? "not understood"}`}`,
-          ),
-        ].join("\n"),
-      );
+      return {
+        problems: [
+          `${invalid.length} of ${commands.length} commands are invalid; your previous commands stay on file.`,
+        ],
+        after: [...listing(checks), "", EMG_FORMAT].join("\n"),
+      };
     }
-    try {
-      await judge.submitOrders(player.user, g.game.id, { power, orders: [...env.commands] });
-    } catch (e) {
-      if (e instanceof JudgeError)
-        return this.answer(mail, game, false, `Not accepted: ${e.message}.`);
-      throw e;
-    }
-    const report = await this.report(judge, g, player, rules, emgGame);
-    return this.answer(
-      mail,
-      game,
-      true,
-      [
-        `Accepted: ${env.commands.length} command${env.commands.length === 1 ? "" : "s"} for game ${game.abbr}; they replace any sent before.`,
+    // Stored for the turn it was checked against, or refused if that turn has just ended.
+    const answer = await submit({ ...letter, phase }, commands);
+    if ("problems" in answer) return answer;
+    return {
+      accepted: true,
+      text: [
+        `Accepted: ${commands.length} command${commands.length === 1 ? "" : "s"} for game ${game.abbr}, turn ${answer.phase}; they replace any sent before.`,
         "",
-        ...env.commands.map((c) => `  ${c}`),
+        ...commands.map((c) => `  ${c}`),
         "",
-        report,
+        await this.report(letter, rules),
       ].join("\n"),
-    );
+    };
   }
 
-  /** The player whose secret is the account id and whose address sent the mail. */
-  private async account(
-    judge: Judge,
-    g: GameData,
-    from: string,
-    account: string,
-  ): Promise<Player | null> {
-    return (
-      (await playersOf(judge, g)).find(
-        (p) => p.address === from && p.secret !== null && sameSecret(p.secret, account),
-      ) ?? null
-    );
+  /** A verdict per command: the variant's EmgRules, or the game family's own reader. */
+  private async check(
+    letter: Letter,
+    rules: EmgRules | null,
+    commands: readonly string[],
+  ): Promise<{ phase: string | null; checks: readonly EmgCommandCheck[] }> {
+    const { judge, game, player, power } = letter;
+    if (rules) {
+      return {
+        phase: game.view.phase,
+        checks: rules.validate(commands, emgGame(game, power)),
+      };
+    }
+    const read = await judge.checkOrders(player.user, game.id, { power, orders: commands });
+    return {
+      phase: read.phase,
+      checks: read.diagnostics.map((d) => ({
+        command: d.text,
+        ok: d.ok,
+        ...(d.message ? { message: d.message } : {}),
+      })),
+    };
   }
 
-  private async anyAccount(judge: Judge, g: GameData, account: string): Promise<boolean> {
-    return (await playersOf(judge, g)).some(
-      (p) => p.secret !== null && sameSecret(p.secret, account),
-    );
-  }
-
-  private async report(
-    judge: Judge,
-    g: GameData,
-    player: Player,
-    rules: EmgRules,
-    game: EmgGame,
-  ): Promise<string> {
-    const current = await judge.currentOrders(player.user, g.game.id);
-    const onFile = current.sets.find((s) => s.power === game.power)?.orders ?? [];
-    if (rules.report) return rules.report(game, onFile);
-    const pos = writePosition(game.variant, g.position);
-    const view = await judge.gameView(player.user, g.game.id);
+  /** The player's report: the family's own (seed 004 §8), the variant's, or a short one. */
+  private async report(letter: Letter, rules: EmgRules | null): Promise<string> {
+    const { judge, game, player, power } = letter;
+    if (!game.data) return (await judge.report(player.user, game.id, {})).report;
+    const current = await judge.currentOrders(player.user, game.id);
+    const onFile = current.sets.find((s) => s.power === power)?.orders ?? [];
+    const g = emgGame(game, power);
+    if (rules?.report) return rules.report(g, onFile);
+    const pos = writePosition(g.variant, g.position);
+    const view = await judge.gameView(player.user, game.id);
     return [
-      `Report for ${game.variant.powers.find((p) => p.id === game.power)?.name ?? game.power}, ${describePhase(g.position.phase)}${view.deadline ? `, deadline ${view.deadline}` : ""}:`,
-      `  units: ${(pos.units[game.power] ?? []).join(", ") || "none"}`,
-      `  centres: ${(pos.centers?.[game.power] ?? []).join(", ") || "none"}`,
+      `Report for ${g.variant.powers.find((p) => p.id === power)?.name ?? power}, ${describePhase(g.position.phase)}${view.deadline ? `, deadline ${view.deadline}` : ""}:`,
+      `  units: ${(pos.units[power] ?? []).join(", ") || "none"}`,
+      `  centres: ${(pos.centers?.[power] ?? []).join(", ") || "none"}`,
       "Commands on file:",
       ...(onFile.length > 0 ? onFile.map((c) => `  ${c}`) : ["  none"]),
     ].join("\n");
   }
 
-  private mail(
-    mail: IncomingMail,
-    game: MailGameRow | null,
-    text: string,
-    kind: string,
-  ): OutgoingMail {
-    return {
-      from: game?.address ?? null,
-      to: mail.from,
-      subject: `Re: ${mail.subject}`,
-      text: `${text.trimEnd()}\n`,
-      gameId: game?.game_id ?? null,
-      kind,
-      inReplyTo: mail.messageId,
-    };
-  }
+  // ------------------------------------------------------------------------------------------
+  // The judge's own mail for a game of another family (Global Diplomacy, Age of Discovery)
 
-  private answer(
-    mail: IncomingMail,
-    game: MailGameRow | null,
-    accepted: boolean,
-    text: string,
-  ): HandleResult {
-    return { accepted, dialect: this.name, replies: [this.mail(mail, game, text, "reply")] };
-  }
+  readonly voice: Voice = {
+    serves: (game) => game.data === null,
+    phase: (name) => (name ? `turn ${name}` : ""),
+    power: (game, power) => {
+      const seat = game.view.seatList.find((s) => s.powers.includes(power));
+      return seat ? `${power}-${seat.name}` : power;
+    },
+    sends: "commands",
+    finalSets: false,
+    footer: (game) =>
+      `Commands: subject EMGTURN To ${game.address}, EMGSTART, your account id, ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
+    started: async (judge, game, player) => [
+      "",
+      (await judge.report(player.user, game.id, {})).report,
+    ],
+    results: async (judge, game, e, to, next) => {
+      const turn = /^T(\d+)$/.exec(e.data.phase ?? "");
+      if (!turn) return [];
+      const out: { to: Player; subject: string; text: string }[] = [];
+      for (const p of to) {
+        if (p.seat < 0) {
+          out.push({
+            to: p,
+            subject: `turn ${turn[1]} adjudicated`,
+            text: [
+              `Turn ${turn[1]} of game ${game.abbr} is adjudicated; every power's commands and report are at GET /api/games/${game.id}/turns.`,
+              next ?? "",
+            ].join("\n"),
+          });
+          continue;
+        }
+        const r = await judge.report(p.user, game.id, { turn: Number(turn[1]) });
+        out.push({
+          to: p,
+          subject: `report of turn ${turn[1]}`,
+          text: [r.report, "", next ?? ""].join("\n"),
+        });
+      }
+      return out;
+    },
+  };
+}
+
+function emgGame(game: MailGame, power: string): EmgGame {
+  const g = game.data!;
+  return { variant: g.scenario.variant, position: g.position, power: power as PowerId };
 }

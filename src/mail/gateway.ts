@@ -1,16 +1,31 @@
-import type { Judge } from "../judge/judge.ts";
+import { JudgeError } from "../judge/errors.ts";
+import type { Judge, SubmissionAnswer } from "../judge/judge.ts";
+import type { ReadOptions } from "../judge/orders.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
+import {
+  gameByAbbr,
+  identify,
+  loadMailGame,
+  type MailGame,
+  mailGameNames,
+  type Player,
+  type SenderProblem,
+} from "./identity.ts";
 import { type IncomingMail, MAX_MAIL_BYTES, type OutgoingMail, readMail } from "./message.ts";
 import type { Postman } from "./postman.ts";
 
 /*
- * The mail gateway: a raw mail in, the replies out. Which rules a mail is read by is a "mail
- * dialect": the house rules' (seed 002 II: `SED 01SA` subjects, orders in the body) and
- * Global Diplomacy's (seed 004 §9: EMGTURN, EMGSTART ... EMGEND) are two. The first dialect
- * that claims a mail (by its subject) handles it; the last one is the fallback that answers
- * mails nobody claims with how to write them. The SMTP receiver, the IMAP poller and
- * `entente mail ingest` all call `receive`, so a mail is handled the same way whichever way it
- * came.
+ * The mail gateway: a raw mail in, the replies out, the same for every game. It reads the
+ * envelope (who sent it, to which game, for which power and phase, with which secret, and the
+ * body), checks the sender, hands the request to the Judge's own methods and answers: with
+ * what was done, or with exactly what was wrong and how to write it instead.
+ *
+ * What differs between games is only how a mail names those things: its "dialect". The house
+ * rules (seed 002 II: To the game's address, the subject `SED 01SA`, power letters, a
+ * `Secret:` line) and EMG (seed 004 §9: the subject EMGTURN or EMGREPORT, the game id and the
+ * account id inside EMGSTART ... EMGEND) are two. The first dialect that claims a mail (by its
+ * subject) reads it; the last one is the fallback that answers mails nobody claims. The SMTP
+ * receiver, the IMAP poller and `entente mail ingest` all call `receive`.
  */
 
 export interface HandleResult {
@@ -22,16 +37,180 @@ export interface HandleResult {
   readonly replies: readonly OutgoingMail[];
 }
 
-export interface MailContext {
-  readonly judge: Judge;
+/** What a mail asks. */
+export type Request = "orders" | "report" | "press" | "vote";
+
+/** A mail's envelope as its dialect reads it, before the game is looked at. */
+export interface Envelope {
+  /** How the mail names the game: its mail abbreviation (EMG's game id). */
+  readonly game: string;
+  readonly request: Request;
+  /** The sender's secret (a `Secret:` line, EMG's account id), or null. */
+  readonly secret: string | null;
+  /** The body for the request: the secret line blanked, or EMG's command lines. */
+  readonly body: string;
 }
 
-/** A way of writing mails to the judge. */
+/** A refusal: what was wrong (each with how to write it), and anything to show after. */
+export interface Refusal {
+  readonly problems: readonly string[];
+  readonly after?: string;
+}
+
+/** A mail read to the end: the envelope, the game, the sender, the power and phase named. */
+export interface Letter {
+  readonly judge: Judge;
+  readonly mail: IncomingMail;
+  readonly envelope: Envelope;
+  readonly game: MailGame;
+  readonly player: Player;
+  /** The power the mail is for: the one it names, or the player's first. */
+  readonly power: string;
+  /** The phase it names, if it names one. */
+  readonly phase: string | null;
+}
+
+/** What a dialect's request did: the answer (done, or partly), or a refusal. */
+export type Outcome =
+  | { readonly accepted: boolean; readonly text: string; readonly kind?: string }
+  | Refusal;
+
+/** How one game family's mail names a game, a power and a phase, and splits the body. */
 export interface MailDialect {
   readonly name: string;
+  /** What the dialect's mail is, for refusals: `EMG commands`. */
+  readonly form: string;
   /** Whether this dialect reads the mail (by its subject). */
   claims(mail: IncomingMail): boolean;
-  handle(mail: IncomingMail, ctx: MailContext): Promise<HandleResult>;
+  /** The envelope, or what is wrong with it. */
+  envelope(mail: IncomingMail): Envelope | Refusal;
+  /** The answer when no game has the name the mail gives. */
+  unknownGame(envelope: Envelope, known: readonly string[]): string;
+  /** Whether the game takes mail in this dialect (its family's, or a variant with EmgRules). */
+  takes(game: MailGame): boolean;
+  /** Whether the game's address must be on the To line (seed 002 II(2)). */
+  readonly toLine: boolean;
+  /** The power and phase the mail names, read against the game; or what is wrong. */
+  names(
+    mail: IncomingMail,
+    envelope: Envelope,
+    game: MailGame,
+  ): { power: string | null; phase: string | null } | { problem: string };
+  /** What is wrong with the body before anything is done (press without a To: line). */
+  bodyProblems?(envelope: Envelope, game: MailGame): string[];
+  /** A sender problem in this dialect's words. */
+  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope, game: MailGame): string;
+  /** Carries out the request of a mail from a known player. */
+  handle(letter: Letter): Promise<Outcome>;
+  /** This dialect's words for the judge's own mail, for the games it serves. */
+  readonly voice: Voice;
+}
+
+/** What the judge mails by itself, in a dialect's words (src/mail/notify.ts). */
+export interface Voice {
+  /** Whether this dialect speaks for the game's own mail (its start, results, reminders). */
+  serves(game: MailGame): boolean;
+  /** A phase as mails name it: `Spring 1901 movement (S1901M)`, `turn T2`. */
+  phase(name: string | null | undefined): string;
+  /** A power as mails name it: `Austria`, `3-England`. */
+  power(game: MailGame, power: string): string;
+  /** What players send: `orders`, `commands`. */
+  readonly sends: string;
+  /** Whether a set counts only once marked final (reminders name preliminary sets). */
+  readonly finalSets: boolean;
+  /** The last line of every mail for the game: how to write to it. */
+  footer(game: MailGame): string;
+  /** More of the start mail to a player: the power letters, the opening report. */
+  started(judge: Judge, game: MailGame, player: Player): Promise<string[]>;
+  /**
+   * The results of an adjudicated (or corrected) phase, one mail per recipient; `next` is
+   * the line saying what comes next.
+   */
+  results(
+    judge: Judge,
+    game: MailGame,
+    event: { kind: string; data: ResultEvent },
+    to: readonly Player[],
+    next: string | null,
+  ): Promise<{ to: Player; subject: string; text: string }[]>;
+}
+
+/** The data of a `phase_resolved` or `phase_corrected` event, for every family. */
+export interface ResultEvent {
+  readonly index?: number;
+  readonly phase?: string;
+  readonly next?: string | null;
+  readonly deadline?: string | null;
+  readonly nmr?: string[];
+  readonly civilDisorder?: string[];
+  readonly winner?: string;
+  readonly winners?: string[];
+  readonly reason?: string;
+}
+
+/** The answer to a mail: to its sender, from the game's address, `Re:` its subject. */
+export function reply(
+  mail: IncomingMail,
+  game: MailGame | null,
+  text: string,
+  kind = "reply",
+): OutgoingMail {
+  const s = mail.subject || "your mail";
+  return {
+    from: game?.address ?? null,
+    to: mail.from,
+    subject: /^re:/i.test(s) ? s : `Re: ${s}`,
+    // A report is mailed as it stands (seed 004 §8); an answer says how to write to the judge.
+    text:
+      kind === "report"
+        ? `${text.trimEnd()}\n`
+        : `${text.trimEnd()}\n\n-- \nEntente judge${game ? `, game ${game.abbr}` : ""}. How to write to the judge: docs/email.md.\n`,
+    gameId: game?.id ?? null,
+    kind,
+    inReplyTo: mail.messageId,
+  };
+}
+
+/** A refusal's text: nothing was changed, what was wrong, and what to send instead. */
+export function refusalText(r: Refusal): string {
+  const p = r.problems;
+  return [
+    "Your mail was NOT accepted: nothing was changed.",
+    "",
+    ...(p.length === 1
+      ? [`What was wrong: ${p[0]}`]
+      : ["What was wrong:", ...p.map((x, i) => `  ${i + 1}. ${x}`)]),
+    ...(r.after ? ["", r.after] : []),
+  ].join("\n");
+}
+
+/**
+ * Stores a letter's orders with the Judge's own method (the one order reader, every rule of
+ * the API); a refusal of the judge's becomes the mail's.
+ */
+export async function submit(
+  letter: Letter,
+  orders: string | readonly string[],
+  options: ReadOptions = {},
+): Promise<SubmissionAnswer | Refusal> {
+  try {
+    return await letter.judge.submitOrders(
+      letter.player.user,
+      letter.game.id,
+      { power: letter.power, orders, ...(letter.phase ? { phase: letter.phase } : {}) },
+      options,
+    );
+  } catch (e) {
+    if (e instanceof JudgeError) return { problems: [`${e.message}.`] };
+    throw e;
+  }
+}
+
+/** The To check of seed 002 II(2): the game's address on the To line, not Cc or Bcc. */
+function toProblem(mail: IncomingMail, game: MailGame): string | null {
+  if (mail.to.includes(game.address)) return null;
+  const where = mail.cc.includes(game.address) ? "on the Cc line" : "not on the To line (Bcc?)";
+  return `the game's address ${game.address} was ${where}. Mails to the judge must be addressed To ${game.address} (seed 002 II(2)).`;
 }
 
 /** Mail that must not be answered: bounces, auto-replies, mail from the judge itself. */
@@ -110,9 +289,86 @@ export class MailGateway {
     }
     this.perSender.add(sender, now);
     const dialect = this.dialects.find((d) => d.claims(mail)) ?? this.dialects.at(-1)!;
-    const result = await dialect.handle(mail, { judge: this.judge });
+    const result = await this.read(mail, dialect);
     await this.send(result.replies);
     return result;
+  }
+
+  /** The one way every mail is read: envelope, game, sender, then the request. */
+  private async read(mail: IncomingMail, dialect: MailDialect): Promise<HandleResult> {
+    const judge = this.judge;
+    const refused = (game: MailGame | null, r: Refusal, extra: OutgoingMail[] = []) => ({
+      accepted: false,
+      dialect: dialect.name,
+      replies: [reply(mail, game, refusalText(r)), ...extra],
+    });
+    const envelope = dialect.envelope(mail);
+    if (!("request" in envelope)) return refused(null, envelope);
+    const row = await gameByAbbr(judge, envelope.game);
+    if (!row) {
+      return refused(null, {
+        problems: [dialect.unknownGame(envelope, await mailGameNames(judge))],
+      });
+    }
+    const game = await loadMailGame(judge, row);
+    if (!dialect.takes(game)) {
+      // Told the form the game does take, in its own dialect's words.
+      const own = this.dialects.find((d) => d.voice.serves(game));
+      const name = game.data?.scenario.variant.name ?? game.view.family?.name ?? game.view.variant;
+      return refused(game, {
+        problems: [
+          `game ${game.abbr} (${name}) does not take ${dialect.form}.${own && own !== dialect ? ` ${own.voice.footer(game)}` : " Write to it as docs/email.md says."}`,
+        ],
+      });
+    }
+    const problems: string[] = [];
+    const to = dialect.toLine ? toProblem(mail, game) : null;
+    if (to) problems.push(to);
+    const named = dialect.names(mail, envelope, game);
+    if ("problem" in named) problems.push(named.problem);
+    const power = "problem" in named ? null : named.power;
+    const who = identify(game, mail.from, envelope.secret, power);
+    if ("problem" in who) problems.push(dialect.sender(who.problem, mail, envelope, game));
+    problems.push(...(dialect.bodyProblems?.(envelope, game) ?? []));
+    if ("problem" in named || "problem" in who || problems.length > 0) {
+      // A wrong secret for a power named: perhaps impersonation (seed 002 X(6)). The GM is told.
+      const forged = "problem" in who && who.problem.kind === "wrong-secret" && power !== null;
+      const alert: OutgoingMail[] =
+        forged && game.gm?.address ? [this.alert(mail, game, game.gm.address, power)] : [];
+      return refused(game, { problems }, alert);
+    }
+    const outcome = await dialect.handle({
+      judge,
+      mail,
+      envelope,
+      game,
+      player: who.player,
+      power: power ?? who.player.powers[0]!,
+      phase: named.phase,
+    });
+    if ("problems" in outcome) return refused(game, outcome);
+    return {
+      accepted: outcome.accepted,
+      dialect: dialect.name,
+      replies: [reply(mail, game, outcome.text, outcome.kind)],
+    };
+  }
+
+  private alert(mail: IncomingMail, game: MailGame, gm: string, power: string): OutgoingMail {
+    const name = this.dialectFor(game).voice.power(game, power);
+    return {
+      from: game.address,
+      to: gm,
+      subject: `${game.abbr}: a mail for ${name} refused: wrong secret`,
+      text: `A mail from ${mail.from} with the subject "${mail.subject}" gave orders for ${name} with a secret that is not its player's. It was refused and nothing changed; the reply went to ${mail.from}. Impersonation is grounds for replacement (seed 002 X(6)).\n`,
+      gameId: game.id,
+      kind: "alert",
+    };
+  }
+
+  /** The dialect that speaks for a game's own mail. */
+  private dialectFor(game: MailGame): MailDialect {
+    return this.dialects.find((d) => d.voice.serves(game)) ?? this.dialects.at(-1)!;
   }
 
   private async refuse(mail: IncomingMail, lines: string[]): Promise<HandleResult> {

@@ -1,26 +1,31 @@
+import { formatHistory } from "../engine/history.ts";
 import { readSubject } from "../engine/orderset.ts";
 import { describePhase, parsePhase, phaseName } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { JudgeError } from "../judge/errors.ts";
-import { type GameData, loadGame } from "../judge/game-data.ts";
 import type { Judge } from "../judge/judge.ts";
-import { powerLetters, sameSecret } from "../judge/mail.ts";
+import { powerLetters } from "../judge/mail.ts";
 import { earlySetsOf, type LineDiagnostic } from "../judge/orders.ts";
-import type { HandleResult, MailContext, MailDialect } from "./gateway.ts";
+import { emgRulesFor } from "./emg.ts";
 import {
-  gameByAbbr,
-  gmOf,
-  holderOf,
-  type MailGameRow,
-  mailGameNames,
+  type Envelope,
+  type Letter,
+  type MailDialect,
+  type Outcome,
+  type Refusal,
+  submit,
+  type Voice,
+} from "./gateway.ts";
+import {
+  type MailGame,
   type Player,
+  type SenderProblem,
   secretProblem,
-  senderIn,
   takeSecret,
 } from "./identity.ts";
-import type { IncomingMail, OutgoingMail } from "./message.ts";
+import type { IncomingMail } from "./message.ts";
 
 /*
  * The house rules' mail (seed 002 II(2), X(6)): orders addressed To the game's address (not Cc
@@ -106,48 +111,68 @@ export function formatReading(lines: readonly LineDiagnostic[]): string[] {
   return out;
 }
 
-function reply(
-  mail: IncomingMail,
-  game: MailGameRow | null,
-  text: string,
-  subject?: string,
-): OutgoingMail {
-  const s = subject ?? mail.subject;
+const FORMAT =
+  'The subject is the game\'s abbreviation, a space, the year\'s last two digits, the season letter and the power letter: "SED 01SA" is game SED, 1901, spring moves, Austria. "SED PRESS" sends press, "SED VOTE" proposes and votes.';
+
+/** A house-rules game's variant (a game of another family has none: it takes EMG mail). */
+function variantOf(game: MailGame): Variant | null {
+  return game.data?.scenario.variant ?? null;
+}
+
+/** A press mail's body: the To: and Kind: lines, an empty line, the message. */
+function readPress(body: string, variant: Variant, abbr: string) {
+  const how = `Write press as: the subject "${abbr} PRESS"; in the body, a line "To: all" or "To: France, Germany" (names or letters: ${lettersText(variant)}), optionally a line "Kind: grey" for anonymous press, then an empty line, then the message.`;
+  const lines = body.split(/\r\n|\r|\n/);
+  let i = 0;
+  while (i < lines.length && lines[i]!.trim() === "") i++;
+  let to: "all" | string[] | null = null;
+  let kind = "white";
+  const problems: string[] = [];
+  for (; i < lines.length && lines[i]!.trim() !== ""; i++) {
+    const m = /^\s*(to|kind)\s*:\s*(.*)$/i.exec(lines[i]!);
+    if (!m) break;
+    if (m[1]!.toLowerCase() === "kind") {
+      kind = m[2]!.trim();
+      continue;
+    }
+    const ws = words(m[2]!);
+    if (ws.length === 1 && /^all$/i.test(ws[0]!)) to = "all";
+    else {
+      to = [];
+      for (const w of ws) {
+        const p = findPowerWord(variant, w);
+        if (p) to.push(p);
+        else
+          problems.push(
+            `"${w}" on the To: line is not a power (${lettersText(variant)}), nor "all".`,
+          );
+      }
+    }
+  }
+  const message = cutSignature(lines.slice(i).join("\n")).trim();
+  if (to === null) problems.push(`the body does not start with a "To:" line. ${how}`);
+  else if (message === "") problems.push(`the message is empty. ${how}`);
   return {
-    from: game?.address ?? null,
-    to: mail.from,
-    subject: /^re:/i.test(s) ? s : `Re: ${s}`,
-    text: `${text.trimEnd()}\n\n-- \nEntente judge${game ? `, game ${game.abbr}` : ""}. How to write to the judge: docs/email.md.\n`,
-    gameId: game?.game_id ?? null,
-    kind: "reply",
-    inReplyTo: mail.messageId,
+    to,
+    kind,
+    message,
+    problems: problems.map((p) => (p.endsWith(how) ? p : `${p} ${how}`)),
   };
 }
 
-function rejected(
-  mail: IncomingMail,
-  game: MailGameRow | null,
-  problems: readonly string[],
-): HandleResult {
-  const text = [
-    "Your mail was NOT accepted: nothing was changed.",
-    "",
-    ...(problems.length === 1
-      ? [`What was wrong: ${problems[0]}`]
-      : ["What was wrong:", ...problems.map((p, i) => `  ${i + 1}. ${p}`)]),
-  ].join("\n");
-  return { accepted: false, dialect: "houserules", replies: [reply(mail, game, text)] };
-}
+const VOTE_HOW = `Write one command per line: "propose draw" (all survivors), "propose draw: Austria, France", "propose concede: England", "propose houserule: <text>", "vote 3 yes" (or no, abstain), "list".`;
 
-/** The To check of seed 002 II(2): the game's address on the To line, not Cc or Bcc. */
-function toProblem(mail: IncomingMail, game: MailGameRow): string | null {
-  if (mail.to.includes(game.address)) return null;
-  const where = mail.cc.includes(game.address) ? "on the Cc line" : "not on the To line (Bcc?)";
-  return `the game's address ${game.address} was ${where}. Mails to the judge must be addressed To ${game.address} (seed 002 II(2)).`;
+function voteCommands(body: string): string[] {
+  return cutSignature(body)
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith(">"));
 }
 
 export class HouseRulesDialect implements MailDialect {
   readonly name = "houserules";
+  readonly form = "mail in the house rules' form (subjects like SED 01SA)";
+  readonly toLine = true;
 
   /**
    * Claims subjects in its forms (`SED 01SA`, `SED PRESS`, `SED VOTE`); as the gateway's last
@@ -157,92 +182,75 @@ export class HouseRulesDialect implements MailDialect {
     return /^\S+\s+(?:\d\d[A-Z][A-Z]|PRESS|VOTE)\b/i.test(stripPrefixes(mail.subject));
   }
 
-  async handle(mail: IncomingMail, ctx: MailContext): Promise<HandleResult> {
-    const { judge } = ctx;
-    const subject = stripPrefixes(mail.subject);
-    const [abbr, ...rest] = subject.split(/\s+/);
-    const known = await mailGameNames(judge);
-    const format =
-      'The subject is the game\'s abbreviation, a space, the year\'s last two digits, the season letter and the power letter: "SED 01SA" is game SED, 1901, spring moves, Austria. "SED PRESS" sends press, "SED VOTE" proposes and votes.';
-    if (!abbr) return rejected(mail, null, [`the subject is empty. ${format}`]);
-    const game = await gameByAbbr(judge, abbr);
-    if (!game) {
-      return rejected(mail, null, [
-        `no game here has the abbreviation "${abbr}" (${known.length > 0 ? `games played by mail: ${known.join(", ")}` : "no game is played by mail yet"}). ${format}`,
-      ]);
-    }
-    const g = await loadGame(judge.store.db, game.game_id);
+  envelope(mail: IncomingMail): Envelope | Refusal {
+    const [abbr, ...rest] = stripPrefixes(mail.subject).split(/\s+/);
+    if (!abbr) return { problems: [`the subject is empty. ${FORMAT}`] };
     const command = rest.join(" ").toUpperCase();
-    if (command === "PRESS") return this.press(mail, game, g, judge);
-    if (command === "VOTE") return this.votes(mail, game, g, judge);
-    return this.orders(mail, game, g, judge, rest.join(" "));
+    const { secret, body } = takeSecret(mail.text);
+    const request = command === "PRESS" ? "press" : command === "VOTE" ? "vote" : "orders";
+    return { game: abbr, request, secret, body };
   }
 
-  private async orders(
-    mail: IncomingMail,
-    game: MailGameRow,
-    g: GameData,
-    judge: Judge,
-    code: string,
-  ): Promise<HandleResult> {
-    const variant = g.scenario.variant;
-    const problems: string[] = [];
-    const to = toProblem(mail, game);
-    if (to) problems.push(to);
+  /** Games of a Diplomacy variant (another family's games take their own mail). */
+  takes(game: MailGame): boolean {
+    return game.data !== null;
+  }
+
+  unknownGame(envelope: Envelope, known: readonly string[]): string {
+    return `no game here has the abbreviation "${envelope.game}" (${known.length > 0 ? `games played by mail: ${known.join(", ")}` : "no game is played by mail yet"}). ${FORMAT}`;
+  }
+
+  /** Orders name the power and the phase in the subject: `SED 01SA`. */
+  names(mail: IncomingMail, envelope: Envelope, game: MailGame) {
+    const variant = variantOf(game)!;
+    if (envelope.request !== "orders") return { power: null, phase: null };
     const subject = readSubject(stripPrefixes(mail.subject), variant);
-    if (!subject)
-      problems.push(
-        `the subject "${mail.subject}" is not in the house rules' form: ${explainCode(code, variant, game.abbr)}`,
-      );
-    const { secret, body } = takeSecret(mail.text);
-    let player: Player | null = null;
-    // A wrong secret from a player's address: perhaps impersonation (seed 002 X(6)).
-    let suspicious: string | null = null;
-    if (subject) {
-      const holder = await holderOf(judge, g, subject.power);
-      const name = powerName(variant, subject.power);
-      if (!holder) problems.push(`nobody plays ${name} in ${game.abbr} now.`);
-      else if (holder.address !== mail.from) {
-        problems.push(
-          `${mail.from} is not the registered address of the player of ${name}: orders for ${name} come from its player's registered address (seed 002 X(6)).`,
-        );
-      } else if (secret === null || !sameSecret(holder.secret ?? "", secret)) {
-        problems.push(secretProblem(secret));
-        if (secret !== null) suspicious = name;
-      } else player = holder;
-    } else {
-      // Still say whether the sender would have been recognised.
-      const who = await senderIn(judge, g, mail.from, secret);
-      if (who.problem) problems.push(who.problem);
-    }
-    if (problems.length > 0 || !subject || !player) {
-      const result = rejected(mail, game, problems);
-      const gm = suspicious ? await gmOf(judge, g) : null;
-      if (!gm?.address) return result;
-      const alert: OutgoingMail = {
-        from: game.address,
-        to: gm.address,
-        subject: `${game.abbr}: a mail for ${suspicious} refused: wrong secret`,
-        text: `A mail from ${mail.from} with the subject "${mail.subject}" gave orders for ${suspicious} with a secret that is not its player's. It was refused and nothing changed; the reply went to ${mail.from}. Impersonation is grounds for replacement (seed 002 X(6)).\n`,
-        gameId: game.game_id,
-        kind: "alert",
+    if (!subject) {
+      const code = stripPrefixes(mail.subject).split(/\s+/).slice(1).join(" ");
+      return {
+        problem: `the subject "${mail.subject}" is not in the house rules' form: ${explainCode(code, variant, game.abbr)}`,
       };
-      return { ...result, replies: [...result.replies, alert] };
     }
-    const phase = phaseName(subject.phase);
-    let answer: Awaited<ReturnType<Judge["submitOrders"]>>;
-    try {
-      answer = await judge.submitOrders(
-        player.user,
-        g.game.id,
-        { power: subject.power, orders: body, phase },
-        { mode: "mail" },
-      );
-    } catch (e) {
-      if (e instanceof JudgeError) return rejected(mail, game, [`${e.message}.`]);
-      throw e;
+    return { power: subject.power as string, phase: phaseName(subject.phase) };
+  }
+
+  bodyProblems(envelope: Envelope, game: MailGame): string[] {
+    const variant = variantOf(game);
+    if (!variant) return [];
+    if (envelope.request === "press") return readPress(envelope.body, variant, game.abbr).problems;
+    if (envelope.request === "vote" && voteCommands(envelope.body).length === 0)
+      return [`the body has no command. ${VOTE_HOW}`];
+    return [];
+  }
+
+  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope, game: MailGame): string {
+    const name = problem.power ? this.voice.power(game, problem.power) : "";
+    switch (problem.kind) {
+      case "nobody":
+        return `nobody plays ${name} in ${game.abbr} now.`;
+      case "not-holder":
+        return `${mail.from} is not the registered address of the player of ${name}: orders for ${name} come from its player's registered address (seed 002 X(6)).`;
+      case "unknown-sender":
+        return `${mail.from || "(no From address)"} is not the registered address of any player in this game. Register the address you send from (POST /api/me/mail, docs/email.md) and send from it.`;
+      default:
+        return secretProblem(envelope.secret);
     }
-    const name = powerName(variant, subject.power);
+  }
+
+  handle(letter: Letter): Promise<Outcome> {
+    const r = letter.envelope.request;
+    return r === "press"
+      ? this.press(letter)
+      : r === "vote"
+        ? this.votes(letter)
+        : this.orders(letter);
+  }
+
+  private async orders(letter: Letter): Promise<Outcome> {
+    const { judge, game, player } = letter;
+    const answer = await submit(letter, letter.envelope.body, { mode: "mail" });
+    if ("problems" in answer) return answer;
+    const name = this.voice.power(game, letter.power);
     const lines = [
       `Your orders for ${name}, ${phaseText(answer.phase)}, were received at ${iso(Date.parse(answer.receivedAt))} (${answer.final ? "FINAL" : "preliminary"}).`,
     ];
@@ -259,24 +267,23 @@ export class HouseRulesDialect implements MailDialect {
         "",
       );
     }
-    lines.push(...(await this.onFile(judge, player, g, answer.early === true)));
-    return { accepted: true, dialect: this.name, replies: [reply(mail, game, lines.join("\n"))] };
+    lines.push(...(await this.onFile(judge, player, game, answer.early === true)));
+    return { accepted: true, text: lines.join("\n") };
   }
 
   /** The complete sets now on file for the player's powers. */
   private async onFile(
     judge: Judge,
     player: Player,
-    g: GameData,
+    game: MailGame,
     early: boolean,
   ): Promise<string[]> {
-    const variant = g.scenario.variant;
     const out: string[] = [];
-    const current = await judge.currentOrders(player.user, g.game.id);
-    const view = await judge.gameView(player.user, g.game.id);
+    const current = await judge.currentOrders(player.user, game.id);
+    const view = await judge.gameView(player.user, game.id);
     for (const power of player.powers) {
       const set = current.sets.find((s) => s.power === power);
-      const name = powerName(variant, power);
+      const name = this.voice.power(game, power);
       out.push(
         `Orders on file for ${name}, ${phaseText(current.phase)}${set ? ` (${set.final ? "FINAL" : "preliminary"}, received ${iso(Date.parse(set.receivedAt!))})` : ""}:`,
       );
@@ -284,10 +291,10 @@ export class HouseRulesDialect implements MailDialect {
       else if (set.orders.length === 0) out.push("  (an empty set)");
       else for (const o of set.orders) out.push(`  ${o}`);
     }
-    const early2 = await earlySetsOf(judge.store.db, g, player.powers);
-    if (early || early2.length > 0) {
-      for (const s of early2) {
-        out.push(`Kept for ${phaseText(s.phase)}, ${powerName(variant, s.power)}:`);
+    const kept = await earlySetsOf(judge.store.db, game.data!, player.powers as PowerId[]);
+    if (early || kept.length > 0) {
+      for (const s of kept) {
+        out.push(`Kept for ${phaseText(s.phase)}, ${this.voice.power(game, s.power)}:`);
         if (s.orders.length === 0) out.push("  (an empty set)");
         for (const o of s.orders) out.push(`  ${o}`);
       }
@@ -304,59 +311,11 @@ export class HouseRulesDialect implements MailDialect {
   // ------------------------------------------------------------------------------------------
   // Press: `SED PRESS`
 
-  private async identify(mail: IncomingMail, game: MailGameRow, g: GameData, judge: Judge) {
-    const problems: string[] = [];
-    const to = toProblem(mail, game);
-    if (to) problems.push(to);
-    const { secret, body } = takeSecret(mail.text);
-    const who = await senderIn(judge, g, mail.from, secret);
-    if (who.problem) problems.push(who.problem);
-    return { problems, body, player: who.player };
-  }
-
-  private async press(
-    mail: IncomingMail,
-    game: MailGameRow,
-    g: GameData,
-    judge: Judge,
-  ): Promise<HandleResult> {
-    const { problems, body, player } = await this.identify(mail, game, g, judge);
-    const variant = g.scenario.variant;
-    const how = `Write press as: the subject "${game.abbr} PRESS"; in the body, a line "To: all" or "To: France, Germany" (names or letters: ${lettersText(variant)}), optionally a line "Kind: grey" for anonymous press, then an empty line, then the message.`;
-    const lines = body.split(/\r\n|\r|\n/);
-    let i = 0;
-    while (i < lines.length && lines[i]!.trim() === "") i++;
-    let to: "all" | string[] | null = null;
-    let kind = "white";
-    const headerProblems: string[] = [];
-    for (; i < lines.length && lines[i]!.trim() !== ""; i++) {
-      const m = /^\s*(to|kind)\s*:\s*(.*)$/i.exec(lines[i]!);
-      if (!m) break;
-      if (m[1]!.toLowerCase() === "kind") {
-        kind = m[2]!.trim();
-        continue;
-      }
-      const words = m[2]!.split(/[\s,;]+/).filter((w) => w !== "" && !/^and$/i.test(w));
-      if (words.length === 1 && /^all$/i.test(words[0]!)) to = "all";
-      else {
-        to = [];
-        for (const w of words) {
-          const p = findPowerWord(variant, w);
-          if (p) to.push(p);
-          else
-            headerProblems.push(
-              `"${w}" on the To: line is not a power (${lettersText(variant)}), nor "all".`,
-            );
-        }
-      }
-    }
-    const message = cutSignature(lines.slice(i).join("\n")).trim();
-    if (to === null) headerProblems.push(`the body does not start with a "To:" line. ${how}`);
-    else if (message === "") headerProblems.push(`the message is empty. ${how}`);
-    problems.push(...headerProblems.map((p) => (p.endsWith(how) ? p : `${p} ${how}`)));
-    if (problems.length > 0 || !player || to === null) return rejected(mail, game, problems);
+  private async press({ judge, game, player, envelope }: Letter): Promise<Outcome> {
+    const variant = variantOf(game)!;
+    const { to, kind, message } = readPress(envelope.body, variant, game.abbr);
     try {
-      const sent = await judge.sendPress(player.user, g.game.id, { to, body: message, kind });
+      const sent = await judge.sendPress(player.user, game.id, { to: to!, body: message, kind });
       const toText =
         sent.to === "all" ? "everybody" : sent.to.map((p) => powerName(variant, p)).join(", ");
       const text = [
@@ -368,9 +327,9 @@ export class HouseRulesDialect implements MailDialect {
         "The message:",
         ...message.split("\n").map((l) => `  ${l}`),
       ].join("\n");
-      return { accepted: true, dialect: this.name, replies: [reply(mail, game, text)] };
+      return { accepted: true, text };
     } catch (e) {
-      if (e instanceof JudgeError) return rejected(mail, game, [`${e.message}.`]);
+      if (e instanceof JudgeError) return { problems: [`${e.message}.`] };
       throw e;
     }
   }
@@ -378,21 +337,9 @@ export class HouseRulesDialect implements MailDialect {
   // ------------------------------------------------------------------------------------------
   // Votes: `SED VOTE`
 
-  private async votes(
-    mail: IncomingMail,
-    game: MailGameRow,
-    g: GameData,
-    judge: Judge,
-  ): Promise<HandleResult> {
-    const { problems, body, player } = await this.identify(mail, game, g, judge);
-    const variant = g.scenario.variant;
-    const how = `Write one command per line: "propose draw" (all survivors), "propose draw: Austria, France", "propose concede: England", "propose houserule: <text>", "vote 3 yes" (or no, abstain), "list".`;
-    const commands = cutSignature(body)
-      .split(/\r\n|\r|\n/)
-      .map((l) => l.trim())
-      .filter((l) => l !== "" && !l.startsWith(">"));
-    if (commands.length === 0) problems.push(`the body has no command. ${how}`);
-    if (problems.length > 0 || !player) return rejected(mail, game, problems);
+  private async votes({ judge, game, player, envelope }: Letter): Promise<Outcome> {
+    const variant = variantOf(game)!;
+    const commands = voteCommands(envelope.body);
     const out: string[] = [];
     let done = 0;
     for (const c of commands) {
@@ -405,21 +352,21 @@ export class HouseRulesDialect implements MailDialect {
           let r: Awaited<ReturnType<Judge["propose"]>>;
           if (kind === "draw") {
             const powers = arg === "" ? undefined : words(arg).map((w) => powerOrThrow(variant, w));
-            r = await judge.propose(player.user, g.game.id, { kind: "draw", powers });
+            r = await judge.propose(player.user, game.id, { kind: "draw", powers });
           } else if (kind === "concede" || kind === "concession") {
-            r = await judge.propose(player.user, g.game.id, {
+            r = await judge.propose(player.user, game.id, {
               kind: "concede",
               powers: words(arg).map((w) => powerOrThrow(variant, w)),
             });
           } else {
-            r = await judge.propose(player.user, g.game.id, { kind: "houserule", text: arg });
+            r = await judge.propose(player.user, game.id, { kind: "houserule", text: arg });
           }
           out.push(`  ${c}  -> proposal ${r.id}: "${r.text}", decided with the orders of ${r.due}`);
           done++;
         } else if (v) {
           const r = await judge.vote(
             player.user,
-            g.game.id,
+            game.id,
             Number(v[1]),
             v[2]!.toLowerCase() as "yes" | "no" | "abstain",
           );
@@ -428,14 +375,14 @@ export class HouseRulesDialect implements MailDialect {
           );
           done++;
         } else if (/^list$/i.test(c)) {
-          const list = await judge.proposals(player.user, g.game.id);
+          const list = await judge.proposals(player.user, game.id);
           const open = list.filter((p) => p.status === "open");
           out.push(`  ${c}  -> ${open.length === 0 ? "no open proposals" : "open proposals:"}`);
           for (const p of open)
             out.push(`       ${p.id}: ${p.text} (your vote: ${p.yourVote ?? "none yet"})`);
           done++;
         } else {
-          out.push(`  ${c}  -> NOT UNDERSTOOD. ${how}`);
+          out.push(`  ${c}  -> NOT UNDERSTOOD. ${VOTE_HOW}`);
         }
       } catch (e) {
         if (!(e instanceof JudgeError)) throw e;
@@ -450,8 +397,63 @@ export class HouseRulesDialect implements MailDialect {
       "",
       "Votes are secret: only the counts are published (seed 002 IX(4)).",
     ].join("\n");
-    return { accepted: done > 0, dialect: this.name, replies: [reply(mail, game, text)] };
+    return { accepted: done > 0, text };
   }
+
+  // ------------------------------------------------------------------------------------------
+  // The judge's own mail for a Diplomacy variant game
+
+  readonly voice: Voice = {
+    serves: (game) => game.data !== null,
+    phase: (name) => (name ? phaseText(name) : ""),
+    power: (game, power) => {
+      const variant = variantOf(game);
+      return variant ? powerName(variant, power) : power;
+    },
+    sends: "orders",
+    finalSets: true,
+    footer: (game) => `Orders: subject "${game.abbr} YYSP" To ${game.address} (docs/email.md).`,
+    started: async (_judge, game) => [
+      `Power letters for subjects: ${lettersText(variantOf(game)!)}.`,
+    ],
+    results: async (judge, game, e, to, next) => {
+      const d = e.data;
+      const g = game.data!;
+      const variant = g.scenario.variant;
+      // One text for every recipient, as players may read it (a sequential game's schedule
+      // never shows, seed 003).
+      const phase = (await judge.phases(game.id, null))[d.index ?? -1];
+      if (!phase) return [];
+      const history = formatHistory(variant, { ...g.record, phases: [phase] })
+        .split("\n")
+        .slice(3)
+        .join("\n");
+      const corrected = e.kind === "phase_corrected";
+      const rules = emgRulesFor(g.game.variant);
+      const lines = [
+        corrected
+          ? `The GM corrected the adjudication of ${phaseText(phase.phase)}: ${d.reason ?? ""}`
+          : `Results of ${phaseText(phase.phase)}:`,
+        "",
+        history,
+      ];
+      if (d.nmr && d.nmr.length > 0) lines.push(`No orders received from: ${d.nmr.join(", ")}.`);
+      if (d.civilDisorder && d.civilDisorder.length > 0)
+        lines.push(`In civil disorder: ${d.civilDisorder.join(", ")}.`);
+      if (next) lines.push(next);
+      const subject = `${corrected ? "corrected results" : "results"} of ${phaseText(phase.phase)}`;
+      return to.map((p) => {
+        const own =
+          rules?.report && p.powers[0]
+            ? [
+                "",
+                rules.report({ variant, position: g.position, power: p.powers[0] as PowerId }, []),
+              ]
+            : [];
+        return { to: p, subject, text: [...lines, ...own].join("\n") };
+      });
+    },
+  };
 }
 
 function words(s: string): string[] {

@@ -1,17 +1,118 @@
 import type { Selectable } from "kysely";
-import type { PowerId } from "../engine/types.ts";
-import { type GameData, loadGame, seatOf } from "../judge/game-data.ts";
-import type { Judge, User } from "../judge/judge.ts";
+import { type GameData, loadGame } from "../judge/game-data.ts";
+import type { GameView, Judge, User } from "../judge/judge.ts";
 import { sameSecret } from "../judge/mail.ts";
 import type { MailGamesTable } from "../store/schema.ts";
 
 /*
- * Who a mail is from (seed 002 X(6)): the registered address of a player and, in the body,
- * that player's secret on a line of its own (`Secret: 4hT9xQ2mKp7L`). Both are needed: a From
- * line is easily forged, and a secret alone could be sent from anywhere.
+ * A game as mail sees it, the same for every game family: its mail settings, its public view
+ * (phase, deadline, seats), and its players and game master with their mail identities. And
+ * who a mail is from (seed 002 X(6)): the registered address of a player and that player's
+ * secret (house rules: a `Secret:` line; EMG: the account id). Both are needed: a From line is
+ * easily forged, and a secret alone could be sent from anywhere.
+ *
+ * Everything here is read through the Judge's public methods and the mail tables, except a
+ * Diplomacy variant game's own data (`data`: its variant, record and position), which only
+ * the house rules' dialect and its results need.
  */
 
 export type MailGameRow = Selectable<MailGamesTable>;
+
+export interface Player {
+  readonly user: User;
+  /** The seat; -1 for the game master. */
+  readonly seat: number;
+  readonly powers: readonly string[];
+  /** The registered address, or null. */
+  readonly address: string | null;
+  readonly secret: string | null;
+}
+
+export interface MailGame {
+  readonly row: MailGameRow;
+  readonly id: string;
+  readonly abbr: string;
+  readonly address: string;
+  /** The game as anybody may see it (phase, deadline, seats, options). */
+  readonly view: GameView;
+  /** A Diplomacy variant game's own data; null for a game of another family (Global Diplomacy). */
+  readonly data: GameData | null;
+  /** Seated players, in seat order. */
+  readonly players: readonly Player[];
+  /** The game master, if they registered an address. */
+  readonly gm: Player | null;
+}
+
+export async function gameByAbbr(judge: Judge, abbr: string): Promise<MailGameRow | null> {
+  return (
+    (await judge.store.db
+      .selectFrom("mail_games")
+      .selectAll()
+      .where("abbr", "=", abbr.toUpperCase())
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** The games played by mail, by abbreviation (for "no such game" answers). */
+export async function mailGameNames(judge: Judge): Promise<string[]> {
+  const rows = await judge.store.db
+    .selectFrom("mail_games")
+    .select("abbr")
+    .orderBy("abbr")
+    .execute();
+  return rows.map((r) => r.abbr);
+}
+
+/** A game played by mail, read for the gateway and the notifier. */
+export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<MailGame> {
+  const db = judge.store.db;
+  const view = await judge.gameView(null, row.game_id);
+  const data = view.family ? null : await loadGame(db, row.game_id);
+  const members = await db
+    .selectFrom("members")
+    .select(["user_id", "role", "seat"])
+    .where("game_id", "=", row.game_id)
+    .execute();
+  const ids = members.map((m) => m.user_id);
+  const users =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom("users")
+          .leftJoin("mail_users", "mail_users.user_id", "users.id")
+          .select(["users.id", "users.name", "mail_users.address", "mail_users.secret"])
+          .where("users.id", "in", ids)
+          .execute();
+  const person = (userId: string, seat: number): Player => {
+    const u = users.find((x) => x.id === userId);
+    return {
+      user: { id: userId, name: u?.name ?? userId },
+      seat,
+      powers: seat < 0 ? [] : (view.seatList[seat]?.powers ?? []),
+      address: u?.address ?? null,
+      secret: u?.secret ?? null,
+    };
+  };
+  const players = members
+    .filter((m) => m.role === "player" && m.seat !== null)
+    .map((m) => person(m.user_id, m.seat!))
+    .sort((a, b) => a.seat - b.seat);
+  const gmMember = members.find((m) => m.role === "gm");
+  const gm = gmMember ? person(gmMember.user_id, -1) : null;
+  return {
+    row,
+    id: row.game_id,
+    abbr: row.abbr,
+    address: row.address,
+    view,
+    data,
+    players,
+    gm: gm?.address ? gm : null,
+  };
+}
+
+// ------------------------------------------------------------------------------------------
+// Who a mail is from
 
 const SECRET_LINE = /^\s*secret\s*[:=]\s*(\S+)\s*$/i;
 
@@ -27,114 +128,47 @@ export function takeSecret(text: string): { secret: string | null; body: string 
   return { secret, body: lines.join("\n") };
 }
 
-export async function gameByAbbr(judge: Judge, abbr: string): Promise<MailGameRow | null> {
-  return (
-    (await judge.store.db
-      .selectFrom("mail_games")
-      .selectAll()
-      .where("abbr", "=", abbr.toUpperCase())
-      .executeTakeFirst()) ?? null
-  );
+/** Why a mail is not taken as a player's (each dialect words it its own way). */
+export interface SenderProblem {
+  /**
+   * `nobody`: nobody plays the power named; `not-holder`: From is not the address of the
+   * named power's player; `unknown-sender`: From is no player's address; `no-secret`, and
+   * `wrong-secret`: the secret is not the sender's.
+   */
+  readonly kind: "nobody" | "not-holder" | "unknown-sender" | "no-secret" | "wrong-secret";
+  /** The power the mail named, if it named one. */
+  readonly power: string | null;
+  /** The secret is another player's of this game. */
+  readonly elsewhere: boolean;
 }
 
-export async function mailGameOf(judge: Judge, gameId: string): Promise<MailGameRow | null> {
-  return (
-    (await judge.store.db
-      .selectFrom("mail_games")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .executeTakeFirst()) ?? null
-  );
-}
-
-/** The games played by mail, by abbreviation (for "no such game" answers). */
-export async function mailGameNames(judge: Judge): Promise<string[]> {
-  const rows = await judge.store.db
-    .selectFrom("mail_games")
-    .select("abbr")
-    .orderBy("abbr")
-    .execute();
-  return rows.map((r) => r.abbr);
-}
-
-export interface Player {
-  readonly user: User;
-  readonly seat: number;
-  readonly powers: readonly PowerId[];
-  /** The registered address, or null. */
-  readonly address: string | null;
-  readonly secret: string | null;
-}
-
-/** The players of a game with their mail identities (seat order). */
-export async function playersOf(judge: Judge, g: GameData): Promise<Player[]> {
-  const members = g.members.filter((m) => m.role === "player" && m.seat !== null);
-  if (members.length === 0) return [];
-  const ids = members.map((m) => m.user_id);
-  const db = judge.store.db;
-  const users = await db
-    .selectFrom("users")
-    .select(["id", "name"])
-    .where("id", "in", ids)
-    .execute();
-  const mail = await db.selectFrom("mail_users").selectAll().where("user_id", "in", ids).execute();
-  return members
-    .map((m) => {
-      const u = users.find((x) => x.id === m.user_id);
-      const id = mail.find((x) => x.user_id === m.user_id);
-      return {
-        user: { id: m.user_id, name: u?.name ?? m.user_id },
-        seat: m.seat!,
-        powers: g.seats[m.seat!]?.powers ?? [],
-        address: id?.address ?? null,
-        secret: id?.secret ?? null,
-      };
-    })
-    .sort((a, b) => a.seat - b.seat);
-}
-
-/** The game master with their mail identity, if they registered an address (seat -1). */
-export async function gmOf(judge: Judge, g: GameData): Promise<Player | null> {
-  const m = g.members.find((x) => x.role === "gm");
-  if (!m) return null;
-  const db = judge.store.db;
-  const u = await db
-    .selectFrom("users")
-    .select(["id", "name"])
-    .where("id", "=", m.user_id)
-    .executeTakeFirst();
-  const id = await db
-    .selectFrom("mail_users")
-    .selectAll()
-    .where("user_id", "=", m.user_id)
-    .executeTakeFirst();
-  if (!u || !id) return null;
-  return { user: u, seat: -1, powers: [], address: id.address, secret: id.secret };
-}
-
-/** The player who holds a power now, or null. */
-export async function holderOf(judge: Judge, g: GameData, power: PowerId): Promise<Player | null> {
-  const seat = seatOf(g.seats, power);
-  return (await playersOf(judge, g)).find((p) => p.seat === seat) ?? null;
-}
-
-/** The player of a game a mail is from: From is their address and the secret is theirs. */
-export async function senderIn(
-  judge: Judge,
-  g: GameData,
+/**
+ * The player a mail is from: with a power named, the player who holds it now, who must have
+ * sent it from their registered address with their secret; without, the player whose address
+ * and secret these are.
+ */
+export function identify(
+  game: MailGame,
   from: string,
   secret: string | null,
-): Promise<{ player: Player | null; problem: string | null }> {
-  const players = (await playersOf(judge, g)).filter((p) => p.address === from);
-  if (players.length === 0) {
-    return {
-      player: null,
-      problem: `${from || "(no From address)"} is not the registered address of any player in this game. Register the address you send from (POST /api/me/mail, docs/email.md) and send from it.`,
-    };
+  power: string | null,
+): { player: Player } | { problem: SenderProblem } {
+  const mine = (p: Player) => secret !== null && p.secret !== null && sameSecret(p.secret, secret);
+  const problem = (kind: SenderProblem["kind"]) => ({
+    problem: { kind, power, elsewhere: game.players.some(mine) },
+  });
+  if (power !== null) {
+    const holder = game.players.find((p) => p.powers.includes(power));
+    if (!holder) return problem("nobody");
+    if (holder.address !== from) return problem("not-holder");
+    if (secret === null) return problem("no-secret");
+    return mine(holder) ? { player: holder } : problem("wrong-secret");
   }
-  const player = players.find((p) => secret !== null && sameSecret(p.secret ?? "", secret));
-  if (!player) return { player: null, problem: secretProblem(secret) };
-  return { player, problem: null };
+  const here = game.players.filter((p) => p.address === from);
+  if (here.length === 0) return problem("unknown-sender");
+  if (secret === null) return problem("no-secret");
+  const player = here.find(mine);
+  return player ? { player } : problem("wrong-secret");
 }
 
 export function secretProblem(secret: string | null): string {
@@ -142,5 +176,3 @@ export function secretProblem(secret: string | null): string {
     ? 'the body has no secret line. Put your secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).'
     : 'the secret in the body is not yours. Put your own secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).';
 }
-
-export { loadGame };

@@ -1,9 +1,7 @@
 import type { Transporter } from "nodemailer";
 import type { Judge } from "../judge/judge.ts";
-import { EmgDialect } from "./emg.ts";
-import { FamilyEmgDialect } from "./family-emg.ts";
+import { defaultDialects } from "./dialects.ts";
 import { MailGateway } from "./gateway.ts";
-import { HouseRulesDialect } from "./houserules.ts";
 import { ImapPoller } from "./imap.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -70,13 +68,7 @@ export function mailConfig(
   };
 }
 
-/**
- * The dialects, in the order they are asked: EMG first (Global Diplomacy's judge games in
- * family-emg.ts, the variants' in emg.ts), the house rules as the fallback.
- */
-export function defaultDialects() {
-  return [new FamilyEmgDialect(new EmgDialect()), new HouseRulesDialect()];
-}
+export { defaultDialects };
 
 export function postmanFor(
   judge: Judge,
