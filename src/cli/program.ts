@@ -512,6 +512,41 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
       ["entente serve --port 9000 --data /var/lib/entente --smtp-port 2525", "and mail"],
     ],
   );
+  for (const cmd of ["backup", "restore"] as const) {
+    const c = program
+      .command(cmd)
+      .summary(
+        cmd === "backup"
+          ? "copy the judge's SQLite database, safe while the server runs"
+          : "put a backup in place (the server stopped; docs/judge.md)",
+      )
+      .description(
+        cmd === "backup"
+          ? `Copies the judge's SQLite database (--data) to FILE with SQLite's online backup, safe
+while the server runs; the copy is checked and its games counted. With DATABASE_URL set to
+PostgreSQL it says which PostgreSQL tool does it instead (docs/judge.md, "Backups").`
+          : `Puts a backup made by entente backup in place of the judge's SQLite database (--data),
+after checking it. The server must be stopped; an existing database is replaced only with
+--force.`,
+      )
+      .argument("<FILE>", cmd === "backup" ? "where to write the copy" : "the backup to restore")
+      .option("--data <DIR>", "the data folder (default: ./data)");
+    if (cmd === "restore") c.option("--force", "replace an existing database");
+    examples(
+      c.action(
+        run(async (file: string, o: { data?: string; force?: boolean }) => {
+          io.out(await cmdBackup(cmd, { file, data: o.data, force: o.force ?? false }));
+          return 0;
+        }),
+      ),
+      cmd === "backup"
+        ? [
+            ["entente backup backups/entente-2026-11-24.sqlite", "a copy of ./data's database"],
+            ["entente backup /mnt/b/club.sqlite --data /var/lib/entente", "another data folder"],
+          ]
+        : [["entente restore backups/entente-2026-11-24.sqlite --force", "the server stopped"]],
+    );
+  }
   const mail = program
     .command("mail")
     .summary("play by email tools (docs/email.md)")
@@ -537,47 +572,6 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
       ["entente mail ingest order.eml", "the judge's reply"],
       ["entente mail ingest - --data ./data < order.eml", "from standard input"],
     ],
-  );
-
-  // --- backup, restore ------------------------------------------------------------------------
-  examples(
-    program
-      .command("backup")
-      .summary("copy the judge's SQLite database, safe while it runs (docs/judge.md)")
-      .description(
-        `Copies the data folder's SQLite database with SQLite's online backup API: safe while the
-server runs, one consistent moment, checked; prints what it holds as one JSON line. Never
-overwrites a file. With DATABASE_URL=postgres://... it names PostgreSQL's tool (pg_dump).`,
-      )
-      .argument("<FILE>", "the backup to write (must not exist)")
-      .option("--data <DIR>", "the data folder (default: ./data)")
-      .action(
-        run(async (file: string, o: { data?: string }) => {
-          io.out(await cmdBackup("backup", { file, data: o.data }));
-          return 0;
-        }),
-      ),
-    [["entente backup club.sqlite --data /var/lib/entente", "while the server runs"]],
-  );
-  examples(
-    program
-      .command("restore")
-      .summary("put a backup in place of the judge's database (the server stopped)")
-      .description(
-        `Checks a backup and puts it in place of the data folder's SQLite database; stop the server
-first. An existing database is replaced only with --force. With DATABASE_URL=postgres://...
-it names PostgreSQL's tool (pg_restore).`,
-      )
-      .argument("<FILE>", "a backup made by entente backup")
-      .option("--data <DIR>", "the data folder (default: ./data)")
-      .option("--force", "replace the existing database")
-      .action(
-        run(async (file: string, o: { data?: string; force?: boolean }) => {
-          io.out(await cmdBackup("restore", { file, data: o.data, force: o.force ?? false }));
-          return 0;
-        }),
-      ),
-    [["entente restore club.sqlite --data /var/lib/entente --force", "the server stopped"]],
   );
 
   // --- render ---------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ export class Accounts extends Room {
           .where(sql<string>`lower(name)`, "=", n.toLowerCase())
           .executeTakeFirst();
         if (taken) throw conflict(`the name "${n}" is taken`);
-        // A name that looks like one taken is refused as taken (names.ts).
+        // A name that looks like one taken is refused as taken (src/judge/names.ts).
         const names = await trx.selectFrom("users").select("name").execute();
         const like = lookAlike(
           n,
