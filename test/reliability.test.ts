@@ -253,6 +253,63 @@ describe("rate limits", () => {
     assert.throws(() => bindAddress("example.org"), /HOST must be an IP address/);
   });
 
+  test("quotas: games created and press sent per user, sandbox requests per address (429, Retry-After)", async (t) => {
+    const { api, judge, clock } = await world(t, {
+      gamesPerUser: { max: 2, windowMs: 24 * 3_600_000 },
+      pressPerUser: { max: 3, windowMs: 600_000 },
+      sandboxPerAddress: { max: 2, windowMs: 60_000 },
+    });
+    const gm = await judge.register("maker", "password1");
+    const other = await judge.register("other", "password1");
+    const bad = await api.call("POST", "/api/games", { name: "x", variant: "atlantis" }, gm.token);
+    assert.equal(bad.status, 400, "a refused request is not counted");
+    for (const n of [1, 2]) {
+      const r = await api.call("POST", "/api/games", { name: `g${n}` }, gm.token);
+      assert.equal(r.status, 201, `game ${n}`);
+    }
+    const res = await fetch(`${api.base}/api/games`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${gm.token}` },
+      body: JSON.stringify({ name: "g3" }),
+    });
+    assert.equal(res.status, 429, "the third game in a day waits");
+    assert.equal(res.headers.get("retry-after"), String(24 * 3600), "a day's window");
+    const msg = ((await res.json()) as { error: string }).error;
+    assert.match(msg, /too many games created by you \(at most 2 in 24 hours\)/, msg);
+    const theirs = await api.call("POST", "/api/games", { name: "theirs" }, other.token);
+    assert.equal(theirs.status, 201, "another user is not held up");
+    // Press: three messages, then a wait.
+    const game = await judge.createGame(other.user, { name: "talk" });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: Record<string, string> = {};
+    for (const p of POWERS) {
+      const u = await judge.register(`talker-${p}`, "password1");
+      await judge.acceptInvite(u.user, code, { power: p });
+      players[p] = u.token;
+    }
+    const press = (token: string) =>
+      api.call("POST", `/api/games/${game.id}/press`, { to: "all", body: "hello" }, token);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await press(players.france!)).status, 201, `press ${i}`);
+    const fourth = await press(players.france!);
+    assert.equal(fourth.status, 429, JSON.stringify(fourth.body));
+    assert.match(String(fourth.body.error), /too many press messages sent by you/);
+    assert.equal((await press(players.italy!)).status, 201, "another player writes on");
+    clock.advance(600_000);
+    assert.equal((await press(players.france!)).status, 201, "after the window, again");
+    // The sandbox, per address.
+    const start = await api.ok<{ position: Record<string, unknown> }>(
+      "GET",
+      "/api/variants/classical/start",
+    );
+    const legal = () => api.call("POST", "/api/sandbox/legal", start.position);
+    assert.equal((await legal()).status, 200, "first");
+    assert.equal((await legal()).status, 200, "second");
+    const third = await legal();
+    assert.equal(third.status, 429, JSON.stringify(third.body).slice(0, 200));
+    assert.match(String(third.body.error), /too many sandbox requests from your address/);
+  });
+
   test("the sliding window: at most max per window, the wait to the oldest, bounded memory", () => {
     const w = new SlidingWindow({ max: 3, windowMs: 1000 }, 10);
     for (const at of [0, 100, 200]) {

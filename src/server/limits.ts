@@ -31,6 +31,12 @@ export interface LimitsConfig {
   readonly loginPerAddress: Window;
   /** Accounts created per client address. */
   readonly registrationsPerAddress: Window;
+  /** Games one user may create. */
+  readonly gamesPerUser: Window;
+  /** Press messages one user may send, in all games together. */
+  readonly pressPerUser: Window;
+  /** Sandbox requests (adjudicate, legal orders) from one client address. */
+  readonly sandboxPerAddress: Window;
   /** Request bodies larger than this (bytes) are refused with 413. */
   readonly maxBodyBytes: number;
   /**
@@ -52,6 +58,9 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   knownAddressMs: 30 * 24 * 60 * MINUTE,
   loginPerAddress: { max: 60, windowMs: 10 * MINUTE },
   registrationsPerAddress: { max: 50, windowMs: 60 * MINUTE },
+  gamesPerUser: { max: 20, windowMs: 24 * 60 * MINUTE },
+  pressPerUser: { max: 60, windowMs: 10 * MINUTE },
+  sandboxPerAddress: { max: 60, windowMs: MINUTE },
   maxBodyBytes: 1024 * 1024,
   trustProxy: false,
 };
@@ -102,7 +111,9 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 const minutes = (ms: number) => {
   const m = Math.round(ms / MINUTE);
-  return m >= 60 && m % 60 === 0 ? `${m / 60} hour${m === 60 ? "" : "s"}` : `${m} minutes`;
+  return m >= 60 && m % 60 === 0
+    ? `${m / 60} hour${m === 60 ? "" : "s"}`
+    : `${m} minute${m === 1 ? "" : "s"}`;
 };
 
 /** The rate limits of one server: which routes they guard, and the counters. */
@@ -112,6 +123,11 @@ export class Limits {
   private readonly loginFailuresHere: SlidingWindow;
   private readonly loginAddress: SlidingWindow;
   private readonly registerAddress: SlidingWindow;
+  /** The quotas: route → what it counts, by user or by address. */
+  private readonly quotas: ReadonlyMap<
+    string,
+    { by: "user" | "address"; w: SlidingWindow; what: string; bound: Window }
+  >;
   /** `account\naddress` → when the account last logged in from there (oldest first). */
   private readonly known = new Map<string, number>();
 
@@ -124,6 +140,46 @@ export class Limits {
     this.loginFailuresHere = new SlidingWindow(this.config.loginFailuresPerAccountAddress);
     this.loginAddress = new SlidingWindow(this.config.loginPerAddress);
     this.registerAddress = new SlidingWindow(this.config.registrationsPerAddress);
+    const c = this.config;
+    const sandbox = new SlidingWindow(c.sandboxPerAddress);
+    this.quotas = new Map([
+      [
+        "POST /api/games",
+        {
+          by: "user" as const,
+          w: new SlidingWindow(c.gamesPerUser),
+          what: "games created",
+          bound: c.gamesPerUser,
+        },
+      ],
+      [
+        "POST /api/games/{id}/press",
+        {
+          by: "user" as const,
+          w: new SlidingWindow(c.pressPerUser),
+          what: "press messages sent",
+          bound: c.pressPerUser,
+        },
+      ],
+      [
+        "POST /api/sandbox/adjudicate",
+        {
+          by: "address" as const,
+          w: sandbox,
+          what: "sandbox requests",
+          bound: c.sandboxPerAddress,
+        },
+      ],
+      [
+        "POST /api/sandbox/legal",
+        {
+          by: "address" as const,
+          w: sandbox,
+          what: "sandbox requests",
+          bound: c.sandboxPerAddress,
+        },
+      ],
+    ]);
   }
 
   /**
@@ -135,9 +191,24 @@ export class Limits {
     req: IncomingMessage,
     body: unknown,
     run: () => Promise<T>,
+    user: { readonly id: string } | null = null,
   ): Promise<T> {
     const address = clientAddress(req, this.config.trustProxy);
     const now = this.now();
+    const quota = this.quotas.get(route);
+    if (quota) {
+      // Counted when accepted: a refused request (bad input, not allowed) costs nothing.
+      const key = quota.by === "user" ? `user:${user?.id ?? address}` : address;
+      this.refuseIf(
+        quota.w,
+        key,
+        now,
+        `too many ${quota.what} ${quota.by === "user" ? "by you" : "from your address"} (at most ${quota.bound.max} in ${minutes(quota.bound.windowMs)})`,
+      );
+      const out = await run();
+      quota.w.add(key, this.now());
+      return out;
+    }
     if (route === "POST /api/users") {
       this.refuseIf(
         this.registerAddress,

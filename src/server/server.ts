@@ -271,8 +271,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const query = new URL(request.url, "http://localhost").searchParams;
         const params = request.params as Record<string, string>;
         const body = request.body;
-        const out: Reply = await limits.around(`${r.method} ${r.path}`, request.raw, body, () =>
-          r.handle({ user, token, params, query, body, req: request.raw, res: reply.raw }),
+        const out: Reply = await limits.around(
+          `${r.method} ${r.path}`,
+          request.raw,
+          body,
+          () => r.handle({ user, token, params, query, body, req: request.raw, res: reply.raw }),
+          user,
         );
         if (out && typeof out === "object" && "streamed" in out) {
           reply.hijack();
