@@ -46,6 +46,9 @@ interface EventData extends ResultEvent {
   due?: string;
 }
 
+/** Events told in the results mail when they come with it. */
+const FOLDED = new Set(["vote_result", "deadline", "paused", "resumed"]);
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export class Notifier {
@@ -90,7 +93,15 @@ export class Notifier {
     const game = await loadMailGame(this.judge, row);
     const voice = (this.dialects.find((d) => d.voice.serves(game)) ?? this.dialects.at(-1)!).voice;
     const mails: OutgoingMail[] = [];
-    for (const e of events) mails.push(...(await this.event(game, voice, e)));
+    // One mail per player per phase: vote outcomes and the GM's notices that come with a
+    // phase's results (the same batch of events) are told in the results mail.
+    const results = events.find((e) => e.kind === "phase_resolved" || e.kind === "phase_corrected");
+    const folded = results ? events.filter((e) => FOLDED.has(e.kind)) : [];
+    const told = folded.map((e) => this.notice(voice, e.kind, (e.data ?? {}) as EventData));
+    for (const e of events) {
+      if (folded.includes(e)) continue;
+      mails.push(...(await this.event(game, voice, e, e === results ? told : [])));
+    }
     const reminders = await this.reminders(game, voice);
     if (events.length === 0 && reminders === null) return 0;
     mails.push(...(reminders ?? []));
@@ -145,10 +156,24 @@ export class Notifier {
     return out;
   }
 
+  /** A vote's outcome or a GM's notice, as one line of a results mail. */
+  private notice(voice: Voice, kind: string, d: EventData): string {
+    switch (kind) {
+      case "vote_result":
+        // Counts only: votes are secret (seed 002 IX(4)).
+        return `Proposal ${d.id} ("${d.text}") ${d.passed ? "PASSED" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`;
+      case "paused":
+        return `The GM paused the game in ${voice.phase(d.phase)}.`;
+      default:
+        return `The GM set the deadline: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
+    }
+  }
+
   private async event(
     game: MailGame,
     voice: Voice,
     e: { id: number; kind: string; audience: string; data: unknown },
+    told: readonly string[] = [],
   ): Promise<OutgoingMail[]> {
     const d = (e.data ?? {}) as EventData;
     const { players, gm } = game;
@@ -180,12 +205,23 @@ export class Notifier {
             : d.next
               ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
               : null;
+        const votes = told.filter((t) => t.startsWith("Proposal "));
+        const acts = told.filter((t) => !t.startsWith("Proposal "));
+        const with_ = [
+          ...(votes.length > 0
+            ? ["Votes (counts only, seed 002 IX(4)):", ...votes.map((v) => `  ${v}`)]
+            : []),
+          ...(acts.length > 0
+            ? ["The GM's acts since the last results:", ...acts.map((v) => `  ${v}`)]
+            : []),
+          ...(next ? [next] : []),
+        ];
         const results = await voice.results(
           this.judge,
           game,
           { kind: e.kind, data: d },
           everyone.filter((p) => p.address),
-          next,
+          with_.length > 0 ? with_.join("\n") : null,
         );
         return results.map((r) => this.mail(game, voice, r.to, "results", r.subject, r.text));
       }
