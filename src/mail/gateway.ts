@@ -2,6 +2,7 @@ import { JudgeError } from "../judge/errors.ts";
 import type { Judge, SubmissionAnswer } from "../judge/judge.ts";
 import type { ReadOptions } from "../judge/orders.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
+import { commandOf, runCommand } from "./commands.ts";
 import {
   gameByAbbr,
   identify,
@@ -288,6 +289,13 @@ export class MailGateway {
       ]);
     }
     this.perSender.add(sender, now);
+    // The judge's own commands (HELP, REGISTER, JOIN, the GM's CREATE ... REPLACE).
+    if (commandOf(mail.subject) !== null) {
+      const answer = await runCommand(this.judge, mail);
+      const out = reply(mail, null, answer.text);
+      await this.send([out]);
+      return { accepted: answer.accepted, dialect: "commands", replies: [out] };
+    }
     const dialect = this.dialects.find((d) => d.claims(mail)) ?? this.dialects.at(-1)!;
     const result = await this.read(mail, dialect);
     await this.send(result.replies);
