@@ -3,7 +3,7 @@ import { writePosition } from "../engine/position-json.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
-import { type ActInput, recordCommitteeAct } from "./committee.ts";
+import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import {
   iso,
@@ -322,12 +322,16 @@ export class GmTools extends Room {
     });
   }
 
-  /** Ends the game: a draw, a conceded win, or abandoned. */
+  /**
+   * Ends the game: a draw, a conceded win, abandoned, or (a game with the europe1935
+   * committee) on victory points, the seed's way of winning it: the chairs end the session and
+   * the power alone on the highest total wins; a tie at the top is a draw between the leaders.
+   */
   async endGame(
     user: User,
     gameId: string,
     input: {
-      result: "draw" | "concession" | "abandoned";
+      result: "draw" | "concession" | "abandoned" | "points";
       powers?: readonly string[] | undefined;
       note?: string | undefined;
     },
@@ -341,6 +345,23 @@ export class GmTools extends Room {
       }
       if (input.result === "concession" && powers.length !== 1) {
         throw invalid("a concession names exactly one power");
+      }
+      if (input.result === "points") {
+        const { scores } = await committeeFields(trx, g);
+        if (!scores)
+          throw invalid(
+            `${g.scenario.variant.id} has no victory points: end it with "draw", "concession" or "abandoned"`,
+          );
+        const totals = Object.fromEntries(scores.rows.map((r) => [r.power, r.total]));
+        await this.finish(trx, g, {
+          kind: "points",
+          winner: scores.winner,
+          powers: [...scores.leaders],
+          scores: totals,
+          by: "gm",
+          ...(input.note ? { note: input.note } : {}),
+        });
+        return;
       }
       const result =
         input.result === "draw"
