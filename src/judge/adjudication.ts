@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { powersThatMustOrder } from "../engine/must-order.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
@@ -99,7 +100,9 @@ export class Adjudication extends Room {
       })
       .execute();
     // Missed orders (seed 002 VII(6)): adjudicated without them, recorded.
-    const missed = need.filter((p) => !latest.has(p) && !early.has(p));
+    // A power that only could have built and sent nothing has waived its builds: no NMR.
+    const had = new Set(powersThatMustOrder(g.scenario.variant, g.position, g.record.rules));
+    const missed = need.filter((p) => had.has(p) && !latest.has(p) && !early.has(p));
     for (const power of missed) {
       const seat = seatOf(g.seats, power);
       const holder = g.members.find((m) => m.role === "player" && m.seat === seat);

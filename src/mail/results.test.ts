@@ -158,5 +158,18 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.match(winter, /Supply centres after W1901R:/, "the winter results carry the table too");
     assert.match(winter, / {2}Austria +4 centres, {2}3 units {2}bud tri vie war/, "as it stands");
     assert.match(winter, / {2}Russia +3 centres, {2}3 units/, "Russia's dislodged unit disbanded");
+    // Austria could build and sent nothing: it waived its build, no NMR (seed 001 §3).
+    const nmrs = await g.judge.store.db
+      .selectFrom("nmrs")
+      .select("power")
+      .where("phase", "=", "W1901R")
+      .execute();
+    assert.deepEqual(
+      nmrs.map((r) => r.power),
+      ["russia"],
+      "only Russia, which had a dislodged unit to retreat, missed orders",
+    );
+    assert.match(winter, /No orders received from Russia: its dislodged units were disbanded\./);
+    assert.doesNotMatch(winter, /No orders received from Austria/, "a waived build is no NMR");
   });
 });
