@@ -35,6 +35,13 @@ const when = (iso: string | null | undefined) =>
   iso ? iso.replace(/:\d\d\.\d{3}Z$/, " UTC").replace("T", " ") : "none";
 
 interface EventData extends ResultEvent {
+  power?: string;
+  unit?: string;
+  seatName?: string;
+  player?: string | null;
+  years?: number;
+  missed?: number;
+  code?: string;
   kind?: string;
   id?: number;
   powers?: string[];
@@ -47,7 +54,16 @@ interface EventData extends ResultEvent {
 }
 
 /** Events told in the results mail when they come with it. */
-const FOLDED = new Set(["vote_result", "deadline", "paused", "resumed"]);
+const FOLDED = new Set([
+  "vote_result",
+  "deadline",
+  "paused",
+  "resumed",
+  "unit_removed",
+  "player_replaced",
+  "draw_warning",
+  "civil_disorder",
+]);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -164,6 +180,16 @@ export class Notifier {
         return `Proposal ${d.id} ("${d.text}") ${d.passed ? "PASSED" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`;
       case "paused":
         return `The GM paused the game in ${voice.phase(d.phase)}.`;
+      case "resumed":
+        return `The GM resumed the game: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
+      case "unit_removed":
+        return `The GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}${d.reason ? `: ${d.reason}` : ""} (seed 002 VIII(2)).`;
+      case "player_replaced":
+        return `The GM ${d.player ? `gave ${d.seatName}'s seat to ${d.player}` : `opened ${d.seatName}'s seat for a replacement`}.`;
+      case "draw_warning":
+        return `The GM warned that a draw may be declared: no supply centre has changed hands for ${d.years} game year(s) (seed 002 IX(2)).`;
+      case "civil_disorder":
+        return `${d.seatName} missed ${d.missed} phases in a row and is in civil disorder; its seat is open for a replacement.`;
       default:
         return `The GM set the deadline: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
     }
@@ -261,6 +287,31 @@ export class Notifier {
               ? `The GM paused the game in ${voice.phase(d.phase)}.`
               : `${capital(voice.sends)} for ${voice.phase(d.phase)} are now due by ${when(d.deadline)}.`,
         );
+      case "unit_removed":
+      case "player_replaced":
+      case "draw_warning":
+      case "civil_disorder":
+        return this.toAll(game, voice, everyone, "notice", "the GM", () =>
+          this.notice(voice, e.kind, d),
+        );
+      case "replacement_needed":
+        // To the GM only: the seat's invitation code and the mail command to replace.
+        return gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                gm,
+                "notice",
+                `a replacement may be arranged for ${d.seatName}`,
+                [
+                  `${d.seatName} is in civil disorder (seed 002 VII(6)); a replacement may be arranged.`,
+                  `Give the replacement the invitation code ${d.code} (they send "JOIN ${d.code}"),`,
+                  `or send "REPLACE ${game.abbr} ${d.seatName} <user>" with your secret line.`,
+                ].join("\n"),
+              ),
+            ]
+          : [];
       case "press":
         return this.press(game, voice, d.id ?? 0);
       default:

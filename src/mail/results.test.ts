@@ -171,5 +171,39 @@ describe("mail: the results mail is the adjudication as published", () => {
     );
     assert.match(winter, /No orders received from Russia: its dislodged units were disbanded\./);
     assert.doesNotMatch(winter, /No orders received from Austria/, "a waived build is no NMR");
+
+    // The GM's acts reach every player: a unit removed (VIII(2)) between phases.
+    await g.judge.removeUnit(g.gm, g.gameId, {
+      power: "italy",
+      unit: "A ven",
+      reason: "two units in one province",
+    });
+    await notifier.tick();
+    const notices = await g.judge.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("kind", "=", "notice")
+      .execute();
+    assert.equal(notices.length, 8, "to the seven players and the GM");
+    for (const m of notices)
+      assert.match(m.body, /The GM removed italy's A ven: two units in one province/, m.to_addr);
+
+    // Russia misses a second phase in a row: civil disorder; the GM is told how to replace.
+    await adjudicate();
+    const gmMails = await g.judge.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("to_addr", "=", GM)
+      .where("subject", "like", "%replacement%")
+      .execute();
+    assert.equal(
+      (await g.judge.gameView(g.gm, g.gameId)).options.civilDisorderAfter,
+      2,
+      "the default: civil disorder after two missed phases",
+    );
+    assert.equal(gmMails.length, 1, "the GM is mailed that a replacement may be arranged");
+    assert.match(gmMails[0]!.body, /REPLACE SED Russia <user>/, "with the command to do it");
+    const spring1902 = (await results("S1902M")).find((m) => m.to_addr === GM)!.body;
+    assert.match(spring1902, /Russia missed 2 phases in a row and is in civil disorder/, "told");
   });
 });
