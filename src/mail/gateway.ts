@@ -329,6 +329,22 @@ export class MailGateway {
         ],
       });
     }
+    if (
+      game.view.status === "finished" &&
+      (envelope.request === "orders" || envelope.request === "vote")
+    ) {
+      const result = game.view.result as { kind?: string; winner?: string } | null;
+      const how = result?.winner
+        ? `: ${result.winner} won`
+        : result?.kind
+          ? ` (${result.kind})`
+          : "";
+      return refused(game, {
+        problems: [
+          `game ${game.abbr} is over${how}, so it takes no more ${envelope.request === "vote" ? "votes" : "orders"}. Nothing is needed from you; the final results were mailed, and the game's record stays on its page. Write to the GM for anything else, or to the address of another game you play.`,
+        ],
+      });
+    }
     const problems: string[] = [];
     const to = dialect.toLine ? toProblem(mail, game) : null;
     if (to) problems.push(to);

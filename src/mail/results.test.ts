@@ -206,4 +206,15 @@ describe("mail: the results mail is the adjudication as published", () => {
     const spring1902 = (await results("S1902M")).find((m) => m.to_addr === GM)!.body;
     assert.match(spring1902, /Russia missed 2 phases in a row and is in civil disorder/, "told");
   });
+
+  test("a mail for a finished game says so, and what to do instead", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    await g.judge.endGame(g.gm, g.gameId, { result: "draw" });
+    const reply = await send(g, "austria", "SED 01SA", "A vie-gal");
+    assert.match(reply, /NOT accepted: nothing was changed/, "refused");
+    assert.match(reply, /game SED is over \(draw\), so it takes no more orders/, "why");
+    assert.match(reply, /Write to the GM for anything else/, "what instead");
+  });
 });
