@@ -41,3 +41,31 @@ export function powersToOrder(
   } else for (const p of adjusting(variant, position)) out.add(p);
   return variant.powers.map((p) => p.id).filter((p) => out.has(p));
 }
+
+/**
+ * The powers that had to order in this position, for missed orders (seed 002 VII(6), seed
+ * 001 §3): those with units to move, dislodged units to retreat or removals they owe (in the
+ * house rules' winter phase, also those that must remove if every dislodged unit is
+ * disbanded). A power that only could have build and sent nothing has waived its builds: it
+ * is among `powersToOrder` but not here.
+ */
+export function powersThatMustOrder(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions = DATC_RULES,
+): PowerId[] {
+  const out = new Set<PowerId>();
+  const { phase } = position;
+  const removing = (p: Position) =>
+    [...adjustmentCounts(variant, p)].filter(([, n]) => n < 0).map(([power]) => power);
+  if (phase.type === "M") for (const u of position.units) out.add(u.power);
+  else if (phase.type === "R") {
+    for (const u of position.dislodged) out.add(u.power);
+    if (phase.season === "W") {
+      const fall = { ...position, phase: { ...phase, season: "F" as const } };
+      const after = adjudicate(variant, fall, new Map(), rules).next;
+      if (after.phase.type === "A") for (const p of removing(after)) out.add(p);
+    }
+  } else for (const p of removing(position)) out.add(p);
+  return variant.powers.map((p) => p.id).filter((p) => out.has(p));
+}

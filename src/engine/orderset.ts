@@ -99,7 +99,13 @@ const MAX_LINES = 1000;
 const FINAL = /^(?:(?:these|my)\s+(?:orders\s+)?are\s+)?final(?:\s+orders)?[\s.!]*$/i;
 const SIGNATURE = /^--\s*$/;
 const QUOTED = /^>/;
-const LIST_MARK = /^(?:[*•]+|\d{1,2}[.)])\s+/;
+/** A list mark before an order: `*`, `•`, `1.`, `1)`, `(1)`, `1:` (a space after it or not). */
+const LIST_MARK = /^(?:[*•]+\s+|\(?\d{1,2}[.):](?!\d)\s*)/;
+
+/** An order line without the list mark before it (`1. A par - bur` is `A par - bur`). */
+export function stripListMark(line: string): string {
+  return line.replace(LIST_MARK, "");
+}
 const SUBJECT = /^subject\s*:\s*(.*)$/i;
 
 /** Reads a subject `GAME YYSP` (year, season letter, power letter) against the variant. */
@@ -154,7 +160,8 @@ const ORDER_WORDS = new Set([
  * has a move dash in it.
  */
 function looksLikeOrder(line: string, variant: Variant): boolean {
-  const lower = line.toLowerCase();
+  // Articles say nothing about whether a line is an order (`The army in Paris marches on`).
+  const lower = line.toLowerCase().replace(/^(?:(?:the|my|our|an)\s+)+/, "");
   const words = lower.split(/[\s,:;!?()]+/).filter((w) => w !== "");
   if (words.length === 0 || words.length > 12) return false;
   const isPlace = (w: string | undefined): boolean =>
@@ -270,7 +277,7 @@ export function readOrderSet(
       lines.push({ ...at, kind: "power", power: header });
       return;
     }
-    let body = line.replace(LIST_MARK, "");
+    let body = stripListMark(line);
     let owner = current;
     const inline = inlinePower(body, variant);
     if (inline) {

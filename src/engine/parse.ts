@@ -209,6 +209,122 @@ function unwrapUnits(
   return drop.size === 0 ? tokens : tokens.filter((_, i) => !drop.has(i));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Orders written as sentences (seed 002 III(1)-(2), Alternative D: the tolerant reader)
+
+/** Verbs of movement beyond the order words: read as "-". */
+const MOVE_VERBS: ReadonlySet<string> = new Set([
+  "go",
+  "goes",
+  "going",
+  "moving",
+  "attack",
+  "attacks",
+  "attacking",
+  "advance",
+  "advances",
+  "march",
+  "marches",
+  "sail",
+  "sails",
+  "into",
+  "towards",
+]);
+/** Words for "stays where it is". */
+const HOLD_VERBS: ReadonlySet<string> = new Set(["holding", "stay", "stays", "remain", "remains"]);
+/** Other inflections of the order words. */
+const OTHER_VERBS: ReadonlyMap<string, string> = new Map([
+  ["supporting", "support"],
+  ["convoying", "convoy"],
+  ["disbanding", "disband"],
+  ["removing", "remove"],
+  ["building", "build"],
+]);
+/** Words that carry nothing in an order sentence. */
+const FILLER: ReadonlySet<string> = new Set(["the", "an", "my", "our", "will", "shall", "please"]);
+/** Words that lead to a destination after a verb of movement (`moves to`, `goes into`). */
+const TOWARDS: ReadonlySet<string> = new Set(["to", "into", "towards", "onto"]);
+
+/**
+ * The tolerant reader's sentences: `A Paris moves to Burgundy`, `The army in Paris attacks
+ * Burgundy`, `Build an army in Berlin`, `no build`, `A Pic-Wal (via convoy)`, `F Kiel holds;`.
+ * The words that only make a sentence of an order (articles, "in"/"at" before a unit's place,
+ * "to" after a verb of movement, a trailing ";") are set aside and the other verbs read as the
+ * order words they mean. A word that is (or starts) a name of the map is never set aside.
+ */
+function readSentence(tokens: readonly Token[], index: NameIndex): readonly Token[] {
+  const isName = (t: Token | undefined): boolean =>
+    t !== undefined &&
+    t.kind === "word" &&
+    (index.names.has(t.text) || index.multiFirst.has(t.text));
+  const word = (t: Token | undefined, ...texts: string[]): boolean =>
+    t !== undefined && t.kind === "word" && texts.includes(t.text) && !isName(t);
+  let list = [...tokens];
+  // A trailing ";" (or several), as in a list of orders.
+  while (
+    list.length > 1 &&
+    list[list.length - 1]!.kind === "junk" &&
+    /^[;!]$/.test(list[list.length - 1]!.text)
+  )
+    list.pop();
+  // `no build`, `no builds`, `waive build`: a waive.
+  const words = list.map((t) => t.text).join(" ");
+  if (/^(?:no|waive|waives|waived) (?:a )?builds?$/.test(words) || words === "build nothing") {
+    return [
+      { kind: "word", text: "waive", start: list[0]!.start, end: list[list.length - 1]!.end },
+    ];
+  }
+  // `(via convoy)`: the parentheses are no part of the order.
+  for (let i = 0; i + 3 < list.length; i++) {
+    if (
+      list[i]!.kind === "open" &&
+      KEYWORDS.get(list[i + 1]!.text) === "via" &&
+      list[i + 2]!.text === "convoy" &&
+      list[i + 3]!.kind === "close"
+    ) {
+      list = [...list.slice(0, i), list[i + 1]!, list[i + 2]!, ...list.slice(i + 4)];
+    }
+  }
+  const out: Token[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    const prev = out[out.length - 1];
+    if (t.kind !== "word" || isName(t)) {
+      out.push(t);
+      continue;
+    }
+    if (FILLER.has(t.text)) continue;
+    // "a" before "army" or "fleet" is an article, not an army.
+    if (t.text === "a" && word(list[i + 1], "army", "fleet")) continue;
+    // "in"/"at" between a unit word (or "build") and its place.
+    if (
+      (t.text === "in" || t.text === "at") &&
+      prev !== undefined &&
+      prev.kind === "word" &&
+      ["army", "fleet", "build"].includes(KEYWORDS.get(prev.text) ?? "")
+    )
+      continue;
+    const prevMoves =
+      prev !== undefined &&
+      (prev.kind === "move" || ["move", "retreat"].includes(KEYWORDS.get(prev.text) ?? ""));
+    // `moves to`, `retreats into`: the verb says it already.
+    if (TOWARDS.has(t.text) && prevMoves && prev !== undefined && prev.text !== "to") continue;
+    // `to hold`: a support to hold.
+    if (t.text === "to" && KEYWORDS.get(list[i + 1]?.text ?? "") === "hold") continue;
+    if (MOVE_VERBS.has(t.text)) {
+      if (!prevMoves) out.push({ ...t, kind: "move", text: "-" });
+      continue;
+    }
+    if (HOLD_VERBS.has(t.text)) {
+      out.push({ ...t, text: "hold" });
+      continue;
+    }
+    const other = OTHER_VERBS.get(t.text);
+    out.push(other ? { ...t, text: other } : t);
+  }
+  return out.length > 0 ? out : tokens;
+}
+
 /** The lookup key of a name: its tokens, normalised, joined by single spaces. */
 function nameKey(name: string): string {
   return tokenize(name)
@@ -1275,7 +1391,10 @@ function parseChecked(
       text.length,
     );
   }
-  if (options.typos === "correct") return parseCorrecting(text, tokens, map, powers, options);
+  if (options.typos === "correct") {
+    const sentence = readSentence(tokens, nameIndex(map));
+    return parseCorrecting(text, sentence, map, powers, options);
+  }
   return readTokens(text, tokens, map, powers, null, options.convoyRoutes === true);
 }
 

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { powersThatMustOrder } from "../engine/must-order.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
@@ -99,8 +100,10 @@ export class Adjudication extends Room {
         adjudicated_at: now,
       })
       .execute();
-    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded (missed.ts).
-    const missed = need.filter((p) => !latest.has(p) && !early.has(p));
+    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded (missed.ts). A
+    // power that only could have built and sent nothing has waived its builds: no NMR.
+    const had = new Set(powersThatMustOrder(g.scenario.variant, g.position, g.record.rules));
+    const missed = need.filter((p) => had.has(p) && !latest.has(p) && !early.has(p));
     const disorder = await recordMissed(trx, g, { idx, phase: phase.phase, now }, missed, {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "public",

@@ -119,7 +119,11 @@ export async function configureMailGame(
       `an abbreviation is 1 to 12 letters or digits (like SED), not "${input.abbreviation}"`,
     );
   }
-  if (/^(?:RE|FW|FWD|EMGTURN|EMGREPORT)$/.test(abbr)) {
+  if (
+    /^(?:RE|FW|FWD|EMGTURN|EMGREPORT|HELP|REGISTER|JOIN|CREATE|START|PAUSE|RESUME|EXTEND|PROCESS|REPLACE)$/.test(
+      abbr,
+    )
+  ) {
     throw invalid(`"${abbr}" would be confused with a mail command; choose another abbreviation`);
   }
   const address = checkAddress(input.address, "the game's address");

@@ -110,3 +110,39 @@ test("europe1935: a seat's orders under any name of its powers; the header a ref
   const again = read(`${m[1]}\nF lon - nth\n`);
   assert.deepEqual([...again.sets.values()], [["F lon - nth"]], `${m[1]} is accepted`);
 });
+
+test("an order mail in sentences (III(1)-(2)): each line's verdict names the order it was read as", () => {
+  const winter = readPosition(
+    {
+      phase: "W1901A",
+      units: { germany: ["A mun"] },
+      centers: { germany: ["ber", "kie", "mun"] },
+    },
+    classical,
+  );
+  const r = readSubmission(
+    classical,
+    winter,
+    HOUSE_RULES,
+    [powerId("germany")],
+    { orders: "1. Build an army in Berlin.\n2) Build a fleet in Kiel;\nThanks, GM!" },
+    { mode: "mail" },
+  );
+  assert.deepEqual(
+    r.lines.map((l) => [l.kind, l.ok, l.order ?? null]),
+    [
+      ["order", true, "build A ber"],
+      ["order", true, "build F kie"],
+      ["comment", true, null],
+    ],
+    "the builds are shown as read; the thanks is a comment",
+  );
+  const waive = readSubmission(classical, winter, HOUSE_RULES, [powerId("germany")], {
+    orders: "no build",
+  });
+  assert.deepEqual(
+    waive.lines.map((l) => [l.ok, l.order ?? null]),
+    [[true, "waive"]],
+    "`no build` is a waive",
+  );
+});

@@ -3,7 +3,7 @@ import { adjudicate } from "../engine/adjudicate.ts";
 import { earlyOrdersFor } from "../engine/early.ts";
 import { powersToOrder } from "../engine/must-order.ts";
 import { formatOrder } from "../engine/orders.ts";
-import { type OrderLine, readOrderSet } from "../engine/orderset.ts";
+import { type OrderLine, readOrderSet, stripListMark } from "../engine/orderset.ts";
 import { parseOrder } from "../engine/parse.ts";
 import { parsePhase } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
@@ -257,7 +257,7 @@ function textVerdict(l: OrderLine): { ok: boolean; order?: string; message?: str
 
 /** An order line as stored: without a list mark (`1.`, `*`) or a `France:` before it. */
 function orderText(line: string, variant: Variant): string {
-  const body = line.replace(/^(?:[*•]+|\d{1,2}[.)])\s+/, "");
+  const body = stripListMark(line);
   const i = body.indexOf(":");
   if (i > 0 && findPower(variant, body.slice(0, i)) !== null) {
     const rest = body.slice(i + 1).trim();

@@ -144,7 +144,13 @@ export class EmgDialect implements MailDialect {
     return { power: null, phase: null };
   }
 
-  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope): string {
+  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope, game: MailGame): string {
+    // Mail from an address that plays no power here: the game id is the likelier mistake,
+    // and the account id (perhaps valid for the sender's own game) is not called invalid.
+    if (problem.kind === "unknown-sender" && !problem.elsewhere) {
+      return `${mail.from} plays no power in game ${game.abbr}: check the game id (the line after your account id); the account id was not checked. ${IDS}`;
+    }
+    if (problem.kind === "no-secret") return `the account id is missing. ${IDS}`;
     return `the account id "${envelope.secret}" is invalid${problem.elsewhere ? ` for mail from ${mail.from}` : ""}. ${IDS}`;
   }
 

@@ -57,6 +57,24 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.match(bad.text, /the account id "NOPE" is invalid/, "and named");
     const forged = await emg(4, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400"]);
     assert.match(forged.text, /invalid for mail from power4@players\.test/, "another's secret");
+    // A second game, GD002, that player 3 does not play: the game id is wrong, not the account.
+    const other = await judge.createGame(gm, { name: "Another world", variant: "global", seed: 3 });
+    await configureMailGame(judge, gm, other.id, { abbreviation: "GD002", address: GAME_ADDRESS });
+    const wrongGame = await emg(3, "EMGTURN", [secrets[3]!, "GD002", "VC 20 400"]);
+    assert.equal(wrongGame.accepted, false, "not a game player 3 plays");
+    assert.match(
+      wrongGame.text,
+      /power3@players\.test plays no power in game GD002: check the game id/,
+      "the game id is named as the likely mistake",
+    );
+    assert.doesNotMatch(
+      wrongGame.text,
+      /account id "[^"]*" is invalid/,
+      "a valid account id is not called invalid",
+    );
+    const noGame = await emg(3, "EMGTURN", [secrets[3]!, "GD999", "VC 20 400"]);
+    assert.match(noGame.text, /the game id "GD999" is invalid/, "an unknown game id");
+    assert.doesNotMatch(noGame.text, /account id "[^"]*" is invalid/, "and only that");
 
     const invalid = await emg(3, "EMGTURN", [secrets[3]!, "gd001", "VC 20 400", "MO 999 1"]);
     assert.equal(invalid.accepted, false, "a set with an invalid command is not stored");

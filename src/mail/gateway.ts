@@ -2,6 +2,7 @@ import { JudgeError } from "../judge/errors.ts";
 import type { Judge, SubmissionAnswer } from "../judge/judge.ts";
 import type { ReadOptions } from "../judge/orders.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
+import { commandOf, runCommand } from "./commands.ts";
 import {
   gameByAbbr,
   identify,
@@ -288,6 +289,13 @@ export class MailGateway {
       ]);
     }
     this.perSender.add(sender, now);
+    // The judge's own commands (HELP, REGISTER, JOIN, the GM's CREATE ... REPLACE).
+    if (commandOf(mail.subject) !== null) {
+      const answer = await runCommand(this.judge, mail);
+      const out = reply(mail, null, answer.text);
+      await this.send([out]);
+      return { accepted: answer.accepted, dialect: "commands", replies: [out] };
+    }
     const dialect = this.dialects.find((d) => d.claims(mail)) ?? this.dialects.at(-1)!;
     const result = await this.read(mail, dialect);
     await this.send(result.replies);
@@ -318,6 +326,22 @@ export class MailGateway {
       return refused(game, {
         problems: [
           `game ${game.abbr} (${name}) does not take ${dialect.form}.${own && own !== dialect ? ` ${own.voice.footer(game)}` : " Write to it as docs/email.md says."}`,
+        ],
+      });
+    }
+    if (
+      game.view.status === "finished" &&
+      (envelope.request === "orders" || envelope.request === "vote")
+    ) {
+      const result = game.view.result as { kind?: string; winner?: string } | null;
+      const how = result?.winner
+        ? `: ${result.winner} won`
+        : result?.kind
+          ? ` (${result.kind})`
+          : "";
+      return refused(game, {
+        problems: [
+          `game ${game.abbr} is over${how}, so it takes no more ${envelope.request === "vote" ? "votes" : "orders"}. Nothing is needed from you; the final results were mailed, and the game's record stays on its page. Write to the GM for anything else, or to the address of another game you play.`,
         ],
       });
     }

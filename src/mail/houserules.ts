@@ -424,25 +424,43 @@ export class HouseRulesDialect implements MailDialect {
       // never shows, seed 003).
       const phase = (await judge.phases(game.id, null))[d.index ?? -1];
       if (!phase) return [];
-      const history = formatHistory(variant, { ...g.record, phases: [phase] })
-        .split("\n")
-        .slice(3)
-        .join("\n");
+      const history = withoutCentres(
+        formatHistory(variant, { ...g.record, phases: [phase] })
+          .split("\n")
+          .slice(3),
+      );
       const corrected = e.kind === "phase_corrected";
       const rules = emgRulesFor(g.game.variant);
-      const lines = [
+      const head = [
         corrected
           ? `The GM corrected the adjudication of ${phaseText(phase.phase)}: ${d.reason ?? ""}`
           : `Results of ${phaseText(phase.phase)}:`,
         "",
-        history,
       ];
-      if (d.nmr && d.nmr.length > 0) lines.push(`No orders received from: ${d.nmr.join(", ")}.`);
-      if (d.civilDisorder && d.civilDisorder.length > 0)
-        lines.push(`In civil disorder: ${d.civilDisorder.join(", ")}.`);
-      if (next) lines.push(next);
+      const tail = [...centreTable(variant, phase)];
+      const nmr: string[] = [];
+      for (const power of d.nmr ?? []) {
+        // In an adjustment phase, a power that only could have built and did not has waived
+        // its builds (seed 001 §3): that is no missed order.
+        const adjusting = parsePhase(phase.phase)?.type === "A";
+        if (adjusting && (phase.results[power] ?? []).length === 0) {
+          nmr.push(`${powerName(variant, power)} sent no builds: they are waived.`);
+        } else {
+          nmr.push(
+            `No orders received from ${powerName(variant, power)}: ${nmrEffect(phase.phase)}.`,
+          );
+        }
+      }
+      if (nmr.length > 0) tail.push("", ...nmr);
+      if (next) tail.push("", next);
       const subject = `${corrected ? "corrected results" : "results"} of ${phaseText(phase.phase)}`;
-      return to.map((p) => {
+      const out: { to: (typeof to)[number]; subject: string; text: string }[] = [];
+      for (const p of to) {
+        // The press published with this phase (seed 002 X(1)): white with its author's
+        // orders, grey in its own section, never with its author's name.
+        const press = (await judge.press(p.user, game.id)).filter(
+          (m) => m.to === "all" && m.phase === phase.phase && !corrected,
+        );
         const own =
           rules?.report && p.powers[0]
             ? [
@@ -450,10 +468,155 @@ export class HouseRulesDialect implements MailDialect {
                 rules.report({ variant, position: g.position, power: p.powers[0] as PowerId }, []),
               ]
             : [];
-        return { to: p, subject, text: [...lines, ...own].join("\n") };
-      });
+        const text = [...head, ...publishPress(variant, history, press), ...tail, ...own];
+        out.push({ to: p, subject, text: text.join("\n") });
+      }
+      return out;
     },
   };
+}
+
+/** What civil disorder did to a power that sent no orders, by the kind of phase (seed 001 §3). */
+function nmrEffect(phase: string): string {
+  const p = parsePhase(phase);
+  if (p?.type === "M") return "its units held";
+  if (p?.type === "A") return "its removals were made by the civil-disorder rule";
+  return "its dislodged units were disbanded";
+}
+
+/** The history's lines without its own centre table (the results mail prints a fuller one). */
+function withoutCentres(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let skipping = false;
+  for (const l of lines) {
+    if (l.startsWith("Supply centres")) skipping = true;
+    else if (skipping && !l.startsWith("  ")) skipping = false;
+    if (!skipping) out.push(l);
+  }
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
+  return out;
+}
+
+interface PublishedPress {
+  readonly kind: string;
+  readonly from: string | null;
+  readonly fromName: string;
+  readonly body: string;
+}
+
+/**
+ * The orders with the phase's public press (seed 002 X(1)): each white message after its
+ * author's orders (the GM's after all the orders), the grey ones in an "Anonymous Press"
+ * section, without any author.
+ */
+function publishPress(
+  variant: Variant,
+  history: readonly string[],
+  press: readonly PublishedPress[],
+): string[] {
+  const quote = (m: PublishedPress) => m.body.split("\n").map((l) => `    ${l}`);
+  const white = press.filter((m) => m.kind === "white");
+  const grey = press.filter((m) => m.kind !== "white");
+  const out: string[] = [];
+  let author: string | null = null;
+  const flush = () => {
+    if (author === null) return;
+    for (const m of white.filter((x) => x.from === author))
+      out.push(`  Press from ${powerName(variant, author)}:`, ...quote(m));
+    author = null;
+  };
+  for (const l of history) {
+    const header = variant.powers.find((p) => l === `${p.name}:`);
+    if (header || !l.startsWith("  ")) flush();
+    if (header) author = header.id;
+    out.push(l);
+  }
+  flush();
+  const known = new Set(variant.powers.map((p) => p.id as string));
+  const others = white.filter((m) => m.from === null || !known.has(m.from));
+  for (const m of others) out.push("", `Press from ${m.fromName}:`, ...quote(m));
+  if (grey.length > 0) {
+    out.push("", "Anonymous Press:");
+    grey.forEach((m, k) => {
+      if (k > 0) out.push("");
+      out.push(...quote(m));
+    });
+  }
+  return out;
+}
+
+/**
+ * The supply-centre table after a phase that changes or settles ownership: after a fall
+ * movement or retreat phase, the ownership as it will stand (each centre a unit stands on is
+ * its power's) and what each power builds or removes; after a winter phase (the house rules'
+ * combined winter too), the table as it stands. Empty after other phases.
+ */
+export function centreTable(
+  variant: Variant,
+  phase: {
+    phase: string;
+    position: {
+      units: Record<string, string[]>;
+      centers?: Record<string, string[]>;
+      dislodged?: Record<string, readonly unknown[]>;
+    };
+  },
+): string[] {
+  const p = parsePhase(phase.phase);
+  if (!p || (p.season !== "F" && p.season !== "W")) return [];
+  const adjusting = p.season === "F";
+  const owner = new Map<string, string>();
+  for (const [power, list] of Object.entries(phase.position.centers ?? {}))
+    for (const c of list) owner.set(c, power);
+  const centres = new Set(variant.map.supplyCenters.map((c) => c.id as string));
+  const units = new Map<string, number>();
+  for (const [power, list] of Object.entries(phase.position.units)) {
+    units.set(power, list.length);
+    if (!adjusting) continue;
+    for (const u of list) {
+      const at = (u.split(" ")[1] ?? "").split("/")[0]!;
+      if (centres.has(at)) owner.set(at, power);
+    }
+  }
+  const lines = [
+    "",
+    `Supply centres after ${phase.phase}${adjusting ? ", as they will stand" : ""}:`,
+  ];
+  for (const power of variant.powers) {
+    const cs = [...owner]
+      .filter(([, o]) => o === power.id)
+      .map(([c]) => c)
+      .sort();
+    const n = units.get(power.id) ?? 0;
+    if (cs.length === 0 && n === 0) continue;
+    const diff = cs.length - n;
+    // Builds go on the power's own home centres that it owns and no unit stands on.
+    const occupied = new Set(
+      Object.values(phase.position.units).flatMap((l) =>
+        l.map((u) => (u.split(" ")[1] ?? "").split("/")[0]!),
+      ),
+    );
+    const open = variant.map
+      .homeCenters(power.id)
+      .filter((h) => owner.get(h.id) === power.id && !occupied.has(h.id)).length;
+    const builds = Math.min(diff, open);
+    const adjust = !adjusting
+      ? ""
+      : diff > 0
+        ? `  builds ${builds}${builds < diff ? ` (of ${diff}: no more home centres free)` : ""}`
+        : diff < 0
+          ? `  removes ${-diff}`
+          : "  no change";
+    const out = phase.position.dislodged?.[power.id]?.length ?? 0;
+    const away = out > 0 ? ` (+${out} dislodged)` : "";
+    lines.push(
+      `  ${power.name.padEnd(10)}${String(cs.length).padStart(2)} centres, ${String(n).padStart(2)} units${away}${adjust}  ${cs.join(" ")}`,
+    );
+  }
+  const free = [...centres].filter((c) => !owner.has(c)).sort();
+  if (free.length > 0)
+    lines.push(`  Unowned   ${String(free.length).padStart(2)} centres  ${free.join(" ")}`);
+  return lines;
 }
 
 function words(s: string): string[] {

@@ -35,6 +35,13 @@ const when = (iso: string | null | undefined) =>
   iso ? iso.replace(/:\d\d\.\d{3}Z$/, " UTC").replace("T", " ") : "none";
 
 interface EventData extends ResultEvent {
+  power?: string;
+  unit?: string;
+  seatName?: string;
+  player?: string | null;
+  years?: number;
+  missed?: number;
+  code?: string;
   kind?: string;
   id?: number;
   powers?: string[];
@@ -45,6 +52,18 @@ interface EventData extends ResultEvent {
   text?: string;
   due?: string;
 }
+
+/** Events told in the results mail when they come with it. */
+const FOLDED = new Set([
+  "vote_result",
+  "deadline",
+  "paused",
+  "resumed",
+  "unit_removed",
+  "player_replaced",
+  "draw_warning",
+  "civil_disorder",
+]);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -90,7 +109,15 @@ export class Notifier {
     const game = await loadMailGame(this.judge, row);
     const voice = (this.dialects.find((d) => d.voice.serves(game)) ?? this.dialects.at(-1)!).voice;
     const mails: OutgoingMail[] = [];
-    for (const e of events) mails.push(...(await this.event(game, voice, e)));
+    // One mail per player per phase: vote outcomes and the GM's notices that come with a
+    // phase's results (the same batch of events) are told in the results mail.
+    const results = events.find((e) => e.kind === "phase_resolved" || e.kind === "phase_corrected");
+    const folded = results ? events.filter((e) => FOLDED.has(e.kind)) : [];
+    const told = folded.map((e) => this.notice(voice, e.kind, (e.data ?? {}) as EventData));
+    for (const e of events) {
+      if (folded.includes(e)) continue;
+      mails.push(...(await this.event(game, voice, e, e === results ? told : [])));
+    }
     const reminders = await this.reminders(game, voice);
     if (events.length === 0 && reminders === null) return 0;
     mails.push(...(reminders ?? []));
@@ -145,10 +172,34 @@ export class Notifier {
     return out;
   }
 
+  /** A vote's outcome or a GM's notice, as one line of a results mail. */
+  private notice(voice: Voice, kind: string, d: EventData): string {
+    switch (kind) {
+      case "vote_result":
+        // Counts only: votes are secret (seed 002 IX(4)).
+        return `Proposal ${d.id} ("${d.text}") ${d.passed ? "PASSED" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`;
+      case "paused":
+        return `The GM paused the game in ${voice.phase(d.phase)}.`;
+      case "resumed":
+        return `The GM resumed the game: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
+      case "unit_removed":
+        return `The GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}${d.reason ? `: ${d.reason}` : ""} (seed 002 VIII(2)).`;
+      case "player_replaced":
+        return `The GM ${d.player ? `gave ${d.seatName}'s seat to ${d.player}` : `opened ${d.seatName}'s seat for a replacement`}.`;
+      case "draw_warning":
+        return `The GM warned that a draw may be declared: no supply centre has changed hands for ${d.years} game year(s) (seed 002 IX(2)).`;
+      case "civil_disorder":
+        return `${d.seatName} missed ${d.missed} phases in a row and is in civil disorder; its seat is open for a replacement.`;
+      default:
+        return `The GM set the deadline: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
+    }
+  }
+
   private async event(
     game: MailGame,
     voice: Voice,
     e: { id: number; kind: string; audience: string; data: unknown },
+    told: readonly string[] = [],
   ): Promise<OutgoingMail[]> {
     const d = (e.data ?? {}) as EventData;
     const { players, gm } = game;
@@ -180,12 +231,23 @@ export class Notifier {
             : d.next
               ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
               : null;
+        const votes = told.filter((t) => t.startsWith("Proposal "));
+        const acts = told.filter((t) => !t.startsWith("Proposal "));
+        const with_ = [
+          ...(votes.length > 0
+            ? ["Votes (counts only, seed 002 IX(4)):", ...votes.map((v) => `  ${v}`)]
+            : []),
+          ...(acts.length > 0
+            ? ["The GM's acts since the last results:", ...acts.map((v) => `  ${v}`)]
+            : []),
+          ...(next ? [next] : []),
+        ];
         const results = await voice.results(
           this.judge,
           game,
           { kind: e.kind, data: d },
           everyone.filter((p) => p.address),
-          next,
+          with_.length > 0 ? with_.join("\n") : null,
         );
         return results.map((r) => this.mail(game, voice, r.to, "results", r.subject, r.text));
       }
@@ -225,6 +287,31 @@ export class Notifier {
               ? `The GM paused the game in ${voice.phase(d.phase)}.`
               : `${capital(voice.sends)} for ${voice.phase(d.phase)} are now due by ${when(d.deadline)}.`,
         );
+      case "unit_removed":
+      case "player_replaced":
+      case "draw_warning":
+      case "civil_disorder":
+        return this.toAll(game, voice, everyone, "notice", "the GM", () =>
+          this.notice(voice, e.kind, d),
+        );
+      case "replacement_needed":
+        // To the GM only: the seat's invitation code and the mail command to replace.
+        return gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                gm,
+                "notice",
+                `a replacement may be arranged for ${d.seatName}`,
+                [
+                  `${d.seatName} is in civil disorder (seed 002 VII(6)); a replacement may be arranged.`,
+                  `Give the replacement the invitation code ${d.code} (they send "JOIN ${d.code}"),`,
+                  `or send "REPLACE ${game.abbr} ${d.seatName} <user>" with your secret line.`,
+                ].join("\n"),
+              ),
+            ]
+          : [];
       case "press":
         return this.press(game, voice, d.id ?? 0);
       default:

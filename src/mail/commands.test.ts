@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Judge } from "../judge/judge.ts";
+import { Clock, POWERS } from "../judge/testing.ts";
+import { testStore } from "../store/testing.ts";
+import { addressOf, gatewayOf, rawMail } from "./testing.ts";
+
+/*
+ * Sign-up and a game run entirely by mail (docs/email.md): REGISTER, JOIN with an invitation
+ * code, the GM's CREATE, START, EXTEND, PAUSE, RESUME, PROCESS and REPLACE, HELP; each bad
+ * command answered with what was wrong and what to send instead.
+ */
+
+const JUDGE = "judge@judge.test";
+const GM = "gm@club.test";
+
+describe("mail: sign-up and the GM's commands by mail", () => {
+  test("a GM creates and runs a game, players register and join, all by mail", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gw = gatewayOf(judge);
+    const send = async (from: string, subject: string, text = "", to = JUDGE) => {
+      const r = await gw.receive(rawMail({ from, to, subject, text }));
+      assert.equal(r.replies.length, 1, `${subject}: answered once`);
+      assert.equal(r.replies[0]!.to, from, `${subject}: to the sender`);
+      return { accepted: r.accepted, text: r.replies[0]!.text };
+    };
+    const secretIn = (text: string) => /Your secret: (\S+)/.exec(text)?.[1] ?? "";
+
+    const help = await send("someone@else.test", "HELP");
+    assert.equal(help.accepted, true, "HELP is answered");
+    for (const c of [
+      "REGISTER",
+      "JOIN",
+      "CREATE",
+      "START",
+      "PAUSE",
+      "EXTEND",
+      "PROCESS",
+      "REPLACE",
+    ])
+      assert.match(help.text, new RegExp(`^ {2}${c}\\b`, "m"), `HELP lists ${c}`);
+
+    const stranger = await send("nobody@else.test", "JOIN abc", "Secret: x");
+    assert.equal(stranger.accepted, false, "an unregistered address cannot join");
+    assert.match(
+      stranger.text,
+      /not registered.*\n.*What to send instead: a mail with the subject "REGISTER"/s,
+    );
+
+    const gmReg = await send(GM, "REGISTER gamemaster");
+    assert.match(gmReg.text, /You are registered as gamemaster/, "the GM registered");
+    const gmSecret = secretIn(gmReg.text);
+    assert.ok(gmSecret.length >= 8, "a secret came back");
+    const again = await send(GM, "REGISTER");
+    assert.equal(secretIn(again.text), gmSecret, "registering again mails the same secret");
+
+    const noSecret = await send(GM, "CREATE SED houserules", "Name: Speed Europa");
+    assert.equal(noSecret.accepted, false, "a command needs the secret");
+    assert.match(
+      noSecret.text,
+      /no secret line.*What to send instead: the same mail with a line "Secret: <your secret>"/s,
+    );
+    const forged = await send(GM, "CREATE SED houserules", "Secret: wrong\nName: Speed Europa");
+    assert.match(
+      forged.text,
+      /the secret is not the one registered for gm@club\.test/,
+      "a wrong secret",
+    );
+
+    const created = await send(
+      GM,
+      "CREATE SED houserules",
+      `Secret: ${gmSecret}\nName: Speed Europa\nAddress: sed@judge.test`,
+    );
+    assert.equal(created.accepted, true, created.text);
+    assert.match(created.text, /Game SED \("Speed Europa"\) is created; you are its game master/);
+    const code = /player: (\S+)/.exec(created.text)?.[1];
+    assert.ok(code, "the players' invitation code is in the reply");
+
+    const secrets: Record<string, string> = {};
+    const join = async (p: (typeof POWERS)[number]) => {
+      const reg = await send(addressOf(p), `REGISTER ${p}-player`);
+      secrets[p] = secretIn(reg.text);
+      const joined = await send(addressOf(p), `JOIN ${code} ${p}`, `Secret: ${secrets[p]}`);
+      assert.equal(joined.accepted, true, joined.text);
+      assert.match(joined.text, new RegExp(`You joined Speed Europa as ${p}`), `${p} joined`);
+      assert.match(joined.text, /Orders go To sed@judge\.test/, "where orders go");
+    };
+    // Six join; the GM starts the game; the seventh takes the open seat afterwards.
+    for (const p of POWERS.filter((x) => x !== "turkey")) await join(p);
+    const late = await send(GM, "JOIN nosuchcode", `Secret: ${gmSecret}`);
+    assert.equal(late.accepted, false, "a bad code is refused");
+
+    const notGm = await send(addressOf("austria"), "START SED", `Secret: ${secrets.austria}`);
+    assert.equal(notGm.accepted, false, "only the GM starts the game");
+    assert.match(notGm.text, /game master/, "and says so");
+    const started = await send(GM, "START SED", `Secret: ${gmSecret}`);
+    assert.equal(started.accepted, true, started.text);
+    await join("turkey");
+    const view = async () => judge.gameView(null, (await judge.listGames())[0]!.id);
+    assert.equal((await view()).state, "open", "the game runs");
+
+    // A player orders by mail with the secret that came with the registration.
+    const orders = await gw.receive(
+      rawMail({
+        from: addressOf("austria"),
+        to: "sed@judge.test",
+        subject: "SED 01SA",
+        text: `Secret: ${secrets.austria}\nA vie-gal\nA bud-ser\nF tri-alb`,
+      }),
+    );
+    assert.equal(orders.accepted, true, "orders by mail");
+
+    const before = Date.parse((await view()).deadline!);
+    const extended = await send(GM, "EXTEND SED 24", `Secret: ${gmSecret}`);
+    assert.equal(extended.accepted, true, extended.text);
+    assert.equal(Date.parse((await view()).deadline!) - before, 24 * 3_600_000, "a day later");
+    const bad = await send(GM, "EXTEND SED soon", `Secret: ${gmSecret}`);
+    assert.match(bad.text, /"soon" is not a number of hours.*"EXTEND SED 24"/s, "what to send");
+
+    await send(GM, "PAUSE SED", `Secret: ${gmSecret}`);
+    assert.equal((await view()).state, "paused", "paused by mail");
+    await send(GM, "RESUME SED", `Secret: ${gmSecret}`);
+    assert.equal((await view()).state, "open", "resumed by mail");
+
+    const processed = await send(GM, "PROCESS SED", `Secret: ${gmSecret}`);
+    assert.equal(processed.accepted, true, processed.text);
+    assert.equal(await judge.tick(), 1, "the phase is adjudicated at once");
+    assert.equal((await view()).phase, "F1901M", "the game moved on");
+
+    const replaced = await send(GM, "REPLACE SED turkey", `Secret: ${gmSecret}`);
+    assert.equal(replaced.accepted, true, replaced.text);
+    assert.match(replaced.text, /Turkey's seat in SED is open for a replacement/);
+    assert.equal(
+      (await view()).seatList.find((s) => s.powers.includes("turkey"))!.player,
+      null,
+      "the seat is empty",
+    );
+    const unknown = await send(GM, "PAUSE XYZ", `Secret: ${gmSecret}`);
+    assert.match(unknown.text, /no game here has the abbreviation "XYZ"/, "an unknown game");
+  });
+});

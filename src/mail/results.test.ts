@@ -1,0 +1,220 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { setMailAddress } from "../judge/mail.ts";
+import { testStore } from "../store/testing.ts";
+import { Notifier } from "./notify.ts";
+import { Postman } from "./postman.ts";
+import {
+  addressOf,
+  GAME_ADDRESS,
+  gatewayOf,
+  type MailTestGame,
+  mailTestGame,
+  type Power,
+  rawMail,
+} from "./testing.ts";
+
+/*
+ * The results mail is the adjudication as published (seed 002 X(1), IX(4), VII(6)): every
+ * power's orders with results, white press with its author's orders, grey press in an
+ * "Anonymous Press" section, the supply-centre table (as it will stand after the fall moves,
+ * with builds and removals, and after the combined winter), the powers that sent no orders,
+ * vote counts, the next phase; one mail per player per phase.
+ */
+
+const GM = "gm@club.test";
+
+/** Hold orders, so that a power is not in NMR (only Turkey misses the spring). */
+const HOLDS: Partial<Record<Power, string>> = {
+  england: "SED 01?E|F lon H\nF edi H\nA lvp H",
+  france: "SED 01?F|A par H\nA mar H\nF bre H",
+  italy: "SED 01?I|F nap H\nA rom H\nA ven H",
+  russia: "SED 01?R|A war H\nA mos H\nF sev H\nF stp/sc H",
+};
+
+async function holds(g: MailTestGame, season: "S" | "F") {
+  for (const [power, spec] of Object.entries(HOLDS)) {
+    const [subject, body] = spec.split("|") as [string, string];
+    await send(g, power as Power, subject.replace("?", season), body);
+  }
+}
+
+async function send(g: MailTestGame, from: Power, subject: string, body: string) {
+  const r = await gatewayOf(g.judge).receive(
+    rawMail({
+      from: addressOf(from),
+      to: GAME_ADDRESS,
+      subject,
+      text: `Secret: ${g.secrets[from]}\n${body}`,
+    }),
+  );
+  return r.replies[0]!.text;
+}
+
+describe("mail: the results mail is the adjudication as published", () => {
+  test("a year of a house-rules game: press, votes, NMRs and the centre tables", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    await setMailAddress(g.judge, g.gm, { address: GM });
+    const postman = new Postman({ store: g.judge.store, now: g.judge.now });
+    const notifier = new Notifier({ judge: g.judge, postman });
+    await notifier.tick();
+    const results = async (phase: string) =>
+      (
+        await g.judge.store.db
+          .selectFrom("outbox")
+          .selectAll()
+          .where("kind", "=", "results")
+          .execute()
+      ).filter((m) => m.subject.includes(`(${phase})`) || m.body.includes(`(${phase}):`));
+    const adjudicate = async () => {
+      const v = await g.judge.gameView(g.gm, g.gameId);
+      g.clock.t = Date.parse(v.deadline!) + 1;
+      assert.equal(await g.judge.tick(), 1, `${v.phase} adjudicated`);
+      await notifier.tick();
+    };
+
+    await send(g, "france", "SED PRESS", "To: all\n\nVive la France");
+    await send(g, "austria", "SED PRESS", "To: all\nKind: grey\n\nBeware the French");
+    const dark = await send(g, "italy", "SED PRESS", "To: all\nKind: dark grey\n\nI am Russia");
+    assert.match(dark, /dark grey press .* is not accepted/, "dark grey press refused, with why");
+    await send(g, "austria", "SED 01SA", "A vie-gal\nA bud H\nF tri H");
+    await send(g, "germany", "SED 01SG", "A ber-sil\nA mun H\nF kie H");
+    await holds(g, "S");
+    await send(g, "turkey", "SED VOTE", "propose draw\nvote 1 yes");
+    await adjudicate();
+
+    const spring = await results("S1901M");
+    assert.deepEqual(
+      spring.map((m) => m.to_addr).sort(),
+      [
+        ...["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(addressOf),
+        GM,
+      ].sort(),
+      "one results mail to each player and the GM, the vote's outcome inside it",
+    );
+    const votes = await g.judge.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("subject", "like", "%vote 1%")
+      .execute();
+    assert.equal(votes.length, 0, "no separate mail for the vote's outcome");
+    const eng = spring.find((m) => m.to_addr === addressOf("england"))!.body;
+    assert.match(
+      eng,
+      /France:\n(?: {2}.*\n)*? {2}Press from France:\n {4}Vive la France/,
+      "white press with its author's orders",
+    );
+    assert.match(eng, /Anonymous Press:\n {4}Beware the French/, "grey press in its own section");
+    const anonymous = eng.slice(eng.indexOf("Anonymous Press:")).split("\n\n")[0]!;
+    assert.doesNotMatch(anonymous, /Austria/, "the grey press's author is not named");
+    assert.doesNotMatch(eng, /I am Russia/, "dark grey press was never published");
+    assert.match(eng, /No orders received from Turkey: its units held\./, "the NMR and its effect");
+    assert.doesNotMatch(
+      eng,
+      /No orders received from (?:Austria|Germany|France)/,
+      "those who ordered",
+    );
+    assert.match(
+      eng,
+      /Proposal 1 \("A draw including all survivors"\) failed: 1 for, 6 against, 0 abstaining\./,
+      "counts only",
+    );
+    assert.doesNotMatch(eng, /Turkey.*voted|voted yes/, "nobody's vote is named");
+    assert.match(
+      eng,
+      /Next: Fall 1901 movement \(F1901M\), orders due by/,
+      "the next phase and deadline",
+    );
+    assert.doesNotMatch(eng, /Supply centres/, "no centre table after the spring");
+
+    // Fall: Austria takes Warsaw with German support; Russia (no orders) is dislodged.
+    await send(g, "austria", "SED 01FA", "A gal-war\nA bud H\nF tri H");
+    await send(g, "germany", "SED 01FG", "A sil S A gal-war\nA mun H\nF kie H");
+    await holds(g, "F");
+    await send(g, "turkey", "SED 01FT", "F ank H\nA con H\nA smy H");
+    await adjudicate();
+    const fall = (await results("F1901M")).find((m) => m.to_addr === addressOf("russia"))!.body;
+    assert.match(fall, /Supply centres after F1901M, as they will stand:/, "the fall table");
+    assert.match(
+      fall,
+      / {2}Austria +4 centres, {2}3 units {2}builds 1 {2}bud tri vie war/,
+      "Austria gains Warsaw and builds",
+    );
+    assert.match(
+      fall,
+      / {2}Russia +3 centres, {2}3 units \(\+1 dislodged\) {2}no change {2}mos sev stp/,
+      "Russia loses Warsaw; its dislodged unit is counted apart",
+    );
+    assert.match(
+      fall,
+      /Next: Winter 1901 retreats and adjustments \(W1901R\)/,
+      "the combined winter",
+    );
+
+    await adjudicate();
+    const winter = (await results("W1901R")).find((m) => m.to_addr === GM)!.body;
+    assert.match(winter, /Supply centres after W1901R:/, "the winter results carry the table too");
+    assert.match(winter, / {2}Austria +4 centres, {2}3 units {2}bud tri vie war/, "as it stands");
+    assert.match(winter, / {2}Russia +3 centres, {2}3 units/, "Russia's dislodged unit disbanded");
+    // Austria could build and sent nothing: it waived its build, no NMR (seed 001 §3).
+    const nmrs = await g.judge.store.db
+      .selectFrom("nmrs")
+      .select("power")
+      .where("phase", "=", "W1901R")
+      .execute();
+    assert.deepEqual(
+      nmrs.map((r) => r.power),
+      ["russia"],
+      "only Russia, which had a dislodged unit to retreat, missed orders",
+    );
+    assert.match(winter, /No orders received from Russia: its dislodged units were disbanded\./);
+    assert.doesNotMatch(winter, /No orders received from Austria/, "a waived build is no NMR");
+
+    // The GM's acts reach every player: a unit removed (VIII(2)) between phases.
+    await g.judge.removeUnit(g.gm, g.gameId, {
+      power: "italy",
+      unit: "A ven",
+      reason: "two units in one province",
+    });
+    await notifier.tick();
+    const notices = await g.judge.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("kind", "=", "notice")
+      .execute();
+    assert.equal(notices.length, 8, "to the seven players and the GM");
+    for (const m of notices)
+      assert.match(m.body, /The GM removed italy's A ven: two units in one province/, m.to_addr);
+
+    // Russia misses a second phase in a row: civil disorder; the GM is told how to replace.
+    await adjudicate();
+    const gmMails = await g.judge.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("to_addr", "=", GM)
+      .where("subject", "like", "%replacement%")
+      .execute();
+    assert.equal(
+      (await g.judge.gameView(g.gm, g.gameId)).options.civilDisorderAfter,
+      2,
+      "the default: civil disorder after two missed phases",
+    );
+    assert.equal(gmMails.length, 1, "the GM is mailed that a replacement may be arranged");
+    assert.match(gmMails[0]!.body, /REPLACE SED Russia <user>/, "with the command to do it");
+    const spring1902 = (await results("S1902M")).find((m) => m.to_addr === GM)!.body;
+    assert.match(spring1902, /Russia missed 2 phases in a row and is in civil disorder/, "told");
+  });
+
+  test("a mail for a finished game says so, and what to do instead", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    await g.judge.endGame(g.gm, g.gameId, { result: "draw" });
+    const reply = await send(g, "austria", "SED 01SA", "A vie-gal");
+    assert.match(reply, /NOT accepted: nothing was changed/, "refused");
+    assert.match(reply, /game SED is over \(draw\), so it takes no more orders/, "why");
+    assert.match(reply, /Write to the GM for anything else/, "what instead");
+  });
+});
