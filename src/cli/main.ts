@@ -42,6 +42,7 @@ Usage:
   entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json]
                 [--palette standard|colorblind] [--width PX] --out map.svg|map.png
                                                        draw a board (docs/maps.md)
+  entente render --record FILE --gif game.gif [--palette P] [--width PX]  the game animated
   entente render --variant global|discovery [--seed S --players N] [--player P] ...
                                                        the world map, a generated map (docs/maps.md)
   entente help                                         this text
@@ -284,10 +285,11 @@ export function main(argv: string[]): number {
           players: option(rest, "--players"),
           player: option(rest, "--player"),
           out: option(rest, "--out"),
+          gif: option(rest, "--gif"),
         };
         noMore(rest, "render");
-        if (!args.out) throw new UsageError(RENDER_USAGE);
-        process.stdout.write(cmdRender({ ...args, out: args.out }));
+        if (!args.out && !args.gif) throw new UsageError(RENDER_USAGE);
+        process.stdout.write(cmdRender(args));
         return 0;
       }
       case "serve": {

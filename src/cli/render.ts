@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { extname } from "node:path";
 import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
 import { DATC_RULES } from "../engine/rules.ts";
+import { recordGif } from "../render/export.ts";
 import { FamilyRenderError, renderFamily } from "../render/families.ts";
 import { mapGeometry, NoGeometryError, svgToPng } from "../render/geometry.ts";
 import { drawBoard } from "../render/layers.ts";
@@ -27,11 +28,13 @@ export interface RenderArgs {
   seed?: string;
   players?: string;
   player?: string;
-  out: string;
+  out?: string;
+  /** With --record: the whole game as an animated GIF (render/export.ts). */
+  gif?: string;
 }
 
 export const RENDER_USAGE =
-  "usage: entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json] [--palette standard|colorblind] [--width PX] --out map.svg|map.png\n       entente render --variant global [--position FILE.json] --out world.svg|png\n       entente render --variant discovery (--seed S [--players N] | --position FILE.json) [--player P] --out map.svg|png";
+  "usage: entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json] [--palette standard|colorblind] [--width PX] --out map.svg|map.png\n       entente render --record FILE --gif game.gif [--palette standard|colorblind] [--width PX]\n       entente render --variant global [--position FILE.json] --out world.svg|png\n       entente render --variant discovery (--seed S [--players N] | --position FILE.json) [--player P] --out map.svg|png";
 
 /** Global Diplomacy or Age of Discovery (drawn by render/families.ts), named or in the file. */
 function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
@@ -49,6 +52,9 @@ function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
 
 /** Draws the board and writes it; returns the line to print. */
 export function cmdRender(args: RenderArgs): string {
+  if (args.gif !== undefined) return renderGif({ ...args, gif: args.gif });
+  if (args.out === undefined)
+    throw new CliError("render: give --out FILE (or --gif FILE with --record)");
   const format = extname(args.out).toLowerCase();
   if (format !== ".svg" && format !== ".png") {
     throw new CliError(`render: --out must end in .svg or .png, not ${args.out}`);
@@ -92,7 +98,10 @@ export function cmdRender(args: RenderArgs): string {
         ...(args.seed !== undefined ? { seed: args.seed } : {}),
         ...(args.players !== undefined ? { players: args.players } : {}),
         ...(args.player !== undefined ? { player: args.player } : {}),
-        options: { palette: args.palette === "colorblind" ? "colorblind" : "standard" },
+        options: {
+          palette: args.palette === "colorblind" ? "colorblind" : "standard",
+          legend: true,
+        },
       });
     } catch (e) {
       if (e instanceof FamilyRenderError) throw new CliError(`render: ${e.message}`);
@@ -163,6 +172,7 @@ export function cmdRender(args: RenderArgs): string {
     throw new CliError(`render: unknown variant ${variantId}; known: ${variantIds().join(", ")}`);
   const options: RenderOptions = {
     palette: args.palette === "colorblind" ? "colorblind" : "standard",
+    legend: true,
   };
   let svg: string;
   try {
@@ -174,4 +184,52 @@ export function cmdRender(args: RenderArgs): string {
   if (format === ".svg") writeFileSync(args.out, svg);
   else writeFileSync(args.out, svgToPng(svg, width));
   return `${args.out}: ${variant.id} ${view.position.phase}${view.orders ? `, ${view.orders.length} orders` : ""}\n`;
+}
+
+/** `--record GAME --gif OUT.gif`: the whole game, a frame per phase (render/export.ts). */
+function renderGif(args: RenderArgs & { gif: string }): string {
+  if (!args.record) throw new CliError("render: --gif draws a game: give --record GAME");
+  if (extname(args.gif).toLowerCase() !== ".gif") {
+    throw new CliError(`render: --gif must end in .gif, not ${args.gif}`);
+  }
+  for (const [flag, v] of [
+    ["--phase", args.phase],
+    ["--position", args.position],
+    ["--out", args.out],
+  ] as const) {
+    if (v !== undefined) throw new CliError(`render: --gif draws every phase; leave out ${flag}`);
+  }
+  if (args.palette !== undefined && args.palette !== "standard" && args.palette !== "colorblind") {
+    throw new CliError(`render: --palette is standard or colorblind, not ${args.palette}`);
+  }
+  let width: number | undefined;
+  if (args.width !== undefined) {
+    width = Number(args.width);
+    if (!Number.isInteger(width) || width < 100 || width > 4000) {
+      throw new CliError(
+        `render: --width for a GIF is a whole number of pixels (100-4000), not ${args.width}`,
+      );
+    }
+  }
+  const { record } = readRecordFile(args.record);
+  if (args.variant && args.variant !== record.variant) {
+    throw new CliError(`render: the record is a game of ${record.variant}, not ${args.variant}`);
+  }
+  const variant = getVariant(record.variant);
+  if (!variant) {
+    throw new CliError(`render: ${record.variant} has no map (known: ${variantIds().join(", ")})`);
+  }
+  let gif: Buffer;
+  try {
+    gif = recordGif(variant, record, {
+      palette: args.palette === "colorblind" ? "colorblind" : "standard",
+      ...(width ? { width } : {}),
+    });
+  } catch (e) {
+    if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
+    throw e;
+  }
+  writeFileSync(args.gif, gif);
+  const phases = recordPhases(record);
+  return `${args.gif}: ${variant.id}, ${phases.length} phases (${phases[0]} to ${phases.at(-1)}), ${Math.round(gif.length / 1024)} KB\n`;
 }
