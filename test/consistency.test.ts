@@ -94,10 +94,10 @@ function check(res: PhaseResult): void {
 }
 
 const CASES: { variant: string; rules: RuleOptions; runs: number }[] = [
-  { variant: "classical", rules: DATC_RULES, runs: 60 },
-  { variant: "classical", rules: { ...DATC_RULES, convoyParadox: "all-hold" }, runs: 40 },
-  { variant: "classical", rules: { ...DATC_RULES, convoyParadox: "alternative-c" }, runs: 40 },
-  { variant: "europe1935", rules: DATC_RULES, runs: 20 },
+  { variant: "classical", rules: DATC_RULES, runs: 30 },
+  { variant: "classical", rules: { ...DATC_RULES, convoyParadox: "all-hold" }, runs: 20 },
+  { variant: "classical", rules: { ...DATC_RULES, convoyParadox: "alternative-c" }, runs: 20 },
+  { variant: "europe1935", rules: DATC_RULES, runs: 12 },
 ];
 
 for (const { variant, rules, runs } of CASES) {

@@ -64,30 +64,97 @@ export function adjudicateJson(
 }
 
 /**
- * Splits standard input into documents: one JSON object (possibly over several lines) or
- * JSON Lines. Each element is the parsed value or the parse error for that line.
+ * The deepest nesting an input may have (the judge's request bodies have the same limit,
+ * docs/reliability.md). Deeper input is refused before anything recurses into it: the
+ * engine's readers and JSON.stringify would overflow the stack on a few thousand levels.
  */
-export function splitInput(
-  text: string,
-): ({ ok: true; value: unknown } | { ok: false; error: string })[] {
+export const MAX_DEPTH = 1000;
+
+/** How deeply `value` nests objects and lists (0 for a scalar), counted without recursion. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    const depth = d + 1;
+    if (depth > deepest) deepest = depth;
+    if (depth > MAX_DEPTH) return depth;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth]);
+  }
+  return deepest;
+}
+
+type Doc = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** A parsed document, refused when it nests deeper than MAX_DEPTH. */
+function checked(value: unknown, where: string): Doc {
+  return nestingDepth(value) > MAX_DEPTH
+    ? {
+        ok: false,
+        error: `${where} nests deeper than ${MAX_DEPTH} levels; a position needs only a few`,
+      }
+    : { ok: true, value };
+}
+
+/**
+ * Splits standard input into documents: one JSON object (possibly over several lines) or
+ * JSON Lines. Each element is the parsed value or the error for that line; blank lines are
+ * skipped, and an error names the line by its number in the input.
+ */
+export function splitInput(text: string): Doc[] {
   const trimmed = text.trim();
   if (trimmed === "") return [];
+  let whole: unknown;
   try {
-    return [{ ok: true, value: JSON.parse(trimmed) }];
+    whole = JSON.parse(trimmed);
   } catch {
     // Not one document: read it as JSON Lines.
-  }
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((line, i) => {
+    return text.split("\n").flatMap((line, i): Doc[] => {
+      if (line.trim() === "") return [];
       try {
-        return { ok: true as const, value: JSON.parse(line) as unknown };
+        return [checked(JSON.parse(line), `line ${i + 1}`)];
       } catch (e) {
-        return {
-          ok: false as const,
-          error: `line ${i + 1} is not valid JSON: ${(e as Error).message}`,
-        };
+        return [{ ok: false, error: `line ${i + 1} is not valid JSON: ${(e as Error).message}` }];
       }
     });
+  }
+  return [checked(whole, "the input")];
+}
+
+/**
+ * `entente adjudicate` on the whole of standard input: one output line per document, in
+ * order, and the exit status (1 when any line is an error, or when there was no input).
+ * A document that makes the engine fail unexpectedly is reported on its own line too, so
+ * that the other lines of a batch are still answered.
+ */
+export function adjudicateInput(
+  text: string,
+  rules: RuleOptions,
+): { lines: string[]; status: number } {
+  const docs = splitInput(text);
+  if (docs.length === 0) {
+    const error =
+      "no input: standard input was empty; give one JSON object, or JSON Lines with one object per line (docs/adjudicate-json.md)";
+    return { lines: [JSON.stringify({ error })], status: 1 };
+  }
+  let status = 0;
+  const lines = docs.map((doc, i) => {
+    let result: Record<string, unknown>;
+    if (!doc.ok) result = { error: doc.error };
+    else {
+      try {
+        result = adjudicateAnyJson(doc.value, rules) as Record<string, unknown>;
+      } catch (e) {
+        const what =
+          e instanceof RangeError ? "the input is too large to adjudicate" : "internal error";
+        result = {
+          error: `${what} (document ${i + 1}): ${e instanceof Error ? e.message : String(e)}`,
+        };
+      }
+    }
+    if ("error" in result) status = 1;
+    return JSON.stringify(result);
+  });
+  return { lines, status };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -205,4 +205,125 @@ test("discovery: a generated game is made and its map shown to one player throug
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/* Issue 21's adjudicate cases and issue 22's self-play years, through bin/entente. */
+
+const nested = (depth: number): string => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+test("adjudicate: bad lines (invalid JSON, a non-object, nesting thousands deep in rules or variantData) each get one error line; every other line is answered, in order", () => {
+  const good = position({ england: ["F lon - nth"] });
+  const deepRules = `{"variant":"classical","phase":"S1901M","units":{},"rules":{"convoyParadox":${nested(5000)}}}`;
+  const deepData = `{"variant":"classical","phase":"S1901M","units":{},"variantData":${nested(5000)}}`;
+  assert.ok(deepRules.length > 10_000, "about 10 KB of nesting");
+  const input = [good, deepRules, good, "", "[1, 2", good, "42", deepData, good].join("\n");
+  const r = entente(["adjudicate"], input);
+  assert.equal(r.status, 1, "a bad line makes the exit status 1");
+  assert.equal(r.stderr, "", "no stack trace, nothing on stderr");
+  const lines = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { error?: string; next?: { units: Record<string, string[]> } });
+  assert.equal(lines.length, 8, "one line per input line (the blank one skipped)");
+  for (const i of [0, 2, 4, 7]) {
+    assert.equal(lines[i]?.error, undefined, `line ${i} answered`);
+    assert.deepEqual(lines[i]?.next?.units.england, ["F nth", "A lvp"], `line ${i}'s result`);
+  }
+  assert.match(lines[1]?.error ?? "", /^line 2 nests deeper than 1000 levels/, "deep rules");
+  assert.match(lines[3]?.error ?? "", /^line 5 is not valid JSON/, "numbered as in the input");
+  assert.match(lines[5]?.error ?? "", /each input must be a JSON object/, "not an object");
+  assert.match(lines[6]?.error ?? "", /^line 8 nests deeper than 1000 levels/, "deep variantData");
+  const one = entente(["adjudicate"], `{"rules": {"convoyParadox": ${nested(5000)}}}`);
+  assert.equal(one.status, 1, "one deep object alone: exit 1");
+  assert.match(JSON.parse(one.stdout).error, /the input nests deeper than 1000 levels/, "said");
+  assert.equal(one.stderr, "", "no stack trace");
+});
+
+test("adjudicate: empty input says so as a JSON error with exit 1", () => {
+  for (const input of ["", "\n  \n"]) {
+    const r = entente(["adjudicate"], input);
+    assert.equal(r.status, 1, "exit 1");
+    assert.equal(r.stderr, "", "nothing on stderr");
+    assert.match(JSON.parse(r.stdout).error, /^no input: standard input was empty/, "says so");
+  }
+});
+
+test("selfplay plays the game-years asked for on every variant (and the turns on the game families)", async () => {
+  const { getGame } = await import("../variants/registry.ts");
+  const dir = mkdtempSync(join(tmpdir(), "entente-years-"));
+  try {
+    const variants = entente(["variants"]).stdout.trim().split("\n");
+    assert.ok(variants.includes("global") && variants.includes("discovery"), "families listed");
+    for (const v of variants) {
+      if (getGame(v)) {
+        const r = entente(["selfplay", "--variant", v, "--turns", "3", "--games", "2"]);
+        assert.equal(r.status, 0, `${v}: ${r.stderr}`);
+        const s = JSON.parse(r.stdout) as { turns: number; unfinished: number };
+        assert.deepEqual([s.turns, s.unfinished], [6, 2], `${v}: three turns in each game`);
+        continue;
+      }
+      const start = (
+        JSON.parse(entente(["variant", "show", v]).stdout) as { start: { phase: string } }
+      ).start.phase;
+      const first = Number(start.slice(1, 5));
+      const out = join(dir, `${v}.jsonl`);
+      const r = entente(["selfplay", "--variant", v, "--years", "2", "--games", "2", "--out", out]);
+      assert.equal(r.status, 0, `${v}: ${r.stderr}`);
+      assert.equal(r.stderr, "", `${v}: quiet when piped`);
+      const s = JSON.parse(r.stdout) as { startYear: number; untilYear: number; games: number };
+      assert.deepEqual([s.startYear, s.untilYear], [first, first + 1], `${v}: two years`);
+      const records = readFileSync(out, "utf8").trim().split("\n");
+      assert.equal(records.length, 2, `${v}: two records`);
+      for (const line of records) {
+        const years = (JSON.parse(line) as { phases: { phase: string }[] }).phases.map((p) =>
+          Number(p.phase.slice(1, 5)),
+        );
+        assert.deepEqual(
+          [...new Set(years)],
+          [first, first + 1],
+          `${v}: every phase of both years`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("selfplay --variant europe1935 runs 35 years from 1935 by default; --until YEAR is still a year", () => {
+  const r = entente(["selfplay", "--variant", "europe1935"]);
+  assert.equal(r.status, 0, r.stderr);
+  const s = JSON.parse(r.stdout) as { startYear: number; untilYear: number; phases: number };
+  assert.deepEqual([s.startYear, s.untilYear], [1935, 1969], "1935 to 1969");
+  assert.ok(s.phases > 35 * 2, `more than a year of phases: ${s.phases}`);
+  const until = JSON.parse(entente(["selfplay", "--until", "1903"]).stdout) as {
+    untilYear: number;
+  };
+  assert.equal(until.untilYear, 1903, "--until names the last year");
+  const bench = JSON.parse(
+    entente(["bench", "selfplay", "--games", "2", "--years", "2"]).stdout,
+  ) as {
+    until: number;
+  };
+  assert.equal(bench.until, 1902, "the bench counts years from 1901 too");
+});
+
+test("self-play shows its progress on a terminal, not when piped", () => {
+  const script = spawnSync(
+    "script",
+    ["-qfec", `"${BIN}" selfplay --games 2 --years 1`, "/dev/null"],
+    {
+      encoding: "utf8",
+    },
+  );
+  if (script.error) return; // no script(1) here: the piped half is checked above
+  assert.equal(script.status, 0, script.stdout);
+  assert.match(script.stdout, /\] 2\/2 games/, "a progress bar on the terminal");
+});
+
+test("--version and --help through bin/entente", () => {
+  assert.match(entente(["--version"]).stdout, /^\d+\.\d+\.\d+\n$/, "the version");
+  const help = entente(["selfplay", "--help"]);
+  assert.equal(help.status, 0, "exit 0");
+  assert.match(help.stdout, /--years <N>[\s\S]*Examples:/, "options and examples");
 });

@@ -137,6 +137,8 @@ export function cmdNew(opts: {
   rules?: string;
   seed?: string;
   out?: string;
+  /** With --out: the summary as a JSON line. */
+  json?: boolean;
 }): string {
   const file = opts.variantFile ? readVariantFile(opts.variantFile) : null;
   if (file && opts.players !== undefined && opts.players !== file.scenario.id)
@@ -167,12 +169,19 @@ export function cmdNew(opts: {
     if (existsSync(opts.out))
       throw new CliError(`${opts.out} exists; a new game will not overwrite it`);
     writeAtomically(opts.out, text);
+    if (opts.json)
+      return `${JSON.stringify({ out: opts.out, variant: scenario.variant.id, scenario: scenario.id, seed, phase: record.start.phase })}\n`;
     return `new ${scenario.variant.name} game (${scenario.description}) written to ${opts.out}\n`;
   }
   return text;
 }
 
-export function cmdPlay(recordPath: string, ordersPath: string, out?: string): string {
+export function cmdPlay(
+  recordPath: string,
+  ordersPath: string,
+  out?: string,
+  json?: boolean,
+): string {
   const { record, scenario } = readRecordFile(recordPath);
   if (!existsSync(ordersPath)) throw new CliError(`no order file ${ordersPath}`);
   const orders = readOrderFile(readFileSync(ordersPath, "utf8"), scenario);
@@ -185,6 +194,8 @@ export function cmdPlay(recordPath: string, ordersPath: string, out?: string): s
     throw e;
   }
   writeAtomically(out ?? recordPath, `${JSON.stringify(next, null, 1)}\n`);
+  // --json: the phase just played as the record stores it (orders, results, next position).
+  if (json) return `${JSON.stringify({ record: out ?? recordPath, played: next.phases.at(-1) })}\n`;
   const last = { ...next, phases: next.phases.slice(-1) };
   return formatHistory(scenario.variant, last).split("\n").slice(3).join("\n");
 }
@@ -194,20 +205,51 @@ export function cmdHistory(recordPath: string): string {
   return formatHistory(scenario.variant, record);
 }
 
-export function cmdReplay(recordPath: string): { ok: boolean; text: string } {
+/**
+ * `entente replay`: the record played again must come out the same. `json` gives the
+ * summary as one JSON line; `onPhase` is told how many phases have been checked.
+ */
+export function cmdReplay(
+  recordPath: string,
+  opts: { json?: boolean; onPhase?: (checked: number, total: number) => void } = {},
+): { ok: boolean; text: string } {
   const { record, scenario } = readRecordFile(recordPath);
-  const check = replayRecord(scenario, record);
+  const total = record.phases.length;
+  const check = replayRecord(scenario, record, (n) => opts.onPhase?.(n, total));
+  const json = (o: Record<string, unknown>) => `${JSON.stringify({ record: recordPath, ...o })}\n`;
   if (!check.ok)
-    return { ok: false, text: `${recordPath}: phase ${check.phase}: ${check.problem}\n` };
+    return {
+      ok: false,
+      text: opts.json
+        ? json({ ok: false, phases: total, phase: check.phase, problem: check.problem })
+        : `${recordPath}: phase ${check.phase}: ${check.problem}\n`,
+    };
+  if (opts.json && !hasCommittee(scenario.variant))
+    return { ok: true, text: json({ ok: true, phases: total }) };
   let text = `${recordPath}: ${record.phases.length} phases replay exactly\n`;
   const variant = scenario.variant;
   if (hasCommittee(variant)) {
     // The committee's acts must hold at their points in the game; the scores follow.
     const c = committeeOfRecord(variant, record);
-    if (c.errors.length > 0)
-      return { ok: false, text: `${recordPath}: committee: ${c.errors.join("; ")}\n` };
+    const refused = (errors: readonly string[]) => ({
+      ok: false,
+      text: opts.json
+        ? json({ ok: false, phases: total, problem: `committee: ${errors.join("; ")}` })
+        : `${recordPath}: committee: ${errors.join("; ")}\n`,
+    });
+    if (c.errors.length > 0) return refused(c.errors);
     const s = recordScores(variant, record, c.committee);
-    if (!s.ok) return { ok: false, text: `${recordPath}: committee: ${s.errors.join("; ")}\n` };
+    if (!s.ok) return refused(s.errors);
+    if (opts.json)
+      return {
+        ok: true,
+        text: json({
+          ok: true,
+          phases: total,
+          victoryPoints: Object.fromEntries(s.scores.map((x) => [x.power, x.total])),
+          ...(s.winner ? { leader: s.winner } : { draw: s.leaders }),
+        }),
+      };
     const table = s.scores.map((x) => `${x.power} ${x.total}`).join(", ");
     text += `victory points: ${table}; ${s.winner ? `${s.winner} leads` : `a draw between ${s.leaders.join(", ")}`}\n`;
   }

@@ -5,7 +5,7 @@ import type { TurnResult } from "../variants/global/types.ts";
 
 /*
  * The moderator's shell shared by `entente global` and `entente discovery` (docs/global.md,
- * docs/discovery.md): option reading, whole-file writes, playing a turn from an order file and
+ * docs/discovery.md): whole-file writes, playing a turn from an order file and
  * writing each player's report, and turning a user's mistake into a message with status 2.
  */
 
@@ -13,35 +13,6 @@ export interface ShellResult {
   readonly text: string;
   readonly status: number;
   readonly error?: string;
-}
-
-/** The arguments after the subcommand, options taken out as they are read. */
-export class ShellArgs {
-  private readonly args: string[];
-  constructor(args: readonly string[]) {
-    this.args = [...args];
-  }
-  take(name: string): string | undefined {
-    const i = this.args.indexOf(name);
-    if (i === -1) return undefined;
-    const v = this.args[i + 1];
-    if (v === undefined) throw new GlobalPositionError(`${name} needs a value`);
-    this.args.splice(i, 2);
-    return v;
-  }
-  int(name: string, fallback: number): number {
-    const text = this.take(name);
-    const n = Number(text ?? fallback);
-    if (!Number.isInteger(n)) {
-      throw new GlobalPositionError(`${name} must be a whole number, not ${text}`);
-    }
-    return n;
-  }
-  /** The positional arguments left, exactly `count` of them, or the usage. */
-  files(count: number, usage: string): string[] {
-    if (this.args.length !== count) throw new GlobalPositionError(usage);
-    return [...this.args];
-  }
 }
 
 /** Whole file or nothing: write beside it, then rename. */
@@ -89,10 +60,17 @@ export function playFromFiles(
   return { text: `${lines.join("\n")}\n`, status: 0 };
 }
 
-export const replayText = (file: string, turns: number, ok: boolean): ShellResult => ({
-  text: ok
-    ? `${file}: ${turns} turns replay exactly\n`
-    : `${file}: the replay does not give the stored position\n`,
+export const replayText = (
+  file: string,
+  turns: number,
+  ok: boolean,
+  json?: boolean,
+): ShellResult => ({
+  text: json
+    ? `${JSON.stringify({ game: file, ok, turns })}\n`
+    : ok
+      ? `${file}: ${turns} turns replay exactly\n`
+      : `${file}: the replay does not give the stored position\n`,
   status: ok ? 0 : 1,
 });
 

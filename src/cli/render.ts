@@ -11,6 +11,7 @@ import type { BoardView, RenderOptions } from "../render/types.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateJson } from "./adjudicate.ts";
 import { CliError, readRecordFile } from "./games.ts";
+import { progressBar } from "./progress.ts";
 
 /*
  * `entente render`: draws a variant's board (its start, a position file, or a phase of a game
@@ -28,13 +29,46 @@ export interface RenderArgs {
   seed?: string;
   players?: string;
   player?: string;
+  /** The file to write; with --record, `{phase}` in it draws every phase of the game. */
   out?: string;
   /** With --record: the whole game as an animated GIF (render/export.ts). */
   gif?: string;
+  /** The summary as a JSON line. */
+  json?: boolean;
 }
 
-export const RENDER_USAGE =
-  "usage: entente render [--variant ID] [--record FILE [--phase P]] [--position FILE.json] [--palette standard|colorblind] [--width PX] --out map.svg|map.png\n       entente render --record FILE --gif game.gif [--palette standard|colorblind] [--width PX]\n       entente render --variant global [--position FILE.json] --out world.svg|png\n       entente render --variant discovery (--seed S [--players N] | --position FILE.json) [--player P] --out map.svg|png";
+/** The line printed for what was drawn: text, or JSON with --json. */
+function said(args: RenderArgs, fields: Record<string, unknown>, text: string): string {
+  return args.json ? `${JSON.stringify({ out: args.out, ...fields })}\n` : `${args.out}: ${text}\n`;
+}
+
+/**
+ * `--record GAME --out frames/{phase}.png`: every phase of the game, one file each, with a
+ * progress bar on a terminal. Returns the line to print.
+ */
+function renderEveryPhase(args: RenderArgs & { record: string; out: string }): string {
+  if (args.phase) throw new CliError("render: give --phase or {phase} in --out, not both");
+  const { record } = readRecordFile(args.record);
+  const phases = recordPhases(record);
+  const progress = progressBar(phases.length, "phases drawn");
+  const files: string[] = [];
+  try {
+    for (const [i, phase] of phases.entries()) {
+      const out = args.out.replaceAll("{phase}", phase);
+      cmdRender({ ...args, phase, out, json: false });
+      files.push(out);
+      progress(i + 1);
+    }
+  } finally {
+    progress.finish();
+  }
+  return args.json
+    ? `${JSON.stringify({ out: args.out, variant: record.variant, phases: phases.length, files })}\n`
+    : `${args.out}: ${phases.length} phases of ${record.variant} drawn (${phases[0]} to ${phases.at(-1)})\n`;
+}
+
+/** The map seed `render --variant discovery` draws when given neither --seed nor --position. */
+export const DEFAULT_DISCOVERY_SEED = 1;
 
 /** Global Diplomacy or Age of Discovery (drawn by render/families.ts), named or in the file. */
 function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
@@ -53,11 +87,18 @@ function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
 /** Draws the board and writes it; returns the line to print. */
 export function cmdRender(args: RenderArgs): string {
   if (args.gif !== undefined) return renderGif({ ...args, gif: args.gif });
-  if (args.out === undefined)
-    throw new CliError("render: give --out FILE (or --gif FILE with --record)");
-  const format = extname(args.out).toLowerCase();
+  const out = args.out;
+  if (out === undefined)
+    throw new CliError(
+      "render: required option '--out <FILE>' not specified (or --gif <FILE> with --record)",
+    );
+  if (out.includes("{phase}")) {
+    if (!args.record) throw new CliError("render: {phase} in --out is for --record GAME");
+    return renderEveryPhase({ ...args, record: args.record, out });
+  }
+  const format = extname(out).toLowerCase();
   if (format !== ".svg" && format !== ".png") {
-    throw new CliError(`render: --out must end in .svg or .png, not ${args.out}`);
+    throw new CliError(`render: --out must end in .svg or .png, not ${out}`);
   }
   if (args.palette !== undefined && args.palette !== "standard" && args.palette !== "colorblind") {
     throw new CliError(`render: --palette is standard or colorblind, not ${args.palette}`);
@@ -90,12 +131,23 @@ export function cmdRender(args: RenderArgs): string {
         throw new CliError(`render: ${args.position} must hold a ${family} position JSON object`);
       }
     }
+    // A generated map needs a seed: without one (and without a position) the default's map.
+    const seed =
+      family === "discovery" && !position && args.seed === undefined
+        ? String(DEFAULT_DISCOVERY_SEED)
+        : args.seed;
+    const seedNote =
+      family !== "discovery" || position
+        ? ""
+        : args.seed === undefined
+          ? ` (map seed ${seed}, the default; choose another with --seed S)`
+          : ` (map seed ${seed})`;
     let drawn: { svg: string; summary: string };
     try {
       drawn = renderFamily({
         variant: family,
         ...(position ? { position } : {}),
-        ...(args.seed !== undefined ? { seed: args.seed } : {}),
+        ...(seed !== undefined ? { seed } : {}),
         ...(args.players !== undefined ? { players: args.players } : {}),
         ...(args.player !== undefined ? { player: args.player } : {}),
         options: {
@@ -107,9 +159,17 @@ export function cmdRender(args: RenderArgs): string {
       if (e instanceof FamilyRenderError) throw new CliError(`render: ${e.message}`);
       throw e;
     }
-    if (format === ".svg") writeFileSync(args.out, drawn.svg);
-    else writeFileSync(args.out, svgToPng(drawn.svg, width));
-    return `${args.out}: ${drawn.summary}\n`;
+    if (format === ".svg") writeFileSync(out, drawn.svg);
+    else writeFileSync(out, svgToPng(drawn.svg, width));
+    return said(
+      args,
+      {
+        variant: family,
+        ...(seed !== undefined && !position ? { seed: Number(seed) } : {}),
+        summary: drawn.summary,
+      },
+      `${drawn.summary}${seedNote}`,
+    );
   }
   if (args.seed !== undefined || args.players !== undefined || args.player !== undefined) {
     throw new CliError("render: --seed, --players and --player are for --variant discovery");
@@ -181,9 +241,17 @@ export function cmdRender(args: RenderArgs): string {
     if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
     throw e;
   }
-  if (format === ".svg") writeFileSync(args.out, svg);
-  else writeFileSync(args.out, svgToPng(svg, width));
-  return `${args.out}: ${variant.id} ${view.position.phase}${view.orders ? `, ${view.orders.length} orders` : ""}\n`;
+  if (format === ".svg") writeFileSync(out, svg);
+  else writeFileSync(out, svgToPng(svg, width));
+  return said(
+    args,
+    {
+      variant: variant.id,
+      phase: view.position.phase,
+      ...(view.orders ? { orders: view.orders.length } : {}),
+    },
+    `${variant.id} ${view.position.phase}${view.orders ? `, ${view.orders.length} orders` : ""}`,
+  );
 }
 
 /** `--record GAME --gif OUT.gif`: the whole game, a frame per phase (render/export.ts). */
@@ -220,16 +288,27 @@ function renderGif(args: RenderArgs & { gif: string }): string {
     throw new CliError(`render: ${record.variant} has no map (known: ${variantIds().join(", ")})`);
   }
   let gif: Buffer;
+  const progress = progressBar(recordPhases(record).length, "frames drawn");
   try {
-    gif = recordGif(variant, record, {
-      palette: args.palette === "colorblind" ? "colorblind" : "standard",
-      ...(width ? { width } : {}),
-    });
+    gif = recordGif(
+      variant,
+      record,
+      {
+        palette: args.palette === "colorblind" ? "colorblind" : "standard",
+        ...(width ? { width } : {}),
+      },
+      (done) => progress(done),
+    );
   } catch (e) {
     if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
     throw e;
+  } finally {
+    progress.finish();
   }
   writeFileSync(args.gif, gif);
   const phases = recordPhases(record);
+  if (args.json) {
+    return `${JSON.stringify({ out: args.gif, variant: variant.id, phases: phases.length, bytes: gif.length })}\n`;
+  }
   return `${args.gif}: ${variant.id}, ${phases.length} phases (${phases[0]} to ${phases.at(-1)}), ${Math.round(gif.length / 1024)} KB\n`;
 }

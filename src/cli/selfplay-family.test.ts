@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { GameFamily } from "../engine/variant.ts";
-import { getGame } from "../variants/registry.ts";
+import { GameRulesError, hosted } from "../engine/game.ts";
+import { globalRules } from "../variants/global/rules.ts";
+import { gameRules, getGame } from "../variants/registry.ts";
 import { playFamilyGame } from "./selfplay.ts";
 
-/* `entente selfplay --variant global|discovery`: random games through the GameFamily. */
+/* `entente selfplay --variant global|discovery`: random games through the game rules. */
 
 const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
 
@@ -47,27 +48,30 @@ test("selfplay of a family: the same seed gives the same game; options it does n
   assert.match(turns.stderr, /--until/, "and says what is");
 });
 
-test("playFamilyGame: discovery plays turns through its own JSON; a broken family is caught", () => {
-  const discovery = getGame("discovery");
+test("playFamilyGame: discovery plays turns through its game rules; a broken family is caught", () => {
+  const discovery = gameRules("discovery");
   assert.ok(discovery, "discovery is registered");
   const r = playFamilyGame(discovery, 3, 4, 12);
   assert.equal(r.turns, 4, "four turns played");
-  const twelve = discovery.start(3, 12) as { units: Record<string, unknown> };
+  const twelve = getGame("discovery")!.start(3, 12) as { units: Record<string, unknown> };
   assert.equal(Object.keys(twelve.units).length, 12, "a twelve-player map was generated");
   assert.deepEqual(r.problems, [], "without problems");
   // A family whose adjudicator puts two units in one area, or fails, is reported.
-  const global = getGame("global")!;
-  const stacked: GameFamily = {
-    ...global,
-    adjudicateJson: (input) => {
-      const out = global.adjudicateJson(input);
-      const next = out.next as { units: Record<string, string[]> };
-      const [a, b] = Object.keys(next.units);
-      next.units[a!] = [...next.units[a!]!, next.units[b!]![0]!];
-      return out;
+  const stacked = hosted({
+    ...globalRules,
+    resolve: (s, sets) => {
+      const out = globalRules.resolve(s, sets);
+      const [u0, u1] = out.next.game.units;
+      const units = [...out.next.game.units, { ...u1!, area: u0!.area }];
+      return { ...out, next: { ...out.next, game: { ...out.next.game, units } } };
     },
-  };
+  });
   assert.match(playFamilyGame(stacked, 1, 1).problems[0] ?? "", /two units in one area/, "stacked");
-  const failing: GameFamily = { ...global, adjudicateJson: () => ({ error: "broken" }) };
+  const failing = hosted({
+    ...globalRules,
+    resolve: () => {
+      throw new GameRulesError("broken");
+    },
+  });
   assert.deepEqual(playFamilyGame(failing, 1, 3).problems, ["turn 1: broken"], "an error");
 });

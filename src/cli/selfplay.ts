@@ -1,20 +1,24 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { type AnyGameRules, GameRulesError } from "../engine/game.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
 import { selfPlayGame } from "../engine/selfplay.ts";
-import type { GameFamily } from "../engine/variant.ts";
-import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
+import { gameIds, gameRules, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./games.ts";
+import { progressBar } from "./progress.ts";
 
 export interface SelfPlayArgs {
   variant: string;
   players?: string;
   games: number;
   seed: number;
-  until: number;
+  /** Game-years to play from the variant's start (default DEFAULT_YEARS), or... */
+  years?: number;
+  /** ...the last calendar year to play. */
+  until?: number;
   rules?: string;
   out?: string;
   /** Worker threads; 1 plays in this thread. */
@@ -23,10 +27,36 @@ export interface SelfPlayArgs {
   turns?: number;
 }
 
+/** Game-years a self-play game runs from its variant's start when no year is given. */
+export const DEFAULT_YEARS = 35;
+
+/**
+ * The last year a game of `startYear` is played to: `until` when given, else `years`
+ * (DEFAULT_YEARS) game-years from the start. A user's mistake is a CliError.
+ */
+export function lastYear(startYear: number, years?: number, until?: number): number {
+  if (years !== undefined && until !== undefined)
+    throw new CliError("give --years or --until, not both");
+  if (until !== undefined) {
+    if (!Number.isInteger(until) || until < startYear)
+      throw new CliError(
+        `--until ${until} is before the variant's start in ${startYear}; give a year from ${startYear} on, or --years N`,
+      );
+    return until;
+  }
+  const n = years ?? DEFAULT_YEARS;
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(`--years must be a whole number of at least 1, not ${n}`);
+  return startYear + n - 1;
+}
+
 export interface SelfPlaySummary {
   variant: string;
   scenario: string;
   games: number;
+  /** The first and the last game-year played (the last unless a game ended sooner). */
+  startYear: number;
+  untilYear: number;
   workers: number;
   phases: number;
   movementPhases: number;
@@ -85,17 +115,6 @@ export function playOne(
   };
 }
 
-/** A progress bar on stderr, drawn only when stderr is a terminal. */
-function progress(done: number, total: number): void {
-  if (!process.stderr.isTTY) return;
-  const width = 30;
-  const filled = Math.round((done / total) * width);
-  process.stderr.write(
-    `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} games`,
-  );
-  if (done === total) process.stderr.write("\n");
-}
-
 /** Runs games in worker threads, handing each worker a share of the game indices. */
 function inWorkers(
   job: Omit<WorkerJob, "indices">,
@@ -133,10 +152,12 @@ function inWorkers(
 export async function runSelfPlay(
   a: SelfPlayArgs,
 ): Promise<SelfPlaySummary | FamilySelfPlaySummary> {
-  const family = getGame(a.variant);
+  const family = getGame(a.variant) ? gameRules(a.variant) : undefined;
   if (family) return runFamilySelfPlay(family, a);
   if (a.turns !== undefined)
-    throw new CliError("--turns is for game families (global, discovery); classical uses --until");
+    throw new CliError(
+      `--turns is for game families (global, discovery); ${a.variant} counts game-years: --years N or --until YEAR`,
+    );
   if (!getVariant(a.variant))
     throw new CliError(
       `unknown variant "${a.variant}"; known: ${[...variantIds(), ...gameIds()].join(", ")}`,
@@ -157,12 +178,16 @@ export async function runSelfPlay(
   if (!Number.isInteger(workers) || workers < 1 || workers > 4 * availableParallelism()) {
     throw new CliError(`--workers must be between 1 and ${4 * availableParallelism()}`);
   }
+  const startYear = scenario.variant.start.phase.year;
+  const until = lastYear(startYear, a.years, a.until);
   const out = a.out ? openSync(a.out, "w") : null;
   const started = performance.now();
   const summary: SelfPlaySummary = {
     variant: a.variant,
     scenario: scenario.id,
     games: a.games,
+    startYear,
+    untilYear: until,
     workers,
     phases: 0,
     movementPhases: 0,
@@ -176,6 +201,7 @@ export async function runSelfPlay(
   const waiting = new Map<number, string>();
   let nextToWrite = 0;
   let done = 0;
+  const progress = progressBar(a.games, "games");
   const onGame = (g: GameOutcome) => {
     summary.phases += g.phases;
     summary.movementPhases += g.movementPhases;
@@ -193,19 +219,19 @@ export async function runSelfPlay(
         waiting.delete(nextToWrite++);
       }
     }
-    progress(++done, a.games);
+    progress(++done);
   };
   try {
     if (workers === 1) {
       for (let g = 0; g < a.games; g++)
-        onGame(playOne(scenario, rules.rules, a.seed, a.until, g, out !== null));
+        onGame(playOne(scenario, rules.rules, a.seed, until, g, out !== null));
     } else {
       const job = {
         variant: a.variant,
         players: a.players,
         rules: rules.rules,
         seed: a.seed,
-        until: a.until,
+        until,
         keepRecords: out !== null,
       };
       await inWorkers(job, a.games, workers, onGame);
@@ -234,63 +260,50 @@ export interface FamilySelfPlaySummary {
   invariantViolations: number;
 }
 
-type Json = Record<string, unknown>;
-
-/** The powers of a family position: those with a start value, else with units or areas. */
-function powersOf(position: Json): string[] {
-  const keys = new Set<string>();
-  const vp = position.initialVP;
-  if (vp && typeof vp === "object") for (const k of Object.keys(vp)) keys.add(k);
-  if (keys.size === 0) {
-    for (const k of Object.keys((position.units ?? {}) as Json)) keys.add(k);
-    for (const o of Object.values((position.owners ?? {}) as Json)) keys.add(String(o));
-  }
-  return [...keys].sort((x, y) => Number(x) - Number(y));
-}
-
 /**
- * One family game played to its end (or `maxTurns`) by random commands, through the family's
- * own JSON (`GameFamily.adjudicateJson`), as `entente adjudicate` would play it.
+ * One game played to its end (or `maxTurns` phases) by random orders, through the game's
+ * rules (src/engine/game.ts): every power that must order sends `random` orders (each power
+ * its own seed), the phase is resolved, and the rules' invariants are checked after it. The
+ * classical self-play loop (src/engine/selfplay.ts, the benchmark's hot path) stays its own.
  */
 export function playFamilyGame(
-  family: GameFamily,
+  rules: AnyGameRules,
   seed: number,
   maxTurns: number,
   players?: number,
 ): { turns: number; winners: string[] | null; rejected: number; problems: string[] } {
-  let position: Json = family.start(seed, players);
+  let state = rules.setup(seed, players);
+  const powers = rules.powers(state).map((p) => p.id);
   const problems: string[] = [];
   let rejected = 0;
   let turns = 0;
-  while (turns < maxTurns && position.winners === undefined) {
-    const orders: Record<string, string[]> = {};
-    // Each power its own stream (the family mixes in the turn).
-    for (const p of powersOf(position))
-      orders[p] = family.randomOrders(
-        position,
-        Number(p),
-        (seed ^ Math.imul(Number(p), 0x9e3779b1)) >>> 0,
-      );
-    const out = family.adjudicateJson({ ...position, orders });
-    if (typeof out.error === "string") {
-      problems.push(`turn ${turns + 1}: ${out.error}`);
+  let winners: string[] | null = null;
+  while (turns < maxTurns && winners === null) {
+    const sets = new Map<string, ReturnType<typeof rules.random>>();
+    // Each power its own stream (numbered from 1 in the rules' order; the rules mix in the turn).
+    for (const p of rules.mustOrder(state)) {
+      const n = powers.indexOf(p) + 1;
+      sets.set(p, rules.random(state, p, (seed ^ Math.imul(n, 0x9e3779b1)) >>> 0));
+    }
+    let r: ReturnType<typeof rules.resolve>;
+    try {
+      r = rules.resolve(state, sets);
+    } catch (e) {
+      if (!(e instanceof GameRulesError)) throw e;
+      problems.push(`turn ${turns + 1}: ${e.message}`);
       break;
     }
     turns++;
-    for (const list of Object.values((out.results ?? {}) as Record<string, { status: string }[]>))
-      rejected += list.filter((r) => r.status === "rejected").length;
-    position = out.next as Json;
-    const areas = Object.values((position.units ?? {}) as Record<string, string[]>)
-      .flat()
-      .map((u) => u.split(/\s+/)[1]);
-    if (new Set(areas).size !== areas.length) problems.push(`turn ${turns}: two units in one area`);
+    rejected += r.results.filter((x) => x.outcome === "invalid").length;
+    state = r.next;
+    for (const p of rules.invariants(state)) problems.push(`turn ${turns}: ${p}`);
+    winners = r.ended ? [...r.ended.winners] : null;
   }
-  const winners = Array.isArray(position.winners) ? position.winners.map(String) : null;
   return { turns, winners, rejected, problems };
 }
 
 async function runFamilySelfPlay(
-  family: GameFamily,
+  family: AnyGameRules,
   a: SelfPlayArgs,
 ): Promise<FamilySelfPlaySummary> {
   if (!Number.isInteger(a.games) || a.games < 1)
@@ -309,17 +322,20 @@ async function runFamilySelfPlay(
     [
       ["--rules", a.rules],
       ["--out", a.out],
+      ["--years", a.years],
+      ["--until", a.until],
     ] as const
   ).find(([, v]) => v !== undefined);
   if (unused)
     throw new CliError(
-      `${unused[0]} is not used by ${family.name} self-play; give --games, --seed, --turns, --players`,
+      `${unused[0]} is not used by ${family.name} self-play; give --games, --seed, --turns (turns, not years), --players`,
     );
   if ((a.workers ?? 1) !== 1)
     throw new CliError(`${family.name} self-play runs in one thread: leave out --workers`);
   const maxTurns = a.turns ?? 60;
   if (!Number.isInteger(maxTurns) || maxTurns < 1)
     throw new CliError("--turns must be a whole number of at least 1");
+  const progress = progressBar(a.games, "games");
   const started = performance.now();
   const summary: FamilySelfPlaySummary = {
     variant: family.id,
@@ -342,7 +358,7 @@ async function runFamilySelfPlay(
       const k = r.winners.join("+");
       summary.winners[k] = (summary.winners[k] ?? 0) + 1;
     } else summary.unfinished++;
-    progress(g + 1, a.games);
+    progress(g + 1);
   }
   summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
   summary.turnsPerSecond = Math.round(summary.turns / Math.max(summary.seconds, 1e-9));

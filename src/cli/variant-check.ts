@@ -8,22 +8,30 @@ const loc = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.p
 
 /**
  * `entente variant check FILE`: reads a variant file (docs/variant.schema.json) and reports
- * either every problem, each with its path, or a summary of the variant.
+ * either every problem, each with its path, or a summary of the variant; with `json`, as one
+ * JSON line (`{file, ok, problems}` or `{file, ok, variant, ...counts}`).
  */
-export function checkVariantFile(path: string): { ok: boolean; report: string } {
+export function checkVariantFile(path: string, json = false): { ok: boolean; report: string } {
+  const problems = (list: readonly string[]) => ({
+    ok: false,
+    report: `${JSON.stringify({ file: path, ok: false, problems: list })}\n`,
+  });
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    return { ok: false, report: `${path}: cannot read the file (${(e as Error).message})\n` };
+    const why = `cannot read the file (${(e as Error).message})`;
+    return json ? problems([why]) : { ok: false, report: `${path}: ${why}\n` };
   }
-  let json: unknown;
+  let data: unknown;
   try {
-    json = JSON.parse(text);
+    data = JSON.parse(text);
   } catch (e) {
-    return { ok: false, report: `${path}: not valid JSON (${(e as Error).message})\n` };
+    const why = `not valid JSON (${(e as Error).message})`;
+    return json ? problems([why]) : { ok: false, report: `${path}: ${why}\n` };
   }
-  const r = loadVariant(json);
+  const r = loadVariant(data);
+  if (!r.ok && json) return problems(r.errors);
   if (!r.ok) {
     const lines = [
       `${path}: ${plural(r.errors.length, "problem")}`,
@@ -33,9 +41,14 @@ export function checkVariantFile(path: string): { ok: boolean; report: string } 
   }
   const v = r.variant;
   const s = summarize(v);
+  if (json)
+    return {
+      ok: true,
+      report: `${JSON.stringify({ file: path, ok: true, variant: v.id, name: v.name, startPhase: phaseName(v.start.phase), victoryCenters: v.victoryCenters, powers: v.powers.map((p) => p.id), ...s })}\n`,
+    };
   const lines = [
     `${path}: variant "${v.id}" (${v.name}) is valid`,
-    `  start: ${describePhase(v.start.phase)} (${phaseName(v.start.phase)}); solo victory at ${v.victoryCenters} of ${s.centres} supply centres`,
+    `  start: ${describePhase(v.start.phase)} (${phaseName(v.start.phase)}); ${v.victoryCenters === null ? `no solo victory: no number of the ${s.centres} supply centres wins` : `solo victory at ${v.victoryCenters} of ${s.centres} supply centres`}`,
     `  provinces: ${s.provinces}: ${s.land} inland, ${s.coast} coastal, ${s.sea} sea` +
       (s.impassable.length > 0 ? `; impassable: ${s.impassable.join(", ")}` : ""),
     `  split coasts: ${

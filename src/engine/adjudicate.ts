@@ -1,4 +1,4 @@
-import { distanceToHome } from "./distance.ts";
+import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, makeContext, retreatTarget } from "./interpret.ts";
 import { boardAfter, resolveMovement } from "./movement.ts";
 import { formatOrder, isMovementOrder, type MovementOrder, type Order } from "./orders.ts";
@@ -7,14 +7,15 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
-import type {
-  DislodgedUnit,
-  Location,
-  Phase,
-  Position,
-  PowerId,
-  ProvinceId,
-  Unit,
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Location,
+  type Phase,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -43,7 +44,10 @@ export interface PhaseResult {
   readonly results: readonly OrderResult[];
   /** The next position, with phases that have nothing to do skipped. */
   readonly next: Position;
-  /** A power that reached the victory centres at the end of this phase, if any. */
+  /**
+   * A power that reached the victory centres at the end of this phase, if any; never for a
+   * variant without a centre victory (`Variant.victoryCenters` null).
+   */
   readonly winner: PowerId | null;
   /**
    * Units dislodged by this phase's moves (movement phases), with where each may retreat:
@@ -74,17 +78,30 @@ interface Entry {
   duplicate: boolean;
 }
 
+/** What the game around the phase adds (a scenario's table), beyond variant and rules. */
+export interface AdjudicateOptions {
+  /**
+   * Powers whose units dislodged in a movement phase are disbanded at once, with no retreat
+   * phase waiting for them: powers nobody plays (seed 001's neutral Italy in the six- and
+   * five-player games: "if they are forced to retreat, they are disbanded").
+   */
+  readonly disbandDislodged?: ReadonlySet<PowerId>;
+}
+
 export function adjudicate(
   variant: Variant,
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   if (position.phase.season === "W" && position.phase.type === "R")
     return winterPhase(variant, position, orders, rules);
   if (variant.movement && position.phase.type === "M")
-    return variant.movement(position, orders, (p, o) => adjudicateOne(variant, p, o, rules));
-  return adjudicateOne(variant, position, orders, rules);
+    return variant.movement(position, orders, (p, o) =>
+      adjudicateOne(variant, p, o, rules, options),
+    );
+  return adjudicateOne(variant, position, orders, rules, options);
 }
 
 /**
@@ -158,6 +175,7 @@ function adjudicateOne(
   position: Position,
   orders: OrderTexts,
   rules: RuleOptions,
+  options: AdjudicateOptions = {},
 ): PhaseResult {
   const ctx = makeContext(variant, position, rules);
   const entries: Entry[] = [];
@@ -178,7 +196,7 @@ function adjudicateOne(
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
   }
-  const result = phaseOf(variant, ctx, entries);
+  const result = phaseOf(variant, ctx, entries, options);
   // Identical orders merged into one (seed 002 III(6)) come out as the order they repeat;
   // what the reader corrected is said in the explanation.
   const results = result.results.map((o, k): OrderResult => {
@@ -192,10 +210,15 @@ function adjudicateOne(
   return { ...result, results };
 }
 
-function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function phaseOf(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  options: AdjudicateOptions,
+): PhaseResult {
   switch (ctx.position.phase.type) {
     case "M":
-      return movementPhase(variant, ctx, entries);
+      return movementPhase(variant, ctx, entries, options);
     case "R":
       return retreatPhase(variant, ctx, entries);
     case "A":
@@ -203,7 +226,8 @@ function phaseOf(variant: Variant, ctx: InterpretContext, entries: Entry[]): Pha
   }
 }
 
-const unitKey = (u: Unit): string => u.province;
+/** One order per unit: a unit is its power's and its province's (see `dislodgedKey`). */
+const unitKey = (u: Unit): string => dislodgedKey(u);
 
 /** What a successful order of a retreat or adjustment phase did. */
 function successText(o: Order | null): string {
@@ -285,7 +309,12 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
   return chosen;
 }
 
-function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
+function movementPhase(
+  variant: Variant,
+  ctx: InterpretContext,
+  entries: Entry[],
+  table: AdjudicateOptions,
+): PhaseResult {
   const { position, rules, map } = ctx;
 
   // An army ordered to a province it cannot reach over land needs fleets that could carry it
@@ -382,17 +411,35 @@ function movementPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
+  // A power nobody plays does not retreat: its dislodged units are disbanded at once.
+  const gone = (d: DislodgedUnit): boolean => table.disbandDislodged?.has(d.power) === true;
   const after: Position = {
     phase: phaseAfterMovement(position.phase, rules),
     units: board.units,
-    dislodged: board.dislodged,
+    dislodged: board.dislodged.filter((d) => !gone(d)),
     contested: res.contested,
     centers: position.centers,
   };
   const options = board.dislodged.map((unit) => ({
     unit,
-    retreats: retreatOptions(variant, after, unit, rules),
+    retreats: gone(unit) ? [] : retreatOptions(variant, after, unit, rules),
   }));
+  for (const d of board.dislodged.filter(gone)) {
+    const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
+    const i = results.findIndex(
+      (r) =>
+        r.power === d.power &&
+        r.order !== null &&
+        "unit" in r.order &&
+        r.order.unit.province === d.province,
+    );
+    const r = results[i];
+    if (r)
+      results[i] = {
+        ...r,
+        explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
+      };
+  }
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
     ? after
@@ -442,21 +489,21 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
   for (const e of entries) {
     if (e.order?.kind === "retreat") {
       const rivals = targets.get(e.order.to.province)!;
-      if (rivals.length > 1 && chosen.get(e.order.unit.province) === e) {
+      if (rivals.length > 1 && chosen.get(unitKey(e.order.unit)) === e) {
         e.result = "fails";
         e.reason = `bounced with ${rivals
           .filter((r) => r !== e)
           .map((r) => (r.order ? formatOrder(r.order) : ""))
           .sort()
           .join(", ")}: the retreating units are disbanded`;
-      } else if (chosen.get(e.order.unit.province) === e) {
+      } else if (chosen.get(unitKey(e.order.unit)) === e) {
         units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });
       }
     }
     results.push(toResult(e));
   }
   for (const d of position.dislodged) {
-    const e = chosen.get(d.province);
+    const e = chosen.get(unitKey(d));
     if (e) continue;
     const options = retreatOptions(variant, position, d, rules);
     results.push({
@@ -593,7 +640,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     let missing = -n - (used.get(power) ?? 0);
     if (missing <= 0) continue;
     const mine = units.filter((x) => x.power === power);
-    const ranked = rankForRemoval(variant, power, mine, rules);
+    const ranked = rankForRemoval(variant, power, mine, rules, position.centers);
     for (const r of ranked) {
       if (missing-- <= 0) break;
       const idx = units.indexOf(r.unit);
@@ -607,7 +654,9 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
         explanation:
           rules.civilDisorderRemoval === "distance"
             ? `removal not ordered: removed as the unit farthest from home (${r.distance} moves)`
-            : "removal not ordered: removed in alphabetical order",
+            : rules.civilDisorderRemoval === "owned"
+              ? `removal not ordered: removed as the unit farthest from the power's supply centres (${r.distance} moves)`
+              : "removal not ordered: removed in alphabetical order",
       });
     }
   }
@@ -627,12 +676,18 @@ export function rankForRemoval(
   power: PowerId,
   units: readonly Unit[],
   rules: RuleOptions,
+  centers: ReadonlyMap<ProvinceId, PowerId> = new Map(),
 ): { unit: Unit; distance: number }[] {
   const name = (u: Unit) => variant.map.province(u.province)?.name ?? u.province;
+  const owned = new Set([...centers].filter(([, p]) => p === power).map(([c]) => c));
   const ranked = units.map((unit) => ({
     unit,
     distance:
-      rules.civilDisorderRemoval === "distance" ? distanceToHome(variant.map, power, unit) : 0,
+      rules.civilDisorderRemoval === "distance"
+        ? distanceToHome(variant.map, power, unit)
+        : rules.civilDisorderRemoval === "owned"
+          ? distanceToOwned(variant.map, owned, unit)
+          : 0,
   }));
   ranked.sort(
     (a, b) =>
@@ -651,10 +706,11 @@ function finish(
   dislodged: PhaseResult["dislodged"] = [],
 ): PhaseResult {
   let winner: PowerId | null = null;
-  if (next.centers !== position.centers) {
+  if (variant.victoryCenters !== null && next.centers !== position.centers) {
+    const solo = variant.victoryCenters;
     const counts = new Map<PowerId, number>();
     for (const owner of next.centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    for (const [p, n] of counts) if (n >= variant.victoryCenters) winner = p;
+    for (const [p, n] of counts) if (n >= solo) winner = p;
   }
   return { phase: position.phase, results, next, winner, dislodged };
 }

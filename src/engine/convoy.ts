@@ -64,3 +64,55 @@ export function seaRoute(
   for (const s of fromSide) if (touching.get(s)!.has(to)) return true;
   return false;
 }
+
+/** Per map: the seas of some minimal convoy route, per `from>to` pair (computed on demand). */
+const minimal = new WeakMap<GameMap, Map<string, ReadonlySet<ProvinceId>>>();
+
+/**
+ * The seas that some convoy route from `from` to `to` needs: the seas of the minimal routes,
+ * chains of seas of which no fleet could be left out (DATC 6.G.19). Such a chain touches
+ * `from` only at its first sea and `to` only at its last, and no two of its seas touch
+ * unless they follow each other. A fleet in any other sea cannot be necessary to any convoy
+ * between the two, whatever the other fleets do, so its convoy order is illegal.
+ */
+export function minimalRouteSeas(
+  map: GameMap,
+  from: ProvinceId,
+  to: ProvinceId,
+): ReadonlySet<ProvinceId> {
+  let perMap = minimal.get(map);
+  if (!perMap) {
+    perMap = new Map();
+    minimal.set(map, perMap);
+  }
+  const key = `${from}>${to}`;
+  const cached = perMap.get(key);
+  if (cached) return cached;
+  const { seas, touching } = seaTables(map);
+  const out = new Set<ProvinceId>();
+  const path: ProvinceId[] = [];
+  const extend = (s: ProvinceId): void => {
+    if (touching.get(s)!.has(to)) {
+      for (const q of path) out.add(q);
+      return;
+    }
+    for (const t of seas) {
+      if (!touching.get(s)!.has(t) || path.includes(t) || touching.get(t)!.has(from)) continue;
+      // No shortcut: `t` touches no sea of the chain but the last.
+      let chord = false;
+      for (let k = 0; k < path.length - 1 && !chord; k++) chord = touching.get(path[k]!)!.has(t);
+      if (chord) continue;
+      path.push(t);
+      extend(t);
+      path.pop();
+    }
+  };
+  for (const s of seas) {
+    if (!touching.get(s)!.has(from)) continue;
+    path.push(s);
+    extend(s);
+    path.pop();
+  }
+  perMap.set(key, out);
+  return out;
+}

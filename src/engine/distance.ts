@@ -55,3 +55,30 @@ export function distanceToHome(map: GameMap, power: PowerId, unit: Unit): number
   }
   return Number.POSITIVE_INFINITY;
 }
+
+/**
+ * Moves from a unit to the nearest supply centre `owned` lists, as the 2023 rulebook counts
+ * them for civil-disorder removals (DATC 3.0, 6.J.6 and 6.J.11): armies and fleets alike may
+ * pass over land and sea, and occupation is ignored. Returns Infinity where none is reached.
+ */
+export function distanceToOwned(map: GameMap, owned: ReadonlySet<ProvinceId>, unit: Unit): number {
+  if (owned.has(unit.province)) return 0;
+  const seen = new Set<ProvinceId>([unit.province]);
+  let frontier: ProvinceId[] = [unit.province];
+  for (let d = 1; frontier.length > 0; d++) {
+    const next: ProvinceId[] = [];
+    for (const p of frontier) {
+      const steps = new Set<ProvinceId>(map.get(p).kind === "sea" ? [] : map.armyNeighbours(p));
+      for (const c of map.locationsFor("F", p))
+        for (const n of map.fleetNeighbours(c)) steps.add(n.province);
+      for (const n of steps) {
+        if (seen.has(n)) continue;
+        if (owned.has(n)) return d;
+        seen.add(n);
+        next.push(n);
+      }
+    }
+    frontier = next;
+  }
+  return Number.POSITIVE_INFINITY;
+}

@@ -61,7 +61,11 @@ function phaseHistory(variant: Variant, p: PhaseRecord): string[] {
       );
     }
   }
-  if (p.winner) lines.push("", `${name(p.winner)} has won with ${variant.victoryCenters} centres.`);
+  if (p.winner)
+    lines.push(
+      "",
+      `${name(p.winner)} has won with ${p.position.centers?.[p.winner]?.length ?? variant.victoryCenters} centres.`,
+    );
   if (p.seatWinner) lines.push("", `${p.seatWinner} has won.`);
   lines.push("");
   return lines;

@@ -1,8 +1,18 @@
-import { seaRoute } from "./convoy.ts";
+import { minimalRouteSeas, seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
-import type { Location, PhaseType, Position, Power, PowerId, ProvinceId, Unit } from "./types.ts";
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Location,
+  type PhaseType,
+  type Position,
+  type Power,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
+} from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 /*
@@ -25,6 +35,11 @@ export interface InterpretContext {
   readonly rules: RuleOptions;
   /** Units by province, for the phase being interpreted (dislodged ones in a retreat phase). */
   readonly unitAt: ReadonlyMap<string, Unit>;
+  /**
+   * Retreat phases: dislodged units by power and province (`dislodgedKey`), since two powers'
+   * units may have been dislodged from one province (sequential movement).
+   */
+  readonly dislodgedAt: ReadonlyMap<string, DislodgedUnit>;
   /** Provinces no unit may enter in this phase (see `Variant.closed`). */
   readonly closed: ReadonlySet<ProvinceId>;
 }
@@ -37,13 +52,22 @@ export function makeContext(
   rules: RuleOptions,
 ): InterpretContext {
   const unitAt = new Map<string, Unit>();
+  const dislodgedAt = new Map<string, DislodgedUnit>();
   const list = position.phase.type === "R" ? position.dislodged : position.units;
   // Dislodged units enter orders as plain units, as every other order names them.
   for (const u of list) {
-    unitAt.set(u.province, { power: u.power, type: u.type, province: u.province, coast: u.coast });
+    if (!unitAt.has(u.province))
+      unitAt.set(u.province, {
+        power: u.power,
+        type: u.type,
+        province: u.province,
+        coast: u.coast,
+      });
   }
+  if (position.phase.type === "R")
+    for (const d of position.dislodged) dislodgedAt.set(dislodgedKey(d), d);
   const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
-  return { map: variant.map, powers: variant.powers, position, rules, unitAt, closed };
+  return { map: variant.map, powers: variant.powers, position, rules, unitAt, dislodgedAt, closed };
 }
 
 const closedReason = (ctx: InterpretContext, p: ProvinceId): string =>
@@ -62,8 +86,16 @@ function ownUnit(
   power: PowerId,
   spec: UnitSpec,
 ): { unit: Unit } | { reason: string } {
-  const unit = ctx.unitAt.get(spec.province);
   const phase = ctx.position.phase.type;
+  // In a retreat phase the power's own dislodged unit there, if it has one (another power's
+  // may have been dislodged from the same province).
+  const own =
+    phase === "R"
+      ? ctx.dislodgedAt.get(dislodgedKey({ power, province: spec.province }))
+      : undefined;
+  const unit = own
+    ? { power: own.power, type: own.type, province: own.province, coast: own.coast }
+    : ctx.unitAt.get(spec.province);
   if (!unit) {
     return {
       reason:
@@ -247,6 +279,14 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
           `a fleet in ${nameOf(ctx, unit.province)} cannot be part of any convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)}`,
         );
       }
+      if (
+        ctx.rules.unneededConvoy === "illegal" &&
+        !minimalRouteSeas(map, p.convoyed.province, p.to.province).has(unit.province)
+      ) {
+        return bad(
+          `no convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)} needs a fleet in ${nameOf(ctx, unit.province)}: a shorter chain of seas always does without it`,
+        );
+      }
       return good({
         kind: "convoy",
         unit,
@@ -296,7 +336,7 @@ export function retreatTarget(
     return { reason: "an army cannot retreat to sea" };
   const t = moveTarget(ctx, unit, to);
   if ("reason" in t) return t;
-  const d = position.dislodged.find((x) => x.province === unit.province);
+  const d = ctx.dislodgedAt.get(dislodgedKey(unit));
   if (
     d &&
     d.attackerFrom === to.province &&

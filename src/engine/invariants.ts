@@ -1,4 +1,4 @@
-import type { Position, PowerId } from "./types.ts";
+import { dislodgedKey, type Position, type PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 /**
@@ -22,8 +22,9 @@ export function checkInvariants(variant: Variant, pos: Position): string[] {
     problems.push("dislodged units outside a retreat phase");
   const dseen = new Set<string>();
   for (const d of pos.dislodged) {
-    if (dseen.has(d.province)) problems.push(`two dislodged units from ${d.province}`);
-    dseen.add(d.province);
+    if (dseen.has(dislodgedKey(d)))
+      problems.push(`two dislodged units of ${d.power} from ${d.province}`);
+    dseen.add(dislodgedKey(d));
     if (!seen.has(d.province))
       problems.push(`the dislodged unit from ${d.province} has no dislodger there`);
   }

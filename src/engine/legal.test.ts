@@ -8,7 +8,7 @@ import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "
 import { formatOrder, type Order } from "./orders.ts";
 import { rng } from "./random.ts";
 import { DATC_RULES } from "./rules.ts";
-import type { Position, PowerId, ProvinceId, Unit } from "./types.ts";
+import { dislodgedKey, type Position, type PowerId, type ProvinceId, type Unit } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 const variant = classical;
@@ -331,7 +331,7 @@ describe("round trip through adjudicate", () => {
       const legal = legalRetreatOrders(variant, pos, rules);
       assert.equal(legal.size, pos.dislodged.length);
       for (const d of pos.dislodged) {
-        const got = legal.get(d.province)!;
+        const got = legal.get(dislodgedKey(d))!;
         const plain = { power: d.power, type: d.type, province: d.province, coast: d.coast };
         assert.deepEqual(got[got.length - 1], { kind: "disband", unit: plain }, "disband last");
         const options = retreatOptions(variant, pos, d, rules);
@@ -498,7 +498,7 @@ describe("completeness: brute force over what adjudicate accepts", () => {
           const r = judgeOne(pos, d.power, text);
           if (r.result !== "invalid") brute.push(r.order!);
         }
-        checkSame(legal.get(d.province)!, brute, `retreat ${ut}`);
+        checkSame(legal.get(dislodgedKey(d))!, brute, `retreat ${ut}`);
         n++;
       }
     }

@@ -1,10 +1,12 @@
 import { adjustmentCounts, buildSites } from "./adjudicate.ts";
+import { minimalRouteSeas } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
   type Coast,
+  dislodgedKey,
   type Location,
   type Position,
   type PowerId,
@@ -188,8 +190,10 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
 export function legalMovementOrders(
   variant: Variant,
   position: Position,
-  _rules: RuleOptions,
+  rules: RuleOptions,
 ): Map<ProvinceId, readonly MovementOrder[]> {
+  // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
+  const unneeded = rules.unneededConvoy === "illegal";
   const t = tablesFor(variant);
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, compStamp, incoming, closed } = t;
   markClosed(t, variant, position);
@@ -324,6 +328,7 @@ export function legalMovementOrders(
         if (v === -1 || units[v]!.type !== "A") continue;
         for (const d of coasts) {
           if (d === a || closed[d] === 1) continue;
+          if (unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!)) continue;
           list.push({ kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" });
         }
       }
@@ -333,7 +338,8 @@ export function legalMovementOrders(
 }
 
 /**
- * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
+ * Retreat phase: for every dislodged unit (keyed by `dislodgedKey`: its power and province,
+ * since two powers' units may be dislodged from one province), its legal retreats (one
  * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
  * objects, as the adjudicator does when it reads a retreat order.
  */
@@ -341,14 +347,14 @@ export function legalRetreatOrders(
   variant: Variant,
   position: Position,
   rules: RuleOptions,
-): Map<ProvinceId, readonly Order[]> {
+): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
   const { at, closed } = t;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
   for (const c of position.contested) at[t.index.get(c)!] = 1;
-  const out = new Map<ProvinceId, Order[]>();
+  const out = new Map<string, Order[]>();
   for (const dislodged of position.dislodged) {
     const d = dislodged;
     const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
@@ -371,7 +377,7 @@ export function legalRetreatOrders(
       }
     }
     list.push({ kind: "disband", unit });
-    out.set(d.province, list);
+    out.set(dislodgedKey(d), list);
   }
   return out;
 }

@@ -131,7 +131,8 @@ class Resolver {
           wants = o.viaConvoy || this.convoysOf[i]!.length > 0;
           break;
       }
-      this.usesConvoy[i] = wants && route;
+      // An explicit "via convoy" with no route: over land, or no move at all (DATC 6.G.8).
+      this.usesConvoy[i] = wants && (route || (o.viaConvoy && rules.viaConvoyFallback === "none"));
     });
 
     // Head-to-head battles: two units moving into each other's province, neither by convoy.
@@ -552,7 +553,8 @@ class Resolver {
    * Orders listed by their units' provinces: every list in a text comes out the same
    * whatever order the orders were given in.
    */
-  private inPlaceOrder(list: readonly number[]): number[] {
+  private inPlaceOrder(list: readonly number[]): readonly number[] {
+    if (list.length < 2) return list;
     const at = (i: number) => this.orders[i]!.unit.province;
     return [...list].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
   }

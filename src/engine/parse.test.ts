@@ -553,7 +553,9 @@ describe("parseOrder: diagnostics", () => {
     assert.equal(text.slice(e.start, e.end), "please now");
     assert.ok(!parse("waive now").ok);
     assert.ok(!parse("A lon - bel - hol").ok);
-    assert.ok(!parse("A lon - bel via").ok);
+    // MILA's records: `VIA` alone ending a move means via convoy (issue 16), not a trailing word.
+    const via = parse("A lon - bel via");
+    assert.ok(via.ok && via.order.kind === "move" && via.order.viaConvoy, "VIA alone: via convoy");
     assert.ok(!parse("A lon - bel via land").ok);
     assert.ok(!parse("A lon - bel; A yor - lon").ok);
   });

@@ -921,10 +921,15 @@ class Reader {
     return done({ type, province: p.value.province, coast: p.value.coast, power }, p.next);
   }
 
-  /** "via convoy" / "by convoy" at token i: whether it is there, and where reading goes on. */
+  /**
+   * "via convoy" / "by convoy" at token i, or "VIA" alone ending the order (MILA's records):
+   * whether it is there, and where reading goes on.
+   */
   viaConvoy(i: number): Step<boolean> {
     if (this.keyword(i) !== "via") return done(false, i);
     if (this.keyword(i + 1) === "convoy") return done(true, i + 2);
+    if (this.tokens[i + 1] === undefined && this.tokens[i]!.text.toLowerCase() === "via")
+      return done(true, i + 1);
     const t = this.tokens[i]!;
     const u = this.tokens[i + 1];
     return this.fail(

@@ -1,14 +1,15 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
-import type {
-  Coast,
-  DislodgedUnit,
-  Position,
-  PowerId,
-  ProvinceId,
-  Unit,
-  UnitType,
+import {
+  type Coast,
+  type DislodgedUnit,
+  dislodgedKey,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
+  type UnitType,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -142,8 +143,10 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
         if (!isRecord(d))
           fail(`a dislodged unit is {"unit": "A bul", "from": "rum", "viaConvoy": false}`);
         const u = readUnit(variant, pid, d.unit);
-        if (dseen.has(u.province)) fail(`two dislodged units in ${u.province}`);
-        dseen.add(u.province);
+        // Two powers' units may be dislodged from one province (sequential movement); one
+        // power's retreat orders name its units by province, so it has one there at most.
+        if (dseen.has(dislodgedKey(u))) fail(`two dislodged units of ${power} in ${u.province}`);
+        dseen.add(dislodgedKey(u));
         const from =
           d.from === null || d.from === undefined
             ? null

@@ -203,6 +203,35 @@ describe("player-count alternatives (seed 001 section 2)", () => {
     );
   });
 
+  test("six and five players: a neutral unit that is dislodged is disbanded at once, no retreat phase waits", () => {
+    const spring = { austria: ["A vie - tyr"] };
+    const fall = { austria: ["F tri - ven", "A tyr S F tri - ven"] };
+    for (const id of ["6", "5"]) {
+      const s = scenario(id);
+      const r = play(s, newRecord(s, DATC_RULES, 1), spring, fall);
+      const last = r.phases.at(-1)!;
+      assert.deepEqual(
+        last.dislodged?.italy,
+        [{ unit: "A ven", from: "tri", viaConvoy: false, retreats: [] }],
+        `${id}: Italy's army is dislodged with nowhere to go`,
+      );
+      assert.equal(last.position.phase, "W1901A", `${id}: straight to the adjustments`);
+      assert.deepEqual(last.position.dislodged, {}, `${id}: nobody waits to retreat`);
+      assert.ok(!last.position.units.italy?.includes("A ven"), `${id}: the army is gone`);
+      assert.ok(last.position.units.austria?.includes("F ven"), `${id}: Austria is in Venice`);
+      const ven = last.results.italy?.find((x) => x.order === "A ven H");
+      assert.match(
+        ven?.explanation ?? "",
+        /disbanded at once: nobody plays Italy/,
+        `${id}: the result says why`,
+      );
+      assert.deepEqual(replayRecord(s, r), { ok: true }, `${id}: replays`);
+    }
+    // With seven players Italy is played: its dislodged army gets its retreat phase.
+    const seven = play(scenario(), newRecord(scenario(), DATC_RULES, 1), spring, fall);
+    assert.equal(seven.phases.at(-1)!.position.phase, "F1901R", "seven players: Italy retreats");
+  });
+
   test("two players: a side with 24 units on the board wins", () => {
     const s = scenario("2");
     assert.ok(s.seatVictory);

@@ -204,7 +204,11 @@ export function step(
     }
   }
   const { position, seats } = state;
-  const result = adjudicate(scenario.variant, position, orders, rules);
+  // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
+  // to retreat, they are disbanded"): no retreat phase waits for them.
+  const result = adjudicate(scenario.variant, position, orders, rules, {
+    disbandDislodged: unplayed,
+  });
   const events =
     scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
   const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
@@ -292,8 +296,15 @@ function positionProblem(scenario: Scenario, pos: PositionJson | undefined): str
   }
 }
 
-/** Plays the record again from its start and its orders; it must come out the same. */
-export function replayRecord(scenario: Scenario, record: GameRecord): ReplayCheck {
+/**
+ * Plays the record again from its start and its orders; it must come out the same.
+ * `onPhase` is told how many phases have been checked (for a progress bar).
+ */
+export function replayRecord(
+  scenario: Scenario,
+  record: GameRecord,
+  onPhase?: (checked: number) => void,
+): ReplayCheck {
   if (record.format !== RECORD_FORMAT) {
     return { ok: false, phase: "-", problem: `not an Entente record (format ${record.format})` };
   }
@@ -330,6 +341,7 @@ export function replayRecord(scenario: Scenario, record: GameRecord): ReplayChec
         return { ok: false, phase: phase.phase, problem: `${key} differs on replay` };
       }
     }
+    onPhase?.(i + 1);
   }
   return { ok: true };
 }

@@ -33,6 +33,19 @@ export interface RuleOptions {
    */
   readonly convoyToAdjacent: "intent" | "explicit" | "any-convoy";
   /**
+   * DATC 4.A.3 (6.G.8): an army ordered "via convoy" to a province it could reach over land,
+   * when no fleets ordered to convoy it form a route. `land` (version 2.4's preference): it
+   * falls back to the land route; `none` (version 3.0's preference): it does not move.
+   */
+  readonly viaConvoyFallback: "land" | "none";
+  /**
+   * DATC 4.E.1 (6.G.19): a convoy order of a fleet that no convoy route between the two
+   * provinces needs (its sea lies only on routes another chain of seas makes shorter).
+   * `legal` (version 2.4): any fleet in a sea a route could pass may convoy; `illegal`
+   * (version 3.0): the order is illegal, ignored, and shows no intent to be convoyed.
+   */
+  readonly unneededConvoy: "legal" | "illegal";
+  /**
    * DATC 4.A.4: does an army convoyed to a province cut the support of a unit there that
    * supports an attack on the army's own origin? `false` (preferred): no, as for any attack
    * from the province the support is directed at; `true`: it cuts.
@@ -73,9 +86,11 @@ export interface RuleOptions {
   /**
    * DATC 4.D.8: removals a power did not order. `distance` (preferred): farthest from any
    * home centre first (moves counted by army moves, fleet moves and convoys), fleets before
-   * armies, then alphabetically by province name; `alphabetical`: by province name alone.
+   * armies, then alphabetically by province name; `alphabetical`: by province name alone;
+   * `owned` (2023 rules, DATC 3.0): as `distance`, but counted to the nearest supply centre
+   * the power owns, armies and fleets alike over land and sea.
    */
-  readonly civilDisorderRemoval: "distance" | "alphabetical";
+  readonly civilDisorderRemoval: "distance" | "alphabetical" | "owned";
   /**
    * Seed 002 III(1): an order with several readings (a typo close to two names) is read as
    * the one that makes a valid order, preferring one for a unit not otherwise ordered
@@ -145,6 +160,8 @@ export const DATC_RULES: RuleOptions = {
   multiRouteConvoy: "all",
   convoyParadox: "szykman",
   convoyToAdjacent: "intent",
+  viaConvoyFallback: "land",
+  unneededConvoy: "legal",
   convoyedAttackCutsSupportAgainstOrigin: false,
   retreatToConvoyedAttackerOrigin: true,
   moveWithoutCoast: "fail",
@@ -173,6 +190,8 @@ export const HOUSE_RULES: RuleOptions = {
   multiRouteConvoy: "all", // VI(4) Alternative D
   convoyParadox: "alternative-c", // VI(6) Alternative C
   convoyToAdjacent: "intent", // VI(2) Alternative B
+  viaConvoyFallback: "land",
+  unneededConvoy: "legal",
   convoyedAttackCutsSupportAgainstOrigin: true, // VI(5) Alternative A
   retreatToConvoyedAttackerOrigin: false, // VI(1) Alternative A
   moveWithoutCoast: "fail", // IV(3) Alternative B: only when one coast is reachable
@@ -202,13 +221,15 @@ export const OPTION_VALUES: { readonly [K in keyof RuleOptions]: readonly RuleOp
   multiRouteConvoy: ["all", "any"],
   convoyParadox: ["szykman", "all-hold", "alternative-c"],
   convoyToAdjacent: ["intent", "explicit", "any-convoy"],
+  viaConvoyFallback: ["land", "none"],
+  unneededConvoy: ["legal", "illegal"],
   convoyedAttackCutsSupportAgainstOrigin: [false, true],
   retreatToConvoyedAttackerOrigin: [true, false],
   moveWithoutCoast: ["fail", "default", "required"],
   supportCoast: ["must-match", "ignore"],
   unitType: ["lenient", "strict", "ignore"],
   duplicateOrders: ["last", "first", "hold"],
-  civilDisorderRemoval: ["distance", "alphabetical"],
+  civilDisorderRemoval: ["distance", "alphabetical", "owned"],
   presumeValid: [false, true],
   typoTolerance: ["suggest", "correct"],
   supportHoldAfterIllegalMove: [true, false],

@@ -14,7 +14,7 @@ import {
 } from "./record.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, unplayedPowers } from "./scenario.ts";
-import type { PowerId } from "./types.ts";
+import { dislodgedKey, type PowerId } from "./types.ts";
 
 /*
  * Random self-play: every seated power gives each unit an order drawn uniformly from its
@@ -75,7 +75,7 @@ export function randomOrders(
     case "R": {
       const legal = legalRetreatOrders(variant, position, rules);
       for (const d of position.dislodged) {
-        const options = legal.get(d.province);
+        const options = legal.get(dislodgedKey(d));
         if (options && options.length > 0) add(d.power, r.pick(options));
       }
       break;

@@ -221,10 +221,30 @@ describe("what players are shown of a sequential season", () => {
     );
     assert.equal(
       galicia.get("A gal H"),
-      "dislodged by A vie - gal, before its own turn; it is disbanded: the unit that took its place (A vie - gal) was dislodged from gal in turn, by A war - gal, and a province keeps one dislodged unit",
+      "dislodged by A vie - gal, before its own turn",
+      "a unit dislodged before its turn (it retreats, as the Austrian army dislodged after it does)",
+    );
+    // Three dislodgements in Galicia: Russia's army, Austria's, then the Russian army that
+    // retook it. Russia's retreat orders could not tell its two apart: the first is disbanded.
+    const thrice = shown(
+      {
+        austria: ["A vie", "A bud"],
+        russia: ["A gal", "A war", "A ukr"],
+        germany: ["A sil", "A boh"],
+      },
+      {
+        austria: ["A vie - gal", "A bud S A vie - gal"],
+        russia: ["A gal H", "A war - gal", "A ukr S A war - gal"],
+        germany: ["A sil - gal", "A boh S A sil - gal"],
+      },
+      first("austria", "russia", "germany"),
+    );
+    assert.equal(
+      thrice.get("A gal H"),
+      "dislodged by A vie - gal, before its own turn; it is disbanded: another unit of its power was dislodged from gal later in the season, by A sil - gal, and retreat orders name a power's dislodged unit by its province",
       "a unit dislodged before its turn, then disbanded",
     );
-    for (const t of [...burgundy.values(), ...galicia.values()]) {
+    for (const t of [...burgundy.values(), ...galicia.values(), ...thrice.values()]) {
       assert.doesNotMatch(t, /slot|'s orders/, `no slot in ${t}`);
     }
   });

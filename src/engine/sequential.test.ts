@@ -2,14 +2,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { adjudicateJson } from "../cli/adjudicate.ts";
+import { classical } from "../variants/classical/index.ts";
 import { getVariant } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicate } from "./adjudicate.ts";
 import { checkInvariants } from "./invariants.ts";
-import { legalMovementOrders } from "./legal.ts";
+import { legalMovementOrders, legalRetreatOrders } from "./legal.ts";
 import { formatOrder } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
-import type { ResultJson } from "./position-json.ts";
+import { type ResultJson, readPosition } from "./position-json.ts";
 import { rng } from "./random.ts";
 import { replayRecord } from "./record.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "./rules.ts";
@@ -230,13 +231,64 @@ describe("the seed's examples", () => {
       /then support cut by A bul - rum in slot 2 of 7 \(Turkey's orders\)/,
     );
     assert.equal(outcome(r, "russia", "A ukr"), "succeeds", "Galicia held at 1 only");
-    // Two units were dislodged from Galicia in one season: the first is disbanded.
+    // Two units were dislodged from Galicia in one season, Russia's in slot 1 and Austria's
+    // in slot 3: both retreat (neither is lost to the position format).
     assert.deepEqual(r.next.dislodged, {
       austria: [{ unit: "A gal", from: "ukr", viaConvoy: false }],
+      russia: [{ unit: "A gal", from: "vie", viaConvoy: false }],
     });
-    assert.match(
-      entry(r, "russia", "A gal").reason ?? "",
-      /it is disbanded: the unit that took its place \(A vie - gal\)/,
+    assert.doesNotMatch(entry(r, "russia", "A gal").reason ?? "", /disbanded/, "not disbanded");
+    assert.equal(r.next.phase, "S1901R", "a retreat phase for both");
+    // Each power's retreat order names its own unit in Galicia; neither may go back to where
+    // its attacker came from.
+    const back = run({
+      ...r.next,
+      orders: { russia: ["A gal - vie"], austria: ["A gal - ukr"] },
+    });
+    assert.equal(
+      outcome(back, "russia", "A gal - vie"),
+      "invalid",
+      "Russia's attacker came from Vienna",
+    );
+    assert.equal(outcome(back, "austria", "A gal - ukr"), "invalid", "Austria's from Ukraine");
+    const retreat = run({
+      ...r.next,
+      orders: { russia: ["A gal - sil"], austria: ["A gal - vie"] },
+    });
+    assert.equal(outcome(retreat, "russia", "A gal - sil"), "succeeds", "Russia's retreat");
+    assert.equal(outcome(retreat, "austria", "A gal - vie"), "succeeds", "Austria's retreat");
+    assert.ok(board(retreat).includes("russia:A sil"), "in Silesia");
+    assert.ok(board(retreat).includes("austria:A vie"), "in Vienna");
+    assert.ok(board(retreat).includes("russia:A gal"), "and Russia's attacker holds Galicia");
+    // The legal retreats are offered to each unit, told apart by its power.
+    const pos = readPosition(r.next as unknown as Record<string, unknown>, classical);
+    const legal = legalRetreatOrders(classical, pos, DATC_RULES);
+    const of = (power: string) => (legal.get(`${power} gal`) ?? []).map(formatOrder).sort();
+    assert.ok(
+      of("russia").includes("A gal - sil") && !of("russia").includes("A gal - vie"),
+      `${of("russia")}`,
+    );
+    assert.ok(
+      of("austria").includes("A gal - vie") && !of("austria").includes("A gal - ukr"),
+      `${of("austria")}`,
+    );
+    // One power with two units dislodged from one province is still refused: its retreat
+    // orders could not tell them apart.
+    const two = adjudicateJson(
+      {
+        ...r.next,
+        dislodged: {
+          russia: [
+            { unit: "A gal", from: "vie" },
+            { unit: "A gal", from: "ukr" },
+          ],
+        },
+      },
+      DATC_RULES,
+    );
+    assert.ok(
+      "error" in two && /two dislodged units of russia in gal/.test(two.error),
+      JSON.stringify(two),
     );
   });
 

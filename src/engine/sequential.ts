@@ -3,7 +3,15 @@ import type { MovementOrder } from "./orders.ts";
 import { type Rng, rngFor } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Contracts, SeasonSchedule } from "./sequential-rules.ts";
-import type { DislodgedUnit, Phase, Position, PowerId, ProvinceId, Unit } from "./types.ts";
+import {
+  type DislodgedUnit,
+  dislodgedKey,
+  type Phase,
+  type Position,
+  type PowerId,
+  type ProvinceId,
+  type Unit,
+} from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 /*
@@ -637,23 +645,25 @@ class Season {
       explanations.push(out.success ? out.explanation : (out.reason ?? out.explanation));
       dislodgedBy.push(this.dislodgement[i]?.by ?? -1);
     }
-    // A province keeps one dislodged unit: if a second is dislodged there later in the
-    // season, the first is disbanded (docs/sequential.md).
-    const last = new Map<ProvinceId, number>();
+    // Units dislodged from one province in one season (an earlier slot's and a later one's)
+    // all retreat, each power's named by its province. Only if one power had two dislodged
+    // from the same province (three dislodgements there) would its retreat orders not tell
+    // them apart: then the later one retreats and the earlier is disbanded (docs/sequential.md).
+    const last = new Map<string, number>();
     for (let i = 0; i < this.n; i++) {
       const d = this.dislodgement[i];
       if (!d) continue;
-      const prev = last.get(d.unit.province);
-      if (prev === undefined || this.dislodgement[prev]!.slot < d.slot)
-        last.set(d.unit.province, i);
+      const key = dislodgedKey(d.unit);
+      const prev = last.get(key);
+      if (prev === undefined || this.dislodgement[prev]!.slot < d.slot) last.set(key, i);
     }
     const dislodged: DislodgedUnit[] = [];
     for (let i = 0; i < this.n; i++) {
       const d = this.dislodgement[i];
       if (!d) continue;
-      const k = last.get(d.unit.province)!;
+      const k = last.get(dislodgedKey(d.unit))!;
       if (k !== i) {
-        const gone = `; it is disbanded: the unit that took its place (${describeOrder(this.orders[d.by]!)}) was dislodged from ${d.unit.province} in turn, by ${this.dislodgement[k]!.byText}, and a province keeps one dislodged unit`;
+        const gone = `; it is disbanded: another unit of its power was dislodged from ${d.unit.province} later in the season, by ${this.dislodgement[k]!.byText}, and retreat orders name a power's dislodged unit by its province`;
         explanations[i] = `${explanations[i]}${gone}`;
         if (reasons[i] !== null) reasons[i] = `${reasons[i]}${gone}`;
         continue;

@@ -71,6 +71,16 @@ export interface Unit {
 }
 
 /** A unit dislodged in the movement phase, awaiting its retreat. */
+/**
+ * How a dislodged unit is told apart: its power and the province it was dislodged from. Two
+ * units may be dislodged from one province in a season (sequential movement: an earlier slot's
+ * and a later one's), of two powers; each power's retreat orders name its own by province.
+ */
+export const dislodgedKey = (u: {
+  readonly power: PowerId;
+  readonly province: ProvinceId;
+}): string => `${u.power} ${u.province}`;
+
 export interface DislodgedUnit extends Unit {
   /** The province its attacker came from; null if none applies. */
   readonly attackerFrom: ProvinceId | null;

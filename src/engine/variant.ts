@@ -14,8 +14,13 @@ export interface Variant {
   readonly map: GameMap;
   /** The opening position (for the classical game, Spring 1901 movement). */
   readonly start: Position;
-  /** Supply centres one power needs for a solo victory. */
-  readonly victoryCenters: number;
+  /**
+   * How the game is won by centres: the supply centres one power needs for a solo victory
+   * (reported as `winner` when the centres change hands, and the game ends). null: no number
+   * of centres wins or ends the game; the variant decides its winner by its own rules
+   * (europe1935: the committee's victory points when the chairs end the game).
+   */
+  readonly victoryCenters: number | null;
   /**
    * The variant's own rule defaults (europe1935: a fleet moving to Iran must name the coast):
    * applied over the chosen profile, overridden by options given explicitly (`readRules`).

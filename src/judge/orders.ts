@@ -1,18 +1,22 @@
 import type { Kysely } from "kysely";
-import { adjudicate, adjustmentCounts, buildSites, retreatOptions } from "../engine/adjudicate.ts";
+import { adjudicate } from "../engine/adjudicate.ts";
 import { earlyOrdersFor } from "../engine/early.ts";
+import { powersToOrder } from "../engine/must-order.ts";
 import { formatOrder } from "../engine/orders.ts";
 import { type OrderLine, readOrderSet } from "../engine/orderset.ts";
 import { parseOrder } from "../engine/parse.ts";
 import { parsePhase } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import { parseOptionsFor } from "../engine/reading.ts";
-import { DATC_RULES, type RuleOptions } from "../engine/rules.ts";
+import type { RuleOptions } from "../engine/rules.ts";
 import type { Phase, Position, PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import type { DB } from "../store/schema.ts";
 import { conflict, invalid } from "./errors.ts";
 import { type GameData, parseJson } from "./game-data.ts";
+
+/** Moved to the engine (src/engine/must-order.ts): the game rules ask it too. */
+export { powersToOrder };
 
 /*
  * Reading an order set as a player sends it, by the API, by mail or from a file: one reader,
@@ -258,45 +262,6 @@ function orderText(line: string, variant: Variant): string {
     if (rest !== "") return rest;
   }
   return body;
-}
-
-/** Powers that can build (and have a site) or must remove in an adjustment position. */
-function adjusting(variant: Variant, position: Position): PowerId[] {
-  return [...adjustmentCounts(variant, position)]
-    .filter(([power, n]) => n < 0 || (n > 0 && buildSites(variant, position, power).length > 0))
-    .map(([power]) => power);
-}
-
-/**
- * The powers that have something to order in this position: units to move, dislodged units
- * to retreat, builds they can make or removals they owe. In the house rules' winter phase
- * (seed 002 II(5) Alternative C: `W1901R` takes the fall retreats and the adjustments in one
- * set) also every power that may adjust once the retreats are made: those that must adjust
- * if every dislodged unit is disbanded, and the owners of the centres a retreat could take.
- */
-export function powersToOrder(
-  variant: Variant,
-  position: Position,
-  rules: RuleOptions = DATC_RULES,
-): PowerId[] {
-  const out = new Set<PowerId>();
-  const { phase } = position;
-  if (phase.type === "M") for (const u of position.units) out.add(u.power);
-  else if (phase.type === "R") {
-    for (const u of position.dislodged) out.add(u.power);
-    if (phase.season === "W") {
-      const fall = { ...position, phase: { ...phase, season: "F" as const } };
-      const after = adjudicate(variant, fall, new Map(), rules).next;
-      if (after.phase.type === "A") for (const p of adjusting(variant, after)) out.add(p);
-      for (const d of position.dislodged) {
-        for (const l of retreatOptions(variant, position, d, rules)) {
-          const owner = position.centers.get(l.province);
-          if (owner !== undefined) out.add(owner);
-        }
-      }
-    }
-  } else for (const p of adjusting(variant, position)) out.add(p);
-  return variant.powers.map((p) => p.id).filter((p) => out.has(p));
 }
 
 // ---------------------------------------------------------------------------------------------

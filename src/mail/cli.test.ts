@@ -72,7 +72,11 @@ test("mail ingest: handles a raw mail as the receiver does and prints the reply"
   assert.equal(refused.status, 1, "a refused mail exits 1");
   assert.match(refused.stdout, /NOT accepted.*no secret line/s, "and says why");
   assert.equal(usage.status, 2, "usage error");
-  assert.match(usage.stderr, /usage: entente mail ingest FILE\.eml/, "usage text");
+  assert.match(
+    usage.stderr,
+    /entente mail ingest: missing required argument 'FILE\.eml'; see "entente mail ingest --help"/,
+    "says what is missing and where the usage is",
+  );
   assert.equal(missing.status, 2, "no such file");
   assert.match(missing.stderr, /no mail file/, "named");
   const sets = await g.judge.currentOrders(g.gm, g.gameId);

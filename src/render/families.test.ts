@@ -216,13 +216,24 @@ describe("bin/entente render for the families", () => {
     assert.equal(r.status, 0, `render failed: ${r.stderr}`);
     assert.match(r.stdout, /as player 3 knows it/, "whose view");
     assert.equal(readFileSync(png).subarray(1, 4).toString(), "PNG", "a PNG file");
-    const bad = spawnSync(
+    // Without --seed (or --position), the default seed's map, and it says which.
+    const dflt = spawnSync(
       BIN,
       ["render", "--variant", "discovery", "--players", "9", "--out", join(dir, "x.svg")],
       { encoding: "utf8" },
     );
+    assert.equal(dflt.status, 0, `drawn with the default seed: ${dflt.stderr}`);
+    assert.match(dflt.stdout, /map seed 1, the default; choose another with --seed S/, "says so");
+    const bad = spawnSync(
+      BIN,
+      ["render", "--variant", "discovery", "--players", "9", "--player", "12"].concat([
+        "--out",
+        join(dir, "x.svg"),
+      ]),
+      { encoding: "utf8" },
+    );
     assert.equal(bad.status, 2, "a usage error");
-    assert.match(bad.stderr, /needs --seed/, bad.stderr);
+    assert.match(bad.stderr, /no player 12: this map has players 1 to 9/, bad.stderr);
   });
 });
 

@@ -792,9 +792,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "end",
-      "End the game: a draw (of the powers given, or all survivors), a concession, or abandoned",
+      "End the game: a draw (of the powers given, or all survivors), a concession, abandoned, or (europe1935, the chairs closing the committee) on victory points: the power alone on the most points wins, a tie at the top draws",
       obj({
-        result: oneOf(["draw", "concession", "abandoned"] as const),
+        result: oneOf(["draw", "concession", "abandoned", "points"] as const),
         powers: optional(list(power, { max: 50 })),
         note: optional(str({ max: 2000 })),
       }),

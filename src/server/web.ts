@@ -16,7 +16,7 @@ import {
 } from "../engine/position-json.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential.ts";
-import type { Position, PowerId } from "../engine/types.ts";
+import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
 import { forbidden, invalid, notFound, unauthenticated } from "../judge/errors.ts";
@@ -229,7 +229,7 @@ export function legalView(
         province: u.province,
         label: `${u.type} ${locText(u)} (dislodged)`,
         dislodged: true,
-        orders: (legal.get(u.province) ?? []).map(choice),
+        orders: (legal.get(dislodgedKey(u)) ?? []).map(choice),
       });
     }
   } else {

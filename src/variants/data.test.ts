@@ -44,7 +44,7 @@ interface TestPower {
 interface TestVariant {
   id: string;
   name: string;
-  victoryCenters: number;
+  victoryCenters: number | null;
   startPhase: string;
   powers: TestPower[];
   provinces: TestProvince[];
@@ -404,6 +404,15 @@ describe("variant data: each kind of error has its message", () => {
     w.startPhase = "F2000R";
     refused(w, "victoryCenters: must be a whole number of centres, at least 1, not 1.5");
     refused(w, 'startPhase: "F2000R": a game cannot start with retreats');
+  });
+
+  test("victoryCenters null: no number of centres wins; loaded and written back", () => {
+    const v = fixture();
+    v.victoryCenters = null;
+    const r = loadVariant(v);
+    assert.ok(r.ok, r.ok ? "" : r.errors.join("\n"));
+    assert.equal(r.variant.victoryCenters, null, "no centre victory");
+    assert.equal(variantToData(r.variant).victoryCenters, null, "written back as null");
   });
 
   test("rule defaults: known options with allowed values, loaded onto the variant and written back", () => {

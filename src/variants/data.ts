@@ -53,7 +53,11 @@ export interface VariantData {
   readonly name: string;
   /** Free text for people: where the map comes from, what it assumes. */
   readonly description?: string;
-  readonly victoryCenters: number;
+  /**
+   * Centres a power needs for a solo victory, or null: no number of centres wins or ends the
+   * game (the variant has its own way of winning, as europe1935's victory points).
+   */
+  readonly victoryCenters: number | null;
   /** The first phase, e.g. `S1901M`: season, year, phase type (movement or adjustment). */
   readonly startPhase: string;
   readonly powers: readonly PowerData[];
@@ -282,8 +286,9 @@ export function loadVariant(json: unknown): LoadResult {
   const centreCount = Array.isArray(json.provinces)
     ? json.provinces.filter((p) => isRecord(p) && p.supplyCenter === true).length
     : 0;
-  let victoryCenters: number | null = null;
-  if (json.victoryCenters !== undefined) {
+  let victoryCenters: number | null | undefined;
+  if (json.victoryCenters === null) victoryCenters = null;
+  else if (json.victoryCenters !== undefined) {
     const v = json.victoryCenters;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 1)
       c.add("victoryCenters", `must be a whole number of centres, at least 1, not ${q(v)}`);
@@ -318,7 +323,7 @@ export function loadVariant(json: unknown): LoadResult {
       powers,
       map,
       start,
-      victoryCenters: victoryCenters ?? centreCount,
+      victoryCenters: victoryCenters === undefined ? centreCount : victoryCenters,
       ...(rules ? { rules } : {}),
     },
   };

@@ -1,8 +1,13 @@
+import { type AnyGameRules, hosted } from "../engine/game.ts";
 import type { GameFamily, Variant } from "../engine/variant.ts";
 import { classical } from "./classical/index.ts";
+import { diplomacyRules } from "./diplomacy.ts";
 import { discovery } from "./discovery/index.ts";
+import { discoveryRules } from "./discovery/rules.ts";
 import { europe1935 } from "./europe1935/index.ts";
 import { global } from "./global/index.ts";
+import { globalRules } from "./global/rules.ts";
+import { scenariosOf } from "./scenarios.ts";
 
 /** Every variant the project knows; add a new one here. */
 const variants: readonly Variant[] = [classical, europe1935];
@@ -30,4 +35,31 @@ export function getGame(id: string): GameFamily | undefined {
 /** The ids of the game families, in registration order. */
 export function gameIds(): readonly string[] {
   return games.map((g) => g.id);
+}
+
+/*
+ * Every game as game rules (src/engine/game.ts): the one interface the hosts speak to. A
+ * Diplomacy variant's rules come from diplomacy.ts over its Variant and scenarios; a game
+ * family registers its own (global/rules.ts, discovery/rules.ts). Add a new family here.
+ */
+const familyRules: readonly AnyGameRules[] = [hosted(globalRules), hosted(discoveryRules)];
+const variantRules = new Map<string, AnyGameRules>();
+
+/** The rules of a game by id (a variant or a family), or undefined. */
+export function gameRules(id: string): AnyGameRules | undefined {
+  const v = getVariant(id);
+  if (v) {
+    let r = variantRules.get(id);
+    if (!r) {
+      r = hosted(diplomacyRules(v, scenariosOf(id)));
+      variantRules.set(id, r);
+    }
+    return r;
+  }
+  return familyRules.find((g) => g.id === id);
+}
+
+/** The ids of every game with rules: the variants, then the families. */
+export function gameRulesIds(): readonly string[] {
+  return [...variantIds(), ...familyRules.map((g) => g.id)];
 }

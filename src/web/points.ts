@@ -1,4 +1,5 @@
 import { h } from "./dom.ts";
+import type { GameCtx, Panel } from "./game.ts";
 import type { GameView } from "./types.ts";
 
 /* The victory-point table of a game whose view carries `scores` (europe1935). */
@@ -68,4 +69,18 @@ export function pointsTable(view: GameView, name: (p: string) => string): HTMLEl
       `${scores.territorialCenters} centres give the five territorial points.`,
     ),
   );
+}
+
+/** The Points tab of the game page. */
+export function pointsPanel(ctx: GameCtx): Panel {
+  const el = h("div", {});
+  return {
+    title: "Points",
+    el,
+    async show() {
+      el.replaceChildren(
+        pointsTable(ctx.view(), ctx.name) ?? h("p", {}, "No victory points in this game."),
+      );
+    },
+  };
 }

@@ -3,7 +3,8 @@ import type { BoardPosition } from "../render/types.ts";
 import { get, post } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
 import { fill, h, message } from "./dom.ts";
-import { outcomeList, type PowerInfo, powersOf } from "./game.ts";
+import { type PowerInfo, powersOf } from "./game.ts";
+import { outcomeList } from "./history.ts";
 import { OrderPad } from "./orderpad.ts";
 import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
 

@@ -5,7 +5,7 @@ import type { Api } from "../../src/server/testing.ts";
 import { BrowserHarness, type GameJson } from "./harness.ts";
 
 /*
- * The game page of a Global Diplomacy game (seed 004, src/web/family.ts) in Chromium: a game
+ * The game page (src/web/game.ts) of a Global Diplomacy game (seed 004) in Chromium: a game
  * created over the API with its eleven players, England's player reads its opening report,
  * types commands and reads the judge's verdict on each line; France's player sees none of
  * them; the GM sees the set received and resolves the turn from the console; England reads

@@ -36,7 +36,7 @@ const ww1Variant: Variant = {
   ...classical,
   start: { ...classical.start, phase: { season: "S", year: 1914, type: "M" } },
   // The seats' own victory decides (24 units); no single power's centre count ends it.
-  victoryCenters: classical.map.supplyCenters.length + 1,
+  victoryCenters: null,
   closed: (phase) => (phase.year < 1915 ? ITALIAN_TERRITORY : NONE),
 };
 

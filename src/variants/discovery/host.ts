@@ -5,8 +5,10 @@
  * for the moderator only. Everything is derived from the position's `map` {seed, players}.
  */
 import { readCommandSet } from "../global/commands.ts";
+import type { GlobalMap } from "../global/map.ts";
 import { readGlobalPosition, readGlobalRules, writeTurnResult } from "../global/position.ts";
-import type { PowerId, TurnResult } from "../global/types.ts";
+import type { GameState, PowerId, TurnResult } from "../global/types.ts";
+import type { DiscoveryMap } from "./areas.ts";
 import { adjudicateDiscoveryTurn, discoveryReport } from "./game.ts";
 import { describeMap, mapOfPosition, readKnowledge } from "./index.ts";
 import { resolveTarget } from "./names.ts";
@@ -39,7 +41,17 @@ export function checkDiscoveryCommands(
   lines: readonly string[],
 ): LineVerdict[] {
   const { map: dmap, global: gmap } = mapOfPosition(position);
-  const state = readGlobalPosition(gmap, { ...position });
+  return checkDiscoveryLines(dmap, gmap, readGlobalPosition(gmap, { ...position }), power, lines);
+}
+
+/** `checkDiscoveryCommands` on a game's map and state already read. */
+export function checkDiscoveryLines(
+  dmap: DiscoveryMap,
+  gmap: GlobalMap,
+  state: GameState,
+  power: number,
+  lines: readonly string[],
+): LineVerdict[] {
   const limit = gmap.data.spies;
   const spyVerdicts = new Map<number, LineVerdict>();
   let spies = 0;

@@ -179,6 +179,18 @@ export function discoveryRandomOrders(position: Json, power: number, seed: numbe
   const { map: dmap, global: gmap } = mapOfPosition(position);
   const state = readGlobalPosition(gmap, { ...position });
   const known = readKnowledge(dmap, gmap, state, position.known);
+  return discoveryRandomLines(dmap, gmap, state, known, power, seed);
+}
+
+/** `discoveryRandomOrders` on a game's map, state and knowledge already read. */
+export function discoveryRandomLines(
+  dmap: DiscoveryMap,
+  gmap: GlobalMap,
+  state: GameState,
+  known: Knowledge,
+  power: number,
+  seed: number,
+): string[] {
   // Each player its own stream, so players given one seed still choose apart.
   const r = rngFor((seed + Math.imul(power, 0x9e3779b1)) >>> 0, state.turn);
   const lines = randomCommands(gmap, state, power, r).filter((l) => !/^SP\b/i.test(l.trim()));

@@ -3,7 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { cmdDiscovery } from "../../cli/discovery.ts";
+import {
+  discoveryNew,
+  discoveryPlay,
+  discoveryReplay,
+  discoveryMap as mapCommand,
+} from "../../cli/discovery.ts";
 import { discoveryMap } from "./index.ts";
 import {
   newDiscoveryGame,
@@ -20,9 +25,13 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe("a discovery game by order files", () => {
   it("plays turns from order files, writes each player's report and replays exactly", () => {
     const file = join(dir, "game.json");
-    const made = cmdDiscovery(["new", "--seed", "44", "--players", "10", "--out", file]);
+    const made = discoveryNew({ seed: 44, players: 10, out: file });
     assert.equal(made.status, 0, `new: ${made.error ?? ""}`);
-    assert.equal(cmdDiscovery(["new", "--out", file]).status, 2, "no game written over another");
+    assert.equal(
+      discoveryNew({ seed: 1, players: 9, out: file }).status,
+      2,
+      "no game written over another",
+    );
     const { map: dmap, global: gmap } = discoveryMap(44, 10);
     const s1 = dmap.starts[0]!;
     const s2 = dmap.starts[1]!;
@@ -41,7 +50,7 @@ describe("a discovery game by order files", () => {
       "DA 1",
     ].join("\n");
     writeFileSync(join(dir, "t1.txt"), orders);
-    const played = cmdDiscovery(["play", file, join(dir, "t1.txt"), "--reports", join(dir, "r")]);
+    const played = discoveryPlay(file, join(dir, "t1.txt"), { reports: join(dir, "r") });
     assert.equal(played.status, 0, `play: ${played.error ?? ""}`);
     const reports = readdirSync(join(dir, "r")).sort();
     assert.equal(reports.length, 10, "a report per player");
@@ -58,14 +67,14 @@ describe("a discovery game by order files", () => {
       (game.position.known as Record<string, number[]>)["1"]!.includes(sea),
       "the sea is known",
     );
-    assert.equal(cmdDiscovery(["replay", file]).status, 0, "replays exactly");
+    assert.equal(discoveryReplay(file).status, 0, "replays exactly");
     const tampered = { ...game, position: { ...game.position, turn: 7 } };
     assert.equal(replayDiscoveryGame(tampered), false, "a changed position does not replay");
-    const own = cmdDiscovery(["map", file, "--player", "1"]);
+    const own = mapCommand(file, { player: "1" });
     assert.equal(own.status, 0, "a player's map");
     assert.match(own.text, new RegExp(`\\b${sea}\\b`), "shows the sea it went to");
-    assert.equal(cmdDiscovery(["map", file, "--player", "11"]).status, 2, "no player 11");
-    assert.equal(cmdDiscovery(["bogus"]).status, 2, "usage");
+    assert.equal(mapCommand(file, { player: "11" }).status, 2, "no player 11");
+    // An unknown subcommand is commander's: src/cli/cli-definitions.test.ts.
   });
 
   it("self-plays a whole 12-player game to its end with reports every turn", () => {

@@ -134,9 +134,26 @@ describe("europe1935: the map", () => {
     assert.deepEqual(ids(map.supplyCenters.filter((p) => p.home === null)), NEUTRAL);
   });
 
+  test("no number of centres wins: a Germany with 32 of 60 centres is no winner and plays on", () => {
+    const germany =
+      "ber fra ham mns mun bel den nwy swe fin cze aus hun rum bul gre irn mor por par lyo bri syr fna rom nap ven mil lib lon edi".split(
+        " ",
+      );
+    const r = run({
+      phase: "F1940M",
+      units: { germany: ["A hol", "A ber"] },
+      centers: { germany },
+      orders: { germany: ["A ber H"] },
+    });
+    assert.equal(r.next.centers?.germany?.length, 32, "Holland taken: 32 centres");
+    assert.equal(r.winner, undefined, "no winner reported");
+    assert.equal(r.next.phase, "W1940A", "the game goes on to the adjustments");
+  });
+
   test("starts Spring 1935 with the seed's units and types, each on its home centre", () => {
     assert.deepEqual(v.start.phase, { season: "S", year: 1935, type: "M" });
-    assert.equal(v.victoryCenters, 31);
+    // The committee is won on victory points: no number of centres wins or ends the game.
+    assert.equal(v.victoryCenters, null);
     const start = writePosition(v, v.start);
     assert.deepEqual(start.units, SEED_START);
     assert.equal(v.start.units.length, 45);

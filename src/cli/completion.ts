@@ -1,0 +1,170 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell code, where ${...} is the shell's.
+import type { Command, Option } from "commander";
+import { allCommands, commandPath, takesPath, valuesOf } from "./program.ts";
+
+/*
+ * `entente completion bash|zsh`: a completion script made from the command definitions
+ * (program.ts), so that a new command or option completes without touching this file. The
+ * script walks the words typed so far to the command they name, then offers its
+ * subcommands, its options, an option's values (variant ids, profiles, choices) or files.
+ */
+
+interface Entry {
+  /** The words after `entente` that name the command ("" for entente itself). */
+  path: string;
+  subcommands: { name: string; about: string }[];
+  options: { flag: string; about: string }[];
+  /** Options followed by a value: the words it completes to, or "files". */
+  values: { flag: string; words: readonly string[] | "files" | "none" }[];
+  /** Whether positional arguments are files. */
+  files: boolean;
+}
+
+function flagsOf(o: Option): string[] {
+  return [o.short, o.long].filter((f): f is string => typeof f === "string");
+}
+
+function entries(program: Command): Entry[] {
+  return allCommands(program).map((c) => {
+    const help = c.createHelp();
+    const visible = help.visibleOptions(c);
+    return {
+      path: commandPath(c).split(" ").slice(1).join(" "),
+      // The words that may come next: subcommands, or the first argument's known values.
+      subcommands: [
+        ...help
+          .visibleCommands(c)
+          .map((s) => ({ name: s.name(), about: s.summary() || s.description() })),
+        ...c.registeredArguments
+          .slice(0, 1)
+          .flatMap((a) => (valuesOf(a) ?? []).map((name) => ({ name, about: a.description }))),
+      ],
+      options: visible.flatMap((o) => flagsOf(o).map((flag) => ({ flag, about: o.description }))),
+      values: c.options
+        .filter((o) => o.required || o.optional)
+        .flatMap((o) => {
+          const words = valuesOf(o);
+          const kind = words ?? (takesPath(o) ? "files" : "none");
+          return flagsOf(o).map((flag) => ({ flag, words: kind }));
+        }),
+      files: c.registeredArguments.some((a) => takesPath(a)),
+    };
+  });
+}
+
+const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+function bash(program: Command): string {
+  const all = entries(program);
+  const known = all.filter((e) => e.path !== "").map((e) => `" ${e.path}"`);
+  const lines = [
+    "# bash completion for entente, made by `entente completion bash` from its definitions.",
+    "# Use: source <(entente completion bash)   (or save it in /etc/bash_completion.d/entente)",
+    "_entente() {",
+    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
+    '  local cmdpath="" i w',
+    "  for ((i = 1; i < COMP_CWORD; i++)); do",
+    '    w="${COMP_WORDS[i]}"',
+    '    case "$cmdpath $w" in',
+    `      ${known.join("|")}) cmdpath="$cmdpath $w" ;;`,
+    "    esac",
+    "  done",
+    '  case "$cmdpath:$prev" in',
+  ];
+  for (const e of all) {
+    for (const v of e.values) {
+      const key = `" ${e.path}:${v.flag}"`.replace('" :', '":');
+      const body =
+        v.words === "files"
+          ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+          : v.words === "none"
+            ? "COMPREPLY=()"
+            : `COMPREPLY=($(compgen -W ${shellWord(v.words.join(" "))} -- "$cur"))`;
+      lines.push(`    ${key}) ${body}; return ;;`);
+    }
+  }
+  lines.push("  esac", '  local subs="" opts="" files=0', '  case "$cmdpath" in');
+  for (const e of all) {
+    const key = e.path === "" ? '""' : `" ${e.path}"`;
+    lines.push(
+      `    ${key}) subs=${shellWord(e.subcommands.map((s) => s.name).join(" "))}; opts=${shellWord(
+        e.options.map((o) => o.flag).join(" "),
+      )}; files=${e.files ? 1 : 0} ;;`,
+    );
+  }
+  lines.push(
+    "  esac",
+    '  if [[ "$cur" == -* ]]; then',
+    '    COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
+    "  else",
+    '    COMPREPLY=($(compgen -W "$subs" -- "$cur"))',
+    '    if [[ $files == 1 ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi',
+    "  fi",
+    "}",
+    "complete -o filenames -F _entente entente",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** A zsh `_describe` item: `name:about`, colons in the name escaped. */
+const describeItem = (name: string, about: string): string =>
+  shellWord(`${name.replaceAll(":", "\\:")}:${about}`);
+
+function zsh(program: Command): string {
+  const all = entries(program);
+  const known = all.filter((e) => e.path !== "").map((e) => `" ${e.path}"`);
+  const lines = [
+    "#compdef entente",
+    "# zsh completion for entente, made by `entente completion zsh` from its definitions.",
+    "# Use: entente completion zsh > ~/.zfunc/_entente, with fpath+=(~/.zfunc) before compinit.",
+    "_entente() {",
+    "  local cmdpath='' w i",
+    "  local cur=${words[CURRENT]} prev=${words[CURRENT-1]}",
+    "  for ((i = 2; i < CURRENT; i++)); do",
+    "    w=${words[i]}",
+    '    case "$cmdpath $w" in',
+    `      (${known.join("|")}) cmdpath="$cmdpath $w" ;;`,
+    "    esac",
+    "  done",
+    '  case "$cmdpath:$prev" in',
+  ];
+  for (const e of all) {
+    for (const v of e.values) {
+      const key = `" ${e.path}:${v.flag}"`.replace('" :', '":');
+      const body =
+        v.words === "files"
+          ? "_files"
+          : v.words === "none"
+            ? "_message 'a value'"
+            : `compadd -- ${v.words.map(shellWord).join(" ")}`;
+      lines.push(`    (${key}) ${body}; return ;;`);
+    }
+  }
+  lines.push("  esac", "  local -a subs opts", "  local files=0", '  case "$cmdpath" in');
+  for (const e of all) {
+    const key = e.path === "" ? '""' : `" ${e.path}"`;
+    lines.push(
+      `    (${key}) subs=(${e.subcommands.map((s) => describeItem(s.name, s.about)).join(" ")}); opts=(${e.options
+        .map((o) => describeItem(o.flag, o.about))
+        .join(" ")}); files=${e.files ? 1 : 0} ;;`,
+    );
+  }
+  lines.push(
+    "  esac",
+    "  if [[ $cur == -* ]]; then",
+    "    _describe 'option' opts",
+    "  else",
+    "    (( ${#subs} )) && _describe 'command' subs",
+    "    (( files )) && _files",
+    "  fi",
+    "}",
+    'if [[ "${funcstack[1]}" == _entente ]]; then _entente "$@"; else compdef _entente entente; fi',
+    "",
+  );
+  return lines.join("\n");
+}
+
+export function completionScript(program: Command, shell: "bash" | "zsh"): string {
+  return shell === "zsh" ? zsh(program) : bash(program);
+}

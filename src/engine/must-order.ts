@@ -1,0 +1,43 @@
+import { adjudicate, adjustmentCounts, buildSites, retreatOptions } from "./adjudicate.ts";
+import { DATC_RULES, type RuleOptions } from "./rules.ts";
+import type { Position, PowerId } from "./types.ts";
+import type { Variant } from "./variant.ts";
+
+/** Powers that can build (and have a site) or must remove in an adjustment position. */
+function adjusting(variant: Variant, position: Position): PowerId[] {
+  return [...adjustmentCounts(variant, position)]
+    .filter(([power, n]) => n < 0 || (n > 0 && buildSites(variant, position, power).length > 0))
+    .map(([power]) => power);
+}
+
+/**
+ * The powers that have something to order in this position: units to move, dislodged units
+ * to retreat, builds they can make or removals they owe. In the house rules' winter phase
+ * (seed 002 II(5) Alternative C: `W1901R` takes the fall retreats and the adjustments in one
+ * set) also every power that may adjust once the retreats are made: those that must adjust
+ * if every dislodged unit is disbanded, and the owners of the centres a retreat could take.
+ */
+export function powersToOrder(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions = DATC_RULES,
+): PowerId[] {
+  const out = new Set<PowerId>();
+  const { phase } = position;
+  if (phase.type === "M") for (const u of position.units) out.add(u.power);
+  else if (phase.type === "R") {
+    for (const u of position.dislodged) out.add(u.power);
+    if (phase.season === "W") {
+      const fall = { ...position, phase: { ...phase, season: "F" as const } };
+      const after = adjudicate(variant, fall, new Map(), rules).next;
+      if (after.phase.type === "A") for (const p of adjusting(variant, after)) out.add(p);
+      for (const d of position.dislodged) {
+        for (const l of retreatOptions(variant, position, d, rules)) {
+          const owner = position.centers.get(l.province);
+          if (owner !== undefined) out.add(owner);
+        }
+      }
+    }
+  } else for (const p of adjusting(variant, position)) out.add(p);
+  return variant.powers.map((p) => p.id).filter((p) => out.has(p));
+}

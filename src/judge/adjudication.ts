@@ -1,0 +1,216 @@
+import { sql } from "kysely";
+import { gameWinner, playPhase } from "../engine/record.ts";
+import type { PowerId } from "../engine/types.ts";
+import { chairDeadline } from "./chair.ts";
+import { isFamilyGame } from "./family.ts";
+import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import { phaseLengthMs } from "./options.ts";
+import { applyEarlySets } from "./orders.ts";
+import { randomId } from "./password.ts";
+import type { Tx } from "./room.ts";
+import { Room } from "./room.ts";
+
+/*
+ * The adjudication scheduler: every due phase claimed exactly once and played with the latest
+ * order sets; missed orders (NMRs) recorded, civil disorder declared, the next deadline set.
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Adjudication extends Room {
+  private ticking = false;
+
+  /** Adjudicates every phase that is due now. Returns how many this call adjudicated. */
+  async tick(): Promise<number> {
+    if (this.ticking) return 0;
+    this.ticking = true;
+    try {
+      const now = this.now();
+      const due = await this.db
+        .selectFrom("phase_state")
+        .select(["game_id", "phase_idx"])
+        .where("state", "=", "open")
+        .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
+        .execute();
+      let n = 0;
+      for (const d of due) {
+        try {
+          if (await this.adjudicateIfDue(d.game_id, d.phase_idx)) n++;
+        } catch (e) {
+          this.log(`game ${d.game_id}: adjudication failed: ${(e as Error).stack ?? e}`);
+        }
+      }
+      return n;
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /**
+   * Adjudicates phase `idx` of the game if it is still open and due. Exactly once: the claim
+   * is the conditional update at the start of the transaction.
+   */
+  async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
+    if (await isFamilyGame(this.db, gameId)) {
+      const done = await this.families.adjudicateIfDue(gameId, idx);
+      if (done) this.core.adjudications++;
+      return done;
+    }
+    const now = this.now();
+    return this.db.transaction().execute(async (trx) => {
+      const claim = await trx
+        .updateTable("phase_state")
+        .set({ version: sql`version + 1` })
+        .where("game_id", "=", gameId)
+        .where("phase_idx", "=", idx)
+        .where("state", "=", "open")
+        .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) !== 1) return false;
+      const g = await loadGame(trx, gameId);
+      const ended = await this.rooms.votes.decideVotes(trx, g);
+      if (!ended) await this.resolve(trx, g);
+      this.fail("adjudicate-before-commit");
+      this.core.adjudications++;
+      return true;
+    });
+  }
+
+  /** Plays the open phase with the latest order sets; writes the phase, NMRs, next state. */
+  private async resolve(trx: Tx, g: GameData): Promise<void> {
+    const now = this.now();
+    const idx = g.state.phase_idx;
+    const latest = await this.latestSets(trx, g);
+    const orders = new Map<PowerId, string[]>();
+    for (const [power, r] of latest) orders.set(power as PowerId, parseJson<string[]>(r.orders));
+    const sent = new Map([...latest].map(([p, r]) => [p, r.received_at]));
+    const early = await applyEarlySets(trx, g, sent, orders);
+    const need = this.toOrder(g);
+    const next = playPhase(g.scenario, await this.playedRecord(trx, g), orders);
+    const phase = next.phases[next.phases.length - 1]!;
+    await trx
+      .insertInto("phases")
+      .values({
+        game_id: g.game.id,
+        idx,
+        phase: phase.phase,
+        record: JSON.stringify(phase),
+        superseded: 0,
+        adjudicated_at: now,
+      })
+      .execute();
+    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded.
+    const missed = need.filter((p) => !latest.has(p) && !early.has(p));
+    for (const power of missed) {
+      const seat = seatOf(g.seats, power);
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      await trx
+        .insertInto("nmrs")
+        .values({
+          game_id: g.game.id,
+          phase_idx: idx,
+          phase: phase.phase,
+          power,
+          seat,
+          user_id: holder?.user_id ?? null,
+          at: now,
+        })
+        .execute();
+    }
+    const disorder = await this.civilDisorder(trx, g, missed);
+    const winner = gameWinner(next);
+    const nextPhase = phase.position.phase;
+    const nextType = nextPhase.slice(-1) as "M" | "R" | "A";
+    const deadline = await chairDeadline(trx, g.game.id, now + phaseLengthMs(g.options, nextType));
+    await trx
+      .updateTable("phase_state")
+      .set({
+        phase_idx: idx + 1,
+        phase: nextPhase,
+        state: winner ? "done" : "open",
+        deadline_at: winner ? null : deadline,
+        remaining_ms: null,
+        ready: 0,
+        updated_at: now,
+      })
+      .where("game_id", "=", g.game.id)
+      .execute();
+    if (winner) {
+      await trx
+        .updateTable("games")
+        .set({ status: "finished", result: JSON.stringify({ kind: "solo", winner }) })
+        .where("id", "=", g.game.id)
+        .execute();
+    }
+    await this.emit(trx, g.game.id, "phase_resolved", "public", {
+      index: idx,
+      phase: phase.phase,
+      next: winner ? null : nextPhase,
+      deadline: winner ? null : iso(deadline),
+      nmr: missed,
+      civilDisorder: disorder,
+      ...(winner ? { winner } : {}),
+    });
+    this.log(`game ${g.game.id}: adjudicated ${phase.phase} (phase ${idx})`);
+  }
+
+  /**
+   * Seats whose player missed `civilDisorderAfter` phases in a row (counting this one) are
+   * declared in civil disorder: the player leaves the seat, which is offered to a replacement.
+   */
+  private async civilDisorder(trx: Tx, g: GameData, missed: readonly PowerId[]) {
+    const limit = g.options.civilDisorderAfter;
+    if (limit === 0 || missed.length === 0) return [];
+    const out: string[] = [];
+    const seats = new Set(missed.map((p) => seatOf(g.seats, p)));
+    for (const seat of seats) {
+      // A seat is in NMR only when all its powers that had to order missed.
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      if (!holder) continue;
+      const lastSent = await trx
+        .selectFrom("submissions")
+        .select((eb) => eb.fn.max("phase_idx").as("m"))
+        .where("game_id", "=", g.game.id)
+        .where("user_id", "=", holder.user_id)
+        .executeTakeFirst();
+      const since = lastSent?.m ?? -1;
+      const nmrs = await trx
+        .selectFrom("nmrs")
+        .select("phase_idx")
+        .distinct()
+        .where("game_id", "=", g.game.id)
+        .where("seat", "=", seat)
+        .where("user_id", "=", holder.user_id)
+        .where("phase_idx", ">", Number(since))
+        .execute();
+      if (nmrs.length < limit) continue;
+      await trx
+        .updateTable("members")
+        .set({ role: "observer", seat: null })
+        .where("game_id", "=", g.game.id)
+        .where("user_id", "=", holder.user_id)
+        .execute();
+      const code = randomId(16);
+      await trx
+        .insertInto("invites")
+        .values({
+          code,
+          game_id: g.game.id,
+          role: "player",
+          seat,
+          created_by: holder.user_id,
+          created_at: this.now(),
+          revoked: 0,
+        })
+        .execute();
+      const name = g.seats[seat]!.name;
+      out.push(name);
+      await this.emit(trx, g.game.id, "civil_disorder", "public", {
+        seat,
+        seatName: name,
+        missed: nmrs.length,
+      });
+      await this.emit(trx, g.game.id, "replacement_needed", "gm", { seat, seatName: name, code });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,295 @@
+import { phaseName } from "../engine/phase.ts";
+import { newRecord } from "../engine/record.ts";
+import { readRules } from "../engine/rules.ts";
+import { checkSequential } from "../engine/sequential.ts";
+import { getGame, getVariant, variantIds } from "../variants/registry.ts";
+import { getScenario, scenariosOf } from "../variants/scenarios.ts";
+import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
+import { chairDeadline } from "./chair.ts";
+import { conflict, invalid, notFound } from "./errors.ts";
+import { isFamilyGame } from "./family.ts";
+import {
+  type GameData,
+  gameSummary,
+  insertInvite,
+  insertNewGame,
+  iso,
+  loadGame,
+  parseJson,
+  seatOf,
+} from "./game-data.ts";
+import { DEFAULT_OPTIONS, mergeOptions, type OptionsPatch, phaseLengthMs } from "./options.ts";
+import { randomId } from "./password.ts";
+import type { GameSummary, GameView, Tx, User } from "./room.ts";
+import { Room } from "./room.ts";
+import { sequentialGameRules } from "./schedule.ts";
+
+/*
+ * Games and seats: creating a game, the lobby's list, invitations, taking a seat, starting.
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Games extends Room {
+  async createGame(
+    user: User,
+    input: {
+      name: string;
+      variant?: string | undefined;
+      scenario?: string | undefined;
+      rules?: unknown;
+      options?: OptionsPatch | undefined;
+      seed?: number | undefined;
+      /** An uploaded variant data file (docs/variant.schema.json), kept with the game. */
+      variantData?: unknown;
+      /** Players of a game family with a chosen count (discovery: 9 to 20; family.ts). */
+      players?: number | undefined;
+    },
+  ): Promise<GameView> {
+    if (input.variantData === undefined && input.variant && getGame(input.variant))
+      return this.rooms.views.gameView(
+        user,
+        await this.families.create(user, { ...input, variant: input.variant }),
+      );
+    if (input.players !== undefined)
+      throw invalid(
+        `players is for games whose player count is chosen (discovery: 9 to 20); ${input.variant ?? "classical"} games name theirs with scenario`,
+      );
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
+    const upload = input.variantData === undefined ? null : variantFromData(input.variantData);
+    if (upload && !upload.ok)
+      throw invalid(`variantData is not a valid variant:\n  ${upload.errors.join("\n  ")}`);
+    if (upload && input.variant !== undefined)
+      throw invalid("give variant (a built-in id) or variantData (a variant file), not both");
+    const variantId = upload?.ok ? upload.variant.id : (input.variant ?? "classical");
+    if (!upload && !getVariant(variantId)) {
+      throw invalid(`unknown variant "${variantId}"; known: ${variantIds().join(", ")}`);
+    }
+    const variantData = upload ? (input.variantData as Record<string, unknown>) : undefined;
+    const scenario = variantData
+      ? scenarioOfRecord({ variant: variantId, scenario: input.scenario, variantData })
+      : getScenario(variantId, input.scenario);
+    if (!scenario) {
+      throw invalid(
+        `${variantId} has no scenario "${input.scenario}"; choose one of ${scenariosOf(variantId)
+          .map((s) => s.id)
+          .join(", ")}`,
+      );
+    }
+    const rules = readRules(input.rules, scenario.variant.rules);
+    if (!rules.ok) throw invalid(rules.error);
+    const sequential = checkSequential(scenario.variant, scenario.variant.start, rules.rules);
+    if (sequential) throw invalid(sequential);
+    const options = mergeOptions(DEFAULT_OPTIONS, input.options);
+    const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
+    const gameRules = sequentialGameRules(rules.rules);
+    const { phases: _none, ...head } = newRecord(scenario, gameRules, seed, variantData);
+    const id = randomId(8);
+    const now = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      await insertNewGame(trx, {
+        id,
+        name,
+        variant: variantId,
+        scenario: scenario.id,
+        options: options,
+        head,
+        phase: phaseName(scenario.variant.start.phase),
+        gmUserId: user.id,
+        now,
+      });
+      await this.emit(trx, id, "game_created", "public", { name });
+    });
+    return this.rooms.views.gameView(user, id);
+  }
+
+  async listGames(): Promise<GameSummary[]> {
+    const rows = await this.db
+      .selectFrom("games")
+      .innerJoin("phase_state", "phase_state.game_id", "games.id")
+      .select([
+        "games.id",
+        "games.name",
+        "games.variant",
+        "games.scenario",
+        "games.status",
+        "games.record_head",
+        "phase_state.phase",
+        "phase_state.deadline_at",
+        "phase_state.state",
+      ])
+      .orderBy("games.created_at", "desc")
+      .limit(500)
+      .execute();
+    const counts = await this.db
+      .selectFrom("members")
+      .select(["game_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("role", "=", "player")
+      .groupBy("game_id")
+      .execute();
+    const players = new Map(counts.map((c) => [c.game_id, Number(c.n)]));
+    return rows.map((r) =>
+      gameSummary(
+        r,
+        r,
+        parseJson<{ seats: unknown[] }>(r.record_head).seats.length,
+        players.get(r.id) ?? 0,
+      ),
+    );
+  }
+
+  async createInvite(
+    user: User,
+    gameId: string,
+    role: "player" | "observer",
+    seat: number | null,
+  ): Promise<{ code: string }> {
+    if (await isFamilyGame(this.db, gameId))
+      return this.families.createInvite(user, gameId, role, seat);
+    const g = await loadGame(this.db, gameId);
+    this.requireGm(g, user);
+    return insertInvite(this.db, {
+      gameId,
+      role,
+      seat,
+      seats: g.seats.length,
+      by: user.id,
+      now: this.now(),
+    });
+  }
+
+  async inviteInfo(code: string) {
+    const inv = await this.db
+      .selectFrom("invites")
+      .selectAll()
+      .where("code", "=", code)
+      .where("revoked", "=", 0)
+      .executeTakeFirst();
+    if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    if (await isFamilyGame(this.db, inv.game_id))
+      return this.families.inviteInfo(inv.game_id, inv.role, inv.seat);
+    const g = await loadGame(this.db, inv.game_id);
+    const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+    return {
+      game: { id: g.game.id, name: g.game.name, variant: g.game.variant, status: g.game.status },
+      role: inv.role,
+      seat: inv.seat,
+      freeSeats: g.seats
+        .map((s, i) => ({ index: i, name: s.name, powers: [...s.powers] }))
+        .filter((s) => !taken.has(s.index) && (inv.seat === null || inv.seat === s.index)),
+    };
+  }
+
+  /** Joins a game through an invitation: a seat (the one asked for, or the first free one). */
+  async acceptInvite(
+    user: User,
+    code: string,
+    wanted: { seat?: number | undefined; power?: string | undefined },
+  ): Promise<GameView> {
+    const inv = await this.db
+      .selectFrom("invites")
+      .selectAll()
+      .where("code", "=", code)
+      .where("revoked", "=", 0)
+      .executeTakeFirst();
+    if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    const gameId = inv.game_id;
+    if (await isFamilyGame(this.db, gameId)) {
+      await this.families.join(user, inv, wanted);
+      return this.rooms.views.gameView(user, gameId);
+    }
+    await this.mutate(gameId, async (trx, g) => {
+      if (g.game.status === "finished") throw conflict("the game is over");
+      const existing = g.members.find((m) => m.user_id === user.id);
+      if (existing?.role === "gm") throw conflict("you are the game master of this game");
+      if (existing?.role === "player" && existing.seat !== null) {
+        throw conflict(`you already play ${g.seats[existing.seat]?.name} in this game`);
+      }
+      let seat: number | null = null;
+      if (inv.role === "player") {
+        const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+        let want = wanted.seat ?? null;
+        if (wanted.power !== undefined) {
+          want = seatOf(g.seats, wanted.power.toLowerCase());
+          if (want === -1) throw invalid(`nobody plays "${wanted.power}" in this game`);
+        }
+        if (inv.seat !== null) {
+          if (want !== null && want !== inv.seat) {
+            throw invalid(`this invitation is for seat ${inv.seat} (${g.seats[inv.seat]?.name})`);
+          }
+          want = inv.seat;
+        }
+        if (want !== null) {
+          if (!g.seats[want])
+            throw invalid(`no seat ${want}; seats are 0 to ${g.seats.length - 1}`);
+          if (taken.has(want)) throw conflict(`${g.seats[want]!.name} is taken`);
+          seat = want;
+        } else {
+          seat = g.seats.findIndex((_, i) => !taken.has(i));
+          if (seat === -1) throw conflict("every seat is taken");
+        }
+      }
+      const now = this.now();
+      if (existing) {
+        await trx
+          .updateTable("members")
+          .set({ role: inv.role, seat })
+          .where("game_id", "=", gameId)
+          .where("user_id", "=", user.id)
+          .execute();
+      } else {
+        await trx
+          .insertInto("members")
+          .values({ game_id: gameId, user_id: user.id, role: inv.role, seat, joined_at: now })
+          .execute();
+      }
+      if (inv.seat !== null) {
+        await trx.updateTable("invites").set({ revoked: 1 }).where("code", "=", code).execute();
+      }
+      await this.emit(trx, gameId, "joined", "public", {
+        player: user.name,
+        role: inv.role,
+        ...(seat !== null ? { seat, seatName: g.seats[seat]!.name } : {}),
+      });
+      if (seat !== null && g.game.status === "forming" && g.options.startWhenFull) {
+        const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+        filled.add(seat);
+        if (filled.size === g.seats.length) await this.startLocked(trx, g);
+      }
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  async start(user: User, gameId: string): Promise<GameView> {
+    if (await isFamilyGame(this.db, gameId)) {
+      await this.families.start(user, gameId);
+      return this.rooms.views.gameView(user, gameId);
+    }
+    await this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.game.status !== "forming") throw conflict("the game has already started");
+      await this.startLocked(trx, g);
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  private async startLocked(trx: Tx, g: GameData): Promise<void> {
+    const now = this.now();
+    await trx.updateTable("games").set({ status: "active" }).where("id", "=", g.game.id).execute();
+    // Chaired play (chair.ts): no deadline; the chair resolves.
+    const deadline = await chairDeadline(
+      trx,
+      g.game.id,
+      now + phaseLengthMs(g.options, g.position.phase.type),
+    );
+    await trx
+      .updateTable("phase_state")
+      .set({ state: "open", deadline_at: deadline, updated_at: now })
+      .where("game_id", "=", g.game.id)
+      .execute();
+    await this.emit(trx, g.game.id, "started", "public", {
+      phase: g.state.phase,
+      deadline: iso(deadline),
+    });
+  }
+}

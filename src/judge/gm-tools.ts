@@ -1,0 +1,450 @@
+import { sql } from "kysely";
+import { writePosition } from "../engine/position-json.ts";
+import { gameWinner, playPhase } from "../engine/record.ts";
+import type { PowerId } from "../engine/types.ts";
+import { chairDeadline } from "./chair.ts";
+import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
+import { conflict, invalid, notFound } from "./errors.ts";
+import {
+  iso,
+  parseJson,
+  type RemoveUnitEdit,
+  seatOf,
+  survivingSeats,
+  yearsWithoutCentreChange,
+} from "./game-data.ts";
+import { phaseLengthMs } from "./options.ts";
+import { randomId } from "./password.ts";
+import type { User } from "./room.ts";
+import { Room } from "./room.ts";
+import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
+
+/*
+ * The game master's tools: pause, resume, deadlines, correcting the last adjudication,
+ * removing a unit, replacing a player, ending the game; the committee's and sequential
+ * movement's acts (committee.ts, schedule.ts).
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class GmTools extends Room {
+  async pause(user: User, gameId: string) {
+    await this.mutateBase(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state !== "open") throw conflict(`the game is ${g.state.state}, not running`);
+      const now = this.now();
+      const remaining = Math.max(0, (g.state.deadline_at ?? now) - now);
+      await trx
+        .updateTable("phase_state")
+        .set({ state: "paused", remaining_ms: remaining, deadline_at: null, updated_at: now })
+        .where("game_id", "=", gameId)
+        .execute();
+      await this.emit(trx, gameId, "paused", "public", { phase: g.state.phase });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  async resume(user: User, gameId: string) {
+    await this.mutateBase(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state !== "paused") throw conflict("the game is not paused");
+      const now = this.now();
+      const deadline = await chairDeadline(
+        trx,
+        gameId,
+        now + Math.max(g.state.remaining_ms ?? 0, 60_000),
+      );
+      await trx
+        .updateTable("phase_state")
+        .set({ state: "open", remaining_ms: null, deadline_at: deadline, updated_at: now })
+        .where("game_id", "=", gameId)
+        .execute();
+      await this.emit(trx, gameId, "resumed", "public", {
+        phase: g.state.phase,
+        deadline: iso(deadline),
+      });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  /** Moves the deadline: later by an amount, or to a given time (now or past: resolve next tick). */
+  async setDeadline(
+    user: User,
+    gameId: string,
+    input: { extendMinutes?: number | undefined; at?: string | undefined },
+  ) {
+    await this.mutateBase(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state !== "open" && g.state.state !== "paused") {
+        throw conflict(`the game is ${g.state.state}: there is no deadline to move`);
+      }
+      const now = this.now();
+      let deadline: number;
+      if (input.at !== undefined) {
+        deadline = Date.parse(input.at);
+        if (Number.isNaN(deadline))
+          throw invalid(`"at" must be a date and time (ISO 8601), not "${input.at}"`);
+      } else if (input.extendMinutes !== undefined) {
+        const base =
+          g.state.state === "paused"
+            ? now + (g.state.remaining_ms ?? 0)
+            : (g.state.deadline_at ?? now);
+        deadline = base + input.extendMinutes * 60_000;
+      } else throw invalid('give "extendMinutes" or "at"');
+      const set =
+        g.state.state === "paused"
+          ? { remaining_ms: Math.max(0, deadline - now), updated_at: now }
+          : { deadline_at: deadline, updated_at: now };
+      await trx.updateTable("phase_state").set(set).where("game_id", "=", gameId).execute();
+      await this.emit(trx, gameId, "deadline", "public", {
+        phase: g.state.phase,
+        deadline: iso(deadline),
+      });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  /**
+   * Corrects the last adjudication (seed 002 VIII(1)): allowed until the next phase is
+   * adjudicated. The phase is played again from the same position with its orders, some
+   * powers' sets replaced by the GM (a late order accepted, a mistyped one fixed); the old
+   * result is kept, marked superseded.
+   */
+  async correct(
+    user: User,
+    gameId: string,
+    input: { orders?: Readonly<Record<string, readonly string[]>> | undefined; reason: string },
+  ) {
+    await this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      const n = g.record.phases.length;
+      if (n === 0) throw conflict("no phase has been adjudicated yet");
+      const result = g.game.result ? parseJson<{ kind: string }>(g.game.result) : null;
+      if (result && result.kind !== "solo") {
+        throw conflict("the game ended by vote or by the GM; there is nothing to correct");
+      }
+      const last = g.record.phases[n - 1]!;
+      const orders = new Map<PowerId, string[]>(
+        Object.entries(last.orders).map(([p, l]) => [p as PowerId, [...l]]),
+      );
+      for (const [p, list] of Object.entries(input.orders ?? {})) {
+        const power = p.toLowerCase() as PowerId;
+        if (!g.scenario.variant.powers.some((x) => x.id === power))
+          throw invalid(`unknown power "${p}"`);
+        orders.set(power, [...list]);
+      }
+      const base = {
+        ...(await this.playedRecord(trx, g)),
+        phases: g.record.phases.slice(0, n - 1),
+      };
+      let again: ReturnType<typeof playPhase>;
+      try {
+        again = playPhase(g.scenario, base, orders);
+      } catch (e) {
+        throw invalid((e as Error).message);
+      }
+      const phase = again.phases[again.phases.length - 1]!;
+      const now = this.now();
+      await trx
+        .updateTable("phases")
+        .set({ superseded: 1 })
+        .where("game_id", "=", gameId)
+        .where("idx", "=", n - 1)
+        .where("superseded", "=", 0)
+        .execute();
+      await trx
+        .insertInto("phases")
+        .values({
+          game_id: gameId,
+          idx: n - 1,
+          phase: phase.phase,
+          record: JSON.stringify(phase),
+          superseded: 0,
+          adjudicated_at: now,
+        })
+        .execute();
+      // Powers whose orders the GM supplied did not miss the phase after all.
+      const supplied = Object.keys(input.orders ?? {}).map((p) => p.toLowerCase());
+      if (supplied.length > 0) {
+        await trx
+          .deleteFrom("nmrs")
+          .where("game_id", "=", gameId)
+          .where("phase_idx", "=", n - 1)
+          .where("power", "in", supplied)
+          .execute();
+      }
+      const winner = gameWinner(again);
+      const nextType = phase.position.phase.slice(-1) as "M" | "R" | "A";
+      const keepDeadline = g.state.state === "open" && g.state.deadline_at !== null;
+      const deadline = keepDeadline
+        ? g.state.deadline_at!
+        : now + phaseLengthMs(g.options, nextType);
+      await trx
+        .updateTable("phase_state")
+        .set({
+          phase: phase.position.phase,
+          state: winner ? "done" : g.state.state === "paused" ? "paused" : "open",
+          deadline_at: winner || g.state.state === "paused" ? null : deadline,
+          ready: 0,
+          updated_at: now,
+        })
+        .where("game_id", "=", gameId)
+        .execute();
+      await trx
+        .updateTable("games")
+        .set(
+          winner
+            ? { status: "finished", result: JSON.stringify({ kind: "solo", winner }) }
+            : { status: "active", result: null },
+        )
+        .where("id", "=", gameId)
+        .execute();
+      await this.emit(trx, gameId, "phase_corrected", "public", {
+        index: n - 1,
+        phase: phase.phase,
+        next: phase.position.phase,
+        reason: input.reason,
+        powers: supplied,
+      });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  /** Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once). */
+  async removeUnit(
+    user: User,
+    gameId: string,
+    input: { power: string; unit: string; reason: string },
+  ) {
+    await this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state === "done") throw conflict("the game is over");
+      const power = input.power.toLowerCase();
+      const pos = writePosition(g.scenario.variant, g.position);
+      const wanted = input.unit.trim().replace(/\s+/g, " ");
+      const list = pos.units[power] ?? [];
+      const unit = list.find((u) => u.toLowerCase() === wanted.toLowerCase());
+      if (!unit) {
+        throw invalid(
+          `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+        );
+      }
+      const edit: RemoveUnitEdit = { power, unit };
+      await trx
+        .insertInto("edits")
+        .values({
+          game_id: gameId,
+          after_idx: g.record.phases.length,
+          kind: "remove-unit",
+          data: JSON.stringify(edit),
+          reason: input.reason,
+          user_id: user.id,
+          at: this.now(),
+        })
+        .execute();
+      await this.emit(trx, gameId, "unit_removed", "public", { ...edit, reason: input.reason });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  /** Gives a seat to another user (by name), or vacates it with an invitation for a replacement. */
+  async replacePlayer(
+    user: User,
+    gameId: string,
+    input: { seat: number; user?: string | undefined },
+  ) {
+    return this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (!g.seats[input.seat]) throw invalid(`no seat ${input.seat}`);
+      const old = g.members.find((m) => m.role === "player" && m.seat === input.seat);
+      if (old) {
+        await trx
+          .updateTable("members")
+          .set({ role: "observer", seat: null })
+          .where("game_id", "=", gameId)
+          .where("user_id", "=", old.user_id)
+          .execute();
+      }
+      let code: string | null = null;
+      let name: string | null = null;
+      if (input.user !== undefined) {
+        const u = await trx
+          .selectFrom("users")
+          .select(["id", "name"])
+          .where(sql<string>`lower(name)`, "=", input.user.toLowerCase())
+          .executeTakeFirst();
+        if (!u) throw notFound(`no user "${input.user}"`);
+        const m = g.members.find((x) => x.user_id === u.id);
+        if (m?.role === "gm") throw invalid("the game master cannot take a seat");
+        if (m?.role === "player" && m.seat !== null && m.seat !== input.seat) {
+          throw conflict(`${u.name} already plays ${g.seats[m.seat]?.name}`);
+        }
+        if (m) {
+          await trx
+            .updateTable("members")
+            .set({ role: "player", seat: input.seat })
+            .where("game_id", "=", gameId)
+            .where("user_id", "=", u.id)
+            .execute();
+        } else {
+          await trx
+            .insertInto("members")
+            .values({
+              game_id: gameId,
+              user_id: u.id,
+              role: "player",
+              seat: input.seat,
+              joined_at: this.now(),
+            })
+            .execute();
+        }
+        name = u.name;
+      } else {
+        code = randomId(16);
+        await trx
+          .insertInto("invites")
+          .values({
+            code,
+            game_id: gameId,
+            role: "player",
+            seat: input.seat,
+            created_by: user.id,
+            created_at: this.now(),
+            revoked: 0,
+          })
+          .execute();
+      }
+      await this.emit(trx, gameId, "player_replaced", "public", {
+        seat: input.seat,
+        seatName: g.seats[input.seat]!.name,
+        player: name,
+      });
+      return { seat: input.seat, player: name, invite: code };
+    });
+  }
+
+  /**
+   * Ends the game: a draw, a conceded win, abandoned, or (a game with the europe1935
+   * committee) on victory points, the seed's way of winning it: the chairs end the session and
+   * the power alone on the highest total wins; a tie at the top is a draw between the leaders.
+   */
+  async endGame(
+    user: User,
+    gameId: string,
+    input: {
+      result: "draw" | "concession" | "abandoned" | "points";
+      powers?: readonly string[] | undefined;
+      note?: string | undefined;
+    },
+  ) {
+    await this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.game.status === "finished") throw conflict("the game is already over");
+      const powers = (input.powers ?? []).map((p) => p.toLowerCase());
+      for (const p of powers) {
+        if (seatOf(g.seats, p) === -1) throw invalid(`nobody plays "${p}" in this game`);
+      }
+      if (input.result === "concession" && powers.length !== 1) {
+        throw invalid("a concession names exactly one power");
+      }
+      if (input.result === "points") {
+        const { scores } = await committeeFields(trx, g);
+        if (!scores)
+          throw invalid(
+            `${g.scenario.variant.id} has no victory points: end it with "draw", "concession" or "abandoned"`,
+          );
+        const totals = Object.fromEntries(scores.rows.map((r) => [r.power, r.total]));
+        await this.finish(trx, g, {
+          kind: "points",
+          winner: scores.winner,
+          powers: [...scores.leaders],
+          scores: totals,
+          by: "gm",
+          ...(input.note ? { note: input.note } : {}),
+        });
+        return;
+      }
+      const result =
+        input.result === "draw"
+          ? {
+              kind: "draw",
+              powers:
+                powers.length > 0
+                  ? powers
+                  : survivingSeats(g.seats, g.position).flatMap((i) => g.seats[i]!.powers),
+              by: "gm",
+            }
+          : input.result === "concession"
+            ? { kind: "concession", winner: powers[0], by: "gm" }
+            : { kind: "abandoned", by: "gm" };
+      await this.finish(trx, g, { ...result, ...(input.note ? { note: input.note } : {}) });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  /**
+   * Seed 002 IX(2), Alternative A: after `drawAfterYearsWithoutChange` game years with no
+   * supply centre changing hands, the GM may, after a warning, declare a draw of all
+   * survivors. `warn: true` gives the warning; the declaration needs one given earlier.
+   */
+  async declareDraw(user: User, gameId: string, input: { warn: boolean }) {
+    await this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.game.status !== "active") throw conflict("the game is not running");
+      const years = yearsWithoutCentreChange(g.record);
+      const needed = g.options.drawAfterYearsWithoutChange;
+      if (years < needed) {
+        throw conflict(
+          `supply centres changed hands ${years === 0 ? "in the last game year" : `${years} game year(s) ago`}; a draw may be declared after ${needed} years without change`,
+        );
+      }
+      if (input.warn) {
+        await this.emit(trx, gameId, "draw_warning", "public", { years, phase: g.state.phase });
+        return;
+      }
+      const warned = await trx
+        .selectFrom("events")
+        .select("id")
+        .where("game_id", "=", gameId)
+        .where("kind", "=", "draw_warning")
+        .executeTakeFirst();
+      if (!warned) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
+      const powers = survivingSeats(g.seats, g.position).flatMap((i) => g.seats[i]!.powers);
+      await this.finish(trx, g, { kind: "draw", powers, by: "gm", years });
+    });
+    return this.rooms.views.gameView(user, gameId);
+  }
+
+  async committeeAct(user: User, gameId: string, input: ActInput) {
+    return this.mutate(gameId, (trx, g) =>
+      recordCommitteeAct(trx, g, this.viewerIn(g, user), input, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+
+  /** The GM: a season's schedule (a list of powers, "simultaneous" or "generated"). */
+  async setSchedule(user: User, gameId: string, season: string, schedule: unknown) {
+    await this.mutate(gameId, (trx, g) =>
+      setSchedule(trx, g, this.viewerIn(g, user), season, schedule, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+    return this.rooms.views.schedule(user, gameId);
+  }
+
+  async declareContract(user: User, gameId: string, input: ContractInput) {
+    return this.mutate(gameId, (trx, g) =>
+      declareContract(trx, g, this.viewerIn(g, user), input, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+
+  async withdrawContract(user: User, gameId: string, id: number) {
+    return this.mutate(gameId, (trx, g) =>
+      withdrawContract(trx, g, this.viewerIn(g, user), id, this.now(), (k, a, d) =>
+        this.emit(trx, gameId, k, a, d),
+      ),
+    );
+  }
+}

@@ -1,0 +1,171 @@
+import type { PowerId } from "../engine/types.ts";
+import { conflict, forbidden, invalid } from "./errors.ts";
+import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import type { Tx, User, Viewer } from "./room.ts";
+import { Room } from "./room.ts";
+
+/*
+ * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them.
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Press extends Room {
+  async sendPress(
+    user: User,
+    gameId: string,
+    input: {
+      to: "all" | readonly string[];
+      body: string;
+      kind?: string | undefined;
+      signedAs?: string | undefined;
+    },
+  ) {
+    return this.mutate(gameId, async (trx, g) => {
+      const v = this.viewerIn(g, user);
+      const kind = (input.kind ?? "white").toLowerCase().replace(/[\s_]+/g, "-");
+      if (kind === "dark-grey" || kind === "dark-gray") {
+        throw invalid(
+          "dark grey press (attributed to somebody else) is not accepted (seed 002 X(1)): send white (signed) or grey (anonymous) press",
+        );
+      }
+      if (kind === "black") {
+        throw invalid(
+          "black press (attributed to the GM) is not accepted (seed 002 X(1)): send white (signed) or grey (anonymous) press",
+        );
+      }
+      if (kind === "gray") return this.pressLocked(trx, g, v, { ...input, kind: "grey" });
+      if (kind !== "white" && kind !== "grey") {
+        throw invalid(`press is "white" (signed) or "grey" (anonymous), not "${input.kind}"`);
+      }
+      return this.pressLocked(trx, g, v, { ...input, kind });
+    });
+  }
+
+  private async pressLocked(
+    trx: Tx,
+    g: GameData,
+    v: Viewer,
+    input: {
+      to: "all" | readonly string[];
+      body: string;
+      kind: "white" | "grey";
+      signedAs?: string | undefined;
+    },
+  ) {
+    const isGm = v.role === "gm";
+    if (!isGm && !(v.role === "player" && v.seat !== null)) {
+      throw forbidden("only players and the game master send press");
+    }
+    const body = input.body.trim();
+    if (body.length === 0) throw invalid("the message is empty");
+    if (body.length > 20_000) throw invalid("a message is at most 20000 characters");
+    if (input.signedAs !== undefined) {
+      const as = input.signedAs.toLowerCase();
+      if (as === "gm" || as === "game master") {
+        throw invalid("black press (signed as the GM) is not accepted (seed 002 X(1))");
+      }
+      if (!v.powers.includes(as as PowerId)) {
+        throw invalid("dark grey press (signed as somebody else) is not accepted (seed 002 X(1))");
+      }
+    }
+    if (isGm && input.kind === "grey") throw invalid("the GM's messages are always signed");
+    if (!isGm) {
+      if (input.kind === "white" && !g.options.press.white)
+        throw invalid("white press is off in this game");
+      if (input.kind === "grey" && !g.options.press.grey)
+        throw invalid("grey press is off in this game");
+      const type = g.state.phase.slice(-1);
+      if (
+        g.game.status === "active" &&
+        type !== "M" &&
+        !g.options.press.duringRetreatsAndAdjustments
+      ) {
+        throw conflict(
+          "there is no negotiation outside the spring and fall phases (seed 002 II(5)); send it when the next movement phase opens",
+        );
+      }
+    }
+    const all = g.scenario.variant.powers.map((p) => p.id as string);
+    let recipients: "all" | string[];
+    if (input.to === "all") recipients = "all";
+    else {
+      recipients = [...new Set(input.to.map((p) => p.toLowerCase()))];
+      if (recipients.length === 0) throw invalid('give at least one recipient power, or "all"');
+      for (const p of recipients) {
+        if (!all.includes(p)) throw invalid(`unknown power "${p}"; use ${all.join(", ")} or "all"`);
+        if (v.powers.includes(p as PowerId)) throw invalid(`${p} is yours: no need to write to it`);
+      }
+    }
+    const now = this.now();
+    const authorPower = isGm ? null : (v.powers[0] ?? null);
+    const row = await trx
+      .insertInto("press")
+      .values({
+        game_id: g.game.id,
+        phase_idx: g.state.phase_idx,
+        phase: g.state.phase,
+        author_user: v.user!.id,
+        author_power: authorPower,
+        kind: input.kind,
+        recipients: JSON.stringify(recipients),
+        body,
+        at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const audience =
+      recipients === "all" ? "public" : `powers:${[...recipients, ...v.powers].join(",")}`;
+    await this.emit(trx, g.game.id, "press", audience, {
+      id: Number(row.id),
+      kind: input.kind,
+      to: recipients,
+      phase: g.state.phase,
+    });
+    return {
+      id: Number(row.id),
+      kind: input.kind,
+      to: recipients,
+      phase: g.state.phase,
+      at: iso(now),
+    };
+  }
+
+  /**
+   * The messages a viewer may read: to all, to one of their powers, or from them. Grey
+   * authorship is shown to nobody but the author and the GM (seed 002 X(2)).
+   */
+  async press(user: User | null, gameId: string, afterId = 0) {
+    const g = await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    const rows = await this.db
+      .selectFrom("press")
+      .selectAll()
+      .where("game_id", "=", gameId)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(1000)
+      .execute();
+    const seatNames = (power: string | null) =>
+      power === null ? "GM" : (g.seats[seatOf(g.seats, power)]?.name ?? power);
+    const out = [];
+    for (const r of rows) {
+      const to = parseJson<"all" | string[]>(r.recipients);
+      const mine = v.user !== null && r.author_user === v.user.id;
+      const toMe = to === "all" || to.some((p) => v.powers.includes(p as PowerId));
+      if (!(v.role === "gm" || mine || toMe)) continue;
+      const showAuthor = r.kind === "white" || v.role === "gm" || mine;
+      out.push({
+        id: Number(r.id),
+        phase: r.phase,
+        kind: r.kind,
+        from: showAuthor ? (r.author_power ?? "gm") : null,
+        fromName: showAuthor ? seatNames(r.author_power) : "Anonymous",
+        to,
+        body: r.body,
+        at: iso(r.at),
+        ...(mine ? { yours: true } : {}),
+      });
+    }
+    return out;
+  }
+}

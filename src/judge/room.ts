@@ -1,0 +1,300 @@
+import { type Kysely, sql } from "kysely";
+import type { PositionJson } from "../engine/position-json.ts";
+import type { PowerId } from "../engine/types.ts";
+import type { Store } from "../store/db.ts";
+import type { DB, Role } from "../store/schema.ts";
+import type { Accounts } from "./accounts.ts";
+import type { Adjudication } from "./adjudication.ts";
+import type { ConferencesView, ScoresView } from "./committee.ts";
+import { conflict, forbidden, notFound } from "./errors.ts";
+import { type FamilyGames, isFamilyGame } from "./family.ts";
+import { type GameData, loadGame } from "./game-data.ts";
+import type { Games } from "./games.ts";
+import type { GmTools } from "./gm-tools.ts";
+import type { GameOptions } from "./options.ts";
+import { type LineDiagnostic, powersToOrder } from "./orders.ts";
+import type { Press } from "./press.ts";
+import { effectiveRules, loadSequential } from "./schedule.ts";
+import type { Submissions } from "./submissions.ts";
+import type { Views } from "./views.ts";
+import type { Votes } from "./votes.ts";
+
+/*
+ * What every room of the judge shares: the store, the clock, the log, the family games
+ * (family.ts), the counter of adjudications, and the helpers every operation uses: the
+ * game's lock (`mutate`), the event log (`emit`), who the viewer is. The rooms (accounts,
+ * games and seats, submissions, adjudication, votes, press, GM tools, views) extend `Room`;
+ * src/judge/judge.ts is the facade over them.
+ *
+ * Every change to a game runs in one transaction that starts by updating the game's
+ * phase_state row (bumping its version, on a condition): on PostgreSQL that takes the row's
+ * lock, on SQLite the database's write lock. So an order set is either wholly recorded before
+ * the adjudication that reads it or refused because that phase has been adjudicated, and two
+ * processes can never adjudicate one phase twice (the loser finds the row moved on). A crash
+ * anywhere rolls the transaction back: the phase is still open and due, and is adjudicated on
+ * the next tick after restart. The clock is `now()`, given from outside.
+ */
+
+export interface User {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface JudgeConfig {
+  readonly store: Store;
+  readonly now?: () => number;
+  readonly log?: (message: string) => void;
+  /** Test hook: kill this process at a named point (`adjudicate-before-commit`). */
+  readonly failpoint?: string | undefined;
+}
+
+export interface Viewer {
+  readonly user: User | null;
+  readonly role: Role | null;
+  readonly seat: number | null;
+  readonly powers: readonly PowerId[];
+}
+
+export interface SeatView {
+  readonly index: number;
+  readonly name: string;
+  readonly powers: readonly string[];
+  readonly player: string | null;
+}
+
+export interface GameSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly variant: string;
+  readonly scenario: string;
+  readonly status: string;
+  readonly phase: string | null;
+  readonly deadline: string | null;
+  readonly seats: number;
+  readonly players: number;
+}
+
+export interface GameView extends GameSummary {
+  readonly rules: unknown;
+  readonly options: GameOptions;
+  readonly state: string;
+  readonly phaseIndex: number;
+  readonly seatList: readonly SeatView[];
+  readonly position: PositionJson;
+  /** Powers that have something to order in the open phase. */
+  readonly toOrder: readonly string[];
+  readonly result: unknown;
+  readonly you: {
+    readonly role: Role;
+    readonly seat: number | null;
+    readonly powers: readonly string[];
+  } | null;
+  /** For the GM: the open invitations. */
+  readonly invites?: readonly { code: string; role: string; seat: number | null }[];
+  /** europe1935: the victory-point table, public at any time (docs/committee.md). */
+  readonly scores?: ScoresView;
+  /** europe1935: the running conference and the past ones. */
+  readonly conferences?: ConferencesView;
+  /** A game of another family (Global Diplomacy): its turn and where the reports are. */
+  readonly family?: {
+    readonly id: string;
+    readonly name: string;
+    readonly turn: number;
+    readonly turnsAdjudicated: number;
+    readonly report: string;
+  };
+}
+
+export interface SubmissionAnswer {
+  readonly phase: string;
+  readonly final: boolean;
+  readonly receivedAt: string;
+  readonly powers: readonly { power: string; orders: readonly string[] }[];
+  readonly diagnostics: readonly LineDiagnostic[];
+  /** Kept for a later retreat or adjustment phase (`phase`), not the open one. */
+  readonly early?: boolean;
+}
+
+export interface EventView {
+  readonly id: number;
+  readonly kind: string;
+  readonly data: unknown;
+  readonly at: string;
+}
+
+export type Tx = Kysely<DB>;
+
+/** The rooms of one judge. */
+export interface Rooms {
+  readonly accounts: Accounts;
+  readonly games: Games;
+  readonly submissions: Submissions;
+  readonly adjudication: Adjudication;
+  readonly votes: Votes;
+  readonly press: Press;
+  readonly gm: GmTools;
+  readonly views: Views;
+}
+
+/** What the rooms of one judge share. */
+export interface JudgeCore {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly log: (m: string) => void;
+  /** Test hook: kill this process at a named point (`adjudicate-before-commit`). */
+  readonly failpoint: string | undefined;
+  /** Games of another family (Global Diplomacy): src/judge/family.ts. */
+  readonly families: FamilyGames;
+  /** Phases this process adjudicated (for /api/health and the tests). */
+  adjudications: number;
+  /** Every room, for the few operations that cross rooms (a view after a change). */
+  rooms: Rooms;
+}
+
+/** A room of the judge: the shared core, and the helpers every operation uses. */
+export abstract class Room {
+  constructor(protected readonly core: JudgeCore) {}
+
+  protected get db(): Kysely<DB> {
+    return this.core.store.db;
+  }
+
+  protected get now(): () => number {
+    return this.core.now;
+  }
+
+  protected get log(): (m: string) => void {
+    return this.core.log;
+  }
+
+  protected get families(): FamilyGames {
+    return this.core.families;
+  }
+
+  protected get rooms(): Rooms {
+    return this.core.rooms;
+  }
+
+  protected viewerIn(g: Pick<GameData, "members" | "seats">, user: User | null): Viewer {
+    const m = user ? g.members.find((x) => x.user_id === user.id) : undefined;
+    if (!user || !m) return { user, role: null, seat: null, powers: [] };
+    const powers = m.seat !== null ? (g.seats[m.seat]?.powers ?? []) : [];
+    return { user, role: m.role, seat: m.seat, powers };
+  }
+
+  /** Seated powers that have something to order now. */
+  protected toOrder(g: GameData): PowerId[] {
+    const seated = new Set(g.seats.flatMap((s) => s.powers));
+    return powersToOrder(g.scenario.variant, g.position, g.record.rules).filter((p) =>
+      seated.has(p),
+    );
+  }
+
+  protected async userNames(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("users")
+      .select(["id", "name"])
+      .where("id", "in", [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  protected requireGm(g: Pick<GameData, "members">, user: User): void {
+    const m = g.members.find((x) => x.user_id === user.id);
+    if (m?.role !== "gm") throw forbidden("only the game master may do this");
+  }
+
+  /**
+   * Runs `fn` in a transaction that holds the game's lock: the phase_state row updated first
+   * (version + 1), then the game read inside the transaction.
+   */
+  protected async mutate<T>(
+    gameId: string,
+    fn: (trx: Tx, g: GameData) => Promise<T>,
+    expectIdx?: number,
+  ): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx
+        .updateTable("phase_state")
+        .set({ version: sql`version + 1` })
+        .where("game_id", "=", gameId);
+      if (expectIdx !== undefined) q = q.where("phase_idx", "=", expectIdx);
+      const r = await q.executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) {
+        if (expectIdx !== undefined) throw conflict("the game has moved on; try again");
+        throw notFound(`no game "${gameId}"`);
+      }
+      const g = await loadGame(trx, gameId);
+      return fn(trx, g);
+    });
+  }
+
+  /**
+   * `mutate` for tools that need only the game's row, state and members, so that they serve
+   * games of another family (Global Diplomacy, family.ts) too: pause, resume, deadline.
+   */
+  protected async mutateBase<T>(
+    gameId: string,
+    fn: (trx: Tx, g: Pick<GameData, "game" | "state" | "members">) => Promise<T>,
+  ): Promise<T> {
+    if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
+    return this.families.mutate(gameId, fn);
+  }
+
+  /** Latest order set per power for the open phase. */
+  protected async latestSets(trx: Tx, g: GameData) {
+    const rows = await trx
+      .selectFrom("submissions")
+      .select(["id", "power", "orders", "final", "received_at", "user_id", "diagnostics"])
+      .where("game_id", "=", g.game.id)
+      .where("phase_idx", "=", g.state.phase_idx)
+      .where("phase", "=", g.state.phase)
+      .orderBy("id")
+      .execute();
+    const latest = new Map<string, (typeof rows)[number]>();
+    for (const r of rows) latest.set(r.power, r);
+    return latest;
+  }
+
+  protected async finish(trx: Tx, g: GameData, result: Record<string, unknown>): Promise<void> {
+    const now = this.now();
+    await trx
+      .updateTable("games")
+      .set({ status: "finished", result: JSON.stringify(result) })
+      .where("id", "=", g.game.id)
+      .execute();
+    await trx
+      .updateTable("phase_state")
+      .set({ state: "done", deadline_at: null, remaining_ms: null, ready: 0, updated_at: now })
+      .where("game_id", "=", g.game.id)
+      .execute();
+    await trx
+      .updateTable("proposals")
+      .set({ status: "failed", closed_at: now })
+      .where("game_id", "=", g.game.id)
+      .where("status", "=", "open")
+      .execute();
+    await this.emit(trx, g.game.id, "game_over", "public", result);
+  }
+
+  /** The record a phase is played with: the GM's schedules and the contracts that count. */
+  protected async playedRecord(trx: Tx, g: GameData) {
+    if (g.record.rules.movement !== "sequential") return g.record;
+    return { ...g.record, rules: effectiveRules(g, await loadSequential(trx, g.game.id)) };
+  }
+
+  protected async emit(trx: Tx, gameId: string, kind: string, audience: string, data: unknown) {
+    await trx
+      .insertInto("events")
+      .values({ game_id: gameId, kind, audience, data: JSON.stringify(data), at: this.now() })
+      .execute();
+  }
+
+  protected fail(point: string): void {
+    if (this.core.failpoint === point) {
+      this.log(`failpoint ${point}: killing the process`);
+      process.kill(process.pid, "SIGKILL");
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import type { PowerId } from "../engine/types.ts";
+import { conflict, forbidden } from "./errors.ts";
+import { isFamilyGame, loadFamilyGame } from "./family.ts";
+import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
+import {
+  type LineDiagnostic,
+  type ReadOptions,
+  readSubmission,
+  type SubmissionInput,
+  storeEarlySets,
+  submissionPhase,
+} from "./orders.ts";
+import type { SubmissionAnswer, Tx, User } from "./room.ts";
+import { Room } from "./room.ts";
+
+/*
+ * Submissions: order sets sent for the open phase (or kept for a later one), early resolution's
+ * "everybody is final" flag, and the order sets on file.
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Submissions extends Room {
+  /**
+   * How each line of an order set reads for the open phase, as submitOrders would read it,
+   * storing nothing: for every game family (src/mail's EMG dialect stores a set only when
+   * every line is valid, seed 004 §9).
+   */
+  async checkOrders(
+    user: User,
+    gameId: string,
+    input: SubmissionInput,
+    readOptions: ReadOptions = {},
+  ): Promise<{ phase: string; diagnostics: readonly LineDiagnostic[] }> {
+    const family = await isFamilyGame(this.db, gameId);
+    const g = family ? await loadFamilyGame(this.db, gameId) : await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    if (v.role !== "player" || v.seat === null) {
+      throw forbidden("only a player with a seat may send orders in this game");
+    }
+    if (!("rules" in g)) {
+      const read = readSubmission(
+        g.scenario.variant,
+        g.position,
+        g.record.rules,
+        v.powers,
+        input,
+        readOptions,
+      );
+      return { phase: g.state.phase, diagnostics: read.lines };
+    }
+    const power = input.power ?? v.powers[0]!;
+    if (!v.powers.includes(power as PowerId)) throw forbidden(`you do not play "${power}"`);
+    const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
+    const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
+    const diagnostics = g.rules.check(g.position, power, lines).map((c) => ({
+      line: c.line,
+      text: c.text,
+      kind: "order" as const,
+      power,
+      ok: c.ok,
+      ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
+    }));
+    return { phase: g.state.phase, diagnostics };
+  }
+
+  async submitOrders(
+    user: User,
+    gameId: string,
+    input: SubmissionInput & { phase?: string | undefined },
+    readOptions: ReadOptions = {},
+  ): Promise<SubmissionAnswer> {
+    if (await isFamilyGame(this.db, gameId)) return this.families.submit(user, gameId, input);
+    return this.mutate(gameId, async (trx, g) => {
+      const v = this.viewerIn(g, user);
+      if (v.role !== "player" || v.seat === null) {
+        throw forbidden("only a player with a seat may send orders in this game");
+      }
+      const st = g.state;
+      if (st.state === "forming") throw conflict("the game has not started yet");
+      if (st.state === "done" || g.game.status === "finished") throw conflict("the game is over");
+      // Orders for a later retreat or adjustment phase are kept for it (seed 002 II(5)).
+      const target = submissionPhase(input.phase, st.phase);
+      const position = target.kind === "early" ? null : g.position;
+      const rules = g.record.rules;
+      const read = readSubmission(
+        g.scenario.variant,
+        position,
+        rules,
+        v.powers,
+        input,
+        readOptions,
+      );
+      const now = this.now();
+      const powers: { power: string; orders: readonly string[] }[] = [];
+      if (target.kind === "early") {
+        await storeEarlySets(trx, gameId, target.phase, user.id, read.sets, now);
+        const sets = [...read.sets].map(([power, orders]) => ({ power, orders }));
+        const at = iso(now)!;
+        return {
+          phase: target.phase,
+          final: read.final,
+          receivedAt: at,
+          powers: sets,
+          diagnostics: read.lines,
+          early: true,
+        };
+      }
+      for (const [power, orders] of read.sets) {
+        const diag = read.lines.filter((l) => l.power === power);
+        await trx
+          .insertInto("submissions")
+          .values({
+            game_id: gameId,
+            phase_idx: st.phase_idx,
+            phase: st.phase,
+            power,
+            user_id: user.id,
+            orders: JSON.stringify(orders),
+            final: read.final ? 1 : 0,
+            diagnostics: JSON.stringify(diag),
+            received_at: now,
+          })
+          .execute();
+        powers.push({ power, orders });
+      }
+      await this.updateReady(trx, g);
+      return {
+        phase: st.phase,
+        final: read.final,
+        receivedAt: iso(now)!,
+        powers,
+        diagnostics: read.lines,
+      };
+    });
+  }
+
+  private async updateReady(trx: Tx, g: GameData): Promise<void> {
+    // Without early resolution the flag stays 0: no write (g.state was read under the lock).
+    if (!g.options.resolveEarly && g.state.ready === 0) return;
+    let ready = 0;
+    if (g.options.resolveEarly) {
+      const latest = await this.latestSets(trx, g);
+      const need = this.toOrder(g);
+      ready = need.length > 0 && need.every((p) => latest.get(p)?.final === 1) ? 1 : 0;
+    }
+    await trx.updateTable("phase_state").set({ ready }).where("game_id", "=", g.game.id).execute();
+  }
+
+  /** The caller's current order sets for the open phase (the GM sees every power's). */
+  async currentOrders(user: User, gameId: string) {
+    if (await isFamilyGame(this.db, gameId)) return this.families.current(user, gameId);
+    const g = await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    if (v.role !== "gm" && v.role !== "player") {
+      throw forbidden("orders are seen only by the power that sent them and the game master");
+    }
+    const latest = await this.latestSets(this.db, g);
+    const visible = [...latest.values()].filter(
+      (r) => v.role === "gm" || v.powers.includes(r.power as PowerId),
+    );
+    return {
+      phase: g.state.phase,
+      sets: visible.map((r) => ({
+        power: r.power,
+        orders: parseJson<string[]>(r.orders),
+        final: r.final === 1,
+        receivedAt: iso(r.received_at),
+        diagnostics: parseJson<LineDiagnostic[]>(r.diagnostics),
+      })),
+    };
+  }
+}

@@ -1,0 +1,222 @@
+import type { PhaseRecord } from "../engine/record.ts";
+import type { PowerId } from "../engine/types.ts";
+import { committeeFields, committeeView, withCommittee } from "./committee.ts";
+import { isFamilyGame, loadFamilyGame } from "./family.ts";
+import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
+import { tokenHash } from "./password.ts";
+import type { EventView, GameView, User } from "./room.ts";
+import { Room } from "./room.ts";
+import {
+  contractsView,
+  loadSequential,
+  phasesFor,
+  rulesFor,
+  scheduleView,
+  sequentialRecord,
+} from "./schedule.ts";
+
+/*
+ * Views: what each viewer may see of a game (its view, the phase history, the record, the
+ * committee and schedules, family reports) and of its events (the audit log, live updates).
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Views extends Room {
+  async gameView(user: User | null, gameId: string): Promise<GameView> {
+    if (await isFamilyGame(this.db, gameId)) return this.families.view(user, gameId);
+    const g = await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    const names = await this.userNames(g.members.map((m) => m.user_id));
+    const seatList = g.seats.map((s, i) => {
+      const holder = g.members.find((m) => m.seat === i && m.role === "player");
+      return {
+        index: i,
+        name: s.name,
+        powers: [...s.powers],
+        player: holder ? (names.get(holder.user_id) ?? null) : null,
+      };
+    });
+    const st = g.state;
+    let invites: GameView["invites"];
+    if (v.role === "gm") {
+      const rows = await this.db
+        .selectFrom("invites")
+        .select(["code", "role", "seat"])
+        .where("game_id", "=", gameId)
+        .where("revoked", "=", 0)
+        .execute();
+      invites = rows;
+    }
+    const last = g.record.phases[g.record.phases.length - 1];
+    const position = last?.position ?? g.record.start;
+    return {
+      ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
+      rules: rulesFor(v, g.record.rules),
+      options: g.options,
+      state: st.state,
+      phaseIndex: st.phase_idx,
+      seatList,
+      position,
+      toOrder: st.state === "done" ? [] : this.toOrder(g),
+      result: g.game.result ? parseJson<unknown>(g.game.result) : null,
+      you: v.role ? { role: v.role, seat: v.seat, powers: [...v.powers] } : null,
+      ...(invites ? { invites } : {}),
+      ...(await committeeFields(this.db, g)),
+    };
+  }
+
+  /**
+   * The phase history: every adjudicated phase's record (public once adjudicated; with
+   * sequential movement, only the GM reads the slots: src/judge/schedule.ts).
+   */
+  async phases(gameId: string, user: User | null = null): Promise<PhaseRecord[]> {
+    const g = await loadGame(this.db, gameId);
+    return phasesFor(this.viewerIn(g, user), g.record.rules, g.record.phases);
+  }
+
+  /** The whole game record (docs/records.md), as the judge played it. */
+  async record(gameId: string, user: User | null = null) {
+    const g = await loadGame(this.db, gameId);
+    return withCommittee(this.db, g, this.viewerIn(g, user), g.record);
+  }
+
+  /**
+   * The record as a viewer may read it: while the game is on, its seed (which decides the
+   * game's random events to come, such as the two-player game's coin toss) is shown only to
+   * the GM; everybody gets it once the game is over.
+   */
+  async recordFor(user: User | null, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    // Sequential movement: the GM's record has the schedules; nobody else's (schedule.ts).
+    const seqRecord = sequentialRecord(
+      this.viewerIn(g, user),
+      g,
+      await loadSequential(this.db, gameId),
+    );
+    // europe1935: the committee's acts, goals withheld from other powers (committee.ts).
+    const record = await withCommittee(this.db, g, this.viewerIn(g, user), seqRecord);
+    if (g.game.status === "finished" || this.viewerIn(g, user).role === "gm") return record;
+    return {
+      ...record,
+      seed: null,
+      seedHidden: "the seed decides random events still to come: published when the game ends",
+    };
+  }
+
+  async committee(user: User | null, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    return committeeView(this.db, g, this.viewerIn(g, user));
+  }
+
+  /** The GM: the schedule of every season so far and `ahead` seasons on. */
+  async schedule(user: User, gameId: string, ahead?: number) {
+    const g = await loadGame(this.db, gameId);
+    return scheduleView(g, await loadSequential(this.db, gameId), this.viewerIn(g, user), ahead);
+  }
+
+  async contracts(user: User, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    return contractsView(g, await loadSequential(this.db, gameId), this.viewerIn(g, user));
+  }
+
+  /** Who may see what: a function from an event's audience to yes/no, for this viewer. */
+  async audienceFilter(user: User | null, gameId: string): Promise<(audience: string) => boolean> {
+    return this.filterFor(await this.viewable(gameId), user);
+  }
+
+  /**
+   * For live streams, re-checked before every delivery: each watcher's filter as the game now
+   * stands (a seat taken away, a role changed), or null for a token revoked since the stream
+   * opened (null tokens are anonymous watchers). One read of the game and of the tokens.
+   */
+  async audienceFilters(
+    gameId: string,
+    tokens: readonly (string | null)[],
+  ): Promise<(((audience: string) => boolean) | null)[]> {
+    const hashes = [...new Set(tokens.flatMap((t) => (t === null ? [] : [tokenHash(t)])))];
+    const rows =
+      hashes.length === 0
+        ? []
+        : await this.db
+            .selectFrom("tokens")
+            .innerJoin("users", "users.id", "tokens.user_id")
+            .select(["users.id", "users.name", "tokens.token_hash"])
+            .where("tokens.token_hash", "in", hashes)
+            .execute();
+    const users = new Map(rows.map((r) => [r.token_hash, { id: r.id, name: r.name }]));
+    const g = await this.viewable(gameId);
+    return tokens.map((t) => {
+      if (t === null) return this.filterFor(g, null);
+      const u = users.get(tokenHash(t));
+      return u ? this.filterFor(g, u) : null;
+    });
+  }
+
+  /** Members and seats of any game, family games included (who may see which events). */
+  private async viewable(gameId: string): Promise<Pick<GameData, "members" | "seats">> {
+    if (await isFamilyGame(this.db, gameId)) return loadFamilyGame(this.db, gameId);
+    return loadGame(this.db, gameId);
+  }
+
+  /** Global Diplomacy: a power's report (seed 004 §8), only its player's or the GM's. */
+  async report(
+    user: User,
+    gameId: string,
+    q: { power?: string | undefined; turn?: number | undefined },
+  ) {
+    return this.families.report(user, gameId, q);
+  }
+
+  /** Global Diplomacy: every adjudicated turn, for the game master (the moderator). */
+  async familyTurns(user: User, gameId: string) {
+    return this.families.turns(user, gameId);
+  }
+
+  /** Age of Discovery: the game's whole generated map, for the game master only. */
+  async moderatorMap(user: User, gameId: string) {
+    return this.families.moderatorMap(user, gameId);
+  }
+
+  private filterFor(
+    g: Pick<GameData, "members" | "seats">,
+    user: User | null,
+  ): (audience: string) => boolean {
+    const v = this.viewerIn(g, user);
+    return (audience: string) => {
+      if (v.role === "gm" || audience === "public") return true;
+      if (audience.startsWith("powers:")) {
+        return audience
+          .slice(7)
+          .split(",")
+          .some((p) => v.powers.includes(p as PowerId));
+      }
+      return false;
+    };
+  }
+
+  async events(user: User | null, gameId: string, afterId = 0): Promise<EventView[]> {
+    const allowed = await this.audienceFilter(user, gameId);
+    return (await this.rawEvents(gameId, afterId))
+      .filter((e) => allowed(e.audience))
+      .map(({ audience: _, ...e }) => e);
+  }
+
+  /** A game's events after `afterId`, each with its audience (for the live-update hub). */
+  async rawEvents(gameId: string, afterId: number): Promise<(EventView & { audience: string })[]> {
+    const rows = await this.db
+      .selectFrom("events")
+      .selectAll()
+      .where("game_id", "=", gameId)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(1000)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind,
+      audience: r.audience,
+      data: parseJson<unknown>(r.data),
+      at: iso(r.at)!,
+    }));
+  }
+}

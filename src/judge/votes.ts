@@ -1,0 +1,255 @@
+import type { PowerId } from "../engine/types.ts";
+import type { ProposalKind } from "../store/schema.ts";
+import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { type GameData, loadGame, parseJson, seatOf, survivingSeats } from "./game-data.ts";
+import { mergeOptions, type OptionsPatch } from "./options.ts";
+import type { Tx, User, Viewer } from "./room.ts";
+import { Room } from "./room.ts";
+
+/*
+ * Votes (seed 002 IX): proposals (draws, concessions, house rules), ballots, and their
+ * outcome, decided at the deadline.
+ * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ */
+
+export class Votes extends Room {
+  async propose(
+    user: User,
+    gameId: string,
+    input: {
+      kind: ProposalKind;
+      powers?: readonly string[] | undefined;
+      text?: string | undefined;
+      options?: OptionsPatch | undefined;
+    },
+  ) {
+    return this.mutate(gameId, async (trx, g) => {
+      const v = this.viewerIn(g, user);
+      const isGm = v.role === "gm";
+      if (!(v.role === "player" && v.seat !== null) && !(isGm && input.kind === "houserule")) {
+        throw forbidden("only players (and the GM, for house rules) may make proposals");
+      }
+      if (g.game.status !== "active") throw conflict("proposals are made while the game is on");
+      const survivors = survivingSeats(g.seats, g.position);
+      let powers: string[] | null = null;
+      let text = input.text?.trim() ?? "";
+      let options: OptionsPatch | null = null;
+      if (input.kind === "draw") {
+        const all = survivors.flatMap((i) => g.seats[i]!.powers);
+        powers = input.powers ? input.powers.map((p) => p.toLowerCase()) : [...all];
+        for (const p of powers) {
+          if (!all.includes(p as PowerId)) throw invalid(`${p} is not a surviving power`);
+        }
+        if (powers.length === 0) throw invalid("a draw includes at least one power");
+        const seatsIn = new Set(powers.map((p) => seatOf(g.seats, p)));
+        powers = [...new Set(g.seats.flatMap((s, i) => (seatsIn.has(i) ? s.powers : [])))].filter(
+          (p) => all.includes(p),
+        );
+        if (!text) {
+          text =
+            seatsIn.size === survivors.length
+              ? "A draw including all survivors"
+              : `A draw of ${[...seatsIn].map((i) => g.seats[i]!.name).join(", ")}`;
+        }
+      } else if (input.kind === "concede") {
+        if (input.powers?.length !== 1) {
+          throw invalid("a win is conceded to exactly one player: give one power");
+        }
+        const p = input.powers[0]!.toLowerCase();
+        const seat = seatOf(g.seats, p);
+        if (seat === -1 || !survivors.includes(seat))
+          throw invalid(`${p} is not a surviving power`);
+        powers = [...g.seats[seat]!.powers];
+        if (!text) text = `Concede the win to ${g.seats[seat]!.name}`;
+      } else {
+        if (!text) throw invalid("a house-rule proposal needs a text saying what changes");
+        if (input.options) {
+          mergeOptions(g.options, input.options); // checked now, applied if it passes
+          options = input.options;
+        }
+      }
+      if (text.length > 2000) throw invalid("a proposal's text is at most 2000 characters");
+      const row = await trx
+        .insertInto("proposals")
+        .values({
+          game_id: gameId,
+          kind: input.kind,
+          powers: powers ? JSON.stringify(powers) : null,
+          text,
+          options: options ? JSON.stringify(options) : null,
+          proposer_user: user.id,
+          proposer_seat: v.seat,
+          due_idx: g.state.phase_idx,
+          status: "open",
+          counts: null,
+          created_at: this.now(),
+          closed_at: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const id = Number(row.id);
+      await this.emit(trx, gameId, "proposal", "public", {
+        id,
+        kind: input.kind,
+        text,
+        powers,
+        due: g.state.phase,
+      });
+      return { id, kind: input.kind, text, powers, options, due: g.state.phase, status: "open" };
+    });
+  }
+
+  /** Whose vote this viewer casts on a proposal: `seat:N`, `gm`, or null (no vote). */
+  private voterKey(g: GameData, v: Viewer, kind: ProposalKind): string | null {
+    if (v.role === "player" && v.seat !== null) {
+      return survivingSeats(g.seats, g.position).includes(v.seat) ? `seat:${v.seat}` : null;
+    }
+    if (v.role === "gm" && kind === "houserule") return "gm";
+    return null;
+  }
+
+  async vote(user: User, gameId: string, proposalId: number, vote: "yes" | "no" | "abstain") {
+    return this.mutate(gameId, async (trx, g) => {
+      const p = await trx
+        .selectFrom("proposals")
+        .selectAll()
+        .where("id", "=", proposalId)
+        .where("game_id", "=", gameId)
+        .executeTakeFirst();
+      if (!p) throw notFound(`no proposal ${proposalId} in this game`);
+      if (p.status !== "open") throw conflict("this vote is over");
+      const voter = this.voterKey(g, this.viewerIn(g, user), p.kind);
+      if (!voter) throw forbidden("you have no vote on this proposal");
+      const now = this.now();
+      await trx
+        .deleteFrom("ballots")
+        .where("proposal_id", "=", proposalId)
+        .where("voter", "=", voter)
+        .execute();
+      await trx
+        .insertInto("ballots")
+        .values({ proposal_id: proposalId, voter, vote, user_id: user.id, at: now })
+        .execute();
+      return { proposal: proposalId, vote, due: g.state.phase };
+    });
+  }
+
+  async proposals(user: User, gameId: string) {
+    const g = await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    if (!v.role) throw forbidden("you are not in this game");
+    const rows = await this.db
+      .selectFrom("proposals")
+      .selectAll()
+      .where("game_id", "=", gameId)
+      .orderBy("id")
+      .execute();
+    const out = [];
+    for (const p of rows) {
+      const voter = this.voterKey(g, v, p.kind);
+      const mine = voter
+        ? await this.db
+            .selectFrom("ballots")
+            .select("vote")
+            .where("proposal_id", "=", p.id)
+            .where("voter", "=", voter)
+            .executeTakeFirst()
+        : undefined;
+      out.push({
+        id: Number(p.id),
+        kind: p.kind,
+        text: p.text,
+        powers: p.powers ? parseJson<string[]>(p.powers) : null,
+        options: p.options ? parseJson<OptionsPatch>(p.options) : null,
+        status: p.status,
+        due: p.due_idx,
+        counts: p.counts ? parseJson<unknown>(p.counts) : null,
+        yourVote: p.status === "open" && voter ? (mine?.vote ?? null) : undefined,
+        yours: p.proposer_user === user.id,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Decides the proposals due with this phase's orders. Unanimity among those who do not
+   * abstain; an uncast vote is a no; the player a win is conceded to votes yes. Only the
+   * counts are published. Returns true when a draw or concession ended the game: its result
+   * is published instead of the adjudication (seed 002 IX(4)).
+   */
+  async decideVotes(trx: Tx, g: GameData): Promise<boolean> {
+    const due = await trx
+      .selectFrom("proposals")
+      .selectAll()
+      .where("game_id", "=", g.game.id)
+      .where("status", "=", "open")
+      .where("due_idx", "<=", g.state.phase_idx)
+      .orderBy("id")
+      .execute();
+    const now = this.now();
+    const survivors = survivingSeats(g.seats, g.position);
+    const seated = new Set(
+      g.members.flatMap((m) => (m.role === "player" && m.seat !== null ? [m.seat] : [])),
+    );
+    let ended = false;
+    let options = g.options;
+    for (const p of due) {
+      const ballots = await trx
+        .selectFrom("ballots")
+        .select(["voter", "vote"])
+        .where("proposal_id", "=", p.id)
+        .execute();
+      const cast = new Map(ballots.map((b) => [b.voter, b.vote]));
+      const voters = survivors.filter((s) => seated.has(s)).map((s) => `seat:${s}`);
+      if (p.kind === "houserule") voters.push("gm");
+      if (p.kind === "concede") {
+        const target = seatOf(g.seats, parseJson<string[]>(p.powers ?? "[]")[0] ?? "");
+        cast.set(`seat:${target}`, "yes");
+      }
+      const counts = { for: 0, against: 0, abstain: 0 };
+      for (const voter of voters) {
+        const vote = cast.get(voter);
+        if (vote === "yes") counts.for++;
+        else if (vote === "abstain") counts.abstain++;
+        else counts.against++;
+      }
+      const passed = !ended && counts.against === 0 && counts.for > 0;
+      await trx
+        .updateTable("proposals")
+        .set({
+          status: passed ? "passed" : "failed",
+          counts: JSON.stringify(counts),
+          closed_at: now,
+        })
+        .where("id", "=", p.id)
+        .execute();
+      await this.emit(trx, g.game.id, "vote_result", "public", {
+        id: Number(p.id),
+        kind: p.kind,
+        text: p.text,
+        passed,
+        ...counts,
+      });
+      if (!passed) continue;
+      if (p.kind === "houserule") {
+        if (p.options) {
+          options = mergeOptions(options, parseJson<OptionsPatch>(p.options));
+          await trx
+            .updateTable("games")
+            .set({ options: JSON.stringify(options) })
+            .where("id", "=", g.game.id)
+            .execute();
+        }
+        continue;
+      }
+      const powers = parseJson<string[]>(p.powers ?? "[]");
+      const result =
+        p.kind === "draw"
+          ? { kind: "draw", powers, by: "vote" }
+          : { kind: "concession", winner: powers[0], powers, by: "vote" };
+      await this.finish(trx, g, result);
+      ended = true;
+    }
+    return ended;
+  }
+}

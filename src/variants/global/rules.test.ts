@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { GameRulesError } from "../../engine/game.ts";
+import { discovery } from "../discovery/index.ts";
+import { discoveryRules } from "../discovery/rules.ts";
+import { global } from "./index.ts";
+import { globalRules } from "./rules.ts";
+
+/* Global Diplomacy and Age of Discovery through the one game interface (src/engine/game.ts). */
+
+describe("Global Diplomacy game rules", () => {
+  test("setup: turn 1, every one of the eleven powers must order; other counts refused", () => {
+    const s = globalRules.setup(5);
+    assert.deepEqual(globalRules.phase(s), { name: "T1", kind: "turn", index: 0 }, "turn 1");
+    assert.equal(globalRules.mustOrder(s).length, 11, "eleven powers");
+    assert.throws(() => globalRules.setup(5, 12), GameRulesError, "twelve players refused");
+    assert.throws(() => globalRules.setup(5, 12), /played by 11 players, not 12/);
+  });
+
+  test("read: a verdict per command line (EMG commands), the lines kept as the set", () => {
+    const s = globalRules.setup(5);
+    const [good] = globalRules.random(s, "1", 3);
+    assert.ok(good, "a random command to read");
+    const r = globalRules.read(s, "1", `${good}\n\nXX 1 2`);
+    assert.equal(r.verdicts.length, 2, "blank lines have no verdict");
+    assert.equal(r.verdicts[0]?.ok, true, `${good} is accepted`);
+    const bad = r.verdicts[1];
+    assert.ok(bad && !bad.ok && bad.reason.length > 0, "XX is refused with a reason");
+    assert.deepEqual(r.orders, [good, "XX 1 2"], "the set as written, blank lines dropped");
+    assert.throws(() => globalRules.read(s, "12", "MO 1 2"), /no power "12"/, "no power 12");
+  });
+
+  test("resolve agrees with the contract's JSON path, and says who was silent", () => {
+    const s = globalRules.setup(8);
+    const sets = new Map<string, readonly string[]>();
+    for (const p of ["1", "2", "3"]) sets.set(p, globalRules.random(s, p, 21));
+    const r = globalRules.resolve(s, sets);
+    assert.equal(r.phase, "T1", "turn 1 resolved");
+    assert.equal(globalRules.phase(r.next).name, "T2", "turn 2 next");
+    assert.deepEqual([...r.silent].sort(), ["10", "11", "4", "5", "6", "7", "8", "9"], "silent");
+    const json = global.adjudicateJson({
+      ...(globalRules.encode(s) as Record<string, unknown>),
+      orders: Object.fromEntries(sets),
+    });
+    const { rules: _r, ...next } = globalRules.encode(r.next) as Record<string, unknown>;
+    assert.deepEqual(next, json.next, "the same next position as `entente adjudicate`");
+    assert.ok(r.results.length > 0, "results");
+    assert.ok(
+      r.results.every((x) => x.outcome === "succeeds" || x.reason),
+      "every command that did not succeed says why",
+    );
+  });
+
+  test("view: a player reads its own report and units; the GM every report and unit", () => {
+    const s = globalRules.setup(2);
+    const after = globalRules.resolve(s, new Map([["1", globalRules.random(s, "1", 4)]])).next;
+    const mine = globalRules.view(after, { kind: "player", powers: ["1"] });
+    assert.deepEqual([...mine.reports.keys()], ["1"], "only its own report");
+    assert.ok(mine.units.length > 0 && mine.units.every((u) => u.power === 1), "only its units");
+    const gm = globalRules.view(after, { kind: "gm" });
+    assert.equal(gm.reports.size, 11, "the GM: every report");
+    assert.equal(gm.units.length, after.game.units.length, "and every unit");
+    const pub = globalRules.view(after, { kind: "public" });
+    assert.equal(pub.units.length + pub.reports.size, 0, "the public: nothing hidden");
+  });
+
+  test("encode/decode: a stored game reads back; bad input says what is wrong", () => {
+    const s = globalRules.setup(9);
+    const back = globalRules.decode(JSON.parse(JSON.stringify(globalRules.encode(s))));
+    assert.deepEqual(back.game, s.game, "the same state");
+    assert.throws(() => globalRules.decode([]), /a position object/, "not an object");
+    assert.throws(
+      () => globalRules.decode({ ...(globalRules.encode(s) as object), turn: "x" }),
+      GameRulesError,
+      "a bad turn",
+    );
+  });
+
+  test("board: the world's areas with their neighbours, for everybody", () => {
+    const b = globalRules.board(globalRules.setup(1), { kind: "public" });
+    assert.equal(b.areas.length, 250, "250 areas");
+    assert.equal(b.powers.length, 11, "eleven powers");
+    const a = b.areas[0]!;
+    assert.ok(a.neighbours.length > 0, "adjacency");
+  });
+});
+
+describe("Age of Discovery game rules", () => {
+  test("setup for a player count; the range is appendix C's", () => {
+    const s = discoveryRules.setup(3, 9);
+    assert.equal(discoveryRules.mustOrder(s).length, 9, "nine players");
+    assert.throws(() => discoveryRules.setup(3, 8), /played by 9 to 20 players, not 8/);
+  });
+
+  test("resolve agrees with the contract's JSON path (map and knowledge carried)", () => {
+    const s = discoveryRules.setup(3, 9);
+    const sets = new Map<string, readonly string[]>();
+    for (const p of discoveryRules.mustOrder(s)) sets.set(p, discoveryRules.random(s, p, 5));
+    const r = discoveryRules.resolve(s, sets);
+    const json = discovery.adjudicateJson({
+      ...(discoveryRules.encode(s) as Record<string, unknown>),
+      orders: Object.fromEntries(sets),
+    });
+    const { rules: _r, ...next } = discoveryRules.encode(r.next) as Record<string, unknown>;
+    assert.deepEqual(next, json.next, "the same next position, knowledge included");
+    assert.deepEqual(r.silent, [], "nobody silent");
+  });
+
+  test("fog: a player is shown only the areas it knows; the GM the whole map", () => {
+    const s = discoveryRules.setup(3, 9);
+    const gm = discoveryRules.board(s, { kind: "gm" });
+    const p1 = discoveryRules.board(s, { kind: "player", powers: ["1"] });
+    assert.ok(p1.areas.length > 0 && p1.areas.length < gm.areas.length, "a part of the map");
+    const shown = new Set(p1.areas.map((a) => a.id));
+    assert.ok(
+      p1.areas.every((a) => a.neighbours.every((n) => shown.has(n))),
+      "no edge leads to an area the player does not know",
+    );
+    const back = discoveryRules.decode(JSON.parse(JSON.stringify(discoveryRules.encode(s))));
+    assert.deepEqual(back.extra.known, s.extra.known, "knowledge survives the store");
+  });
+});

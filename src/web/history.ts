@@ -1,0 +1,227 @@
+import type { BoardPosition } from "../render/types.ts";
+import { get } from "./api.ts";
+import { drawnResults } from "./board.ts";
+import { fill, h } from "./dom.ts";
+import type { GameCtx, Panel } from "./game.ts";
+import { receivedSets, setList } from "./orders.ts";
+import type { GameRecord, PhaseRecord } from "./types.ts";
+
+/*
+ * What happened: the History tab (every adjudicated phase of a variant's game, public: the
+ * board before it with the orders and results drawn, and each order's result, reason and
+ * explanation) and, in a game of commands, whose results each player reads only in its own
+ * report, the game master's Turns tab (the sets received and every adjudicated turn's).
+ */
+
+export function outcomeList(
+  results: PhaseRecord["results"],
+  name: (p: string) => string,
+  highlight?: { power: string; index: number },
+): HTMLElement {
+  return h(
+    "div",
+    { class: "outcomes" },
+    Object.entries(results).map(([power, list]) =>
+      h(
+        "section",
+        {},
+        h("h4", {}, name(power)),
+        h(
+          "ul",
+          {},
+          list.map((r, i) =>
+            h(
+              "li",
+              {
+                class: `outcome ${r.result}${highlight && highlight.power === power && highlight.index === i ? " current" : ""}`,
+              },
+              h("code", {}, r.order ?? r.text ?? "(no order)"),
+              " ",
+              h("span", { class: `badge ${r.result}` }, r.result),
+              r.text && r.order && r.text !== r.order
+                ? h("small", {}, ` written “${r.text}”`)
+                : null,
+              r.reason && r.reason !== r.explanation
+                ? h("div", { class: "reason" }, r.reason)
+                : null,
+              r.explanation ? h("div", { class: "explanation" }, r.explanation) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function historyPanel(ctx: GameCtx): Panel {
+  const { id, name } = ctx;
+  const el = h("div", {});
+  let record: GameRecord | null = null;
+  let index = -1;
+  const show = () => {
+    if (!record) return;
+    const n = record.phases.length;
+    if (n === 0) {
+      fill(el, h("p", {}, "No phase has been resolved yet."));
+      void ctx.draw(record.start);
+      return;
+    }
+    index = Math.max(0, Math.min(n - 1, index < 0 ? n - 1 : index));
+    const ph = record.phases[index]!;
+    const before: BoardPosition = index === 0 ? record.start : record.phases[index - 1]!.position;
+    void ctx.draw(before, drawnResults(ph.results));
+    const select = h(
+      "select",
+      { "aria-label": "phase" },
+      record.phases.map((p, i) =>
+        h("option", { value: String(i), selected: i === index }, `${i + 1}. ${p.phase}`),
+      ),
+    );
+    select.addEventListener("change", () => {
+      index = Number(select.value);
+      show();
+    });
+    const step = (d: number) => {
+      index += d;
+      show();
+    };
+    fill(
+      el,
+      h(
+        "div",
+        { class: "row stepper" },
+        h(
+          "button",
+          {
+            type: "button",
+            disabled: index === 0,
+            onclick: () => step(-1),
+            "aria-label": "previous phase",
+          },
+          "◀",
+        ),
+        select,
+        h(
+          "button",
+          {
+            type: "button",
+            disabled: index === n - 1,
+            onclick: () => step(1),
+            "aria-label": "next phase",
+          },
+          "▶",
+        ),
+        h(
+          "a",
+          {
+            href: `/sandbox?game=${encodeURIComponent(id)}&phase=${index}`,
+            class: "button secondary",
+          },
+          "Fork in sandbox",
+        ),
+      ),
+      h("p", { class: "hint" }, "← and → step through the phases."),
+      h("h3", {}, `${ph.phase}: results`),
+      outcomeList(ph.results, name),
+      ph.dislodged && Object.keys(ph.dislodged).length
+        ? h(
+            "div",
+            {},
+            h("h4", {}, "Dislodged"),
+            h(
+              "ul",
+              {},
+              Object.entries(ph.dislodged).flatMap(([p, list]) =>
+                list.map((d) =>
+                  h(
+                    "li",
+                    {},
+                    `${name(p)} ${d.unit}: ${d.retreats.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat; disbanded"}`,
+                  ),
+                ),
+              ),
+            ),
+          )
+        : null,
+    );
+  };
+  el.tabIndex = -1;
+  el.addEventListener("keydown", (e) => {
+    const k = (e as KeyboardEvent).key;
+    if ((e.target as HTMLElement).tagName === "SELECT") return;
+    if (k === "ArrowLeft" && index > 0) {
+      index--;
+      show();
+    } else if (k === "ArrowRight" && record && index < record.phases.length - 1) {
+      index++;
+      show();
+    }
+  });
+  return {
+    title: "History",
+    el,
+    async show() {
+      const before = record?.phases.length ?? 0;
+      record = await get<GameRecord>(`${ctx.base}/record`);
+      if (record.phases.length !== before) index = record.phases.length - 1;
+      show();
+    },
+  };
+}
+
+/** The GM: the command sets received for the open turn and every adjudicated turn's. */
+export function turnsPanel(ctx: GameCtx): Panel {
+  const el = h("div", {});
+  return {
+    title: "Turns",
+    el,
+    async show() {
+      const v = ctx.view();
+      const open = v.state === "open" || v.state === "paused" ? await receivedSets(ctx) : null;
+      const all = await get<{ turns: FamilyTurn[] }>(`${ctx.base}/turns`);
+      fill(
+        el,
+        open,
+        h("h3", {}, "Adjudicated turns"),
+        all.turns.length === 0
+          ? h("p", {}, "None yet.")
+          : h(
+              "ol",
+              { class: "turn-list", reversed: true },
+              [...all.turns].reverse().map((t) =>
+                h(
+                  "li",
+                  { value: String(t.turn) },
+                  h(
+                    "details",
+                    {},
+                    h(
+                      "summary",
+                      {},
+                      `${t.phase}: ${Object.keys(t.orders).length} command set(s)${t.missed.length ? `, ${t.missed.length} without` : ""}`,
+                    ),
+                    setList(
+                      ctx,
+                      Object.entries(t.orders).map(([power, orders]) => ({ power, orders })),
+                      t.missed,
+                    ),
+                  ),
+                ),
+              ),
+            ),
+        h(
+          "p",
+          { class: "hint" },
+          "Any power's report of any turn: choose the power and the turn above the report.",
+        ),
+      );
+    },
+  };
+}
+
+interface FamilyTurn {
+  turn: number;
+  phase: string;
+  orders: Record<string, string[]>;
+  missed: string[];
+}

@@ -1,0 +1,171 @@
+import type { GameView } from "./types.ts";
+
+/*
+ * What the game page shows, read from the game view alone (no DOM here: test/web-parts.test.ts
+ * checks it without a browser). A Diplomacy variant's view has no `family`: the board is the
+ * variant's map, orders are given on the order pad (clicking and typing, read as typed) and
+ * every phase's results are public. A view with a `family` block (Global Diplomacy, Age of
+ * Discovery; src/judge/family.ts) is a game of commands: a command box answered line by line
+ * when sent, the player's own report beside it, a position that holds only what the viewer
+ * may see (fog of war), and powers named by their seats' numbers. game.ts builds the page
+ * from these parts; nothing else on the page asks which kind of game it is.
+ */
+
+/** The `family` block of a family game's view (src/judge/family.ts `view`). */
+export interface FamilyInfo {
+  id: string;
+  name: string;
+  turn: number;
+  turnsAdjudicated: number;
+  report: string;
+  players: number;
+  /** The whole generated map (Age of Discovery), for the GM only. */
+  moderatorMap?: string;
+}
+
+export type FamilyView = GameView & { family: FamilyInfo };
+
+export const isFamilyView = (v: GameView): v is FamilyView =>
+  typeof v.family === "object" && v.family !== null;
+
+/** The tabs a game page may carry. */
+export type PanelId =
+  | "orders" //  the viewer's orders: the pad or the command box (or why there is none)
+  | "history" // every adjudicated phase, public: the board, results and explanations
+  | "turns" //   the GM's list of every turn's command sets (the results are in reports)
+  | "press"
+  | "votes"
+  | "points" //  the victory points (europe1935)
+  | "gm" //      the game master's console
+  | "seats"; //  who plays, for observers of a game whose phases are not public
+
+export interface GameParts {
+  /** What the head says the game is: "classical · 7", "Global Diplomacy · 11 players". */
+  readonly kind: string;
+  /** How the game names a phase and an order, in headings and messages. */
+  readonly words: { readonly phase: "phase" | "turn"; readonly orders: "orders" | "commands" };
+  /**
+   * The map, when the variant or family has one (a click on it goes to the orders: a unit
+   * to order, or an area's number for the command box); `frame` puts a player's map on its
+   * own areas (a fogged position covers a corner of a large world).
+   */
+  readonly map: { readonly frame: boolean } | null;
+  /** How orders are given: the order pad, or the command box with a verdict per line. */
+  readonly orders: "pad" | "commands";
+  /** The viewer's own report beside the map (and the turns to step back through). */
+  readonly report: boolean;
+  /** The tabs, in order, for this viewer. */
+  readonly panels: readonly PanelId[];
+  /** Powers are named by the variant's names, or by their seats (`3-England`). */
+  readonly names: "variant" | "seats";
+  /** What the game master's console offers beside start, pause, resume and extend. */
+  readonly gm: {
+    /** "Resolve now": adjudicate at once (the chair's resolve) or move the deadline to now. */
+    readonly resolve: "now" | "deadline";
+    /** Chaired play: the mode switch, the projector view, who has sent orders. */
+    readonly chair: boolean;
+    /** Correct the last adjudication, replace a player, end the game. */
+    readonly corrections: boolean;
+    /** Download the whole generated map (the view carries its address for the GM). */
+    readonly moderatorMap: string | null;
+  };
+}
+
+/**
+ * The parts of the page for a game view; `hasMap` says whether the variant's or family's map
+ * exists (`GET /api/variants/:id/geometry` answers it, or 404).
+ */
+export function gameParts(view: GameView, hasMap: boolean): GameParts {
+  const role = view.you?.role ?? null;
+  const gm = role === "gm";
+  if (isFamilyView(view)) {
+    const seated = role === "player" && (view.you?.powers.length ?? 0) > 0;
+    const panels: PanelId[] = [];
+    if (seated) panels.push("orders");
+    if (gm) panels.push("turns", "gm");
+    if (panels.length === 0) panels.push("seats");
+    return {
+      kind: `${view.family.name} · ${view.family.players} players`,
+      words: { phase: "turn", orders: "commands" },
+      map: hasMap ? { frame: true } : null,
+      orders: "commands",
+      report: true,
+      panels,
+      names: "seats",
+      gm: {
+        resolve: "deadline",
+        chair: false,
+        corrections: false,
+        moderatorMap: view.family.moderatorMap ?? null,
+      },
+    };
+  }
+  const panels: PanelId[] = ["orders", "history", "press"];
+  if (view.you) panels.push("votes");
+  if (view.scores) panels.push("points");
+  if (gm) panels.push("gm");
+  return {
+    kind: `${view.variant} · ${view.scenario}`,
+    words: { phase: "phase", orders: "orders" },
+    map: hasMap ? { frame: false } : null,
+    orders: "pad",
+    report: false,
+    panels,
+    names: "variant",
+    gm: { resolve: "now", chair: true, corrections: true, moderatorMap: null },
+  };
+}
+
+/** A power as the reports name it: `3-England` (seats already named so, as `2-Brigantia`). */
+export function seatLabel(v: GameView, p: string): string {
+  const name = v.seatList.find((s) => s.powers.includes(p))?.name;
+  if (name === undefined) return p;
+  return name.startsWith(`${p}-`) ? name : `${p}-${name}`;
+}
+
+/** The section "POSSIBLE COMMANDS FOR NEXT TURN" of a report, if it has one. */
+export function possibleCommands(report: string): string | null {
+  const lines = report.split("\n");
+  const start = lines.findIndex((l) => /^POSSIBLE COMMANDS/.test(l.trim()));
+  if (start === -1) return null;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((l) => /^[-=]{10,}\s*$/.test(l));
+  const body = (end === -1 ? rest : rest.slice(0, end)).join("\n").replace(/\s+$/, "");
+  return body.trim() === "" ? null : body;
+}
+
+/**
+ * The part of the map around a position's units and owned areas (a viewBox: x, y, width,
+ * height), with a margin, at least a fifth of the map wide and as wide as the map's own
+ * proportions; null when the position has nothing on the map.
+ */
+export function focusBox(
+  g: { width: number; height: number; provinces: Record<string, { unit: [number, number] }> },
+  position: { units: Record<string, string[]>; centers?: Record<string, string[]> },
+): [number, number, number, number] | null {
+  const areas = [
+    ...Object.values(position.units).flatMap((l) => l.map((u) => u.split(" ")[1] ?? "")),
+    ...Object.values(position.centers ?? {}).flat(),
+  ];
+  const pts = areas.flatMap((a) => {
+    const p = g.provinces[a.split("/")[0]!];
+    return p ? [p.unit] : [];
+  });
+  if (pts.length === 0) return null;
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  const ratio = g.width / g.height;
+  let w = Math.max(...xs) - Math.min(...xs);
+  let hgt = Math.max(...ys) - Math.min(...ys);
+  const margin = Math.max(w, hgt, g.width / 20) * 0.35;
+  w = Math.max(w + 2 * margin, g.width / 5);
+  hgt = Math.max(hgt + 2 * margin, w / ratio);
+  w = Math.max(w, hgt * ratio);
+  if (w >= g.width || hgt >= g.height) return null;
+  const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+  const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+  const x = Math.min(Math.max(0, cx - w / 2), g.width - w);
+  const y = Math.min(Math.max(0, cy - hgt / 2), g.height - hgt);
+  const r = (n: number) => Math.round(n);
+  return [r(x), r(y), r(w), r(hgt)];
+}

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { GameView as JudgeView, User } from "../src/judge/judge.ts";
+import { Judge } from "../src/judge/judge.ts";
+import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
+import { hasMap } from "../src/render/serve.ts";
+import { testStore } from "../src/store/testing.ts";
+import { focusBox, gameParts, possibleCommands } from "../src/web/parts.ts";
+import type { GameView } from "../src/web/types.ts";
+
+/*
+ * The one game page (src/web/game.ts) builds itself from `gameParts`: what the game view
+ * says about the game decides the map, the way orders are given, the report and the tabs.
+ * Here the views come from a real judge, as the API sends them (JSON), for each kind of game
+ * and each kind of viewer; whether a map exists is what the geometry route answers.
+ */
+
+/** The view as the page receives it: the judge's view through JSON. */
+async function pageView(judge: Judge, u: User | null, id: string) {
+  const v: JudgeView = await judge.gameView(u, id);
+  const view = JSON.parse(JSON.stringify(v)) as GameView;
+  return gameParts(view, hasMap(view.variant));
+}
+
+describe("the game page's parts, from the game view", () => {
+  test("a Diplomacy variant: the board, the order pad, the public history, press and votes", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const g = await sevenPlayerGame(ts.store);
+    const player = await pageView(g.judge, g.players.england, g.gameId);
+    assert.equal(player.orders, "pad", "orders are given on the pad (clicking and typing)");
+    assert.deepEqual(player.map, { frame: false }, "the variant's whole board");
+    assert.equal(player.report, false, "no per-player report: the history is public");
+    assert.deepEqual(player.panels, ["orders", "history", "press", "votes"], "a player's tabs");
+    assert.equal(player.names, "variant", "powers go by the variant's names");
+    assert.equal(player.kind, "classical · 7", "the head names variant and scenario");
+    const gm = await pageView(g.judge, g.gm, g.gameId);
+    assert.deepEqual(gm.panels, ["orders", "history", "press", "votes", "gm"], "the GM's tabs");
+    assert.equal(gm.gm.corrections, true, "the GM may correct, replace and end");
+    assert.equal(gm.gm.chair, true, "chaired play is offered");
+    assert.equal(gm.gm.resolve, "now", "Resolve now adjudicates at once");
+    const visitor = await pageView(g.judge, null, g.gameId);
+    assert.deepEqual(visitor.panels, ["orders", "history", "press"], "a visitor cannot vote");
+  });
+
+  test("europe1935: the victory points tab", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const judge = new Judge({ store: ts.store, now: new Clock().now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, { name: "Committee", variant: "europe1935" });
+    const parts = await pageView(judge, gm, game.id);
+    assert.ok(parts.panels.includes("points"), "the view carries scores: a Points tab");
+  });
+
+  test("Global Diplomacy: the world framed on the player's areas, the command box, reports", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const judge = new Judge({ store: ts.store, now: new Clock().now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, { name: "World", variant: "global", seed: 5 });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: User[] = [];
+    for (let p = 1; p <= 11; p++) {
+      players.push(await user(judge, `w${p}`));
+      await judge.acceptInvite(players[p - 1]!, code, { power: String(p) });
+    }
+    const player = await pageView(judge, players[2]!, game.id);
+    assert.equal(player.orders, "commands", "commands, with a verdict per line");
+    assert.deepEqual(player.map, { frame: true }, "the world map, framed on its areas");
+    assert.equal(player.report, true, "the player's own report");
+    assert.deepEqual(player.panels, ["orders"], "a player's one tab: its commands");
+    assert.equal(player.names, "seats", "powers go by number and seat (3-England)");
+    assert.equal(player.kind, "Global Diplomacy · 11 players", "the head names the family");
+    assert.deepEqual(player.words, { phase: "turn", orders: "commands" }, "its words");
+    const gmParts = await pageView(judge, gm, game.id);
+    assert.deepEqual(gmParts.panels, ["turns", "gm"], "the GM: the turns and the console");
+    assert.equal(gmParts.gm.corrections, false, "no corrections in these games (yet)");
+    assert.equal(gmParts.gm.resolve, "deadline", "Resolve now moves the deadline to now");
+    assert.equal(gmParts.gm.moderatorMap, null, "the world is public: no moderator map");
+    const visitor = await pageView(judge, null, game.id);
+    assert.deepEqual(visitor.panels, ["seats"], "a visitor sees who plays");
+  });
+
+  test("Age of Discovery: no map (the report is the view), the moderator map for the GM", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const judge = new Judge({ store: ts.store, now: new Clock().now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, {
+      name: "Discovery",
+      variant: "discovery",
+      seed: 11,
+      players: 9,
+    });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const first = await user(judge, "d1");
+    await judge.acceptInvite(first, code, { power: "1" });
+    const player = await pageView(judge, first, game.id);
+    assert.equal(player.map, null, "a generated map has no drawing: the report is the view");
+    assert.equal(player.orders, "commands", "commands, as in Global Diplomacy");
+    assert.equal(player.gm.moderatorMap, null, "a player is not offered the whole map");
+    const gmParts = await pageView(judge, gm, game.id);
+    assert.equal(
+      gmParts.gm.moderatorMap,
+      `/api/games/${game.id}/moderator-map`,
+      "the GM downloads the whole map",
+    );
+  });
+
+  test("a report's possible commands; a map framed on a position's areas", () => {
+    const report = [
+      "COMMAND RESULTS",
+      "  (no commands received)",
+      "-------------------------------",
+      "POSSIBLE COMMANDS FOR NEXT TURN",
+      "  F   7: MO to 4 6 233",
+      "  A   5: MO to 3 4 6",
+      "-------------------------------",
+      "END",
+    ].join("\n");
+    assert.equal(
+      possibleCommands(report),
+      "  F   7: MO to 4 6 233\n  A   5: MO to 3 4 6",
+      "the section between its rules",
+    );
+    assert.equal(possibleCommands("HIGHLIGHTS\n"), null, "none without the section");
+    const g = {
+      width: 1000,
+      height: 500,
+      provinces: {
+        a: { unit: [100, 100] as [number, number] },
+        b: { unit: [140, 120] as [number, number] },
+      },
+    };
+    const box = focusBox(g, { units: { "3": ["F a"] }, centers: { "3": ["b"] } });
+    assert.ok(box, "a box around the areas");
+    const [x, y, w, hgt] = box;
+    assert.ok(x <= 100 && x + w >= 140 && y <= 100 && y + hgt >= 120, `it holds both: ${box}`);
+    assert.ok(w < g.width && w >= g.width / 5, `narrower than the map, at least a fifth: ${w}`);
+    assert.equal(focusBox(g, { units: {} }), null, "nothing to frame: the whole map");
+  });
+});
