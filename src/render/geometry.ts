@@ -179,7 +179,7 @@ export interface BuiltMap {
   /** What was drawn: the provinces and their adjacency. */
   source: MapSource;
   /** The names as written: text, centre, font size (provinces and named neutral land). */
-  labels: { id: string; text: string; x: number; y: number; size: number }[];
+  labels: { id: string; text: string; x: number; y: number; size: number; minZoom?: number }[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -727,7 +727,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     );
   const labelAt = new Map<
     string,
-    { text: string; x: number; y: number; size: number; neutral: boolean }
+    { text: string; x: number; y: number; size: number; neutral: boolean; minZoom?: number }
   >();
   const order = ids
     .map((_, i) => i)
@@ -743,6 +743,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     let hh = size * 0.55;
     const unit = units[i] as Point;
     let placed: { text: string; x: number; y: number } | null = null;
+    let underUnit = false;
     if (s.label) {
       const [x, y] = project(s.label);
       placed = { text: name, x, y };
@@ -813,6 +814,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
           placed = { text, x, y };
           size = sz;
           hh = h2;
+          underUnit = !unitFree(x, y, hw, h2);
           break;
         }
       }
@@ -835,7 +837,10 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     }
     if (placed) {
       placedBoxes.push([placed.x, placed.y, textWidth(placed.text, size) / 2, hh]);
-      labelAt.set(id, { ...placed, size, neutral: !prov });
+      // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
+      const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
+      const minZoom = Math.max(small, underUnit ? 2 : 0);
+      labelAt.set(id, { ...placed, size, neutral: !prov, ...(minZoom ? { minZoom } : {}) });
     }
   }
   const labels = ids.flatMap((id) => {
@@ -854,6 +859,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       kind: prov.kind,
       center: prov.supplyCenter,
       label: [round(label.x), round(label.y)],
+      ...("minZoom" in label && label.minZoom ? { labelMinZoom: label.minZoom } : {}),
       unit: [round(unit[0]), round(unit[1])],
       dislodged: [round(unit[0] + unitR * 1.1), round(unit[1] - unitR * 1.1)],
       home: prov.home,
@@ -1015,7 +1021,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   }
   const labelParts = labels.map(
     (l) =>
-      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}>${esc(l.text)}</text>`,
+      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}${l.minZoom ? ` data-min-zoom="${l.minZoom}"` : ""}>${esc(l.text)}</text>`,
   );
   parts.push(
     `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}${coastLabels.join("")}</g>`,

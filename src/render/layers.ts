@@ -241,7 +241,7 @@ export function drawBoard(
   const piece = (type: string, x: number, y: number, c: string, dislodged = false) => {
     const paint = `fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"`;
     if (blocks) {
-      const [w, h] = type === "F" ? [r * 2.05, r * 0.95] : [r * 1.7, r * 1.7];
+      const [w, h] = type === "F" ? [r * 2, r * 0.95] : [r * 1.7, r * 1.7];
       return `<rect class="piece" x="${n(x - w / 2)}" y="${n(y - h / 2)}" width="${n(w)}" height="${n(h)}" rx="${n(fs * 0.12)}" ${paint}/>`;
     }
     return type === "F"

@@ -152,3 +152,26 @@ describe("the Historical Committee's board", () => {
     }
   });
 });
+
+describe("names for a zoomed-in view", () => {
+  it("marks names written small or under their unit with the zoom that shows them", () => {
+    const fs = g.fontSize ?? 13;
+    const small = built.labels.filter((l) => !l.id.startsWith("_") && l.size < fs * 0.99);
+    assert.ok(small.length > 0, "central Europe has names written small");
+    for (const l of built.labels) {
+      if (l.id.startsWith("_")) continue;
+      const want = l.size < fs * 0.99 ? Math.round((15 * fs) / l.size) / 10 : 0;
+      if (want) {
+        assert.ok(
+          (l.minZoom ?? 0) >= want,
+          `${l.id} "${l.text}" at ${l.size}: minZoom ${l.minZoom}`,
+        );
+      }
+      assert.equal(g.provinces[l.id]?.labelMinZoom, l.minZoom, `${l.id}'s geometry carries it`);
+      const attr = new RegExp(`data-min-zoom="${l.minZoom}">${l.text}</text>`);
+      if (l.minZoom) assert.match(g.base, attr, `${l.id}'s name in the base carries it`);
+    }
+    const full = built.labels.filter((l) => !l.id.startsWith("_") && l.minZoom === undefined);
+    assert.ok(full.length > 100, `most names are always shown (${full.length})`);
+  });
+});

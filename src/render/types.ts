@@ -15,6 +15,13 @@ export interface ProvinceGeometry {
   center: boolean;
   /** Where its name is written. */
   label: Point;
+  /**
+   * The least zoom (1 = the whole map at its own size) at which its name is worth showing:
+   * set for names written smaller than the map's font (1.5 × font / size) or under the
+   * province's unit (at least 2). Also `data-min-zoom` on the name in `base`, so a zooming
+   * client can hide `.labels [data-min-zoom]` below it; absent: always shown.
+   */
+  labelMinZoom?: number;
   /** Where a unit standing in it is drawn. */
   unit: Point;
   /** Where a dislodged unit is drawn (offset from `unit`). */
