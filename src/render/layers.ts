@@ -384,12 +384,16 @@ export function drawBoard(
 
   const legend = options.legend ? drawLegend() : null;
   function drawLegend(): { svg: string; width: number; height: number } {
-    const row = fs * 2.3;
-    const width = fs * 15;
+    // Sized from the map's width as well as its font: a world map's small font would make a
+    // legend nobody reads on the whole picture.
+    const L = Math.max(fs, geometry.width / 110);
+    const k = L / fs;
+    const row = L * 2.3;
+    const width = L * 15;
     const x0 = geometry.width;
     const counted = pos.centers !== undefined;
     const rows = powerIds.map((p, i) => {
-      const y = fs * 3.2 + i * row;
+      const y = L * 3.2 + i * row;
       const name = geometry.powers?.find((q) => q.id === p)?.name ?? p;
       const c = colours[p] ?? "#777";
       const centres = pos.centers?.[p]?.length ?? 0;
@@ -397,14 +401,14 @@ export function drawBoard(
       const counts = counted
         ? `${centres} ${centres === 1 ? "centre" : "centres"}, ${units} ${units === 1 ? "unit" : "units"}`
         : "";
-      const swatch = piece("A", x0 + fs * 1.6, y, c);
       const mark = cb
-        ? `<text x="${n(x0 + fs * 1.6)}" y="${n(y)}" font-size="${n(fs * 0.8)}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(letter(p))}</text>`
+        ? `<text x="0" y="0" font-size="${n(fs * 0.8)}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(letter(p))}</text>`
         : "";
-      return `<g class="legend-power" data-power="${esc(p)}"${counted ? ` data-centres="${centres}"` : ""}>${swatch}${mark}<text x="${n(x0 + fs * 3)}" y="${n(y - (counted ? fs * 0.45 : 0))}" font-size="${n(fs)}" dominant-baseline="central" fill="#222">${esc(name)}</text>${counted ? `<text class="legend-count" x="${n(x0 + fs * 3)}" y="${n(y + fs * 0.6)}" font-size="${n(fs * 0.75)}" dominant-baseline="central" fill="#555">${counts}</text>` : ""}</g>`;
+      const swatch = `<g transform="translate(${n(x0 + L * 1.6)} ${n(y)}) scale(${n(k * 100) / 100})">${piece("A", 0, 0, c)}${mark}</g>`;
+      return `<g class="legend-power" data-power="${esc(p)}"${counted ? ` data-centres="${centres}"` : ""}>${swatch}<text x="${n(x0 + L * 3)}" y="${n(y - (counted ? L * 0.45 : 0))}" font-size="${n(L)}" dominant-baseline="central" fill="#222">${esc(name)}</text>${counted ? `<text class="legend-count" x="${n(x0 + L * 3)}" y="${n(y + L * 0.6)}" font-size="${n(L * 0.75)}" dominant-baseline="central" fill="#555">${counts}</text>` : ""}</g>`;
     });
-    const height = fs * 3.2 + powerIds.length * row;
-    const svg = `<g class="legend" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"><rect x="${x0}" y="0" width="${n(width)}" height="${n(Math.max(height, geometry.height))}" fill="#faf7ef" stroke="#7a6f5a" stroke-width="${n(fs * 0.1)}"/><text x="${n(x0 + fs)}" y="${n(fs * 1.4)}" font-size="${n(fs * 1.1)}" font-weight="bold" fill="#222">${esc(pos.phase)}</text>${rows.join("")}</g>`;
+    const height = L * 3.2 + powerIds.length * row;
+    const svg = `<g class="legend" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"><rect x="${x0}" y="0" width="${n(width)}" height="${n(Math.max(height, geometry.height))}" fill="#faf7ef" stroke="#7a6f5a" stroke-width="${n(L * 0.1)}"/><text x="${n(x0 + L)}" y="${n(L * 1.4)}" font-size="${n(L * 1.1)}" font-weight="bold" fill="#222">${esc(pos.phase)}</text>${rows.join("")}</g>`;
     return { svg, width, height };
   }
   const svgWidth = n(geometry.width + (legend?.width ?? 0));
