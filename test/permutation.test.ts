@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { adjudicateJson } from "../src/cli/adjudicate.ts";
 import { adjudicate } from "../src/engine/adjudicate.ts";
 import { rng } from "../src/engine/random.ts";
+import type { GameState } from "../src/engine/record.ts";
 import { DATC_RULES, type RuleOptions } from "../src/engine/rules.ts";
+import { randomOrders, selfPlayGame } from "../src/engine/selfplay.ts";
 import { biasedOrders, canonical, movementPosition, permuted, scenario } from "./biased.ts";
 import {
   groupOrders,
@@ -124,4 +126,35 @@ test("the order of orders never matters in any DATC movement case, under each co
   }
   assert.ok(cases.length > 100, "the DATC's movement cases are there");
   assert.equal(checked, cases.length * 3, "every movement case under three rules");
+});
+
+test("the order of orders never matters in retreat and adjustment phases either", () => {
+  const sc = scenario("classical");
+  let checked = 0;
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 1_000_000 }), (seed) => {
+      const states: GameState[] = [];
+      selfPlayGame({
+        scenario: sc,
+        rules: DATC_RULES,
+        seed,
+        untilYear: 1906,
+        keepRecord: false,
+        onPhase: (before) => {
+          if (before.position.phase.type !== "M") states.push(before);
+        },
+      });
+      for (const [k, state] of states.entries()) {
+        const orders = randomOrders(sc, state, DATC_RULES, rng(seed + k));
+        const want = canonical(adjudicate(sc.variant, state.position, orders, DATC_RULES));
+        const p = permuted(state.position, orders, seed + k);
+        const pos = { ...p.pos, dislodged: [...p.pos.dislodged].reverse() };
+        const got = canonical(adjudicate(sc.variant, pos, p.orders, DATC_RULES));
+        assert.deepEqual(got, want, `${state.position.phase.season}${state.position.phase.year}`);
+        checked++;
+      }
+    }),
+    { numRuns: 6, seed: 20261126 },
+  );
+  assert.ok(checked > 10, `retreat and adjustment phases were checked (${checked})`);
 });

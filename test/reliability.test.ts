@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 import { describe, type TestContext, test } from "node:test";
 import { sql } from "kysely";
+import { bindAddress, trustProxy } from "../src/cli/serve.ts";
 import { Judge } from "../src/judge/judge.ts";
 import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
-import { jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
+import { clientAddress, jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
 import { startServer } from "../src/server/server.ts";
 import { Api } from "../src/server/testing.ts";
 import type { Store } from "../src/store/db.ts";
@@ -94,7 +95,7 @@ function raw(
 }
 
 describe("rate limits", () => {
-  test("wrong passwords: 429 with Retry-After per account, from any address, lifted after the window", async (t) => {
+  test("wrong passwords: 429 with Retry-After per account and address, lifted after the window", async (t) => {
     const { api, judge, clock } = await world(t);
     await judge.register("victim", "right-password");
     for (let i = 0; i < 10; i++) {
@@ -106,7 +107,7 @@ describe("rate limits", () => {
       headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
       body: JSON.stringify({ name: "Victim", password: "right-password" }),
     });
-    assert.equal(res.status, 429, "even the right password waits: the account is paused");
+    assert.equal(res.status, 429, "even the right password waits from that address");
     const wait = Number(res.headers.get("retry-after"));
     assert.ok(wait > 0 && wait <= 15 * 60, `Retry-After ${wait}`);
     const body = (await res.json()) as { error: string };
@@ -124,6 +125,51 @@ describe("rate limits", () => {
       password: "right-password",
     });
     assert.equal(later.status, 200, "after Retry-After the right password works again");
+  });
+
+  test("nobody locks the owner out: guesses pause the guessing address, and new addresses account-wide, never the owner's", async (t) => {
+    const { base, judge, clock } = await world(t, {
+      trustProxy: true,
+      loginFailuresPerAccountAddress: { max: 5, windowMs: 15 * 60_000 },
+      loginFailuresPerAccount: { max: 20, windowMs: 15 * 60_000 },
+    });
+    await judge.register("owner", "right-password");
+    const login = (from: string, password: string) =>
+      fetch(`${base}/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": from },
+        body: JSON.stringify({ name: "owner", password }),
+      }).then((r) => r.status);
+    assert.equal(await login("192.0.2.1", "right-password"), 200, "the owner logs in from home");
+    // One guesser, one address: paused there after 5, the owner at home unaffected.
+    const single: number[] = [];
+    for (let i = 0; i < 8; i++) single.push(await login("203.0.113.1", `guess-${i}`));
+    assert.deepEqual(single, [401, 401, 401, 401, 401, 429, 429, 429], "5 guesses, then a pause");
+    assert.equal(await login("203.0.113.1", "right-password"), 429, "the paused address waits");
+    assert.equal(await login("192.0.2.1", "right-password"), 200, "the owner still logs in");
+    // Many guessers, many addresses (the 5 above count too): at most 20 guesses get an
+    // answer in the window, account-wide.
+    let answered = 5;
+    let paused = 0;
+    for (let a = 2; a <= 40; a++) {
+      for (let i = 0; i < 3; i++) {
+        const status = await login(`198.51.100.${a}`, `guess-${a}-${i}`);
+        if (status === 401) answered++;
+        else if (status === 429) paused++;
+        else assert.fail(`a guess answered ${status}`);
+      }
+    }
+    assert.equal(answered, 20, "guessing stays slow: 20 wrong passwords in the window, no more");
+    assert.equal(paused, 39 * 3 - 15, "every other guess waits");
+    assert.equal(await login("198.51.100.99", "right-password"), 429, "a new address waits too");
+    assert.equal(
+      await login("192.0.2.1", "right-password"),
+      200,
+      "the owner, from an address they logged in from, always gets in",
+    );
+    assert.equal(await login("192.0.2.1", "wrong"), 401, "and is told a wrong password as usual");
+    clock.advance(15 * 60_000);
+    assert.equal(await login("198.51.100.99", "right-password"), 200, "after the window, anywhere");
   });
 
   test("per address: logins and registrations; X-Forwarded-For is not trusted unless configured", async (t) => {
@@ -172,6 +218,39 @@ describe("rate limits", () => {
     assert.equal(await reg("alice", "192.0.2.1"), 201, "first client");
     assert.equal(await reg("bob", "192.0.2.2"), 201, "second client");
     assert.equal(await reg("carol", "192.0.2.1"), 429, "first client again");
+  });
+
+  test("the client address: X-Forwarded-For only from a trusted proxy; HOST and ENTENTE_TRUST_PROXY checked", () => {
+    const req = (peer: string, xff?: string) =>
+      ({
+        socket: { remoteAddress: peer },
+        headers: xff === undefined ? {} : { "x-forwarded-for": xff },
+      }) as unknown as IncomingMessage;
+    assert.equal(clientAddress(req("198.51.100.7", "192.0.2.1"), false), "198.51.100.7", "off");
+    assert.equal(
+      clientAddress(req("::ffff:127.0.0.1", "203.0.113.5, 192.0.2.1"), true),
+      "192.0.2.1",
+      "a proxy on this machine: the entry it added",
+    );
+    assert.equal(
+      clientAddress(req("198.51.100.7", "192.0.2.1"), true),
+      "198.51.100.7",
+      "a peer that is not the proxy (going around it) is counted by its own address",
+    );
+    const proxies = ["10.0.0.2", "10.0.0.3"];
+    assert.equal(
+      clientAddress(req("10.0.0.2", "203.0.113.5, 192.0.2.1, 10.0.0.3"), proxies),
+      "192.0.2.1",
+      "two proxies in a row: the first address that is not one of them, from the right",
+    );
+    assert.equal(clientAddress(req("10.0.0.2"), proxies), "10.0.0.2", "no header: the proxy");
+    assert.equal(trustProxy(undefined), false, "unset: off");
+    assert.equal(trustProxy("1"), true, "1: this machine");
+    assert.deepEqual(trustProxy("10.0.0.2, ::1"), ["10.0.0.2", "::1"], "a list of addresses");
+    assert.throws(() => trustProxy("yes"), /not an IP address/, "anything else is refused");
+    assert.equal(bindAddress(undefined), "0.0.0.0", "every interface unless said otherwise");
+    assert.equal(bindAddress("127.0.0.1"), "127.0.0.1");
+    assert.throws(() => bindAddress("example.org"), /HOST must be an IP address/);
   });
 
   test("the sliding window: at most max per window, the wait to the oldest, bounded memory", () => {
@@ -291,7 +370,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       `{"name": "g", "options": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
       gm.token,
       400,
-      /options: must be a JSON object/,
+      /body\.options\S*: nested more than 64 levels deep/,
     );
     const game = await judge.createGame(gm.user, { name: "Bad input" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
@@ -395,6 +474,113 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       409,
       /over|finished/,
     );
+  });
+});
+
+describe("inputs that once gave a 500 (issue 21)", () => {
+  test("a malformed percent-escape in a path parameter: 400 with a message, not a 500", async (t) => {
+    const { base, judge } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    for (const [method, path] of [
+      ["GET", "/api/games/%E0%A4%A"],
+      ["GET", "/api/invites/%zz"],
+      ["DELETE", "/api/tokens/%"],
+      ["POST", "/api/games/%E0%A4%A/orders"],
+    ] as const) {
+      const r = await raw(base, method, path, method === "POST" ? '{"orders":[]}' : "", {
+        authorization: `Bearer ${token}`,
+      });
+      assert.equal(r.status, 400, `${method} ${path}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /percent-escape|not a valid URL/i, `${method} ${path}: ${msg}`);
+    }
+    const ok = await raw(base, "GET", "/api/health", "");
+    assert.equal(ok.status, 200, "the server still answers");
+  });
+
+  test("valid JSON nested thousands of levels inside rules, variantData or the sandbox: 400 before anything recurses", async (t) => {
+    const { base, judge, store } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const before = await snapshot(store);
+    const cases: [string, string][] = [
+      ["/api/games", `{"name":"g","rules":{"convoyParadox":${deep(5000)}}}`],
+      ["/api/games", `{"name":"g","variantData":{"powers":${deep(5000)}}}`],
+      ["/api/sandbox/adjudicate", `{"phase":"S1901M","units":{},"rules":{"a":${deep(5000)}}}`],
+      ["/api/sandbox/legal", `{"phase":"S1901M","units":${deep(5000)}}`],
+    ];
+    for (const [path, text] of cases) {
+      assert.ok(text.length >= 10_000, "about 10 KB, as in the issue");
+      const r = await raw(base, "POST", path, text, { authorization: `Bearer ${token}` });
+      assert.equal(r.status, 400, `${path}: ${r.text.slice(0, 200)}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /nested more than 64 levels deep/, `${path}: ${msg}`);
+    }
+    assert.equal(await snapshot(store), before, "nothing stored");
+    // Real rule options and variant data are far shallower: a game is still created.
+    const ok = await raw(
+      base,
+      "POST",
+      "/api/games",
+      '{"name":"g","rules":{"convoyParadox":"szykman"}}',
+      {
+        authorization: `Bearer ${token}`,
+      },
+    );
+    assert.equal(ok.status, 201, ok.text);
+  });
+
+  test("fields named like inherited properties are unknown fields; a body that is not JSON is 415", async (t) => {
+    const { base, api, judge, store } = await world(t);
+    const { token } = await judge.register("writer", "password1");
+    const before = await snapshot(store);
+    for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const text = `{"name":"newbie","password":"password1","${field}":{"x":1}}`;
+      const r = await raw(base, "POST", "/api/users", text);
+      assert.equal(r.status, 400, `${field}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, new RegExp(`body\\.${field}: unknown field`), `${field}: ${msg}`);
+    }
+    const game = await api.call<{ error: string }>(
+      "POST",
+      "/api/games",
+      '{"name":"g","options":{"toString":1}}',
+      token,
+    );
+    assert.equal(game.status, 400, JSON.stringify(game.body));
+    assert.match(game.body.error, /body\.options\.toString: unknown field/, game.body.error);
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
+      const r = await raw(base, "POST", "/api/users", '{"name":"newbie","password":"password1"}', {
+        "content-type": type,
+      });
+      assert.equal(r.status, 415, `${type}: ${r.text}`);
+      const msg = (JSON.parse(r.text) as { error: string }).error;
+      assert.match(msg, /Content-Type.*application\/json/, `${type}: ${msg}`);
+    }
+    const missing = await new Promise<number>((resolve, reject) => {
+      const req = request(`${base}/api/users`, { method: "POST" }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end('{"name":"newbie","password":"password1"}');
+    });
+    assert.equal(missing, 415, "a body without a Content-Type");
+    assert.equal(await snapshot(store), before, "nothing stored");
+    const charset = await raw(
+      base,
+      "POST",
+      "/api/users",
+      '{"name":"newbie","password":"password1"}',
+      {
+        "content-type": "application/json; charset=utf-8",
+      },
+    );
+    assert.equal(charset.status, 201, `application/json with a charset: ${charset.text}`);
   });
 });
 

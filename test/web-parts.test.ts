@@ -141,3 +141,25 @@ describe("the game page's parts, from the game view", () => {
     assert.equal(focusBox(g, { units: {} }), null, "nothing to frame: the whole map");
   });
 });
+
+test("the sandbox's order text: any name of a power is a header, and the header it recommends is accepted", async () => {
+  const { splitByPower } = await import("../src/web/split.ts");
+  const { europe1935 } = await import("../src/variants/europe1935/index.ts");
+  // The powers as GET /api/variants/{id}/start sends them.
+  const powers = europe1935.powers.map((p) => ({
+    id: p.id as string,
+    name: p.name,
+    adjective: p.adjective,
+    ...(p.aliases ? { aliases: [...p.aliases] } : {}),
+  }));
+  const stray = splitByPower("F lon - nth", powers).lines[0];
+  const m = /on a line of its own \(e\.g\. “([^”]+)”\)/.exec(stray?.message ?? "");
+  assert.ok(m, `the message recommends a header: ${stray?.message}`);
+  assert.deepEqual(
+    splitByPower(`${m[1]}\nF lon - nth`, powers).orders,
+    { uk: ["F lon - nth"] },
+    `${m[1]} is accepted`,
+  );
+  const named = splitByPower("Great Britain:\nF lon - nth\nSoviet Union\nA mos H", powers);
+  assert.deepEqual(named.orders, { uk: ["F lon - nth"], ussr: ["A mos H"] }, "aliases are headers");
+});

@@ -1,27 +1,43 @@
 import { resolveMovement } from "../engine/movement.ts";
 import { isMovementOrder, type MovementOrder } from "../engine/orders.ts";
-import type { Step } from "../engine/record.ts";
+import { type Step, stepParsed } from "../engine/record.ts";
+import { parsedSets } from "../engine/research.ts";
 import { DATC_RULES } from "../engine/rules.ts";
 import { selfPlayGame } from "../engine/selfplay.ts";
 import type { Position } from "../engine/types.ts";
-import { getScenario } from "../variants/scenarios.ts";
+import { classicalScenarios } from "../variants/classical/scenarios.ts";
 
 /*
  * `entente bench selfplay`: random self-play on the classical map, timed as a whole loop
- * (legal orders, order text, reading, adjudication, records of state) and, separately, the
- * movement resolver alone over every movement phase the games produced.
+ * (legal orders, a random choice per unit, the typed path into the adjudicator, the next
+ * position, the scenario's rules, the invariant checks) and, separately, two scopes of one
+ * movement phase: complete (orders in, results with reasons and explanations, the next
+ * position, centres, the phase sequence) and the movement resolver alone. Nothing of the
+ * games is kept: the scopes are timed in a second pass that replays the same games (they are
+ * deterministic for the seed), each movement phase three times over, warm.
  */
 
 export interface BenchResult {
   games: number;
   seed: number;
   until: number;
+  /** How the loop gives its orders to the adjudicator (`typed`: no text). */
+  path: "typed" | "text";
   phases: number;
   movementPhases: number;
   seconds: number;
+  /** CPU time of this thread in the loop (on a loaded machine, closer to the true cost). */
+  cpuSeconds: number;
   phasesPerSecond: number;
+  phasesPerCpuSecond: number;
+  completeSeconds: number;
+  completeMovementPhasesPerSecond: number;
+  completeMovementPhasesPerCpuSecond: number;
   resolveSeconds: number;
   adjudicatedMovementPhasesPerSecond: number;
+  adjudicatedMovementPhasesPerCpuSecond: number;
+  /** Resident memory when the bench began (the runtime and the code loaded), and at peak. */
+  loadedRssMB: number;
   peakRssMB: number;
   node: string;
 }
@@ -36,49 +52,96 @@ function resolverInput(position: Position, played: Step): MovementOrder[] {
   return position.units.map((unit) => byUnit.get(unit.province) ?? { kind: "hold", unit });
 }
 
-export function benchSelfPlay(games: number, seed: number, until: number): BenchResult {
-  const scenario = getScenario("classical")!;
-  const collected: MovementOrder[][] = [];
+const cpu = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+export function benchSelfPlay(
+  games: number,
+  seed: number,
+  until: number,
+  path: "typed" | "text" = "typed",
+): BenchResult {
+  // The classical game alone is loaded: the other variants are not part of the workload.
+  const scenario = classicalScenarios[0]!;
+  const loadedRss = process.memoryUsage().rss;
+  const rules = DATC_RULES;
   let phases = 0;
   let movementPhases = 0;
   const started = performance.now();
+  const cpuStarted = cpu();
   for (let g = 0; g < games; g++) {
     const game = selfPlayGame({
       scenario,
-      rules: DATC_RULES,
+      rules,
       seed: seed + g,
       untilYear: until,
       keepRecord: false,
-      onPhase: (before, played) => {
-        if (before.position.phase.type === "M")
-          collected.push(resolverInput(before.position, played));
-      },
+      via: path,
     });
     phases += game.phases;
     movementPhases += game.movementPhases;
   }
   const seconds = (performance.now() - started) / 1000;
-  // The resolver alone, over the same phases: one pass to warm the JIT, then the median of
-  // three timed passes.
+  const cpuSeconds = cpu() - cpuStarted;
+
+  // The two scopes of a movement phase, over the same phases: each timed three times
+  // (warm: the loop above ran them), the median of the three totals.
+  const complete = [0, 0, 0];
+  const resolver = [0, 0, 0];
+  // The same in this process's CPU time (on a loaded machine, closer to the true cost).
+  const completeCpu = [0, 0, 0];
+  const resolverCpu = [0, 0, 0];
   const map = scenario.variant.map;
-  for (const orders of collected) resolveMovement(map, orders, DATC_RULES);
-  const passes: number[] = [];
-  for (let k = 0; k < 3; k++) {
-    const t0 = performance.now();
-    for (const orders of collected) resolveMovement(map, orders, DATC_RULES);
-    passes.push((performance.now() - t0) / 1000);
+  for (let g = 0; g < games; g++) {
+    selfPlayGame({
+      scenario,
+      rules,
+      seed: seed + g,
+      untilYear: until,
+      keepRecord: false,
+      onPhase: (before, played, orders) => {
+        if (before.position.phase.type !== "M") return;
+        const input = resolverInput(before.position, played);
+        for (let k = 0; k < 3; k++) {
+          const c0 = cpu();
+          const t0 = performance.now();
+          stepParsed(scenario, rules, seed + g, before, parsedSets(orders));
+          const t1 = performance.now();
+          const c1 = cpu();
+          resolveMovement(map, input, rules);
+          const t2 = performance.now();
+          const c2 = cpu();
+          complete[k]! += t1 - t0;
+          resolver[k]! += t2 - t1;
+          completeCpu[k]! += (c1 - c0) * 1000;
+          resolverCpu[k]! += (c2 - c1) * 1000;
+        }
+      },
+    });
   }
-  const resolveSeconds = passes.sort((x, y) => x - y)[1]!;
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]! / 1000;
+  const completeSeconds = median(complete);
+  const resolveSeconds = median(resolver);
   return {
     games,
     seed,
     until,
+    path,
     phases,
     movementPhases,
     seconds: Number(seconds.toFixed(3)),
+    cpuSeconds: Number(cpuSeconds.toFixed(3)),
     phasesPerSecond: Math.round(phases / seconds),
+    phasesPerCpuSecond: Math.round(phases / cpuSeconds),
+    completeSeconds: Number(completeSeconds.toFixed(3)),
+    completeMovementPhasesPerSecond: Math.round(movementPhases / completeSeconds),
+    completeMovementPhasesPerCpuSecond: Math.round(movementPhases / median(completeCpu)),
     resolveSeconds: Number(resolveSeconds.toFixed(3)),
-    adjudicatedMovementPhasesPerSecond: Math.round(collected.length / resolveSeconds),
+    adjudicatedMovementPhasesPerSecond: Math.round(movementPhases / resolveSeconds),
+    adjudicatedMovementPhasesPerCpuSecond: Math.round(movementPhases / median(resolverCpu)),
+    loadedRssMB: Math.round(loadedRss / 1048576),
     peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     node: process.version,
   };

@@ -77,10 +77,10 @@ describe("every command answers --help and -h", () => {
     assert.equal((await cli(["--help"])).out, help.out, "--help too");
     for (const c of program.commands)
       assert.match(help.out, new RegExp(`\\n {2}${c.name()}\\b`), `lists ${c.name()}`);
-    for (const c of program.commands) {
-      const viaHelp = await cli(["help", c.name()]);
-      assert.equal(viaHelp.status, 0, `help ${c.name()} exits 0 (${viaHelp.err})`);
-      assert.equal(viaHelp.out, (await cli([c.name(), "--help"])).out, `help ${c.name()}`);
+    for (const c of commands) {
+      const viaHelp = await cli(["help", ...words(c)]);
+      assert.equal(viaHelp.status, 0, `help ${commandPath(c)} exits 0 (${viaHelp.err})`);
+      assert.equal(viaHelp.out, (await cli([...words(c), "--help"])).out, commandPath(c));
     }
   });
 
@@ -97,6 +97,7 @@ describe("every command answers --help and -h", () => {
 describe("usage errors exit 2 with one line on stderr; failures exit 1", () => {
   const cases: [string[], RegExp][] = [
     [["frobnicate"], /^entente: unknown command "frobnicate"; run "entente help" for the list$/],
+    [["help", "selfpaly"], /^entente: unknown command "selfpaly" \(did you mean selfplay\?\)/],
     [["selfpaly"], /^entente: unknown command "selfpaly" \(did you mean selfplay\?\)/],
     [
       ["selfplay", "--yaers", "3"],
@@ -160,6 +161,7 @@ describe("usage errors exit 2 with one line on stderr; failures exit 1", () => {
     const text = await cli(["replay", file]);
     assert.equal(text.status, 1, "exit 1");
     assert.match(text.out, /the start is not the scenario's start/, "says why");
+    assert.equal(text.err, `entente replay: ${file} does not replay exactly\n`, "one line");
     const json = await cli(["replay", file, "--json"]);
     assert.equal(json.status, 1, "exit 1");
     assert.deepEqual(
@@ -220,6 +222,34 @@ describe("--json summaries", () => {
       { out: svg, variant: "classical", phase: "F1901M" },
       "render",
     );
+  });
+
+  test("global new, play and replay print one JSON line each", async () => {
+    const game = join(dir, "global.json");
+    const made = await cli(["global", "new", "--seed", "2", "--out", game, "--json"]);
+    assert.deepEqual(
+      JSON.parse(made.out),
+      { out: game, variant: "global", seed: 2, turn: 1 },
+      "new",
+    );
+    const orders = join(dir, "global-orders.txt");
+    writeFileSync(orders, "POWER 3\nMO 7 233\nPOWER 4\nMO 14 11\n");
+    const reports = join(dir, "global-reports");
+    const played = await cli(["global", "play", game, orders, "--reports", reports, "--json"]);
+    assert.equal(played.status, 0, played.err);
+    const p = JSON.parse(played.out) as {
+      turn: number;
+      reports: string;
+      refused: { power: number; text: string; status: string }[];
+    };
+    assert.deepEqual([p.turn, p.reports], [1, reports], "the turn and where its reports are");
+    assert.deepEqual(
+      p.refused.map((r) => [r.power, r.text, r.status]),
+      [[4, "MO 14 11", "rejected"]],
+      "the refused command",
+    );
+    const replay = await cli(["global", "replay", game, "--json"]);
+    assert.deepEqual(JSON.parse(replay.out), { game, ok: true, turns: 1 }, "replay");
   });
 
   test("render --variant discovery without a seed draws seed 1's map and says so", async () => {

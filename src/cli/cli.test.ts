@@ -181,6 +181,34 @@ test("selfplay: worker threads write the same records, in game order, as one thr
   assert.equal(JSON.parse(records.split("\n")[0]!).seed, 9);
 });
 
+test("selfplay: --shard I/N parts, concatenated in order, are exactly the whole run's records", async () => {
+  const { mkdtempSync, readFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+  const args = ["selfplay", "--games", "7", "--seed", "4", "--until", "1902"];
+  const whole = entente([...args, "--out", `${dir}/all.jsonl`]);
+  assert.equal(whole.status, 0, whole.stderr);
+  const parts: string[] = [];
+  let phases = 0;
+  for (const i of [1, 2, 3]) {
+    const r = entente([...args, "--shard", `${i}/3`, "--out", `${dir}/p${i}.jsonl`]);
+    assert.equal(r.status, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assert.equal(summary.shard, `${i}/3`, "the summary names its part");
+    phases += summary.phases;
+    parts.push(readFileSync(`${dir}/p${i}.jsonl`, "utf8"));
+  }
+  assert.equal(
+    parts.join(""),
+    readFileSync(`${dir}/all.jsonl`, "utf8"),
+    "the parts make the whole",
+  );
+  assert.equal(phases, JSON.parse(whole.stdout).phases, "and their phases add up");
+  const bad = entente([...args, "--shard", "4/3"]);
+  assert.equal(bad.status, 2, "a part that does not exist is a usage error");
+  assert.match(bad.stderr, /--shard must be I\/N with 1 <= I <= N/, "saying what is expected");
+});
+
 test("a reader that closes the pipe early (| head) ends the command quietly, not with EPIPE", () => {
   // `true` exits before node has started, so every write meets a closed pipe.
   const r = spawnSync("bash", ["-c", `set -o pipefail; "${BIN}" variant show classical | true`], {

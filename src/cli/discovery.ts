@@ -51,7 +51,11 @@ export function discoveryNew(o: {
   });
 }
 
-export function discoveryPlay(file: string, ordersFile: string, o: { reports?: string } = {}) {
+export function discoveryPlay(
+  file: string,
+  ordersFile: string,
+  o: { reports?: string; json?: boolean } = {},
+) {
   return shell(() =>
     playFromFiles(
       file,
@@ -62,6 +66,7 @@ export function discoveryPlay(file: string, ordersFile: string, o: { reports?: s
         return playDiscoveryTurn(game, parseDiscoveryOrders(game, text));
       },
       (turn, p) => `turn${turn}-player${p}.txt`,
+      o.json,
     ),
   );
 }

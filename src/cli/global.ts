@@ -29,7 +29,11 @@ export function globalNew(o: { seed: number; convoy?: string; out: string; json?
   });
 }
 
-export function globalPlay(file: string, ordersFile: string, o: { reports?: string } = {}) {
+export function globalPlay(
+  file: string,
+  ordersFile: string,
+  o: { reports?: string; json?: boolean } = {},
+) {
   return runShell(() =>
     playFromFiles(
       file,
@@ -38,6 +42,7 @@ export function globalPlay(file: string, ordersFile: string, o: { reports?: stri
       (json, text) =>
         playGlobalTurn(worldMap, readGlobalGame(worldMap, json), parseOrderFile(worldMap, text)),
       (turn, p) => `turn${turn}-power${p}.txt`,
+      o.json,
     ),
   );
 }

@@ -44,6 +44,7 @@ export function playFromFiles(
     orders: string,
   ) => { game: unknown; reports: Record<string, string>; result: TurnResult },
   reportName: (turn: number, player: string) => string,
+  json = false,
 ): ShellResult {
   const t = play(readJsonFile(file), readFileSync(ordersFile, "utf8"));
   const dir = reportsDir ?? join(dirname(file), "reports");
@@ -52,6 +53,19 @@ export function playFromFiles(
     writeWhole(join(dir, reportName(t.result.turn, p)), text);
   }
   writeWhole(file, `${JSON.stringify(t.game, null, 1)}\n`);
+  if (json) {
+    const refused = t.result.results
+      .filter((c) => c.status !== "ok")
+      .map((c) => ({ power: c.power, text: c.text, status: c.status, reason: c.reason ?? null }));
+    const summary = {
+      game: file,
+      turn: t.result.turn,
+      reports: dir,
+      refused,
+      ...(t.result.after.winners ? { winners: t.result.after.winners } : {}),
+    };
+    return { text: `${JSON.stringify(summary)}\n`, status: 0 };
+  }
   const lines = [`turn ${t.result.turn} adjudicated; reports in ${dir}`];
   for (const c of t.result.results) {
     if (c.status !== "ok") lines.push(`  ${c.power}: ${c.text}: ${c.status}: ${c.reason ?? ""}`);

@@ -6,6 +6,8 @@ import { DEFAULT_PLAYERS } from "../variants/discovery/index.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicateInput } from "./adjudicate.ts";
+import { runAgent } from "./agent.ts";
+import { cmdBackup } from "./backup.ts";
 import { benchSelfPlay } from "./bench.ts";
 import {
   discoveryMap,
@@ -19,7 +21,7 @@ import { globalNew, globalPlay, globalReplay, globalSelfPlay } from "./global.ts
 import { cmdMailIngest } from "./mail.ts";
 import type { ShellResult } from "./moderator.ts";
 import { type Progress, progressBar } from "./progress.ts";
-import { cmdRender, DEFAULT_DISCOVERY_SEED } from "./render.ts";
+import { cmdRender, DEFAULT_DISCOVERY_SEED, type RenderArgs } from "./render.ts";
 import { DEFAULT_YEARS, lastYear, runSelfPlay } from "./selfplay.ts";
 import { serve } from "./serve.ts";
 import { checkVariantFile } from "./variant-check.ts";
@@ -136,11 +138,23 @@ const variantOption = (what: string, dflt?: string) => {
   return dflt === undefined ? o : o.default(dflt);
 };
 
-/** A moderator shell's result (global, discovery): its text, or its error as a usage error. */
-function shellOut(io: Io, r: ShellResult): number {
+/**
+ * A failure (exit status 1) whose details are the command's output: one line on stderr
+ * says what failed.
+ */
+function failed(io: Io, command: string, why: string): number {
+  io.err(`entente ${command}: ${why}\n`);
+  return 1;
+}
+
+/**
+ * A moderator shell's result (global, discovery): its text, or its error as a usage error;
+ * `command` and `why` say what failed when its status is 1.
+ */
+function shellOut(io: Io, r: ShellResult, command = "", why = "failed"): number {
   if (r.error !== undefined) throw new UsageError(r.error);
   io.out(r.text);
-  return r.status;
+  return r.status === 1 ? failed(io, command, why) : r.status;
 }
 
 /**
@@ -269,7 +283,7 @@ is then 1. Every error is a JSON line on standard output.`,
         run((file: string, o: { json?: boolean }) => {
           const r = checkVariantFile(file, o.json);
           io.out(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "variant check", `${file} is not a valid variant file`);
         }),
       ),
     [
@@ -370,7 +384,7 @@ is then 1. Every error is a JSON line on standard output.`,
           });
           bar?.finish();
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok ? 0 : failed(io, "replay", `${record} does not replay exactly`);
         }),
       ),
     [
@@ -405,7 +419,11 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
         "global, discovery: the most turns a game is played (default: 60)",
         whole(1),
       )
-      .option("--workers <K>", "worker threads", whole(1), 1)
+      .option("--workers <K>", "threads playing: this one and K-1 workers", whole(1), 1)
+      .option(
+        "--shard <I/N>",
+        "play the I-th of N consecutive parts of the games (their outputs concatenate)",
+      )
       .addOption(completes(new Option("--rules <PROFILE>", "the rule profile"), profiles))
       .option("--out <FILE>", "write every game's record here, one JSON line each")
       .action(
@@ -419,12 +437,14 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
             until?: number;
             turns?: number;
             workers: number;
+            shard?: string;
             rules?: string;
             out?: string;
           }) => {
             const summary = await runSelfPlay(o);
             io.out(`${JSON.stringify(summary)}\n`);
-            return summary.invariantViolations === 0 ? 0 : 1;
+            const n = summary.invariantViolations;
+            return n === 0 ? 0 : failed(io, "selfplay", `${n} invariant violations in the games`);
           },
         ),
       ),
@@ -432,6 +452,10 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       ["entente selfplay --games 100 --seed 1", "100 classical games of 35 years"],
       ["entente selfplay --variant europe1935 --years 10 --out games.jsonl", "and keep records"],
       ["entente selfplay --variant global --turns 30", "Global Diplomacy, 30 turns at most"],
+      [
+        "entente selfplay --games 1000 --shard 2/4 --out part2.jsonl",
+        "a quarter of a run, for another machine",
+      ],
     ],
   );
   const bench = program
@@ -444,8 +468,8 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       .command("selfplay")
       .summary("the self-play benchmark: classical games, timed")
       .description(
-        `Random self-play on the classical map timed as a whole, then the movement resolver alone
-over the same phases; one JSON line. Each game runs --years game-years from 1901
+        `Random self-play on the classical map timed as a whole (the typed path), then a complete
+movement phase and the movement resolver alone over the same phases; one JSON line. Each game runs --years game-years from 1901
 (${DEFAULT_YEARS} unless told), or to --until YEAR.`,
       )
       .option("--games <N>", "how many games", whole(1), 200)
@@ -468,6 +492,25 @@ over the same phases; one JSON line. Each game runs --years game-years from 1901
       ["entente bench selfplay", `200 games of ${DEFAULT_YEARS} years`],
       ["entente bench selfplay --games 20 --years 5", "a quick run"],
     ],
+  );
+
+  // --- agent ---------------------------------------------------------------------------------
+  examples(
+    program
+      .command("agent")
+      .summary("the research API as JSON Lines on stdin/stdout (docs/research.md)")
+      .description(
+        `Serves the research API (docs/research.md) to an agent in another language: one JSON
+request per line on standard input, one JSON answer per line on standard output, until the
+input ends. Games by handle: new, board, state, legal, step, random, clone, save, load, drop.`,
+      )
+      .action(
+        run(async () => {
+          await runAgent(process.stdin, process.stdout);
+          return 0;
+        }),
+      ),
+    [["python3 examples/random_agent.py", "a random agent in Python, through entente agent"]],
   );
 
   // --- serve, mail ingest --------------------------------------------------------------------
@@ -511,6 +554,41 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
       ["entente serve --port 9000 --data /var/lib/entente --smtp-port 2525", "and mail"],
     ],
   );
+  for (const cmd of ["backup", "restore"] as const) {
+    const c = program
+      .command(cmd)
+      .summary(
+        cmd === "backup"
+          ? "copy the judge's SQLite database, safe while the server runs"
+          : "put a backup in place (the server stopped; docs/judge.md)",
+      )
+      .description(
+        cmd === "backup"
+          ? `Copies the judge's SQLite database (--data) to FILE with SQLite's online backup, safe
+while the server runs; the copy is checked and its games counted. With DATABASE_URL set to
+PostgreSQL it says which PostgreSQL tool does it instead (docs/judge.md, "Backups").`
+          : `Puts a backup made by entente backup in place of the judge's SQLite database (--data),
+after checking it. The server must be stopped; an existing database is replaced only with
+--force.`,
+      )
+      .argument("<FILE>", cmd === "backup" ? "where to write the copy" : "the backup to restore")
+      .option("--data <DIR>", "the data folder (default: ./data)");
+    if (cmd === "restore") c.option("--force", "replace an existing database");
+    examples(
+      c.action(
+        run(async (file: string, o: { data?: string; force?: boolean }) => {
+          io.out(await cmdBackup(cmd, { file, data: o.data, force: o.force ?? false }));
+          return 0;
+        }),
+      ),
+      cmd === "backup"
+        ? [
+            ["entente backup backups/entente-2026-11-24.sqlite", "a copy of ./data's database"],
+            ["entente backup /mnt/b/club.sqlite --data /var/lib/entente", "another data folder"],
+          ]
+        : [["entente restore backups/entente-2026-11-24.sqlite --force", "the server stopped"]],
+    );
+  }
   const mail = program
     .command("mail")
     .summary("play by email tools (docs/email.md)")
@@ -529,7 +607,9 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
         run(async (file: string, o: { data?: string }) => {
           const r = await cmdMailIngest({ file, data: o.data });
           io.out(r.text);
-          return r.ok ? 0 : 1;
+          return r.ok
+            ? 0
+            : failed(io, "mail ingest", "the mail was not accepted (the reply says why)");
         }),
       ),
     [
@@ -570,25 +650,10 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .option("--gif <FILE>", "with --record: the whole game as an animated GIF")
       .option("--json", "what was drawn as one JSON line")
       .action(
-        run(
-          (o: {
-            variant?: string;
-            record?: string;
-            phase?: string;
-            position?: string;
-            palette?: string;
-            width?: string;
-            seed?: string;
-            players?: string;
-            player?: string;
-            out?: string;
-            gif?: string;
-            json?: boolean;
-          }) => {
-            io.out(cmdRender(o));
-            return 0;
-          },
-        ),
+        run((o: RenderArgs) => {
+          io.out(cmdRender(o));
+          return 0;
+        }),
       ),
     [
       ["entente render --variant europe1935 --out map.png", "a variant's start"],
@@ -635,8 +700,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/global.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, globalPlay(game, orders, o)),
         ),
       ),
@@ -648,7 +714,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, globalReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(io, globalReplay(game, o), "global replay", `${game} does not replay exactly`),
+        ),
+      ),
     [["entente global replay game.json", "N turns replay exactly"]],
   );
   examples(
@@ -657,7 +727,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("random games, one JSON line per game")
       .option("--seed <S>", "the first game's seed", whole(), 1)
       .option("--games <N>", "how many games", whole(1), 1)
-      .action(run((o: { seed: number; games: number }) => shellOut(io, globalSelfPlay(o)))),
+      .action(
+        run((o: { seed: number; games: number }) =>
+          shellOut(io, globalSelfPlay(o), "global selfplay", "two units in one area in a game"),
+        ),
+      ),
     [["entente global selfplay --games 3", "three games to their end (60 turns at most)"]],
   );
 
@@ -692,8 +766,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", "the order file (docs/discovery.md)")
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string }) =>
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, discoveryPlay(game, orders, o)),
         ),
       ),
@@ -705,7 +780,16 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
-      .action(run((game: string, o: { json?: boolean }) => shellOut(io, discoveryReplay(game, o)))),
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(
+            io,
+            discoveryReplay(game, o),
+            "discovery replay",
+            `${game} does not replay exactly`,
+          ),
+        ),
+      ),
     [["entente discovery replay game.json", "N turns replay exactly"]],
   );
   examples(

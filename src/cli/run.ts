@@ -51,6 +51,20 @@ function parseErrorLine(e: ParseError): string {
   return `${path}: ${said}${suggestion}; see "${path} --help"`;
 }
 
+/** `help A B` as `A B --help`; a name that is not a command is left to be reported. */
+function helpArgs(program: Command, names: readonly string[]): string[] {
+  const path: string[] = [];
+  let at = program;
+  for (const name of names) {
+    if (at.commands.length === 0) break;
+    const sub = at.commands.find((c) => c.name() === name);
+    if (!sub) return [...path, name];
+    path.push(name);
+    at = sub;
+  }
+  return [...path, "--help"];
+}
+
 /**
  * Runs one command line (the arguments after `entente`) and returns its exit status. Work a
  * command leaves running (the server) goes on after it returns.
@@ -70,8 +84,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     program.outputHelp();
     return 0;
   }
+  // `entente help variant show` is `entente variant show --help` (and an unknown name gets
+  // the unknown command's message, with its suggestion).
+  const args = argv[0] === "help" && argv.length > 1 ? helpArgs(program, argv.slice(1)) : [...argv];
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return status();
   } catch (e) {
     // --help, --version, entente help: done (commander's status for help follows

@@ -21,8 +21,13 @@ export interface SelfPlayArgs {
   until?: number;
   rules?: string;
   out?: string;
-  /** Worker threads; 1 plays in this thread. */
+  /** Threads playing: this one and `workers - 1` worker threads; 1 plays in this thread. */
   workers?: number;
+  /**
+   * `I/N`: play only the I-th of N consecutive parts of the games (game g still has seed
+   * `seed + g`), so that the N parts' outputs, concatenated in order, are the whole run's.
+   */
+  shard?: string;
   /** Game families (global, discovery): the most turns a game is played (default 60). */
   turns?: number;
 }
@@ -54,6 +59,9 @@ export interface SelfPlaySummary {
   variant: string;
   scenario: string;
   games: number;
+  /** With `--shard I/N`: the part, and the game indices played (first, last + 1). */
+  shard?: string;
+  gameRange?: [number, number];
   /** The first and the last game-year played (the last unless a game ended sooner). */
   startYear: number;
   untilYear: number;
@@ -86,8 +94,31 @@ export interface WorkerJob {
   seed: number;
   until: number;
   keepRecords: boolean;
-  /** Game indices this worker plays. */
-  indices: number[];
+  /** The next game index to play, shared by every thread (taken with `Atomics.add`). */
+  next: Int32Array;
+  /** One past the last game index to play. */
+  end: number;
+}
+
+/** Plays games, taking each next index from the shared counter, until none is left. */
+export function playShare(
+  scenario: Scenario,
+  job: Omit<WorkerJob, "variant" | "players">,
+  onGame: (g: GameOutcome) => void,
+): void {
+  for (let g = Atomics.add(job.next, 0, 1); g < job.end; g = Atomics.add(job.next, 0, 1))
+    onGame(playOne(scenario, job.rules, job.seed, job.until, g, job.keepRecords));
+}
+
+/** `I/N` read and checked against the number of games: the game indices of that part. */
+export function shardRange(shard: string, games: number): [number, number] {
+  const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
+  const i = m ? Number(m[1]) : Number.NaN;
+  const n = m ? Number(m[2]) : Number.NaN;
+  if (!m || n < 1 || i < 1 || i > n)
+    throw new CliError(`--shard must be I/N with 1 <= I <= N (as 2/4), not ${shard}`);
+  if (n > games) throw new CliError(`--shard ${shard}: ${games} game(s) cannot be split ${n} ways`);
+  return [Math.floor(((i - 1) * games) / n), Math.floor((i * games) / n)];
 }
 
 export function playOne(
@@ -115,10 +146,14 @@ export function playOne(
   };
 }
 
-/** Runs games in worker threads, handing each worker a share of the game indices. */
-function inWorkers(
-  job: Omit<WorkerJob, "indices">,
-  games: number,
+/**
+ * Runs games in `workers - 1` worker threads and this one, all taking game indices from one
+ * shared counter (a thread that finishes early takes the next game, so none waits idle).
+ */
+function inThreads(
+  scenario: Scenario,
+  job: Omit<WorkerJob, "next">,
+  first: number,
   workers: number,
   onGame: (g: GameOutcome) => void,
 ): Promise<void> {
@@ -127,26 +162,28 @@ function inWorkers(
   const url = new URL("./selfplay-worker.ts", import.meta.url).href;
   const tsx = import.meta.resolve("tsx/esm/api");
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url)}); });`;
-  const shares: number[][] = Array.from({ length: workers }, () => []);
-  for (let g = 0; g < games; g++) shares[g % workers]!.push(g);
-  return Promise.all(
-    shares.map(
-      (indices) =>
-        new Promise<void>((resolve, reject) => {
-          const w = new Worker(boot, {
-            eval: true,
-            workerData: { ...job, indices } satisfies WorkerJob,
-          });
-          w.on("message", (m: GameOutcome) => onGame(m));
-          w.on("error", reject);
-          w.on("exit", (code) =>
-            code === 0
-              ? resolve()
-              : reject(new Error(`a self-play worker stopped with code ${code}`)),
-          );
-        }),
-    ),
-  ).then(() => undefined);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  next[0] = first;
+  const threads = Array.from(
+    { length: workers - 1 },
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const w = new Worker(boot, {
+          eval: true,
+          workerData: { ...job, next } satisfies WorkerJob,
+        });
+        w.on("message", (m: GameOutcome) => onGame(m));
+        w.on("error", reject);
+        w.on("exit", (code) =>
+          code === 0
+            ? resolve()
+            : reject(new Error(`a self-play worker stopped with code ${code}`)),
+        );
+      }),
+  );
+  // This thread plays too, while the workers start.
+  playShare(scenario, { ...job, next }, onGame);
+  return Promise.all(threads).then(() => undefined);
 }
 
 export async function runSelfPlay(
@@ -178,6 +215,7 @@ export async function runSelfPlay(
   if (!Number.isInteger(workers) || workers < 1 || workers > 4 * availableParallelism()) {
     throw new CliError(`--workers must be between 1 and ${4 * availableParallelism()}`);
   }
+  const [first, end] = a.shard === undefined ? [0, a.games] : shardRange(a.shard, a.games);
   const startYear = scenario.variant.start.phase.year;
   const until = lastYear(startYear, a.years, a.until);
   const out = a.out ? openSync(a.out, "w") : null;
@@ -185,7 +223,8 @@ export async function runSelfPlay(
   const summary: SelfPlaySummary = {
     variant: a.variant,
     scenario: scenario.id,
-    games: a.games,
+    games: end - first,
+    ...(a.shard === undefined ? {} : { shard: a.shard.trim(), gameRange: [first, end] }),
     startYear,
     untilYear: until,
     workers,
@@ -199,9 +238,9 @@ export async function runSelfPlay(
   };
   // Records are written in game order whatever order the workers finish in.
   const waiting = new Map<number, string>();
-  let nextToWrite = 0;
+  let nextToWrite = first;
   let done = 0;
-  const progress = progressBar(a.games, "games");
+  const progress = progressBar(end - first, "games");
   const onGame = (g: GameOutcome) => {
     summary.phases += g.phases;
     summary.movementPhases += g.movementPhases;
@@ -222,20 +261,16 @@ export async function runSelfPlay(
     progress(++done);
   };
   try {
-    if (workers === 1) {
-      for (let g = 0; g < a.games; g++)
-        onGame(playOne(scenario, rules.rules, a.seed, until, g, out !== null));
-    } else {
-      const job = {
-        variant: a.variant,
-        players: a.players,
-        rules: rules.rules,
-        seed: a.seed,
-        until,
-        keepRecords: out !== null,
-      };
-      await inWorkers(job, a.games, workers, onGame);
-    }
+    const job = {
+      variant: a.variant,
+      players: a.players,
+      rules: rules.rules,
+      seed: a.seed,
+      until,
+      keepRecords: out !== null,
+      end,
+    };
+    await inThreads(scenario, job, first, workers, onGame);
   } finally {
     if (out !== null) closeSync(out);
   }
@@ -322,6 +357,7 @@ async function runFamilySelfPlay(
     [
       ["--rules", a.rules],
       ["--out", a.out],
+      ["--shard", a.shard],
       ["--years", a.years],
       ["--until", a.until],
     ] as const

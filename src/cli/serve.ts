@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { Judge } from "../judge/judge.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
@@ -25,16 +26,41 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
   return n;
 }
 
-function trustProxy(v: string | undefined): boolean {
-  if (v === undefined || v === "" || v === "0") return false;
+/**
+ * ENTENTE_TRUST_PROXY: unset or 0, X-Forwarded-For is ignored; 1, proxies on this machine
+ * (loopback) are trusted; otherwise the proxies' addresses, separated by commas.
+ */
+export function trustProxy(v: string | undefined): boolean | string[] {
+  if (v === undefined || v.trim() === "" || v === "0") return false;
   if (v === "1") return true;
-  throw new Error(`ENTENTE_TRUST_PROXY must be 1 (behind a proxy) or 0, not "${v}"`);
+  const list = v.split(",").map((a) => a.trim());
+  const bad = list.find((a) => isIP(a) === 0);
+  if (bad !== undefined) {
+    throw new Error(
+      `ENTENTE_TRUST_PROXY must be 0, 1 (a proxy on this machine) or the proxies' IP addresses separated by commas; "${bad}" is not an IP address`,
+    );
+  }
+  return list;
+}
+
+/** HOST: where to listen; 0.0.0.0 (every interface) unless said otherwise. */
+export function bindAddress(v: string | undefined): string {
+  const host = v?.trim() || "0.0.0.0";
+  if (isIP(host) === 0 && host !== "localhost") {
+    throw new Error(
+      `HOST must be an IP address to listen on (0.0.0.0 every interface, 127.0.0.1 this machine only, ::), or localhost; not "${host}"`,
+    );
+  }
+  return host;
 }
 
 export async function serve(opts: ServeOptions): Promise<void> {
   const env = process.env;
   const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
   const port = positiveInt("PORT", opts.port ?? env.PORT, 8080);
+  // Checked before the database is opened: a wrong setting stops the start at once.
+  const host = bindAddress(opts.host ?? env.HOST);
+  const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
   const store = await openStore({
     url: env.DATABASE_URL,
     sqlitePath: opts.data ? `${opts.data.replace(/\/$/, "")}/entente.sqlite` : undefined,
@@ -44,17 +70,24 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const server = await startServer({
     judge,
     port,
-    host: opts.host ?? env.HOST ?? "0.0.0.0",
+    host,
     tickMs: positiveInt("ENTENTE_TICK_MS", env.ENTENTE_TICK_MS, 1000),
     pollMs: positiveInt("ENTENTE_POLL_MS", env.ENTENTE_POLL_MS, 500),
     // Behind a reverse proxy every request comes from the proxy: rate limits then count the
     // address the proxy names (X-Forwarded-For), which only a trusted proxy may set.
-    limits: { trustProxy: trustProxy(env.ENTENTE_TRUST_PROXY) },
+    limits: { trustProxy: proxies },
     log,
   });
   log(
-    `entente judge on http://localhost:${server.port} (database ${store.description}); API at /api/docs`,
+    `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}); API at /api/docs`,
   );
+  if (proxies !== false) {
+    log(
+      host === "0.0.0.0" || host === "::"
+        ? `trusting X-Forwarded-For from ${proxies === true ? "this machine" : proxies.join(", ")} only; the server also listens on every interface (HOST=127.0.0.1 keeps it behind the proxy)`
+        : `trusting X-Forwarded-For from ${proxies === true ? "this machine" : proxies.join(", ")} only`,
+    );
+  }
   // Play by email: results and reminders always; the receiver and IMAP when configured.
   const mail = await startMail(
     judge,

@@ -1,7 +1,13 @@
 import { distanceToHome, distanceToOwned } from "./distance.ts";
-import { type InterpretContext, makeContext, retreatTarget } from "./interpret.ts";
+import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
 import { boardAfter, resolveMovement } from "./movement.ts";
-import { formatOrder, isMovementOrder, type MovementOrder, type Order } from "./orders.ts";
+import {
+  formatOrder,
+  isMovementOrder,
+  type MovementOrder,
+  type Order,
+  type ParsedOrder,
+} from "./orders.ts";
 import { parseOrder } from "./parse.ts";
 import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
@@ -95,13 +101,51 @@ export function adjudicate(
   rules: RuleOptions,
   options: AdjudicateOptions = {},
 ): PhaseResult {
-  if (position.phase.season === "W" && position.phase.type === "R")
-    return winterPhase(variant, position, orders, rules);
+  if (position.phase.season === "W" && position.phase.type === "R") {
+    const reading = parseOptionsFor(rules);
+    return winterPhase(
+      position,
+      orders,
+      (text) => {
+        const p = parseOrder(text, variant.map, variant.powers, reading);
+        return p.ok ? p.order : null;
+      },
+      (pos, o) => adjudicateOne(variant, pos, o, rules),
+    );
+  }
   if (variant.movement && position.phase.type === "M")
     return variant.movement(position, orders, (p, o) =>
       adjudicateOne(variant, p, o, rules, options),
     );
   return adjudicateOne(variant, position, orders, rules, options);
+}
+
+/** Orders per power as structured values, already read: the typed path, with no text. */
+export type ParsedOrderSets = ReadonlyMap<PowerId, readonly ParsedOrder[]>;
+
+/**
+ * `adjudicate` for orders given as structured values (the research API's typed path):
+ * nothing is formatted or parsed; each order is interpreted against the board as a read text
+ * would be, so the results are those of the same orders written out, with `text` null. A
+ * variant with its own movement orders (`Variant.movement`) reads texts: give it texts.
+ */
+export function adjudicateParsed(
+  variant: Variant,
+  position: Position,
+  orders: ParsedOrderSets,
+  rules: RuleOptions,
+  options: AdjudicateOptions = {},
+): PhaseResult {
+  if (position.phase.season === "W" && position.phase.type === "R")
+    return winterPhase(
+      position,
+      orders,
+      (p) => p,
+      (pos, o) => adjudicateParsedOne(variant, pos, o, rules),
+    );
+  if (variant.movement && position.phase.type === "M")
+    throw new Error(`${variant.id} has its own movement orders: adjudicate them as text`);
+  return adjudicateParsedOne(variant, position, orders, rules, options);
 }
 
 /**
@@ -110,23 +154,22 @@ export function adjudicate(
  * then the adjustments, counted on the board the retreats left. An order naming a dislodged
  * unit is a retreat order; builds, waives and removals of other units are adjustments.
  */
-function winterPhase(
-  variant: Variant,
+function winterPhase<T>(
   position: Position,
-  orders: OrderTexts,
-  rules: RuleOptions,
+  orders: ReadonlyMap<PowerId, readonly T[]>,
+  read: (order: T) => ParsedOrder | null,
+  one: (position: Position, orders: ReadonlyMap<PowerId, readonly T[]>) => PhaseResult,
 ): PhaseResult {
-  const options = parseOptionsFor(rules);
-  const retreats = new Map<PowerId, string[]>();
-  const adjustments = new Map<PowerId, string[]>();
+  const retreats = new Map<PowerId, T[]>();
+  const adjustments = new Map<PowerId, T[]>();
   const groups: { power: PowerId; adjustment: boolean }[] = [];
   for (const [power, texts] of orders) {
     retreats.set(power, []);
     adjustments.set(power, []);
     for (const text of texts) {
-      const p = parseOrder(text, variant.map, variant.powers, options);
-      const kind = p.ok ? p.order.kind : null;
-      const subject = p.ok && "unit" in p.order ? p.order.unit.province : null;
+      const p = read(text);
+      const kind = p ? p.kind : null;
+      const subject = p && "unit" in p ? p.unit.province : null;
       const dislodged = position.dislodged.some((d) => d.power === power && d.province === subject);
       const adjustment =
         kind === "build" ||
@@ -136,19 +179,14 @@ function winterPhase(
       groups.push({ power, adjustment });
     }
   }
-  const first = adjudicateOne(variant, position, retreats, rules);
+  const first = one(position, retreats);
   const after = first.next;
   const year = position.phase.year;
   const needsAdjusting = after.phase.season === "W" && after.phase.type === "A";
   const anyAdjustment = groups.some((g) => g.adjustment);
   const second =
     needsAdjusting || anyAdjustment
-      ? adjudicateOne(
-          variant,
-          { ...after, phase: { season: "W", year, type: "A" } },
-          adjustments,
-          rules,
-        )
+      ? one({ ...after, phase: { season: "W", year, type: "A" } }, adjustments)
       : null;
   // One entry per order given, in the order given; then the units that got none.
   const nRetreat = groups.filter((g) => !g.adjustment).length;
@@ -196,15 +234,54 @@ function adjudicateOne(
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
   }
-  const result = phaseOf(variant, ctx, entries, options);
-  // Identical orders merged into one (seed 002 III(6)) come out as the order they repeat;
-  // what the reader corrected is said in the explanation.
+  return withMerged(entries, notes, phaseOf(variant, ctx, entries, options));
+}
+
+/** `adjudicateOne` for structured orders: interpreted against the board, never parsed. */
+function adjudicateParsedOne(
+  variant: Variant,
+  position: Position,
+  orders: ParsedOrderSets,
+  rules: RuleOptions,
+  options: AdjudicateOptions = {},
+): PhaseResult {
+  const ctx = makeContext(variant, position, rules);
+  const entries: Entry[] = [];
+  for (const [power, list] of orders) {
+    for (const p of list) {
+      const it = interpretOrder(ctx, power, p);
+      entries.push({
+        power,
+        text: null,
+        subject: "unit" in p ? p.unit.province : null,
+        moveOrdered: p.kind === "move",
+        sameAs: null,
+        duplicate: false,
+        order: it.ok ? it.order : null,
+        result: it.ok ? "succeeds" : "invalid",
+        reason: it.ok ? null : it.reason,
+      });
+    }
+  }
+  return withMerged(entries, null, phaseOf(variant, ctx, entries, options));
+}
+
+/**
+ * Identical orders merged into one (seed 002 III(6)) come out as the order they repeat;
+ * what the reader corrected is said in the explanation.
+ */
+function withMerged(
+  entries: readonly Entry[],
+  notes: ReadonlyMap<Entry, string> | null,
+  result: PhaseResult,
+): PhaseResult {
+  if ((notes === null || notes.size === 0) && !entries.some((e) => e.sameAs)) return result;
   const results = result.results.map((o, k): OrderResult => {
     const e = entries[k];
     if (!e || k >= entries.length) return o;
     const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
     const out = kept ? { ...kept, text: e.text } : o;
-    const note = notes.get(e);
+    const note = notes?.get(e);
     return note ? { ...out, explanation: `${out.explanation} (${note})` } : out;
   });
   return { ...result, results };

@@ -5,6 +5,14 @@ import type { ProvinceId } from "./types.ts";
 interface SeaTables {
   readonly seas: readonly ProvinceId[];
   readonly touching: ReadonlyMap<ProvinceId, ReadonlySet<ProvinceId>>;
+  /** Per sea (by its index in `seas`), the indices of the seas next to it. */
+  readonly seaNext: readonly Int32Array[];
+  /** Per province, the indices of the seas touching it. */
+  readonly seasAt: ReadonlyMap<ProvinceId, Int32Array>;
+  // Scratch space for one search at a time (the functions are synchronous).
+  readonly open: Uint8Array;
+  readonly seen: Uint8Array;
+  readonly queue: Int32Array;
 }
 
 const tables = new WeakMap<GameMap, SeaTables>();
@@ -13,6 +21,7 @@ function seaTables(map: GameMap): SeaTables {
   const cached = tables.get(map);
   if (cached) return cached;
   const seas = map.provinces.filter((p) => p.kind === "sea").map((p) => p.id);
+  const index = new Map<ProvinceId, number>(seas.map((s, i) => [s, i]));
   const touching = new Map<ProvinceId, Set<ProvinceId>>();
   for (const s of seas) {
     touching.set(
@@ -20,7 +29,28 @@ function seaTables(map: GameMap): SeaTables {
       new Set(map.fleetNeighbours({ province: s, coast: null }).map((l) => l.province)),
     );
   }
-  const t = { seas, touching };
+  const seaNext = seas.map((s) =>
+    Int32Array.from([...touching.get(s)!].filter((p) => index.has(p)).map((p) => index.get(p)!)),
+  );
+  const at = new Map<ProvinceId, number[]>();
+  seas.forEach((s, i) => {
+    for (const p of touching.get(s)!) {
+      const list = at.get(p) ?? [];
+      at.set(p, list);
+      list.push(i);
+    }
+  });
+  const seasAt = new Map([...at].map(([p, l]) => [p, Int32Array.from(l)]));
+  const n = seas.length;
+  const t: SeaTables = {
+    seas,
+    touching,
+    seaNext,
+    seasAt,
+    open: new Uint8Array(n),
+    seen: new Uint8Array(n),
+    queue: new Int32Array(n),
+  };
   tables.set(map, t);
   return t;
 }
@@ -29,6 +59,8 @@ function seaTables(map: GameMap): SeaTables {
 export function seaTouches(map: GameMap, sea: ProvinceId, p: ProvinceId): boolean {
   return seaTables(map).touching.get(sea)?.has(p) ?? false;
 }
+
+const NONE = new Int32Array(0);
 
 /**
  * Is there a chain of sea provinces, each accepted by `usable`, from a sea next to `from`
@@ -41,27 +73,40 @@ export function seaRoute(
   usable: (sea: ProvinceId) => boolean,
   through?: ProvinceId,
 ): boolean {
-  const { seas, touching } = seaTables(map);
-  const open = seas.filter(usable);
-  // The usable seas reachable from `start` through usable seas.
-  const reach = (start: ProvinceId): Set<ProvinceId> => {
-    const seen = new Set<ProvinceId>();
-    const queue = open.filter((s) => touching.get(s)!.has(start));
-    for (const s of queue) seen.add(s);
-    for (let i = 0; i < queue.length; i++) {
-      const next = touching.get(queue[i]!)!;
-      for (const t of open) {
-        if (!seen.has(t) && next.has(t)) {
-          seen.add(t);
-          queue.push(t);
+  const t = seaTables(map);
+  const { seas, seaNext, open, seen, queue } = t;
+  const starts = t.seasAt.get(from) ?? NONE;
+  const ends = t.seasAt.get(to) ?? NONE;
+  if (starts.length === 0 || ends.length === 0) return false;
+  for (let i = 0; i < seas.length; i++) open[i] = usable(seas[i]!) ? 1 : 0;
+  // The usable seas reachable from the seas in `start` through usable seas, marked `mark`.
+  const reach = (start: Int32Array, mark: number): void => {
+    let n = 0;
+    for (const s of start) {
+      if (open[s] === 1 && seen[s] !== mark) {
+        seen[s] = mark;
+        queue[n++] = s;
+      }
+    }
+    for (let q = 0; q < n; q++) {
+      for (const s of seaNext[queue[q]!]!) {
+        if (open[s] === 1 && seen[s] !== mark) {
+          seen[s] = mark;
+          queue[n++] = s;
         }
       }
     }
-    return seen;
   };
-  const fromSide = reach(from);
-  if (through !== undefined) return fromSide.has(through) && reach(to).has(through);
-  for (const s of fromSide) if (touching.get(s)!.has(to)) return true;
+  seen.fill(0);
+  reach(starts, 1);
+  if (through !== undefined) {
+    const k = seas.indexOf(through);
+    if (k === -1 || seen[k] !== 1) return false;
+    seen.fill(0);
+    reach(ends, 1);
+    return seen[k] === 1;
+  }
+  for (const s of ends) if (seen[s] === 1) return true;
   return false;
 }
 

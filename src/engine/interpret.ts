@@ -55,17 +55,18 @@ export function makeContext(
   const dislodgedAt = new Map<string, DislodgedUnit>();
   const list = position.phase.type === "R" ? position.dislodged : position.units;
   // Dislodged units enter orders as plain units, as every other order names them.
-  for (const u of list) {
-    if (!unitAt.has(u.province))
-      unitAt.set(u.province, {
-        power: u.power,
-        type: u.type,
-        province: u.province,
-        coast: u.coast,
-      });
-  }
-  if (position.phase.type === "R")
+  if (position.phase.type === "R") {
+    for (const u of list) {
+      if (!unitAt.has(u.province))
+        unitAt.set(u.province, {
+          power: u.power,
+          type: u.type,
+          province: u.province,
+          coast: u.coast,
+        });
+    }
     for (const d of position.dislodged) dislodgedAt.set(dislodgedKey(d), d);
+  } else for (const u of list) if (!unitAt.has(u.province)) unitAt.set(u.province, u);
   const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
   return { map: variant.map, powers: variant.powers, position, rules, unitAt, dislodgedAt, closed };
 }

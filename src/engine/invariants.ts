@@ -12,7 +12,15 @@ export function checkInvariants(variant: Variant, pos: Position): string[] {
   for (const u of pos.units) {
     if (seen.has(u.province)) problems.push(`two units in ${u.province}`);
     seen.add(u.province);
-    const legal = map.locationsFor(u.type, u.province).some((l) => l.coast === u.coast);
+    const p = map.province(u.province);
+    const legal =
+      p !== undefined &&
+      (u.type === "A"
+        ? p.kind !== "sea" && u.coast === null
+        : p.kind !== "land" &&
+          (p.coasts.length > 0
+            ? u.coast !== null && p.coasts.includes(u.coast)
+            : u.coast === null));
     if (!legal)
       problems.push(
         `${u.type} ${u.province}${u.coast ? `/${u.coast}` : ""} is not a place it can stand`,

@@ -2,6 +2,7 @@ import { adjustmentCounts, buildSites } from "./adjudicate.ts";
 import { minimalRouteSeas } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
+import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
@@ -11,6 +12,7 @@ import {
   type Position,
   type PowerId,
   type ProvinceId,
+  type Unit,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -170,32 +172,22 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
   }
 }
 
-/**
- * Movement phase: for every unit of the position, every legal order (hold, moves incl. by
- * convoy, supports to hold and to move, convoys). Keys are the units' provinces, in the order
- * of `position.units`.
- *
- * - Armies move to each army neighbour; to each coastal province a chain of fleet-held seas
- *   joins to theirs (`viaConvoy: false` when not a land neighbour); and, for a land neighbour
- *   such a chain also reaches, `viaConvoy: true` as well.
- * - Fleets move to each location they can reach, one order per coast of a split coast.
- * - Supports: to hold, of each unit in a province the supporter can reach; to move, of each
- *   unit that could move (as above) into a province the supporter can reach (`toCoast` null).
- * - Convoys (fleets in seas): each army on a coast and each coastal destination joined to it
- *   by a chain of fleet-held seas that passes this fleet's sea.
- * - Nothing moves, supports a move or is convoyed into a province the variant closes in this
- *   phase (`Variant.closed`), and nothing supports a unit holding there (the supporter could
- *   not move there).
- */
-export function legalMovementOrders(
-  variant: Variant,
-  position: Position,
-  rules: RuleOptions,
-): Map<ProvinceId, readonly MovementOrder[]> {
-  // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
-  const unneeded = rules.unneededConvoy === "illegal";
+/** The board read for one movement phase (scratch arrays of the tables filled in). */
+interface Prepared {
+  readonly t: Tables;
+  readonly units: readonly Unit[];
+  /** Each unit's province index. */
+  readonly up: Int32Array;
+  /** Per connected group of fleet-held seas, the coastal provinces it touches. */
+  readonly compCoasts: readonly (readonly number[])[];
+  readonly anyConvoy: boolean;
+  /** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
+  readonly markConvoyReach: (p: number) => number;
+}
+
+function prepare(variant: Variant, position: Position): Prepared {
   const t = tablesFor(variant);
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, compStamp, incoming, closed } = t;
+  const { n, kind, at, comp, stamp, compStamp, incoming } = t;
   markClosed(t, variant, position);
   const units = position.units;
   const nu = units.length;
@@ -252,7 +244,36 @@ export function legalMovementOrders(
     stamp[p] = 0;
     return s;
   };
+  return { t, units, up, compCoasts, anyConvoy, markConvoyReach };
+}
 
+/**
+ * Movement phase: for every unit of the position, every legal order (hold, moves incl. by
+ * convoy, supports to hold and to move, convoys). Keys are the units' provinces, in the order
+ * of `position.units`.
+ *
+ * - Armies move to each army neighbour; to each coastal province a chain of fleet-held seas
+ *   joins to theirs (`viaConvoy: false` when not a land neighbour); and, for a land neighbour
+ *   such a chain also reaches, `viaConvoy: true` as well.
+ * - Fleets move to each location they can reach, one order per coast of a split coast.
+ * - Supports: to hold, of each unit in a province the supporter can reach; to move, of each
+ *   unit that could move (as above) into a province the supporter can reach (`toCoast` null).
+ * - Convoys (fleets in seas): each army on a coast and each coastal destination joined to it
+ *   by a chain of fleet-held seas that passes this fleet's sea.
+ * - Nothing moves, supports a move or is convoyed into a province the variant closes in this
+ *   phase (`Variant.closed`), and nothing supports a unit holding there (the supporter could
+ *   not move there).
+ */
+export function legalMovementOrders(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+): Map<ProvinceId, readonly MovementOrder[]> {
+  // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
+  const unneeded = rules.unneededConvoy === "illegal";
+  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
   // Holds and moves; and who could move where, for supports.
   for (let u = 0; u < nu; u++) {
@@ -338,8 +359,185 @@ export function legalMovementOrders(
 }
 
 /**
- * Retreat phase: for every dislodged unit (keyed by `dislodgedKey`: its power and province,
- * since two powers' units may be dislodged from one province), its legal retreats (one
+ * One legal order per unit, each drawn uniformly from the unit's legal orders by `r` (as
+ * `r.pick` draws from the unit's list of `legalMovementOrders`, in the order of
+ * `position.units`), without building the lists: each unit's orders are counted, and only
+ * the one drawn is made. Self-play's random agent; a test holds it to the lists.
+ */
+export function randomLegalMovementOrders(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+  r: Rng,
+): MovementOrder[] {
+  const unneeded = rules.unneededConvoy === "illegal";
+  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const nu = units.length;
+  const moves = new Int32Array(nu);
+  // Pass 1, as legalMovementOrders' first loop: the moves of each unit counted, and who could
+  // move where.
+  for (let u = 0; u < nu; u++) {
+    const unit = units[u]!;
+    const p = up[u]!;
+    let c = 0;
+    if (unit.type === "A") {
+      const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
+      const s = convoy ? markConvoyReach(p) : -1;
+      for (const d of armyAdj[p]!) {
+        if (closed[d] === 1) continue;
+        c += stamp[d] === s ? 2 : 1;
+        incoming[d]!.push(u);
+      }
+      if (convoy) {
+        const row = p * n;
+        for (let d = 0; d < n; d++) {
+          if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
+          c++;
+          incoming[d]!.push(u);
+        }
+      }
+    } else {
+      const info = fleetInfo(t, p, unit.coast);
+      if (info) {
+        for (const d of info.targetProv) if (closed[d] !== 1) c++;
+        for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+      }
+    }
+    moves[u] = c;
+  }
+  const out: MovementOrder[] = [];
+  for (let u = 0; u < nu; u++) {
+    const unit = units[u]!;
+    const p = up[u]!;
+    const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
+    let holdSupports = 0;
+    let moveSupports = 0;
+    for (const d of reach) {
+      if (at[d] !== -1 && closed[d] !== 1) holdSupports++;
+      const inc = incoming[d]!;
+      moveSupports += inc.length - (inc.includes(u) ? 1 : 0);
+    }
+    const convoyer = unit.type === "F" && kind[p] === KIND_SEA;
+    const coasts = convoyer ? compCoasts[comp[p]!]! : [];
+    let convoys = 0;
+    /** Whether the convoy of the army in `a` to `d` by this fleet is listed. */
+    const listed = (a: number, d: number): boolean =>
+      d !== a &&
+      closed[d] !== 1 &&
+      !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!));
+    if (convoyer) {
+      let open = 0;
+      for (const d of coasts) if (closed[d] !== 1) open++;
+      for (const a of coasts) {
+        const v = at[a]!;
+        if (v === -1 || units[v]!.type !== "A") continue;
+        if (unneeded) for (const d of coasts) convoys += listed(a, d) ? 1 : 0;
+        else convoys += open - (closed[a] !== 1 ? 1 : 0);
+      }
+    }
+    let k = r.int(1 + moves[u]! + holdSupports + moveSupports + convoys);
+    if (k === 0) {
+      out.push({ kind: "hold", unit });
+      continue;
+    }
+    k -= 1;
+    if (k < moves[u]!) {
+      out.push(kthMove(t, unit, p, k, anyConvoy, markConvoyReach));
+      continue;
+    }
+    k -= moves[u]!;
+    if (k < holdSupports) {
+      for (const d of reach) {
+        const v = at[d]!;
+        if (v === -1 || closed[d] === 1 || k-- > 0) continue;
+        out.push({
+          kind: "support",
+          unit,
+          target: ids[d]!,
+          targetType: units[v]!.type,
+          to: null,
+          toCoast: null,
+        });
+        break;
+      }
+      continue;
+    }
+    k -= holdSupports;
+    if (k < moveSupports) {
+      let found: MovementOrder | null = null;
+      for (const d of reach) {
+        for (const v of incoming[d]!) {
+          if (v === u || k-- > 0) continue;
+          const x = units[v]!;
+          found = {
+            kind: "support",
+            unit,
+            target: x.province,
+            targetType: x.type,
+            to: ids[d]!,
+            toCoast: null,
+          };
+          break;
+        }
+        if (found) break;
+      }
+      out.push(found!);
+      continue;
+    }
+    k -= moveSupports;
+    let found: MovementOrder | null = null;
+    for (const a of coasts) {
+      const v = at[a]!;
+      if (v === -1 || units[v]!.type !== "A") continue;
+      for (const d of coasts) {
+        if (!listed(a, d) || k-- > 0) continue;
+        found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
+        break;
+      }
+      if (found) break;
+    }
+    out.push(found!);
+  }
+  return out;
+}
+
+/** The `k`-th move of a unit, in the order `legalMovementOrders` lists its moves. */
+function kthMove(
+  t: Tables,
+  unit: Unit,
+  p: number,
+  k: number,
+  anyConvoy: boolean,
+  markConvoyReach: (p: number) => number,
+): MovementOrder {
+  const { n, kind, armyAdj, armyAdjM, stamp, closed } = t;
+  if (unit.type === "A") {
+    const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
+    const s = convoy ? markConvoyReach(p) : -1;
+    for (const d of armyAdj[p]!) {
+      if (closed[d] === 1) continue;
+      if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
+      if (stamp[d] === s && k-- === 0)
+        return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: true };
+    }
+    const row = p * n;
+    for (let d = 0; d < n; d++) {
+      if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
+      if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
+    }
+  } else {
+    const info = fleetInfo(t, p, unit.coast)!;
+    for (let i = 0; i < info.targets.length; i++) {
+      if (closed[info.targetProv[i]!] === 1) continue;
+      if (k-- === 0) return { kind: "move", unit, to: info.targets[i]!, viaConvoy: false };
+    }
+  }
+  throw new Error(`no move ${k} for ${unit.type} ${unit.province}`);
+}
+
+/**
+ * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
  * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
  * objects, as the adjudicator does when it reads a retreat order.
  */

@@ -54,11 +54,13 @@ class Resolver {
   private readonly convoysOf: number[][];
   private readonly convoyed: number[];
   private readonly usesConvoy: boolean[];
+  /** Whether the fleets ordered to convoy this army's move form a chain (none dislodged). */
+  private readonly anyRoute: Uint8Array;
   private readonly h2h: number[];
   private readonly voidSupport: boolean[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private readonly backup: boolean[];
+  private readonly backup: Uint8Array;
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
   private readonly half: boolean[];
   /** The step of that procedure last applied to this order's unit (0: none). */
@@ -84,12 +86,13 @@ class Resolver {
     this.convoysOf = Array.from({ length: n }, () => []);
     this.convoyed = new Array<number>(n).fill(-1);
     this.usesConvoy = new Array<boolean>(n).fill(false);
+    this.anyRoute = new Uint8Array(n);
     this.h2h = new Array<number>(n).fill(-1);
     this.voidSupport = new Array<boolean>(n).fill(false);
     this.half = new Array<boolean>(n).fill(false);
     this.stage = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
-    this.backup = new Array<boolean>(n).fill(false);
+    this.backup = new Uint8Array(n);
 
     orders.forEach((o, i) => {
       this.at.set(o.unit.province, i);
@@ -114,6 +117,7 @@ class Resolver {
     orders.forEach((o, i) => {
       if (o.kind !== "move" || o.unit.type !== "A") return;
       const route = this.hasRoute(i, () => true);
+      this.anyRoute[i] = route ? 1 : 0;
       if (!map.armyAdjacent(o.unit.province, o.to.province)) {
         this.usesConvoy[i] = true;
         return;
@@ -184,7 +188,7 @@ class Resolver {
         this.state.fill(UNRESOLVED);
         this.res.fill(0);
         this.deps.length = 0;
-        this.backup.fill(false);
+        this.backup.fill(0);
       }
     }
     const dislodgedBy = new Array<number>(n).fill(-1);
@@ -319,7 +323,7 @@ class Resolver {
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
-      this.backup[m] = true;
+      this.backup[m] = 1;
     };
     const moves = cycle.filter((i) => this.orders[i]!.kind === "move");
     if (convoys.length === 0) {
@@ -656,7 +660,7 @@ class Resolver {
     if (fleets.length === 0) return "no convoy: no fleet was ordered to convoy it";
     const route = o.kind === "move" ? `from ${o.unit.province} to ${o.to.province}` : "";
     const names = (list: readonly number[]) => list.map((c) => this.describe(c)).join(", ");
-    if (!this.hasRoute(m, () => true)) {
+    if (!this.anyRoute[m]) {
       return `no convoy: the fleets ordered to convoy it (${names(fleets)}) form no chain ${route}`;
     }
     const lost = fleets.filter((c) => !this.resolve(c));

@@ -1,4 +1,11 @@
-import { adjudicate, type OrderTexts, type PhaseResult } from "./adjudicate.ts";
+import {
+  type AdjudicateOptions,
+  adjudicate,
+  adjudicateParsed,
+  type OrderTexts,
+  type ParsedOrderSets,
+  type PhaseResult,
+} from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
   PositionError,
@@ -196,31 +203,57 @@ export function step(
   state: GameState,
   orders: OrderTexts,
 ): Step {
-  const unplayed = new Set(unplayedPowers(scenario.variant, state.seats));
+  return stepWith(scenario, seed, state, orders, (position, options) =>
+    adjudicate(scenario.variant, position, orders, rules, options),
+  );
+}
+
+/** `step` for orders given as structured values (the typed path: `adjudicateParsed`). */
+export function stepParsed(
+  scenario: Scenario,
+  rules: RuleOptions,
+  seed: number,
+  state: GameState,
+  orders: ParsedOrderSets,
+): Step {
+  return stepWith(scenario, seed, state, orders, (position, options) =>
+    adjudicateParsed(scenario.variant, position, orders, rules, options),
+  );
+}
+
+function stepWith(
+  scenario: Scenario,
+  seed: number,
+  state: GameState,
+  orders: ReadonlyMap<PowerId, readonly unknown[]>,
+  run: (position: Position, options: AdjudicateOptions) => PhaseResult,
+): Step {
+  const { variant } = scenario;
+  const unplayed = unplayedPowers(variant, state.seats);
   for (const power of orders.keys()) {
-    if (unplayed.has(power)) throw new RecordError(`${power} is not played by anyone in this game`);
-    if (!scenario.variant.powers.some((p) => p.id === power)) {
+    if (unplayed.includes(power))
+      throw new RecordError(`${power} is not played by anyone in this game`);
+    if (!variant.powers.some((p) => p.id === power)) {
       throw new RecordError(`unknown power "${power}"`);
     }
   }
   const { position, seats } = state;
   // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
   // to retreat, they are disbanded"): no retreat phase waits for them.
-  const result = adjudicate(scenario.variant, position, orders, rules, {
-    disbandDislodged: unplayed,
-  });
+  const result = run(position, { disbandDislodged: new Set(unplayed) });
   const events =
     scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
-  const seatsAfter = events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
+  const seatsAfter =
+    events.length === 0 ? seats : events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
   const seatWin = scenario.seatVictory?.(result.next, seatsAfter) ?? null;
-  const civilDisorder =
-    position.phase.type === "M"
-      ? scenario.variant.powers
-          .map((p) => p.id)
-          .filter(
-            (p) => position.units.some((u) => u.power === p) && (unplayed.has(p) || !orders.has(p)),
-          )
-      : [];
+  const civilDisorder: PowerId[] = [];
+  if (position.phase.type === "M") {
+    for (const p of variant.powers) {
+      if (unplayed.includes(p.id) || !orders.has(p.id)) {
+        if (position.units.some((u) => u.power === p.id)) civilDisorder.push(p.id);
+      }
+    }
+  }
   return {
     result,
     events,
@@ -229,7 +262,7 @@ export function step(
     state: {
       position: result.next,
       seats: seatsAfter,
-      events: [...state.events, ...events],
+      events: events.length === 0 ? state.events : [...state.events, ...events],
       index: state.index + 1,
     },
   };

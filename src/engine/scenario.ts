@@ -52,6 +52,16 @@ export function standardScenario(variant: Variant): Scenario {
 
 /** Powers that no seat plays: they give no orders and are always in civil disorder. */
 export function unplayedPowers(variant: Variant, seats: readonly Seat[]): PowerId[] {
+  const known = unplayedCache.get(seats);
+  if (known && known.variant === variant) return [...known.powers];
   const played = new Set(seats.flatMap((s) => s.powers));
-  return variant.powers.map((p) => p.id).filter((p) => !played.has(p));
+  const powers = variant.powers.map((p) => p.id).filter((p) => !played.has(p));
+  unplayedCache.set(seats, { variant, powers });
+  return [...powers];
 }
+
+/** Seats are immutable and kept from phase to phase: their unplayed powers, once worked out. */
+const unplayedCache = new WeakMap<
+  readonly Seat[],
+  { readonly variant: Variant; readonly powers: readonly PowerId[] }
+>();

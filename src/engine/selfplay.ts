@@ -1,26 +1,28 @@
 import type { OrderTexts } from "./adjudicate.ts";
 import { checkInvariants } from "./invariants.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "./legal.ts";
-import { formatOrder, type Order } from "./orders.ts";
+import type { Order } from "./orders.ts";
 import { type Rng, rng } from "./random.ts";
 import {
   type GameRecord,
   type GameState,
   newRecord,
+  type PhaseRecord,
   phaseRecord,
   RecordError,
   type Step,
   step,
+  stepParsed,
 } from "./record.ts";
+import { ordersAsText, parsedSets, randomEngineOrders } from "./research.ts";
 import type { RuleOptions } from "./rules.ts";
-import { type Scenario, unplayedPowers } from "./scenario.ts";
-import { dislodgedKey, type PowerId } from "./types.ts";
+import type { Scenario } from "./scenario.ts";
 
 /*
  * Random self-play: every seated power gives each unit an order drawn uniformly from its
- * legal orders, retreats and adjustments at random too, until a win or the last year. It
- * goes through the same text path as people's orders (formatted, then read back), so it
- * exercises the whole engine. Deterministic for a seed.
+ * legal orders, retreats and adjustments at random too, until a win or the last year. The
+ * orders go through the typed path (structured values interpreted against the board) or the
+ * text path (formatted, then read back, as people's orders are); both give the same game.
+ * Deterministic for a seed.
  */
 
 export interface SelfPlayOptions {
@@ -31,8 +33,14 @@ export interface SelfPlayOptions {
   readonly untilYear: number;
   /** Keep the whole game as a record. */
   readonly keepRecord: boolean;
+  /**
+   * `typed` (default): orders go to the adjudicator as structured values; `text`: each is
+   * formatted and read back, as people's orders are. Both give the same games (a test
+   * compares them phase by phase); a kept record always has the texts.
+   */
+  readonly via?: "typed" | "text";
   /** Called after every phase with the state it was played from and what happened. */
-  readonly onPhase?: (before: GameState, played: Step) => void;
+  readonly onPhase?: (before: GameState, played: Step, orders: readonly Order[]) => void;
 }
 
 export interface SelfPlayGame {
@@ -53,60 +61,16 @@ export function randomOrders(
   rules: RuleOptions,
   r: Rng,
 ): OrderTexts {
-  const { variant } = scenario;
-  const { position } = state;
-  const unplayed = new Set(unplayedPowers(variant, state.seats));
-  const out = new Map<PowerId, string[]>();
-  const add = (power: PowerId, o: Order) => {
-    if (unplayed.has(power)) return;
-    const list = out.get(power);
-    if (list) list.push(formatOrder(o));
-    else out.set(power, [formatOrder(o)]);
-  };
-  switch (position.phase.type) {
-    case "M": {
-      const legal = legalMovementOrders(variant, position, rules);
-      for (const u of position.units) {
-        const options = legal.get(u.province);
-        if (options && options.length > 0) add(u.power, r.pick(options));
-      }
-      break;
-    }
-    case "R": {
-      const legal = legalRetreatOrders(variant, position, rules);
-      for (const d of position.dislodged) {
-        const options = legal.get(dislodgedKey(d));
-        if (options && options.length > 0) add(d.power, r.pick(options));
-      }
-      break;
-    }
-    case "A": {
-      for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
-        // Each build site (or unit to remove) at most once; waives fill the rest.
-        const bySite = new Map<string, Order[]>();
-        for (const o of orders) {
-          if (o.kind === "waive") continue;
-          const k = o.unit.province;
-          bySite.set(k, [...(bySite.get(k) ?? []), o]);
-        }
-        const sites = [...bySite.values()];
-        for (let i = sites.length - 1; i > 0; i--) {
-          const j = r.int(i + 1);
-          [sites[i], sites[j]] = [sites[j]!, sites[i]!];
-        }
-        for (const site of sites.slice(0, count)) add(power, r.pick(site));
-      }
-      break;
-    }
-  }
-  return out;
+  return ordersAsText(randomEngineOrders(scenario, state.position, state.seats, rules, r));
 }
 
 /** Plays one random game. */
 export function selfPlayGame(opts: SelfPlayOptions): SelfPlayGame {
   const { scenario, rules, seed } = opts;
   const r = rng(seed);
-  let record = opts.keepRecord ? newRecord(scenario, rules, seed) : null;
+  const record:
+    | ({ -readonly [K in keyof GameRecord]: GameRecord[K] } & { phases: PhaseRecord[] })
+    | null = opts.keepRecord ? { ...newRecord(scenario, rules, seed), phases: [] } : null;
   let state: GameState = {
     position: scenario.variant.start,
     seats: scenario.seats,
@@ -118,20 +82,25 @@ export function selfPlayGame(opts: SelfPlayOptions): SelfPlayGame {
   let winner: string | null = null;
   const problems: string[] = [];
   while (state.position.phase.year <= opts.untilYear) {
-    const orders = randomOrders(scenario, state, rules, r);
+    const chosen = randomEngineOrders(scenario, state.position, state.seats, rules, r);
+    // The text path when it is asked for or a record keeps the texts; else the typed path.
+    // A variant with its own movement orders (europe1935) reads texts in movement phases.
+    const text =
+      record !== null ||
+      opts.via === "text" ||
+      (scenario.variant.movement !== undefined && state.position.phase.type === "M");
+    const texts = text ? ordersAsText(chosen) : null;
     let s: ReturnType<typeof step>;
     try {
-      s = step(scenario, rules, seed, state, orders);
+      s = texts
+        ? step(scenario, rules, seed, state, texts)
+        : stepParsed(scenario, rules, seed, state, parsedSets(chosen));
     } catch (e) {
       if (e instanceof RecordError) throw new Error(`self-play gave a refused order: ${e.message}`);
       throw e;
     }
-    opts.onPhase?.(state, s);
-    if (record)
-      record = {
-        ...record,
-        phases: [...record.phases, phaseRecord(scenario, state.position, orders, s)],
-      };
+    opts.onPhase?.(state, s, chosen);
+    if (record && texts) record.phases.push(phaseRecord(scenario, state.position, texts, s));
     phases++;
     if (state.position.phase.type === "M") movementPhases++;
     state = s.state;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { conflict, invalid, notFound, unauthenticated } from "./errors.ts";
 import { iso } from "./game-data.ts";
+import { lookAlike, nameKey, nameProblem, normaliseName } from "./names.ts";
 import { hashPassword, newToken, randomId, tokenHash, verifyPassword } from "./password.ts";
 import type { User } from "./room.ts";
 import { Room } from "./room.ts";
@@ -12,10 +13,9 @@ import { Room } from "./room.ts";
 
 export class Accounts extends Room {
   async register(name: string, password: string): Promise<{ user: User; token: string }> {
-    const n = name.trim();
-    if (!/^[\p{L}\p{N}_.-]{2,40}$/u.test(n)) {
-      throw invalid("a user name is 2 to 40 letters, digits, '.', '_' or '-'");
-    }
+    const n = normaliseName(name);
+    const problem = nameProblem(n);
+    if (problem) throw invalid(problem);
     if (password.length < 8) throw invalid("a password needs at least 8 characters");
     const hash = await hashPassword(password);
     const user = { id: randomId(12), name: n };
@@ -28,6 +28,17 @@ export class Accounts extends Room {
           .where(sql<string>`lower(name)`, "=", n.toLowerCase())
           .executeTakeFirst();
         if (taken) throw conflict(`the name "${n}" is taken`);
+        // A name that looks like one taken is refused as taken (src/judge/names.ts).
+        const names = await trx.selectFrom("users").select("name").execute();
+        const like = lookAlike(
+          n,
+          names.map((r) => r.name),
+        );
+        if (like) {
+          throw conflict(
+            `the name "${n}" looks like "${like}", which is taken; choose a name that cannot be mistaken for it`,
+          );
+        }
         await trx
           .insertInto("users")
           .values({ id: user.id, name: n, password_hash: hash, created_at: now })
@@ -45,7 +56,13 @@ export class Accounts extends Room {
     const row = await this.db
       .selectFrom("users")
       .selectAll()
-      .where(sql<string>`lower(name)`, "=", name.trim().toLowerCase())
+      // SQLite's lower() folds ASCII only: a name with other capitals is also found as written.
+      .where((eb) =>
+        eb.or([
+          eb(sql<string>`lower(name)`, "=", nameKey(name)),
+          eb("name", "=", normaliseName(name)),
+        ]),
+      )
       .executeTakeFirst();
     // An unknown name costs a hash as a known one does: the answer's time tells nothing.
     DUMMY_HASH ??= hashPassword("no such user: a hash to spend the same time on");

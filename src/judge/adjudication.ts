@@ -3,10 +3,10 @@ import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { isFamilyGame } from "./family.ts";
-import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
+import { recordMissed } from "./missed.ts";
 import { phaseLengthMs } from "./options.ts";
 import { applyEarlySets } from "./orders.ts";
-import { randomId } from "./password.ts";
 import type { Tx } from "./room.ts";
 import { Room } from "./room.ts";
 
@@ -46,15 +46,11 @@ export class Adjudication extends Room {
   }
 
   /**
-   * Adjudicates phase `idx` of the game if it is still open and due. Exactly once: the claim
-   * is the conditional update at the start of the transaction.
+   * Adjudicates phase `idx` of the game if it is still open and due, for a game of any
+   * family. Exactly once: the claim is the conditional update at the start of the transaction.
    */
   async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
-    if (await isFamilyGame(this.db, gameId)) {
-      const done = await this.families.adjudicateIfDue(gameId, idx);
-      if (done) this.core.adjudications++;
-      return done;
-    }
+    const family = await isFamilyGame(this.db, gameId);
     const now = this.now();
     return this.db.transaction().execute(async (trx) => {
       const claim = await trx
@@ -66,9 +62,14 @@ export class Adjudication extends Room {
         .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) return false;
-      const g = await loadGame(trx, gameId);
-      const ended = await this.rooms.votes.decideVotes(trx, g);
-      if (!ended) await this.resolve(trx, g);
+      if (family) {
+        // A game of another family plays its turn by its own rules (family.ts).
+        await this.families.resolveClaimed(trx, gameId);
+      } else {
+        const g = await loadGame(trx, gameId);
+        const ended = await this.rooms.votes.decideVotes(trx, g);
+        if (!ended) await this.resolve(trx, g);
+      }
       this.fail("adjudicate-before-commit");
       this.core.adjudications++;
       return true;
@@ -98,25 +99,12 @@ export class Adjudication extends Room {
         adjudicated_at: now,
       })
       .execute();
-    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded.
+    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded (missed.ts).
     const missed = need.filter((p) => !latest.has(p) && !early.has(p));
-    for (const power of missed) {
-      const seat = seatOf(g.seats, power);
-      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
-      await trx
-        .insertInto("nmrs")
-        .values({
-          game_id: g.game.id,
-          phase_idx: idx,
-          phase: phase.phase,
-          power,
-          seat,
-          user_id: holder?.user_id ?? null,
-          at: now,
-        })
-        .execute();
-    }
-    const disorder = await this.civilDisorder(trx, g, missed);
+    const disorder = await recordMissed(trx, g, { idx, phase: phase.phase, now }, missed, {
+      emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
+      audience: "public",
+    });
     const winner = gameWinner(next);
     const nextPhase = phase.position.phase;
     const nextType = nextPhase.slice(-1) as "M" | "R" | "A";
@@ -151,66 +139,5 @@ export class Adjudication extends Room {
       ...(winner ? { winner } : {}),
     });
     this.log(`game ${g.game.id}: adjudicated ${phase.phase} (phase ${idx})`);
-  }
-
-  /**
-   * Seats whose player missed `civilDisorderAfter` phases in a row (counting this one) are
-   * declared in civil disorder: the player leaves the seat, which is offered to a replacement.
-   */
-  private async civilDisorder(trx: Tx, g: GameData, missed: readonly PowerId[]) {
-    const limit = g.options.civilDisorderAfter;
-    if (limit === 0 || missed.length === 0) return [];
-    const out: string[] = [];
-    const seats = new Set(missed.map((p) => seatOf(g.seats, p)));
-    for (const seat of seats) {
-      // A seat is in NMR only when all its powers that had to order missed.
-      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
-      if (!holder) continue;
-      const lastSent = await trx
-        .selectFrom("submissions")
-        .select((eb) => eb.fn.max("phase_idx").as("m"))
-        .where("game_id", "=", g.game.id)
-        .where("user_id", "=", holder.user_id)
-        .executeTakeFirst();
-      const since = lastSent?.m ?? -1;
-      const nmrs = await trx
-        .selectFrom("nmrs")
-        .select("phase_idx")
-        .distinct()
-        .where("game_id", "=", g.game.id)
-        .where("seat", "=", seat)
-        .where("user_id", "=", holder.user_id)
-        .where("phase_idx", ">", Number(since))
-        .execute();
-      if (nmrs.length < limit) continue;
-      await trx
-        .updateTable("members")
-        .set({ role: "observer", seat: null })
-        .where("game_id", "=", g.game.id)
-        .where("user_id", "=", holder.user_id)
-        .execute();
-      const code = randomId(16);
-      await trx
-        .insertInto("invites")
-        .values({
-          code,
-          game_id: g.game.id,
-          role: "player",
-          seat,
-          created_by: holder.user_id,
-          created_at: this.now(),
-          revoked: 0,
-        })
-        .execute();
-      const name = g.seats[seat]!.name;
-      out.push(name);
-      await this.emit(trx, g.game.id, "civil_disorder", "public", {
-        seat,
-        seatName: name,
-        missed: nmrs.length,
-      });
-      await this.emit(trx, g.game.id, "replacement_needed", "gm", { seat, seatName: name, code });
-    }
-    return out;
   }
 }

@@ -2,39 +2,23 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
-import {
-  checkDiscoveryCommands,
-  discoveryOpeningReport,
-  moderatorMap,
-  playDiscoveryJson,
-} from "../variants/discovery/host.ts";
-import { discovery } from "../variants/discovery/index.ts";
-import { PLAYER_NAMES } from "../variants/discovery/mapdata.ts";
-import {
-  adjudicateTurn,
-  readCommandSet,
-  readGlobalPosition,
-  turnReport,
-  worldMap,
-  writeGlobalPosition,
-  writeTurnResult,
-} from "../variants/global/index.ts";
-import type { GlobalMap } from "../variants/global/map.ts";
-import { GlobalPositionError, readGlobalRules } from "../variants/global/position.ts";
-import { initialState } from "../variants/global/state.ts";
-import type { GameState, TurnResult } from "../variants/global/types.ts";
+import { GlobalPositionError } from "../variants/global/position.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { type FamilyRules, familyPlayers, familyRules, judgeFamilyIds } from "./family-rules.ts";
+import { FAMILY_SCENARIO, gameSummary, insertNewGame, iso, parseJson } from "./game-data.ts";
+import { recordMissed } from "./missed.ts";
 import {
-  FAMILY_SCENARIO,
-  gameSummary,
-  insertInvite,
-  insertNewGame,
-  iso,
-  parseJson,
-} from "./game-data.ts";
-import { DEFAULT_OPTIONS, type GameOptions, mergeOptions, type OptionsPatch } from "./options.ts";
+  DEFAULT_OPTIONS,
+  type GameOptions,
+  mergeOptions,
+  type OptionsPatch,
+  phaseLengthMs,
+} from "./options.ts";
 import { randomId } from "./password.ts";
+
+/** The families' listing (GET /api/variants), kept here for the server's import. */
+export { familyListing } from "./family-rules.ts";
 
 /*
  * Games of another game family (Global Diplomacy, seed 004) in the judge. Such a game shares
@@ -56,219 +40,6 @@ import { randomId } from "./password.ts";
  */
 
 type Json = Record<string, unknown>;
-
-/** What the judge needs of a game family beyond its `GameFamily` (registry.ts). */
-export interface FamilyRules {
-  readonly id: string;
-  readonly name: string;
-  /** The game rules (rule options) from the game creator's input, checked; throws a message. */
-  readRules(input: unknown): Json;
-  /** How many players a game has: fixed (min = max) or chosen at creation; the default. */
-  readonly players: { readonly min: number; readonly max: number; readonly default: number };
-  /** The opening position (position JSON) of a game with this seed and player count. */
-  start(seed: number, players: number): Json;
-  /**
-   * The powers of a game with this many players, one seat each: id (as position JSON keys
-   * them), name, and the seat's name.
-   */
-  powers(players: number): readonly { id: string; name: string; seat: string }[];
-  /** Each non-empty command line read against the position: accepted, or why not. */
-  check(
-    position: Json,
-    power: string,
-    lines: readonly string[],
-  ): { line: number; text: string; ok: boolean; reason?: string }[];
-  /** Plays one turn: the result JSON (with `next`, the next position) and every power's report. */
-  adjudicate(
-    position: Json,
-    rules: Json,
-    orders: Readonly<Record<string, readonly string[]>>,
-    gameLabel: string,
-  ): { result: Json; next: Json; reports: Record<string, string>; winners: string[] | null };
-  /** What a power's report says before the first turn is adjudicated. */
-  startReport(position: Json, power: string, gameLabel: string): string;
-  /** The powers still in the game (with a unit or an owned area). */
-  alive(position: Json): readonly string[];
-  /** The turn a position is at. */
-  turn(position: Json): number;
-  /**
-   * The moderator's whole map of a game whose map is made for it (discovery), from its
-   * opening position; absent for a family with one fixed map. Only the GM reads it.
-   */
-  moderatorMap?(start: Json): Json;
-}
-
-function globalRulesOn(map: GlobalMap): FamilyRules {
-  const state = (position: Json): GameState => readGlobalPosition(map, position);
-  return {
-    id: map.data.id,
-    name: map.data.name,
-    readRules: (input) => {
-      if (input !== undefined && (typeof input !== "object" || input === null))
-        throw new GlobalPositionError(
-          `rules of a ${map.data.name} game are an object such as {"convoyDisruption": "5.5"} (docs/global.md)`,
-        );
-      return { ...readGlobalRules(input) };
-    },
-    players: { min: map.powers.length, max: map.powers.length, default: map.powers.length },
-    start: (seed) => writeGlobalPosition(initialState(map, seed)),
-    powers: () => map.powers.map((p) => ({ id: String(p.id), name: p.name, seat: p.name })),
-    check: (position, power, lines) =>
-      readCommandSet(lines.join("\n"), state(position), Number(power), map).map((l) =>
-        l.ok
-          ? { line: l.line, text: l.text, ok: true }
-          : { line: l.line, text: l.text, ok: false, reason: l.reason },
-      ),
-    adjudicate: (position, rules, orders, label) => {
-      const before = state(position);
-      const byPower: Record<number, string[]> = {};
-      for (const [p, lines] of Object.entries(orders)) byPower[Number(p)] = [...lines];
-      const r = adjudicateTurn(map, before, byPower, readGlobalRules(rules));
-      const reports: Record<string, string> = {};
-      for (const p of map.powers) reports[String(p.id)] = turnReport(map, r, p.id, label);
-      const result = writeTurnResult(r);
-      return {
-        result,
-        next: result.next as Json,
-        reports,
-        winners: r.after.winners ? r.after.winners.map(String) : null,
-      };
-    },
-    startReport: (position, power, label) => {
-      const s = state(position);
-      // The opening report: the position before turn 1 as a turn with nothing done.
-      const opening: TurnResult = {
-        turn: s.turn - 1,
-        before: s,
-        after: s,
-        results: [],
-        outcomes: [],
-        battles: [],
-        spies: {},
-        messages: {},
-        news: [],
-      };
-      return turnReport(map, opening, Number(power), label);
-    },
-    alive: (position) => {
-      const s = state(position);
-      const alive = new Set<number>([...s.units.map((u) => u.power), ...Object.values(s.owners)]);
-      return map.powers.filter((p) => alive.has(p.id)).map((p) => String(p.id));
-    },
-    turn: (position) => state(position).turn,
-  };
-}
-
-/**
- * Age of Discovery (seed 004, appendix C): global's rules on a map generated from the game's
- * seed for its player count (the position's `map`), commands read in each player's own frame
- * (spies by area id or the player's own XXYY), reports fogged to what each player knows.
- */
-function discoveryRules(): FamilyRules {
-  const turnOf = (position: Json): number => {
-    const t = position.turn;
-    if (typeof t !== "number") throw new Error("a discovery position without its turn");
-    return t;
-  };
-  return {
-    id: discovery.id,
-    name: discovery.name,
-    readRules: (input) => {
-      if (input !== undefined && (typeof input !== "object" || input === null))
-        throw new GlobalPositionError(
-          `rules of an ${discovery.name} game are an object such as {"convoyDisruption": "5.5"} (docs/global.md)`,
-        );
-      return { ...readGlobalRules(input) };
-    },
-    players: discovery.players,
-    start: (seed, players) => discovery.start(seed, players),
-    // Players 1 to N, named as the generated map names them (mapdata.ts); seats by number.
-    powers: (players) =>
-      PLAYER_NAMES.slice(0, players).map((name, i) => ({
-        id: String(i + 1),
-        name,
-        seat: `${i + 1}-${name}`,
-      })),
-    check: (position, power, lines) => checkDiscoveryCommands(position, Number(power), lines),
-    adjudicate: (position, rules, orders, label) =>
-      playDiscoveryJson(position, rules, orders, label),
-    startReport: (position, power, label) => discoveryOpeningReport(position, Number(power), label),
-    // From the JSON alone (no map to regenerate): powers with a unit or an owned area.
-    alive: (position) => {
-      const alive = new Set<string>();
-      for (const [p, list] of Object.entries((position.units ?? {}) as Record<string, unknown[]>))
-        if (list.length > 0) alive.add(p);
-      for (const o of Object.values((position.owners ?? {}) as Record<string, number>))
-        alive.add(String(o));
-      return [...alive].sort((a, b) => Number(a) - Number(b));
-    },
-    turn: turnOf,
-    moderatorMap: (start) => moderatorMap(start),
-  };
-}
-
-const FAMILIES: readonly FamilyRules[] = [globalRulesOn(worldMap), discoveryRules()];
-
-/** The judge's rules for a game family id, or undefined (not a family the judge serves). */
-export function familyRules(id: string): FamilyRules | undefined {
-  return FAMILIES.find((f) => f.id === id);
-}
-
-/**
- * The judge's game families as GET /api/variants lists them beside the variants: a note that
- * they are another game, the player counts, and a "scenario" per count (its id the count, as
- * POST /api/games takes it) with its seats.
- */
-export function familyListing() {
-  return FAMILIES.map((f) => ({
-    id: f.id,
-    name: f.name,
-    family: `${f.name} is a different game family (seed 004): its own commands, turns and per-player reports (docs/${f.id}.md); the web page's game page shows each player its report and takes its commands (docs/web.md); the sandbox and the clickable orders do not serve it`,
-    players: f.players,
-    scenarios: Array.from({ length: f.players.max - f.players.min + 1 }, (_, i) => {
-      const n = f.players.min + i;
-      return {
-        id: String(n),
-        description:
-          f.players.min === f.players.max
-            ? `${n} players, one power each`
-            : `${n} players on a map generated for the game${n === f.players.default ? " (default)" : ""}`,
-        seats: f.powers(n).map((p) => ({ name: p.seat, powers: [p.id] })),
-      };
-    }),
-  }));
-}
-
-/** The ids of the game families the judge serves. */
-export function judgeFamilyIds(): string[] {
-  return FAMILIES.map((f) => f.id);
-}
-
-/**
- * A new game's player count: `players`, or `scenario` as the classical games name theirs (a
- * player count, as the lobby sends it), or the family's default; outside the family's range
- * (or the two disagreeing) a 400 that says what is allowed.
- */
-function familyPlayers(
-  rules: FamilyRules,
-  players: number | undefined,
-  scenario: string | undefined,
-): number {
-  const { min, max } = rules.players;
-  const allowed =
-    min === max
-      ? `${rules.name} is played by ${min} players, one power each: leave players and scenario out`
-      : `${rules.name} is played by ${min} to ${max} players: give "players": ${min} to ${max} (default ${rules.players.default})`;
-  const fromScenario =
-    scenario === undefined || scenario.trim() === "" ? undefined : Number(scenario.trim());
-  if (fromScenario !== undefined && !Number.isInteger(fromScenario))
-    throw invalid(`scenario "${scenario}" is not a player count; ${allowed}`);
-  if (players !== undefined && fromScenario !== undefined && players !== fromScenario)
-    throw invalid(`players ${players} and scenario "${scenario}" disagree; ${allowed}`);
-  const n = players ?? fromScenario ?? rules.players.default;
-  if (!Number.isInteger(n) || n < min || n > max) throw invalid(`not ${n} players: ${allowed}`);
-  return n;
-}
 
 /** A family game's record head (games.record_head). */
 export interface FamilyHead {
@@ -562,127 +333,6 @@ export class FamilyGames {
     return { variant: g.rules.id, phase: turnPhase(g.rules.turn(g.position)), units, centers };
   }
 
-  async createInvite(user: User, gameId: string, role: "player" | "observer", seat: number | null) {
-    const g = await loadFamilyGame(this.db, gameId);
-    if (viewer(g, user).role !== "gm") throw forbidden("only the game master may do this");
-    return insertInvite(this.db, {
-      gameId,
-      role,
-      seat,
-      seats: g.seats.length,
-      by: user.id,
-      now: this.ctx.now(),
-    });
-  }
-
-  async inviteInfo(gameId: string, role: string, seat: number | null) {
-    const g = await loadFamilyGame(this.db, gameId);
-    const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
-    return {
-      game: { id: g.game.id, name: g.game.name, variant: g.game.variant, status: g.game.status },
-      role,
-      seat,
-      freeSeats: g.seats
-        .map((s, i) => ({ index: i, name: s.name, powers: [...s.powers] }))
-        .filter((s) => !taken.has(s.index) && (seat === null || seat === s.index)),
-    };
-  }
-
-  /** Joins through an invitation (the judge has checked the code): a seat or observing. */
-  async join(
-    user: User,
-    inv: { code: string; game_id: string; role: "player" | "observer"; seat: number | null },
-    wanted: { seat?: number | undefined; power?: string | undefined },
-  ): Promise<void> {
-    await this.mutate(inv.game_id, async (trx, g) => {
-      if (g.game.status === "finished") throw conflict("the game is over");
-      const existing = g.members.find((m) => m.user_id === user.id);
-      if (existing?.role === "gm") throw conflict("you are the game master of this game");
-      if (existing?.role === "player") throw conflict("you already have a seat in this game");
-      const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
-      let seat: number | null = null;
-      if (inv.role === "player") {
-        let want = inv.seat ?? wanted.seat;
-        if (wanted.power !== undefined) {
-          const p = powerOf(g, wanted.power);
-          if (p === undefined)
-            throw invalid(
-              `no power "${wanted.power}"; the powers are ${g.rules
-                .powers(g.seats.length)
-                .map((x) => `${x.id} ${x.name}`)
-                .join(", ")}`,
-            );
-          const s = g.seats.findIndex((x) => x.powers.map(String).includes(p));
-          if (inv.seat !== null && inv.seat !== s)
-            throw forbidden("this invitation is for another seat");
-          want = s;
-        }
-        if (want !== undefined) {
-          if (!g.seats[want])
-            throw invalid(`no seat ${want}; seats are 0 to ${g.seats.length - 1}`);
-          if (taken.has(want)) throw conflict(`${g.seats[want]!.name} is taken`);
-          seat = want;
-        } else {
-          seat = g.seats.findIndex((_, i) => !taken.has(i));
-          if (seat === -1) throw conflict("every seat is taken");
-        }
-      }
-      const now = this.ctx.now();
-      if (existing) {
-        await trx
-          .updateTable("members")
-          .set({ role: inv.role, seat })
-          .where("game_id", "=", g.game.id)
-          .where("user_id", "=", user.id)
-          .execute();
-      } else {
-        await trx
-          .insertInto("members")
-          .values({ game_id: g.game.id, user_id: user.id, role: inv.role, seat, joined_at: now })
-          .execute();
-      }
-      if (inv.seat !== null)
-        await trx.updateTable("invites").set({ revoked: 1 }).where("code", "=", inv.code).execute();
-      await this.emit(trx, g.game.id, "joined", "public", {
-        player: user.name,
-        role: inv.role,
-        ...(seat !== null ? { seat, seatName: g.seats[seat]!.name } : {}),
-      });
-      if (seat !== null && g.game.status === "forming" && g.options.startWhenFull) {
-        taken.add(seat);
-        if (taken.size === g.seats.length) await this.startLocked(trx, g);
-      }
-    });
-  }
-
-  async start(user: User, gameId: string): Promise<void> {
-    await this.mutate(gameId, async (trx, g) => {
-      if (viewer(g, user).role !== "gm") throw forbidden("only the game master may do this");
-      if (g.game.status !== "forming") throw conflict("the game has already started");
-      await this.startLocked(trx, g);
-    });
-  }
-
-  private deadline(g: FamilyGame, now: number): number {
-    const unit = { days: 86_400_000, hours: 3_600_000, minutes: 60_000 }[g.options.deadlines.unit];
-    return now + Math.round(g.options.deadlines.movement * unit);
-  }
-
-  private async startLocked(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
-    const now = this.ctx.now();
-    const deadline = this.deadline(g, now);
-    await trx.updateTable("games").set({ status: "active" }).where("id", "=", g.game.id).execute();
-    await trx
-      .updateTable("phase_state")
-      .set({ state: "open", deadline_at: deadline, updated_at: now })
-      .where("game_id", "=", g.game.id)
-      .execute();
-    await this.emit(trx, g.game.id, "started", "public", {
-      phase: g.state.phase,
-      deadline: iso(deadline),
-    });
-  }
-
   /**
    * A player's command set for the open turn: every line read against the position (a
    * verdict per line, in the judge's diagnostic shape); the set replaces the last one whole.
@@ -798,24 +448,11 @@ export class FamilyGames {
   }
 
   /**
-   * Adjudicates turn `idx` if it is still open and due: the claim is the conditional update
-   * of phase_state, as for every game. Returns whether this call adjudicated it.
+   * Plays the open turn, claimed by the judge's scheduler (adjudication.ts: the conditional
+   * update of phase_state, as for every game), in the claim's transaction.
    */
-  async adjudicateIfDue(gameId: string, idx: number): Promise<boolean> {
-    const now = this.ctx.now();
-    return this.db.transaction().execute(async (trx) => {
-      const claim = await trx
-        .updateTable("phase_state")
-        .set({ version: sql`version + 1` })
-        .where("game_id", "=", gameId)
-        .where("phase_idx", "=", idx)
-        .where("state", "=", "open")
-        .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) return false;
-      await this.resolve(trx, await loadFamilyGame(trx, gameId));
-      return true;
-    });
+  async resolveClaimed(trx: Kysely<DB>, gameId: string): Promise<void> {
+    await this.resolve(trx, await loadFamilyGame(trx, gameId));
   }
 
   private async resolve(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
@@ -847,25 +484,14 @@ export class FamilyGames {
         adjudicated_at: now,
       })
       .execute();
-    for (const power of missed) {
-      const seat = g.seats.findIndex((s) => s.powers.map(String).includes(power));
-      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
-      await trx
-        .insertInto("nmrs")
-        .values({
-          game_id: g.game.id,
-          phase_idx: idx,
-          phase: g.state.phase,
-          power,
-          seat,
-          user_id: holder?.user_id ?? null,
-          at: now,
-        })
-        .execute();
-    }
+    // Missed commands and civil disorder: the judge's one path for every game (missed.ts).
+    await recordMissed(trx, g, { idx, phase: g.state.phase, now }, missed, {
+      emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
+      audience: "gm",
+    });
     const over = played.winners !== null;
     const next = turnPhase(g.rules.turn(played.next));
-    const deadline = over ? null : this.deadline(g, now);
+    const deadline = over ? null : now + phaseLengthMs(g.options, "M");
     await trx
       .updateTable("phase_state")
       .set({

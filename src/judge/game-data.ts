@@ -172,6 +172,20 @@ export function seatOf(seats: readonly Seat[], power: string): number {
   return seats.findIndex((s) => s.powers.some((p) => p === power));
 }
 
+/**
+ * The seat a player names when taking one: by one of its powers' ids (`england`, `3`), or by
+ * the seat's name (`England`, `3-Abe`, also without its number: `Abe`); -1 for none.
+ */
+export function seatNamed(seats: readonly Seat[], word: string): number {
+  const w = word.trim().toLowerCase();
+  return seats.findIndex((s) => {
+    const name = s.name.toLowerCase();
+    return (
+      s.powers.some((p) => p.toLowerCase() === w) || name === w || name.replace(/^\d+-/, "") === w
+    );
+  });
+}
+
 /** Seats still in the game: some power of theirs has a unit or a supply centre. */
 export function survivingSeats(seats: readonly Seat[], position: Position): number[] {
   const alive = new Set<string>();

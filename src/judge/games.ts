@@ -7,21 +7,18 @@ import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
 import { chairDeadline } from "./chair.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
-import { isFamilyGame } from "./family.ts";
 import {
-  type GameData,
   gameSummary,
   insertInvite,
   insertNewGame,
   iso,
-  loadGame,
   parseJson,
-  seatOf,
+  seatNamed,
 } from "./game-data.ts";
 import { DEFAULT_OPTIONS, mergeOptions, type OptionsPatch, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { GameSummary, GameView, Tx, User } from "./room.ts";
-import { Room } from "./room.ts";
+import { type HostedGame, phaseTypeOf, Room } from "./room.ts";
 import { sequentialGameRules } from "./schedule.ts";
 
 /*
@@ -144,9 +141,7 @@ export class Games extends Room {
     role: "player" | "observer",
     seat: number | null,
   ): Promise<{ code: string }> {
-    if (await isFamilyGame(this.db, gameId))
-      return this.families.createInvite(user, gameId, role, seat);
-    const g = await loadGame(this.db, gameId);
+    const g = await this.loadHosted(this.db, gameId);
     this.requireGm(g, user);
     return insertInvite(this.db, {
       gameId,
@@ -158,7 +153,8 @@ export class Games extends Room {
     });
   }
 
-  async inviteInfo(code: string) {
+  /** An invitation still open, or a 404 that says it may have been withdrawn. */
+  private async openInvite(code: string) {
     const inv = await this.db
       .selectFrom("invites")
       .selectAll()
@@ -166,9 +162,12 @@ export class Games extends Room {
       .where("revoked", "=", 0)
       .executeTakeFirst();
     if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
-    if (await isFamilyGame(this.db, inv.game_id))
-      return this.families.inviteInfo(inv.game_id, inv.role, inv.seat);
-    const g = await loadGame(this.db, inv.game_id);
+    return inv;
+  }
+
+  async inviteInfo(code: string) {
+    const inv = await this.openInvite(code);
+    const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     return {
       game: { id: g.game.id, name: g.game.name, variant: g.game.variant, status: g.game.status },
@@ -186,19 +185,9 @@ export class Games extends Room {
     code: string,
     wanted: { seat?: number | undefined; power?: string | undefined },
   ): Promise<GameView> {
-    const inv = await this.db
-      .selectFrom("invites")
-      .selectAll()
-      .where("code", "=", code)
-      .where("revoked", "=", 0)
-      .executeTakeFirst();
-    if (!inv) throw notFound("no such invitation (it may have been withdrawn)");
+    const inv = await this.openInvite(code);
     const gameId = inv.game_id;
-    if (await isFamilyGame(this.db, gameId)) {
-      await this.families.join(user, inv, wanted);
-      return this.rooms.views.gameView(user, gameId);
-    }
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutateBase(gameId, async (trx, g) => {
       if (g.game.status === "finished") throw conflict("the game is over");
       const existing = g.members.find((m) => m.user_id === user.id);
       if (existing?.role === "gm") throw conflict("you are the game master of this game");
@@ -210,8 +199,13 @@ export class Games extends Room {
         const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         let want = wanted.seat ?? null;
         if (wanted.power !== undefined) {
-          want = seatOf(g.seats, wanted.power.toLowerCase());
-          if (want === -1) throw invalid(`nobody plays "${wanted.power}" in this game`);
+          want = seatNamed(g.seats, wanted.power);
+          if (want === -1)
+            throw invalid(
+              `nobody plays "${wanted.power}" in this game; the seats are ${g.seats
+                .map((x) => `${x.name} (${x.powers.join(", ")})`)
+                .join("; ")}`,
+            );
         }
         if (inv.seat !== null) {
           if (want !== null && want !== inv.seat) {
@@ -261,11 +255,7 @@ export class Games extends Room {
   }
 
   async start(user: User, gameId: string): Promise<GameView> {
-    if (await isFamilyGame(this.db, gameId)) {
-      await this.families.start(user, gameId);
-      return this.rooms.views.gameView(user, gameId);
-    }
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.game.status !== "forming") throw conflict("the game has already started");
       await this.startLocked(trx, g);
@@ -273,14 +263,14 @@ export class Games extends Room {
     return this.rooms.views.gameView(user, gameId);
   }
 
-  private async startLocked(trx: Tx, g: GameData): Promise<void> {
+  private async startLocked(trx: Tx, g: HostedGame): Promise<void> {
     const now = this.now();
     await trx.updateTable("games").set({ status: "active" }).where("id", "=", g.game.id).execute();
     // Chaired play (chair.ts): no deadline; the chair resolves.
     const deadline = await chairDeadline(
       trx,
       g.game.id,
-      now + phaseLengthMs(g.options, g.position.phase.type),
+      now + phaseLengthMs(g.options, phaseTypeOf(g.state.phase)),
     );
     await trx
       .updateTable("phase_state")

@@ -252,7 +252,7 @@ export class GmTools extends Room {
     gameId: string,
     input: { seat: number; user?: string | undefined },
   ) {
-    return this.mutate(gameId, async (trx, g) => {
+    return this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (!g.seats[input.seat]) throw invalid(`no seat ${input.seat}`);
       const old = g.members.find((m) => m.role === "player" && m.seat === input.seat);

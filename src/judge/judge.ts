@@ -134,6 +134,11 @@ export class Judge {
     return this.rooms.submissions.submitOrders(...a);
   }
 
+  /** Who still owes orders in the open phase (reminders), for a game of any family. */
+  ordersOwed(...a: Parameters<Submissions["ordersOwed"]>): ReturnType<Submissions["ordersOwed"]> {
+    return this.rooms.submissions.ordersOwed(...a);
+  }
+
   checkOrders(
     ...a: Parameters<Submissions["checkOrders"]>
   ): ReturnType<Submissions["checkOrders"]> {

@@ -66,6 +66,21 @@ test("the house rules' winter phase (W1901R): retreats and adjustments in one se
   );
 });
 
+test("each line's diagnostic is its own when a variant's own order follows an unreadable one", () => {
+  const r = readSubmission(europe1935, europe1935.start, DATC_RULES, [powerId("france")], {
+    orders: ["A par-bur", "A I Par-Russia", "A par - pic"],
+  });
+  assert.deepEqual(
+    r.lines.map((l) => [l.text, l.ok, l.ok ? l.order : l.message]),
+    [
+      ["A par-bur", false, 'unknown province "bur": did you mean Barcelona, Berlin or Bordeaux?'],
+      ["A I Par-Russia", false, "ussr has not lost its country"],
+      ["A par - pic", true, "A par - pic"],
+    ],
+    "the insurrection's reason on the insurrection, the typo's on the typo",
+  );
+});
+
 test("europe1935: a seat's orders under any name of its powers; the header a refusal recommends is accepted", () => {
   const v = europe1935;
   const uk = powerId("uk");

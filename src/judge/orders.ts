@@ -196,29 +196,31 @@ export function readSubmission(
   pending.forEach((p, i) => {
     sets.get(p.power)!.push(stored[i]!);
   });
-  // The engine's verdict on each power's set: what adjudication will make of every line.
-  const verdicts = new Map<PowerId, { ok: boolean; order?: string; message?: string }[]>();
+  // The engine's verdict on each power's set: what adjudication will make of every line,
+  // matched to its line by text (a variant's own orders, such as europe1935's insurrections,
+  // come back after the standard ones, not in the order written).
+  type Verdict = { ok: boolean; order?: string; message?: string };
+  const verdicts = new Map<PowerId, Map<string, Verdict[]>>();
   for (const [power, list] of sets) {
     if (!position) break;
-    const res = adjudicate(variant, position, new Map([[power, list]]), rules).results.filter(
-      (r) => r.power === power && r.text !== null,
-    );
-    verdicts.set(
-      power,
-      res.map((r) =>
+    const byText = new Map<string, Verdict[]>();
+    for (const r of adjudicate(variant, position, new Map([[power, list]]), rules).results) {
+      if (r.power !== power || r.text === null) continue;
+      const v: Verdict =
         r.result === "invalid"
           ? { ok: false, message: r.reason ?? "invalid" }
-          : { ok: true, ...(r.order ? { order: formatOrder(r.order) } : {}) },
-      ),
-    );
+          : { ok: true, ...(r.order ? { order: formatOrder(r.order) } : {}) };
+      byText.set(r.text, [...(byText.get(r.text) ?? []), v]);
+    }
+    verdicts.set(power, byText);
   }
-  const counters = new Map<PowerId, number>();
   const parseOptions = parseOptionsFor(rules);
   pending.forEach((p, i) => {
-    const n = counters.get(p.power) ?? 0;
-    counters.set(p.power, n + 1);
     const v = position
-      ? (verdicts.get(p.power)?.[n] ?? { ok: false, message: "not understood" })
+      ? (verdicts.get(p.power)?.get(stored[i]!)?.shift() ?? {
+          ok: false,
+          message: "not understood",
+        })
       : textVerdict(p.line);
     let d: LineDiagnostic = {
       line: p.line.line,

@@ -1,13 +1,15 @@
 import { type Kysely, sql } from "kysely";
 import type { PositionJson } from "../engine/position-json.ts";
-import type { PowerId } from "../engine/types.ts";
+import type { PhaseType, PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, Role } from "../store/schema.ts";
+import { diplomacyRules } from "../variants/diplomacy.ts";
+import { gameRules } from "../variants/registry.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
-import { type FamilyGames, isFamilyGame } from "./family.ts";
+import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, loadGame } from "./game-data.ts";
 import type { Games } from "./games.ts";
 import type { GmTools } from "./gm-tools.ts";
@@ -124,6 +126,19 @@ export interface EventView {
 
 export type Tx = Kysely<DB>;
 
+/**
+ * What every hosted game has, whatever its family: its row, its phase state (the lock), its
+ * seats, members and options. The operations that serve every family (seats, deadlines,
+ * replacement, missed orders) take this.
+ */
+export type HostedGame = Pick<GameData, "game" | "state" | "members" | "seats" | "options">;
+
+/** The kind of a phase by its name, for its deadline: a family's turn (`T3`) is a movement. */
+export function phaseTypeOf(phase: string): PhaseType {
+  const t = phase.slice(-1);
+  return t === "R" || t === "A" ? t : "M";
+}
+
 /** The rooms of one judge. */
 export interface Rooms {
   readonly accounts: Accounts;
@@ -236,10 +251,39 @@ export abstract class Room {
    */
   protected async mutateBase<T>(
     gameId: string,
-    fn: (trx: Tx, g: Pick<GameData, "game" | "state" | "members">) => Promise<T>,
+    fn: (trx: Tx, g: HostedGame) => Promise<T>,
   ): Promise<T> {
     if (!(await isFamilyGame(this.db, gameId))) return this.mutate(gameId, fn);
     return this.families.mutate(gameId, fn);
+  }
+
+  /**
+   * The seated powers that must order in the open phase, asked of the game's rules (the one
+   * interface, src/engine/game.ts) for a game of any family.
+   */
+  protected async mustOrderNow(db: Kysely<DB>, gameId: string): Promise<string[]> {
+    let g: HostedGame;
+    let must: readonly string[];
+    if (await isFamilyGame(db, gameId)) {
+      const f = await loadFamilyGame(db, gameId);
+      const rules = gameRules(f.head.family);
+      if (!rules) throw new Error(`game ${gameId}: no rules for family ${f.head.family}`);
+      must = rules.mustOrder(rules.decode({ ...f.position, rules: f.head.rules }));
+      g = f;
+    } else {
+      const d = await loadGame(db, gameId);
+      const rules = diplomacyRules(d.scenario.variant, [d.scenario]);
+      must = rules.mustOrder(rules.decode(d.record));
+      g = d;
+    }
+    const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
+    return g.state.state === "done" ? [] : must.filter((p) => seated.has(p));
+  }
+
+  /** Any game read back, as far as every family shares it (family games included). */
+  protected async loadHosted(db: Kysely<DB>, gameId: string): Promise<HostedGame> {
+    if (await isFamilyGame(db, gameId)) return loadFamilyGame(db, gameId);
+    return loadGame(db, gameId);
   }
 
   /** Latest order set per power for the open phase. */

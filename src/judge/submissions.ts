@@ -146,6 +146,48 @@ export class Submissions extends Room {
     await trx.updateTable("phase_state").set({ ready }).where("game_id", "=", g.game.id).execute();
   }
 
+  /**
+   * Who still owes orders in the open phase, for a reminder before the deadline, in a game of
+   * any family: each seat with a power that must order and has no final set on file, with the
+   * seat's player, and whether a preliminary set is on file. Empty when nothing is open.
+   */
+  async ordersOwed(gameId: string): Promise<{
+    phase: string;
+    deadline: string | null;
+    owed: {
+      seat: number;
+      seatName: string;
+      userId: string | null;
+      powers: { power: string; onFile: "none" | "preliminary" }[];
+    }[];
+  }> {
+    const g = await this.loadHosted(this.db, gameId);
+    const st = g.state;
+    if (st.state !== "open") return { phase: st.phase, deadline: iso(st.deadline_at), owed: [] };
+    const must = new Set(await this.mustOrderNow(this.db, gameId));
+    const rows = await this.db
+      .selectFrom("submissions")
+      .select(["power", "final"])
+      .where("game_id", "=", gameId)
+      .where("phase_idx", "=", st.phase_idx)
+      .orderBy("id")
+      .execute();
+    const latest = new Map(rows.map((r) => [r.power, r.final === 1]));
+    const owed = g.seats.flatMap((s, seat) => {
+      const powers = s.powers
+        .map(String)
+        .filter((p) => must.has(p) && latest.get(p) !== true)
+        .map((power) => ({
+          power,
+          onFile: latest.has(power) ? ("preliminary" as const) : ("none" as const),
+        }));
+      if (powers.length === 0) return [];
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      return [{ seat, seatName: s.name, userId: holder?.user_id ?? null, powers }];
+    });
+    return { phase: st.phase, deadline: iso(st.deadline_at), owed };
+  }
+
   /** The caller's current order sets for the open phase (the GM sees every power's). */
   async currentOrders(user: User, gameId: string) {
     if (await isFamilyGame(this.db, gameId)) return this.families.current(user, gameId);

@@ -1,7 +1,7 @@
 import type { PhaseRecord } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { committeeFields, committeeView, withCommittee } from "./committee.ts";
-import { isFamilyGame, loadFamilyGame } from "./family.ts";
+import { isFamilyGame } from "./family.ts";
 import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
 import { tokenHash } from "./password.ts";
 import type { EventView, GameView, User } from "./room.ts";
@@ -153,9 +153,8 @@ export class Views extends Room {
   }
 
   /** Members and seats of any game, family games included (who may see which events). */
-  private async viewable(gameId: string): Promise<Pick<GameData, "members" | "seats">> {
-    if (await isFamilyGame(this.db, gameId)) return loadFamilyGame(this.db, gameId);
-    return loadGame(this.db, gameId);
+  private viewable(gameId: string): Promise<Pick<GameData, "members" | "seats">> {
+    return this.loadHosted(this.db, gameId);
   }
 
   /** Global Diplomacy: a power's report (seed 004 §8), only its player's or the GM's. */

@@ -275,25 +275,20 @@ export class Notifier {
     const before = Math.min(this.reminderMs, length / 2);
     const now = this.judge.now();
     if (now < deadlineAt - before || now >= deadlineAt) return null;
-    const sets = await this.judge.store.db
-      .selectFrom("submissions")
-      .select(["power", "final", "id"])
-      .where("game_id", "=", game.id)
-      .where("phase_idx", "=", v.phaseIndex)
-      .orderBy("id")
-      .execute();
-    const latest = new Map(sets.map((s) => [s.power, s.final === 1]));
-    const need = new Set(v.toOrder);
+    // Who owes orders is the judge's answer for every game family (Judge.ordersOwed); where
+    // sets are not marked final (EMG), a preliminary set on file is enough.
+    const owed = await this.judge.ordersOwed(game.id);
+    const onFile = new Map(owed.owed.flatMap((o) => o.powers.map((x) => [x.power, x.onFile])));
     const due = `${voice.phase(v.phase)} are due by ${iso(deadlineAt)}`;
     const out: OutgoingMail[] = [];
     for (const p of game.players) {
       if (!p.address) continue;
       const missing = p.powers.filter(
-        (x) => need.has(x) && !(latest.has(x) && (latest.get(x) || !voice.finalSets)),
+        (x) => onFile.has(x) && (voice.finalSets || onFile.get(x) === "none"),
       );
       if (missing.length === 0) continue;
       const lines = missing.map((x) =>
-        latest.has(x)
+        onFile.get(x) === "preliminary"
           ? `  ${voice.power(game, x)}: preliminary ${voice.sends} on file (add a line "Final" to make them final)`
           : `  ${voice.power(game, x)}: NO ${voice.sends.toUpperCase()} on file`,
       );

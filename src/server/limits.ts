@@ -1,19 +1,32 @@
 import type { IncomingMessage } from "node:http";
+import { nameKey } from "../judge/names.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
 
 export { SlidingWindow, type Window };
 
 /*
- * What the server lets in, and how it says no: login and registration rate limits (per
- * account and per client address, 429 with Retry-After), the bound on request bodies (413),
+ * What the server lets in, and how it says no: login and registration rate limits (wrong
+ * passwords per account and address, per account from new addresses, logins and
+ * registrations per client address; 429 with Retry-After), the bound on request bodies (413),
  * where a malformed JSON body goes wrong (400), and the security headers every response
  * carries (a content security policy, nosniff, no framing, no referrer). server.ts calls
  * `Limits.around` for every route and sets `SECURITY_HEADERS` on every response.
  */
 
 export interface LimitsConfig {
-  /** Failed logins per account (by name), whatever the address. */
+  /**
+   * Wrong passwords for one account from one client address: past this, that address waits
+   * (for that account only).
+   */
+  readonly loginFailuresPerAccountAddress: Window;
+  /**
+   * Wrong passwords for one account from all addresses together: past this, logins to the
+   * account wait, except from an address it was logged in from before (`knownAddressMs`), so
+   * that guessing from many addresses stays slow and the owner is never locked out by it.
+   */
   readonly loginFailuresPerAccount: Window;
+  /** How long an address an account logged in from counts as the owner's (ms). */
+  readonly knownAddressMs: number;
   /** Login attempts per client address (right or wrong). */
   readonly loginPerAddress: Window;
   /** Accounts created per client address. */
@@ -21,17 +34,22 @@ export interface LimitsConfig {
   /** Request bodies larger than this (bytes) are refused with 413. */
   readonly maxBodyBytes: number;
   /**
-   * Behind a reverse proxy every request comes from the proxy: with this set, the client's
-   * address is the last one in X-Forwarded-For (the one the proxy added; the ones before it
-   * are whatever the client wrote). Set it only behind one proxy that appends that header.
+   * Behind a reverse proxy every request comes from the proxy. With this set, a request
+   * whose peer is a trusted proxy is counted by the address the proxy names: the rightmost
+   * X-Forwarded-For entry that is not itself a trusted proxy (the entries left of it are
+   * whatever the client wrote). `true` trusts proxies on this machine (loopback addresses);
+   * a list names the proxies' addresses. A request from any other peer is counted by its
+   * own address, whatever its headers say, so going around the proxy does not help.
    */
-  readonly trustProxy: boolean;
+  readonly trustProxy: boolean | readonly string[];
 }
 
 const MINUTE = 60_000;
 
 export const DEFAULT_LIMITS: LimitsConfig = {
-  loginFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccountAddress: { max: 10, windowMs: 15 * MINUTE },
+  loginFailuresPerAccount: { max: 50, windowMs: 15 * MINUTE },
+  knownAddressMs: 30 * 24 * 60 * MINUTE,
   loginPerAddress: { max: 60, windowMs: 10 * MINUTE },
   registrationsPerAddress: { max: 50, windowMs: 60 * MINUTE },
   maxBodyBytes: 1024 * 1024,
@@ -48,14 +66,36 @@ export class RateLimited extends Error {
   }
 }
 
-/** The client's address: the socket's peer, or X-Forwarded-For's last entry behind a proxy. */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = req.headers["x-forwarded-for"];
-    const last = (Array.isArray(fwd) ? fwd.join(",") : fwd)?.split(",").at(-1)?.trim();
-    if (last) return last;
+const LOOPBACK = ["127.0.0.1", "::1"];
+
+/** `::ffff:192.0.2.1` (IPv4 mapped in IPv6) is `192.0.2.1`. */
+const plain = (a: string) =>
+  a
+    .trim()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+    .toLowerCase();
+
+/**
+ * The client's address: the socket's peer, or, when the peer is a trusted proxy, the
+ * rightmost X-Forwarded-For address that is not a trusted proxy.
+ */
+export function clientAddress(
+  req: IncomingMessage,
+  trustProxy: boolean | readonly string[],
+): string {
+  const peer = plain(req.socket.remoteAddress ?? "unknown");
+  if (trustProxy === false) return peer;
+  const trusted = new Set((trustProxy === true ? LOOPBACK : trustProxy).map(plain));
+  if (!trusted.has(peer)) return peer;
+  const fwd = req.headers["x-forwarded-for"];
+  const chain = (Array.isArray(fwd) ? fwd.join(",") : (fwd ?? ""))
+    .split(",")
+    .map(plain)
+    .filter((a) => a !== "");
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!trusted.has(chain[i]!)) return chain[i]!;
   }
-  return req.socket.remoteAddress ?? "unknown";
+  return chain[0] ?? peer;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -69,8 +109,11 @@ const minutes = (ms: number) => {
 export class Limits {
   readonly config: LimitsConfig;
   private readonly loginFailures: SlidingWindow;
+  private readonly loginFailuresHere: SlidingWindow;
   private readonly loginAddress: SlidingWindow;
   private readonly registerAddress: SlidingWindow;
+  /** `account\naddress` → when the account last logged in from there (oldest first). */
+  private readonly known = new Map<string, number>();
 
   constructor(
     config: Partial<LimitsConfig> = {},
@@ -78,6 +121,7 @@ export class Limits {
   ) {
     this.config = { ...DEFAULT_LIMITS, ...config };
     this.loginFailures = new SlidingWindow(this.config.loginFailuresPerAccount);
+    this.loginFailuresHere = new SlidingWindow(this.config.loginFailuresPerAccountAddress);
     this.loginAddress = new SlidingWindow(this.config.loginPerAddress);
     this.registerAddress = new SlidingWindow(this.config.registrationsPerAddress);
   }
@@ -106,28 +150,48 @@ export class Limits {
     }
     if (route === "POST /api/login") {
       const raw = (body as { name?: unknown } | undefined)?.name;
-      const account = typeof raw === "string" ? raw.trim().toLowerCase() : "";
+      const account = typeof raw === "string" ? nameKey(raw) : "";
       this.refuseIf(
         this.loginAddress,
         address,
         now,
         `too many logins from your address (at most ${this.config.loginPerAddress.max} in ${minutes(this.config.loginPerAddress.windowMs)})`,
       );
+      const here = `${account}\n${address}`;
       this.refuseIf(
-        this.loginFailures,
-        account,
+        this.loginFailuresHere,
+        here,
         now,
-        `too many wrong passwords for this account (at most ${this.config.loginFailuresPerAccount.max} in ${minutes(this.config.loginFailuresPerAccount.windowMs)}); logins to it are paused`,
+        `too many wrong passwords for this account from your address (at most ${this.config.loginFailuresPerAccountAddress.max} in ${minutes(this.config.loginFailuresPerAccountAddress.windowMs)}); logins to it from your address are paused`,
       );
+      // Guessing from many addresses is held back account-wide, but never on an address the
+      // account was logged in from: the owner is not locked out by someone else's guesses.
+      const knownAt = this.known.get(here);
+      const isKnown = knownAt !== undefined && now - knownAt < this.config.knownAddressMs;
+      if (!isKnown) {
+        this.refuseIf(
+          this.loginFailures,
+          account,
+          now,
+          `too many wrong passwords for this account (at most ${this.config.loginFailuresPerAccount.max} in ${minutes(this.config.loginFailuresPerAccount.windowMs)} from addresses it has not logged in from); logins to it from new addresses are paused`,
+        );
+      }
       this.loginAddress.add(address, now);
       try {
         const out = await run();
-        this.loginFailures.clear(account);
+        this.loginFailuresHere.clear(here);
+        this.known.delete(here);
+        this.known.set(here, this.now());
+        while (this.known.size > 100_000) {
+          this.known.delete(this.known.keys().next().value as string);
+        }
         return out;
       } catch (e) {
         // A wrong name or password counts against the account; a malformed body does not.
         if ((e as { kind?: string }).kind === "unauthenticated") {
-          this.loginFailures.add(account, this.now());
+          const at = this.now();
+          this.loginFailuresHere.add(here, at);
+          this.loginFailures.add(account, at);
         }
         throw e;
       }
@@ -152,6 +216,38 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
 };
+
+/**
+ * How deep a request body may nest (objects and lists inside one another). Rule options,
+ * variant data and positions nest a few levels; the bound is checked on every body right
+ * after parsing, before a schema, the judge or the engine recurses into it, so that valid
+ * JSON nested thousands of levels deep is a 400 instead of a stack overflow.
+ */
+export const MAX_DEPTH = 64;
+
+/**
+ * The path of the first value nested deeper than `max` levels (counting the body as level
+ * 0), or null. Iterative: it cannot overflow the stack itself.
+ */
+export function tooDeep(value: unknown, max = MAX_DEPTH): string | null {
+  const stack: [unknown, number, string][] = [[value, 0, "body"]];
+  while (stack.length > 0) {
+    const [v, depth, path] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= max) return path;
+    // The path names the first levels, then stops: a path thousands of levels long says no more.
+    const at = (key: string) => (depth < 4 ? `${path}${key}` : path);
+    const entries = Array.isArray(v)
+      ? v.map((x, i) => [`[${i}]`, x] as const)
+      : Object.entries(v).map(([k, x]) => [`.${k}`, x] as const);
+    for (const [key, x] of entries) stack.push([x, depth + 1, at(key)]);
+  }
+  return null;
+}
+
+/** The message for a body that nests too deep: where, and the bound. */
+export const tooDeepMessage = (path: string) =>
+  `${path}: nested more than ${MAX_DEPTH} levels deep (lists and objects inside one another); no request needs that many`;
 
 /**
  * Where a text stops being JSON, for the 400 answer: "line 3, column 7: expected ',' or '}'
@@ -220,7 +316,7 @@ export function jsonErrorAt(text: string): string {
     }
   };
   const value = (depth: number): void => {
-    if (depth > 1000) fail("less nesting (at most 1000 levels)");
+    if (depth > MAX_DEPTH) fail(`less nesting (at most ${MAX_DEPTH} levels)`);
     ws();
     const c = text[i];
     if (c === "{") {

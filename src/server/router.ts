@@ -3,8 +3,9 @@ import type { User } from "../judge/judge.ts";
 import type { JsonSchema, Schema } from "./schema.ts";
 
 /*
- * Routes as data: method, path, who may call, the body's schema, the handler. The server
- * matches and validates with them and the OpenAPI document is written from them.
+ * Routes as data: method, path, who may call, the body's schema, the handler. server.ts
+ * registers each with Fastify (which matches the path and validates the body against the
+ * schema) and @fastify/swagger writes the OpenAPI document from the same definitions.
  */
 
 export type Auth = "none" | "optional" | "required";
@@ -32,9 +33,13 @@ export interface Route {
   readonly description?: string;
   readonly auth: Auth;
   readonly bodyJson?: JsonSchema;
+  /** The body may be left out. */
+  readonly bodyOptional?: boolean;
   readonly query?: Readonly<Record<string, string>>;
   /** Status codes besides 200 worth documenting, with their meaning. */
   readonly responses?: Readonly<Record<number, string>>;
+  /** The JSON Schema of a successful answer (documented, not enforced). */
+  readonly response?: JsonSchema;
   readonly successStatus?: number;
   readonly pattern: RegExp;
   readonly paramNames: readonly string[];
@@ -51,6 +56,7 @@ export interface RouteDef<B> {
   readonly body?: Schema<B>;
   readonly query?: Readonly<Record<string, string>>;
   readonly responses?: Readonly<Record<number, string>>;
+  readonly response?: JsonSchema;
   readonly successStatus?: number;
   readonly handler: (ctx: Ctx<B>) => Promise<Reply>;
 }
@@ -70,37 +76,24 @@ export function route<B = undefined>(def: RouteDef<B>): Route {
     summary: def.summary,
     ...(def.description ? { description: def.description } : {}),
     auth: def.auth,
-    ...(def.body ? { bodyJson: def.body.json } : {}),
+    ...(def.body ? { bodyJson: def.body.json, bodyOptional: def.body.optional } : {}),
     ...(def.query ? { query: def.query } : {}),
     ...(def.responses ? { responses: def.responses } : {}),
+    ...(def.response ? { response: def.response } : {}),
     ...(def.successStatus ? { successStatus: def.successStatus } : {}),
     pattern,
     paramNames,
-    handle: (ctx) => {
-      const body = def.body ? def.body.parse(ctx.body ?? undefined, "body") : (undefined as B);
-      return def.handler({ ...ctx, body });
-    },
+    // Fastify has validated the body against `bodyJson` before this runs.
+    handle: (ctx) => def.handler(ctx as Ctx<B>),
   };
 }
 
-export function match(
-  routes: readonly Route[],
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | { allowed: string[] } | null {
-  const allowed: string[] = [];
-  for (const r of routes) {
-    const m = r.pattern.exec(path);
-    if (!m) continue;
-    if (r.method !== method) {
-      allowed.push(r.method);
-      continue;
-    }
-    const params: Record<string, string> = {};
-    r.paramNames.forEach((n, i) => {
-      params[n] = decodeURIComponent(m[i + 1]!);
-    });
-    return { route: r, params };
-  }
-  return allowed.length > 0 ? { allowed } : null;
+/** The methods other routes take at a path no route of this method matches (for 405). */
+export function allowedAt(routes: readonly Route[], path: string): string[] {
+  return routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
+}
+
+/** A path parameter decoded; a malformed percent-escape is the client's error (400). */
+export function badEscapeMessage(path: string): string {
+  return `the path is not a valid URL: ${path} has a malformed percent-escape (write % followed by two hex digits of UTF-8, such as %20)`;
 }

@@ -1,7 +1,12 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+
 /*
- * A small schema language for the API's inputs: each schema checks a JSON value (with an
- * error that names the field and says what is expected) and describes itself as JSON Schema
- * for the OpenAPI document, so the checks and the documentation cannot drift apart.
+ * The API's input schemas. Each builder writes JSON Schema (which Fastify validates every
+ * body, path parameter and query with, through Ajv, and @fastify/swagger documents) and
+ * carries the TypeScript type of what passes, so a handler's `c.body` is typed by its schema.
+ * What is written here by hand is only the wording of a refusal: Ajv's errors are turned
+ * into one message that names the field and says what is expected
+ * ("body.name: must have at least 2 characters").
  */
 
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -11,26 +16,14 @@ export class ValidationError extends Error {}
 export interface Schema<T> {
   readonly json: JsonSchema;
   readonly optional: boolean;
-  parse(value: unknown, path: string): T;
+  /** Never set: it only carries the type of what passes. */
+  readonly _type?: T;
 }
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
-const fail = (path: string, what: string): never => {
-  throw new ValidationError(`${path}: ${what}`);
-};
-
-const describe = (v: unknown): string =>
-  v === null
-    ? "null"
-    : Array.isArray(v)
-      ? "a list"
-      : typeof v === "object"
-        ? "an object"
-        : JSON.stringify(v);
-
-function schema<T>(json: JsonSchema, parse: (v: unknown, path: string) => T): Schema<T> {
-  return { json, optional: false, parse };
+function schema<T>(json: JsonSchema): Schema<T> {
+  return { json, optional: false };
 }
 
 export function str(
@@ -43,130 +36,66 @@ export function str(
   } = {},
 ): Schema<string> {
   const min = opts.min ?? 0;
-  const max = opts.max ?? 10_000;
-  return schema(
-    {
-      type: "string",
-      ...(min > 0 ? { minLength: min } : {}),
-      maxLength: max,
-      ...(opts.pattern ? { pattern: opts.pattern.source } : {}),
-      ...(opts.description ? { description: opts.description } : {}),
-      ...(opts.example ? { example: opts.example } : {}),
-    },
-    (v, path) => {
-      if (typeof v !== "string") return fail(path, `must be a string, not ${describe(v)}`);
-      if (v.length < min)
-        return fail(path, min === 1 ? "must not be empty" : `must have at least ${min} characters`);
-      if (v.length > max) return fail(path, `must have at most ${max} characters`);
-      if (opts.pattern && !opts.pattern.test(v))
-        return fail(path, `must match ${opts.pattern.source}`);
-      return v;
-    },
-  );
+  return schema({
+    type: "string",
+    ...(min > 0 ? { minLength: min } : {}),
+    maxLength: opts.max ?? 10_000,
+    ...(opts.pattern ? { pattern: opts.pattern.source } : {}),
+    ...(opts.description ? { description: opts.description } : {}),
+    ...(opts.example ? { examples: [opts.example] } : {}),
+  });
 }
 
 export function num(
   opts: { min?: number; max?: number; integer?: boolean; description?: string } = {},
 ): Schema<number> {
-  return schema(
-    {
-      type: opts.integer ? "integer" : "number",
-      ...(opts.min !== undefined ? { minimum: opts.min } : {}),
-      ...(opts.max !== undefined ? { maximum: opts.max } : {}),
-      ...(opts.description ? { description: opts.description } : {}),
-    },
-    (v, path) => {
-      if (typeof v !== "number" || !Number.isFinite(v))
-        return fail(path, `must be a number, not ${describe(v)}`);
-      if (opts.integer && !Number.isInteger(v)) return fail(path, "must be a whole number");
-      if (opts.min !== undefined && v < opts.min) return fail(path, `must be at least ${opts.min}`);
-      if (opts.max !== undefined && v > opts.max) return fail(path, `must be at most ${opts.max}`);
-      return v;
-    },
-  );
+  return schema({
+    type: opts.integer ? "integer" : "number",
+    ...(opts.min !== undefined ? { minimum: opts.min } : {}),
+    ...(opts.max !== undefined ? { maximum: opts.max } : {}),
+    ...(opts.description ? { description: opts.description } : {}),
+  });
 }
 
 export const int = (opts: { min?: number; max?: number; description?: string } = {}) =>
   num({ ...opts, integer: true });
 
 export function bool(description?: string): Schema<boolean> {
-  return schema({ type: "boolean", ...(description ? { description } : {}) }, (v, path) =>
-    typeof v === "boolean" ? v : fail(path, `must be true or false, not ${describe(v)}`),
-  );
+  return schema({ type: "boolean", ...(description ? { description } : {}) });
 }
 
 export function oneOf<const T extends string>(
   values: readonly T[],
   description?: string,
 ): Schema<T> {
-  return schema(
-    { type: "string", enum: values, ...(description ? { description } : {}) },
-    (v, path) =>
-      typeof v === "string" && (values as readonly string[]).includes(v)
-        ? (v as T)
-        : fail(
-            path,
-            `must be one of ${values.map((x) => JSON.stringify(x)).join(", ")}, not ${describe(v)}`,
-          ),
-  );
+  return schema({ type: "string", enum: values, ...(description ? { description } : {}) });
 }
 
 export function list<T>(item: Schema<T>, opts: { min?: number; max?: number } = {}): Schema<T[]> {
-  const max = opts.max ?? 1000;
-  return schema(
-    { type: "array", items: item.json, maxItems: max, ...(opts.min ? { minItems: opts.min } : {}) },
-    (v, path) => {
-      if (!Array.isArray(v)) return fail(path, `must be a list, not ${describe(v)}`);
-      if (opts.min !== undefined && v.length < opts.min)
-        return fail(path, `must have at least ${opts.min} item(s)`);
-      if (v.length > max) return fail(path, `must have at most ${max} items`);
-      return v.map((x, i) => item.parse(x, `${path}[${i}]`));
-    },
-  );
-}
-
-export function optional<T>(s: Schema<T>): Schema<T | undefined> {
-  return {
-    json: s.json,
-    optional: true,
-    parse: (v, path) => (v === undefined || v === null ? undefined : s.parse(v, path)),
-  };
-}
-
-/** A value that is any of several schemas (tried in order; the first that fits). */
-export function either<A, B>(a: Schema<A>, b: Schema<B>, what: string): Schema<A | B> {
-  // A value of the right JSON type that breaks a bound (a list too long, a text too long)
-  // is told that bound, not only the two shapes it may take.
-  const kind = (v: unknown) =>
-    Array.isArray(v) ? "array" : v === null ? "null" : typeof v === "object" ? "object" : typeof v;
-  return schema({ oneOf: [a.json, b.json] }, (v, path) => {
-    const errors: unknown[] = [];
-    for (const s of [a, b] as const) {
-      try {
-        return s.parse(v, path);
-      } catch (e) {
-        errors.push(e);
-      }
-    }
-    const near = [a, b].findIndex((s) => s.json.type === kind(v));
-    const detail = errors[near];
-    if (detail instanceof ValidationError) {
-      throw new ValidationError(`${detail.message} (it must be ${what})`);
-    }
-    return fail(path, `must be ${what}`);
+  return schema({
+    type: "array",
+    items: item.json,
+    maxItems: opts.max ?? 1000,
+    ...(opts.min ? { minItems: opts.min } : {}),
   });
+}
+
+/** A field that may be left out (or sent as null, which counts as left out). */
+export function optional<T>(s: Schema<T>): Schema<T | undefined> {
+  return { json: s.json, optional: true };
+}
+
+/**
+ * A value that is any of two schemas of different JSON types; `what` names both for the
+ * message ("a list of order lines or one text").
+ */
+export function either<A, B>(a: Schema<A>, b: Schema<B>, what: string): Schema<A | B> {
+  return schema({ oneOf: [a.json, b.json], description: what });
 }
 
 /** An object with string keys and values of one schema. */
 export function dict<T>(value: Schema<T>, maxKeys = 100): Schema<Record<string, T>> {
-  return schema({ type: "object", additionalProperties: value.json }, (v, path) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      return fail(path, `must be an object, not ${describe(v)}`);
-    }
-    const entries = Object.entries(v);
-    if (entries.length > maxKeys) return fail(path, `must have at most ${maxKeys} keys`);
-    return Object.fromEntries(entries.map(([k, x]) => [k, value.parse(x, `${path}.${k}`)]));
-  });
+  return schema({ type: "object", additionalProperties: value.json, maxProperties: maxKeys });
 }
 
 type Shape = Record<string, Schema<unknown>>;
@@ -181,37 +110,225 @@ export function obj<S extends Shape>(shape: S, description?: string): Schema<Obj
   const required = Object.entries(shape)
     .filter(([, s]) => !s.optional)
     .map(([k]) => k);
-  return schema(
-    {
-      type: "object",
-      properties: Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.json])),
-      ...(required.length > 0 ? { required } : {}),
-      additionalProperties: false,
-      ...(description ? { description } : {}),
-    },
-    (v, path) => {
-      if (typeof v !== "object" || v === null || Array.isArray(v)) {
-        return fail(path, `must be a JSON object, not ${describe(v)}`);
-      }
-      const rec = v as Record<string, unknown>;
-      for (const k of Object.keys(rec)) {
-        if (!(k in shape)) {
-          fail(`${path}.${k}`, `unknown field; known: ${Object.keys(shape).join(", ") || "none"}`);
-        }
-      }
-      const out: Record<string, unknown> = {};
-      for (const [k, s] of Object.entries(shape)) {
-        if (!s.optional && (rec[k] === undefined || rec[k] === null))
-          fail(`${path}.${k}`, "is required");
-        const x = s.parse(rec[k], `${path}.${k}`);
-        if (x !== undefined) out[k] = x;
-      }
-      return out as ObjectOf<S>;
-    },
-  );
+  return schema({
+    type: "object",
+    properties: Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.json])),
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+    ...(description ? { description } : {}),
+  });
 }
 
 /** Any JSON value (described, not checked here: the judge checks it). */
 export function anyJson(description: string): Schema<unknown> {
-  return schema({ description }, (v) => v);
+  return schema({ description });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: Ajv, and the wording of its errors
+
+/**
+ * The one Ajv instance: every error collected (the message names the first in the order the
+ * fields are declared), values never coerced nor extra fields silently dropped, and each
+ * error carrying its schema and value for the message.
+ */
+const ajv = new Ajv({
+  allErrors: true,
+  verbose: true,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+  strict: true,
+  strictTypes: false,
+  allowUnionTypes: true,
+});
+
+const describe = (v: unknown): string =>
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "a list"
+      : typeof v === "object"
+        ? "an object"
+        : JSON.stringify(v);
+
+const kindOf = (v: unknown) =>
+  Array.isArray(v) ? "array" : v === null ? "null" : typeof v === "object" ? "object" : typeof v;
+
+type Json = Record<string, unknown>;
+
+/**
+ * A field declared in an object schema and sent as null counts as left out (as it always
+ * has: clients write `"seat": null`). Follows the schema down objects and lists.
+ */
+function dropNulls(s: Json | undefined, v: unknown): void {
+  if (!s || typeof v !== "object" || v === null) return;
+  if (Array.isArray(v)) {
+    const items = s.items as Json | undefined;
+    if (items) for (const x of v) dropNulls(items, x);
+    return;
+  }
+  const props = s.properties as Record<string, Json> | undefined;
+  const rec = v as Record<string, unknown>;
+  if (props) {
+    for (const k of Object.keys(props)) {
+      if (!Object.hasOwn(rec, k)) continue;
+      if (rec[k] === null) delete rec[k];
+      else dropNulls(props[k], rec[k]);
+    }
+  }
+}
+
+/** `/orders/3/name` → `.orders[3].name` */
+const fieldPath = (instancePath: string): string =>
+  instancePath
+    .split("/")
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join("");
+
+/** Where an error stands in the order the fields are declared (the old reading order). */
+function rank(root: Json, e: ErrorObject): number[] {
+  const out: number[] = [];
+  let s: Json | undefined = root;
+  for (const seg of e.instancePath.split("/").slice(1)) {
+    const props = s?.properties as Record<string, Json> | undefined;
+    if (props) {
+      const i = Object.keys(props).indexOf(seg.replace(/~1/g, "/").replace(/~0/g, "~"));
+      out.push(i);
+      s = props[seg] ?? (s?.additionalProperties as Json | undefined);
+    } else if (s?.items) {
+      out.push(Number(seg));
+      s = s.items as Json;
+    } else {
+      out.push(0);
+      s = s?.additionalProperties as Json | undefined;
+    }
+  }
+  if (e.keyword === "additionalProperties" || e.keyword === "maxProperties") out.push(-1);
+  else if (e.keyword === "required") {
+    const props = Object.keys((s?.properties as Json | undefined) ?? {});
+    out.push(props.indexOf(String(e.params.missingProperty)));
+  }
+  return out;
+}
+
+const before = (a: number[], b: number[]): boolean => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]!;
+  }
+  return a.length < b.length;
+};
+
+/** One Ajv error in words. */
+function say(e: ErrorObject, path: string, all: readonly ErrorObject[]): string {
+  const at = `${path}${fieldPath(e.instancePath)}`;
+  const p = e.params as Record<string, unknown>;
+  const v = e.data;
+  switch (e.keyword) {
+    case "type": {
+      const t = String(p.type);
+      if (t === "integer" && typeof v === "number") return `${at}: must be a whole number`;
+      const what: Record<string, string> = {
+        string: "a string",
+        number: "a number",
+        integer: "a number",
+        boolean: "true or false",
+        array: "a list",
+        object: "a JSON object",
+      };
+      return `${at}: must be ${what[t] ?? t}, not ${describe(v)}`;
+    }
+    case "minLength":
+      return p.limit === 1
+        ? `${at}: must not be empty`
+        : `${at}: must have at least ${p.limit} characters`;
+    case "maxLength":
+      return `${at}: must have at most ${p.limit} characters`;
+    case "pattern":
+      return `${at}: must match ${p.pattern}`;
+    case "minimum":
+      return `${at}: must be at least ${p.limit}`;
+    case "maximum":
+      return `${at}: must be at most ${p.limit}`;
+    case "enum":
+      return `${at}: must be one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(", ")}, not ${describe(v)}`;
+    case "minItems":
+      return `${at}: must have at least ${p.limit} item(s)`;
+    case "maxItems":
+      return `${at}: must have at most ${p.limit} items`;
+    case "maxProperties":
+      return `${at}: must have at most ${p.limit} keys`;
+    case "required":
+      return `${at}.${p.missingProperty}: is required`;
+    case "additionalProperties": {
+      const known = Object.keys((e.parentSchema?.properties as Json | undefined) ?? {});
+      return `${at}.${p.additionalProperty}: unknown field; known: ${known.join(", ") || "none"}`;
+    }
+    case "oneOf": {
+      // A value of one shape's JSON type that breaks that shape's bound (a list too long)
+      // is told the bound, and what the field may be.
+      const what = String(e.parentSchema?.description ?? "one of the shapes documented");
+      const branches = (e.schema as Json[]) ?? [];
+      const near = branches.findIndex((b) => b.type === kindOf(v));
+      const inside = all.filter(
+        (x) =>
+          x !== e &&
+          x.instancePath.startsWith(e.instancePath) &&
+          x.schemaPath.startsWith(`${e.schemaPath}/${near}/`),
+      );
+      if (near >= 0 && inside[0]) return `${say(inside[0], path, all)} (it must be ${what})`;
+      return `${at}: must be ${what}`;
+    }
+    default:
+      return `${at}: ${e.message ?? "is not valid"}`;
+  }
+}
+
+/** The message for a value refused by `root`: the first error in declaration order. */
+export function validationMessage(
+  root: JsonSchema,
+  errors: readonly ErrorObject[],
+  path: string,
+): string {
+  // Errors inside a oneOf's branches are told through the oneOf's own error.
+  const inBranch = (e: ErrorObject) => /\/oneOf\/\d+\//.test(e.schemaPath);
+  const top = errors.filter((e) => !inBranch(e));
+  const candidates = top.length > 0 ? top : errors;
+  let first = candidates[0]!;
+  let firstRank = rank(root as Json, first);
+  for (const e of candidates.slice(1)) {
+    const r = rank(root as Json, e);
+    if (before(r, firstRank)) {
+      first = e;
+      firstRank = r;
+    }
+  }
+  return say(first, path, errors);
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
+ * A validator for a JSON Schema: answers the value (with null fields dropped), or throws a
+ * ValidationError saying what is wrong. `path` names the value in messages ("body").
+ */
+export function validatorFor(json: JsonSchema): (value: unknown, path: string) => unknown {
+  let validate = compiled.get(json);
+  if (!validate) {
+    validate = ajv.compile(json);
+    compiled.set(json, validate);
+  }
+  const check = validate;
+  return (value, path) => {
+    dropNulls(json as Json, value);
+    if (check(value)) return value;
+    throw new ValidationError(validationMessage(json, check.errors ?? [], path));
+  };
+}
+
+/** Checks a value against a schema (tests, and anything outside an HTTP route). */
+export function parse<T>(s: Schema<T>, value: unknown, path: string): T {
+  return validatorFor(s.json)(value, path) as T;
 }

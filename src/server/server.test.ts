@@ -344,9 +344,36 @@ for (const kind of STORE_KINDS) {
       assert.equal(health.database, kind);
       const docs = await api.ok<{ openapi: string; paths: Record<string, unknown> }>(
         "GET",
-        "/api/docs",
+        "/api/openapi.json",
       );
       assert.equal(docs.openapi, "3.1.0");
+      // The reference is rendered at /api/docs by this server alone: every script and style
+      // sheet the page loads is served here (no other origin), and it reads the same document.
+      const reference = await fetch(`${api.base}/api/docs`);
+      assert.match(
+        reference.headers.get("content-type") ?? "",
+        /text\/html/,
+        "/api/docs is a page",
+      );
+      const referenceHtml = await reference.text();
+      const assets = [...referenceHtml.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(
+        assets.some((a) => a.endsWith(".js")),
+        `the page loads a script: ${assets}`,
+      );
+      for (const a of assets) {
+        assert.ok(a.startsWith("/api/docs/"), `${a} is served by the judge itself`);
+        const r = await fetch(api.base + a);
+        assert.equal(r.status, 200, `${a} is served`);
+        await r.arrayBuffer();
+      }
+      const init = await (await fetch(`${api.base}/api/docs/static/swagger-initializer.js`)).text();
+      const code = init
+        .split("\n")
+        .filter((l) => !l.trim().startsWith("//"))
+        .join("\n");
+      assert.ok(!/https?:\/\//.test(code), "the page's configuration names no other server");
+      assert.deepEqual(await api.ok("GET", "/api/docs/json"), docs, "the page reads this document");
       for (const p of [
         "/api/games",
         "/api/games/{id}/orders",

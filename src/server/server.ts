@@ -1,23 +1,40 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
 import { JudgeError } from "../judge/errors.ts";
-import type { Judge } from "../judge/judge.ts";
+import type { Judge, User } from "../judge/judge.ts";
 import { EventHub } from "./events.ts";
-import { jsonErrorAt, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } from "./limits.ts";
-import { openApi } from "./openapi.ts";
-import { match, type Reply, type Route } from "./router.ts";
+import {
+  jsonErrorAt,
+  Limits,
+  type LimitsConfig,
+  RateLimited,
+  SECURITY_HEADERS,
+  tooDeep,
+  tooDeepMessage,
+} from "./limits.ts";
+import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
+import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
 import { apiRoutes } from "./routes.ts";
-import { ValidationError } from "./schema.ts";
+import { type JsonSchema, ValidationError, validatorFor } from "./schema.ts";
 import { serveWeb } from "./web.ts";
 
 /*
- * The HTTP server over the judge (node:http, no framework): JSON in and out, bearer tokens,
- * server-sent events, and the scheduler that adjudicates phases whose deadline has passed.
+ * The HTTP server over the judge, on Fastify: each route of the table (routes.ts, web.ts) is
+ * registered with its schemas (Fastify validates every body, path parameter and query with
+ * Ajv; @fastify/swagger documents the same schemas, @fastify/swagger-ui renders them at
+ * /api/docs), bearer tokens, JSON bodies only (415 otherwise, 413 over the bound, 400 when
+ * malformed or nested too deep), server-sent events, the web client's pages, one error shape
+ * ({"error": "..."}) for every refusal, and the scheduler that adjudicates phases whose
+ * deadline has passed.
  */
 
 export interface ServerOptions {
   readonly judge: Judge;
   readonly port: number;
+  /** The address to listen on; default 0.0.0.0 (every interface). */
   readonly host?: string;
   /** How often to look for due phases (ms). Default 1000. */
   readonly tickMs?: number;
@@ -53,48 +70,10 @@ class HttpError extends Error {
   }
 }
 
-/**
- * The body as text, at most `max` bytes: a larger one is refused with 413 (announced by
- * Content-Length, at once; otherwise once it passes the bound, the rest read and dropped so
- * that the client gets the answer).
- */
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  const tooLarge = () =>
-    new HttpError(
-      413,
-      `the request body is larger than ${max >= 1024 * 1024 ? `${max / (1024 * 1024)} MB` : `${max} bytes`}; nothing was stored`,
-    );
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"] ?? 0) > max) {
-      req.resume();
-      reject(tooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        chunks.length = 0;
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
+const bytes = (max: number) => (max >= 1024 * 1024 ? `${max / (1024 * 1024)} MB` : `${max} bytes`);
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-  });
-  res.end(text);
-}
+/** Who is calling: set by each route's onRequest hook, read by its handler. */
+const callers = new WeakMap<FastifyRequest, { user: User | null; token: string | null }>();
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { judge } = opts;
@@ -102,107 +81,220 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = new EventHub(judge, opts.pollMs ?? 500);
   const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
   const limits = new Limits(opts.limits, judge.now);
-  const docs = openApi(routes);
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const method = req.method ?? "GET";
-    // The web client's pages and script (web.ts).
-    if (await serveWeb(judge, req, res, url)) return;
-    if (
-      method === "GET" &&
-      (url.pathname === "/api/docs" || url.pathname === "/api/openapi.json")
-    ) {
-      sendJson(res, 200, docs);
-      return;
-    }
-    const found = match(routes, method, url.pathname);
-    if (!found)
-      throw new HttpError(
-        404,
-        `no such path: ${method} ${url.pathname}; the API is described at /api/docs`,
-      );
-    if ("allowed" in found) {
-      res.setHeader("allow", found.allowed.join(", "));
-      throw new HttpError(405, `${url.pathname} takes ${found.allowed.join(", ")}, not ${method}`);
-    }
-    const { route, params } = found;
-    const header = req.headers.authorization;
-    let token: string | null = null;
-    if (header) {
-      const m = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!m) throw new HttpError(401, 'the Authorization header must be "Bearer <token>"');
-      token = m[1]!;
-    } else if (route.path.endsWith("/events")) {
-      token = url.searchParams.get("token");
-    }
-    const user = token ? await judge.authenticate(token) : null;
-    if (token && !user) throw new HttpError(401, "this token is unknown or revoked; log in again");
-    if (route.auth === "required" && !user) {
-      throw new HttpError(
-        401,
-        "log in first: send Authorization: Bearer <token> (from /api/login)",
-      );
-    }
-    let body: unknown;
-    if (method === "POST") {
-      const text = await readBody(req, limits.config.maxBodyBytes);
-      if (text.trim() !== "") {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new HttpError(400, `the body is not valid JSON: ${jsonErrorAt(text)}`);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: limits.config.maxBodyBytes,
+    // Idle keep-alive connections are closed after a minute, not Node's 5 s: a client (or a
+    // proxy) reusing one just as the server closes it gets a reset, which a busy client's
+    // late timers make likely (bench/load.ts saw it at 500 players); a minute makes it rare.
+    keepAliveTimeout: 60_000,
+    forceCloseConnections: true,
+    // HEAD is answered for the web pages only (web.ts), as before.
+    exposeHeadRoutes: false,
+    // A path Fastify cannot decode (a malformed percent-escape): 400 with the shape of every
+    // other refusal.
+    frameworkErrors: (error, request, reply) => {
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(k, v);
+      const path = request.url.split("?")[0] ?? "";
+      const message =
+        error.code === "FST_ERR_BAD_URL"
+          ? badEscapeMessage(path)
+          : error.code === "FST_ERR_MAX_PARAM_LENGTH"
+            ? `a path parameter of ${path} is too long (at most 100 characters)`
+            : error.message;
+      const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400;
+      void (reply as unknown as FastifyReply)
+        .code(status)
+        .header("cache-control", "no-store")
+        .send({ error: message });
+    },
+  });
+  app.server.headersTimeout = 65_000;
+
+  // Answers are written with JSON.stringify as they are: the response schemas document them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const check = validatorFor(schema as JsonSchema);
+    const where = httpPart === "body" ? "body" : httpPart === "params" ? "path" : "query";
+    return (data: unknown) => {
+      try {
+        if (data === null && where === "body") {
+          throw new ValidationError(
+            "the body is missing: send a JSON object with Content-Type: application/json",
+          );
         }
+        return { value: check(data, where) };
+      } catch (e) {
+        return { error: e as Error };
       }
-    }
-    const reply: Reply = await limits.around(`${method} ${route.path}`, req, body, () =>
-      route.handle({ user, token, params, query: url.searchParams, body, req, res }),
-    );
-    if (reply && typeof reply === "object" && "streamed" in reply) return;
-    if (
-      reply &&
-      typeof reply === "object" &&
-      "status" in reply &&
-      "body" in reply &&
-      typeof reply.status === "number"
-    ) {
-      sendJson(res, reply.status, reply.body);
+    };
+  });
+
+  // JSON bodies only; parsed here so that a malformed one is located and a deep one refused
+  // before a schema, the judge or the engine recurses into it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+    const body = String(text);
+    if (body.trim() === "") {
+      done(null, undefined);
       return;
     }
-    sendJson(res, 200, reply);
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      done(new HttpError(400, `the body is not valid JSON: ${jsonErrorAt(body)}`), undefined);
+      return;
+    }
+    const deep = tooDeep(value);
+    if (deep) done(new HttpError(400, tooDeepMessage(deep)), undefined);
+    else done(null, value);
+  });
+
+  app.addHook("onRequest", async (_request, reply) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(k, v);
+  });
+
+  const refuse = (reply: FastifyReply, status: number, message: string) =>
+    reply.code(status).header("cache-control", "no-store").send({ error: message });
+
+  app.setErrorHandler((e: FastifyError, request, reply) => {
+    if (reply.raw.headersSent) {
+      reply.hijack();
+      reply.raw.end();
+      return;
+    }
+    if (e instanceof JudgeError) return refuse(reply, STATUS[e.kind], e.message);
+    if (e instanceof ValidationError) return refuse(reply, 400, e.message);
+    if (e instanceof HttpError) return refuse(reply, e.status, e.message);
+    if (e instanceof RateLimited) {
+      reply.header("retry-after", String(e.retryAfterSeconds));
+      return refuse(reply, 429, e.message);
+    }
+    switch (e.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        reply.header("connection", "close");
+        return refuse(
+          reply,
+          413,
+          `the request body is larger than ${bytes(limits.config.maxBodyBytes)}; nothing was stored`,
+        );
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE": {
+        const type = request.headers["content-type"];
+        return refuse(
+          reply,
+          415,
+          `the body must be JSON, sent with Content-Type: application/json${type ? `, not ${type}` : " (it had no Content-Type)"}`,
+        );
+      }
+      case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+        return refuse(reply, 400, "the body's length is not the Content-Length announced");
+    }
+    if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
+      return refuse(reply, e.statusCode, e.message);
+    }
+    log(`internal error on ${request.method} ${request.url}: ${e.stack ?? e}`);
+    return refuse(reply, 500, "internal error; the server's log has the details");
+  });
+
+  // Not an API route: the web client's pages and script (web.ts), or 405 / 404.
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = new URL(request.url, "http://localhost");
+    if (await serveWeb(judge, request.raw, reply.raw, url)) {
+      reply.hijack();
+      return reply;
+    }
+    const allowed = allowedAt(routes, url.pathname);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return refuse(
+        reply,
+        405,
+        `${url.pathname} takes ${allowed.join(", ")}, not ${request.method}`,
+      );
+    }
+    return refuse(
+      reply,
+      404,
+      `no such path: ${request.method} ${url.pathname}; the API is described at /api/docs`,
+    );
+  });
+
+  // The OpenAPI document from the route schemas; the reference rendered at /api/docs.
+  await app.register(swagger, {
+    openapi: { openapi: "3.1.0", info: API_INFO, servers: [{ url: "/" }], components: COMPONENTS },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/api/docs",
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  for (const r of routes) {
+    app.route({
+      method: r.method,
+      url: r.path.replace(/\{(\w+)\}/g, ":$1"),
+      schema: routeSchema(r),
+      // Who calls, before the body is read: a refused caller is told so first.
+      onRequest: async (request) => {
+        const header = request.headers.authorization;
+        let token: string | null = null;
+        if (header) {
+          const m = /^Bearer\s+(\S+)$/i.exec(header);
+          if (!m) throw new HttpError(401, 'the Authorization header must be "Bearer <token>"');
+          token = m[1]!;
+        } else if (r.path.endsWith("/events")) {
+          token = new URL(request.url, "http://localhost").searchParams.get("token");
+        }
+        const user = token ? await judge.authenticate(token) : null;
+        if (token && !user)
+          throw new HttpError(401, "this token is unknown or revoked; log in again");
+        if (r.auth === "required" && !user) {
+          throw new HttpError(
+            401,
+            "log in first: send Authorization: Bearer <token> (from /api/login)",
+          );
+        }
+        callers.set(request, { user, token });
+      },
+      // A body that may be left out is checked as an empty object.
+      ...(r.bodyOptional
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              if (request.body === undefined || request.body === null) request.body = {};
+            },
+          }
+        : {}),
+      handler: async (request, reply) => {
+        const { user, token } = callers.get(request) ?? { user: null, token: null };
+        const query = new URL(request.url, "http://localhost").searchParams;
+        const params = request.params as Record<string, string>;
+        const body = request.body;
+        const out: Reply = await limits.around(`${r.method} ${r.path}`, request.raw, body, () =>
+          r.handle({ user, token, params, query, body, req: request.raw, res: reply.raw }),
+        );
+        if (out && typeof out === "object" && "streamed" in out) {
+          reply.hijack();
+          return reply;
+        }
+        reply.header("cache-control", "no-store");
+        if (
+          out &&
+          typeof out === "object" &&
+          "status" in out &&
+          "body" in out &&
+          typeof out.status === "number"
+        ) {
+          return reply.code(out.status).send(out.body);
+        }
+        return reply.send(out);
+      },
+    });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      if (res.headersSent) {
-        res.end();
-        return;
-      }
-      if (e instanceof JudgeError) sendJson(res, STATUS[e.kind], { error: e.message });
-      else if (e instanceof ValidationError) sendJson(res, 400, { error: e.message });
-      else if (e instanceof HttpError) {
-        if (e.status === 413) res.setHeader("connection", "close");
-        sendJson(res, e.status, { error: e.message });
-      } else if (e instanceof RateLimited) {
-        res.setHeader("retry-after", String(e.retryAfterSeconds));
-        sendJson(res, 429, { error: e.message });
-      } else {
-        log(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? e}`);
-        sendJson(res, 500, { error: "internal error; the server's log has the details" });
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    // Idle keep-alive connections are closed after a minute, not Node's 5 s: a client (or a
-    // proxy) reusing one just as the server closes it gets a reset, which a busy client's late
-    // timers make likely (bench/load.ts saw it at 500 players); a minute makes it rare.
-    server.keepAliveTimeout = 60_000;
-    server.headersTimeout = 65_000;
-    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  await app.listen({ port: opts.port, host: opts.host ?? "0.0.0.0" });
+  const port = (app.server.address() as AddressInfo).port;
 
   // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking.
   let stopped = false;
@@ -217,15 +309,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   return {
     port,
-    server,
+    server: app.server,
     routes,
     async close() {
       stopped = true;
       clearInterval(timer);
       hub.stop();
       await running;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
     },
   };
 }

@@ -230,7 +230,7 @@ test("pages: the shell with a content security policy, the bundle, JSON 404s sta
   }
   const css = await fetch(`${api.base}/assets/app.css`);
   assert.match(css.headers.get("content-type") ?? "", /text\/css/, "the style sheet");
-  const docs = await api.ok<{ paths: Record<string, unknown> }>("GET", "/api/docs");
+  const docs = await api.ok<{ paths: Record<string, unknown> }>("GET", "/api/openapi.json");
   for (const p of ["/api/sandbox/adjudicate", "/api/games/{id}/legal", "/api/games/{id}/chair"]) {
     assert.ok(docs.paths[p], `the OpenAPI document describes ${p}`);
   }

@@ -1,11 +1,11 @@
-import { findPowerByName } from "../engine/powers.ts";
 import type { BoardPosition } from "../render/types.ts";
 import { get, post } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
 import { fill, h, message } from "./dom.ts";
-import { type PowerInfo, powersOf } from "./game.ts";
+import { powersOf } from "./game.ts";
 import { outcomeList } from "./history.ts";
 import { OrderPad } from "./orderpad.ts";
+import { splitByPower } from "./split.ts";
 import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
 
 /*
@@ -14,43 +14,6 @@ import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
  * clicking or typing, and the result with its explanations. Nothing is stored: it calls
  * POST /api/sandbox/legal and /api/sandbox/adjudicate.
  */
-
-/** Splits a text with power headers into each power's lines, with a diagnostic per line. */
-export function splitByPower(
-  text: string,
-  powers: readonly PowerInfo[],
-): { lines: LineDiag[]; orders: Record<string, string[]>; where: Record<string, number[]> } {
-  const lines: LineDiag[] = [];
-  const orders: Record<string, string[]> = {};
-  const where: Record<string, number[]> = {};
-  let current: string | null = null;
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const t = raw.trim();
-    if (t === "") return;
-    const id = findPowerByName(powers, t);
-    const header = powers.find((p) => p.id === id);
-    if (header) {
-      current = header.id;
-      lines.push({ line: i + 1, text: t, kind: "power", power: header.id, ok: true });
-      return;
-    }
-    if (!current) {
-      lines.push({
-        line: i + 1,
-        text: t,
-        kind: "order",
-        power: null,
-        ok: false,
-        message: `name the power first, on a line of its own (e.g. “${powers[0]?.name ?? "England"}:”)`,
-      });
-      return;
-    }
-    orders[current] = [...(orders[current] ?? []), t];
-    where[current] = [...(where[current] ?? []), i + 1];
-    lines.push({ line: i + 1, text: t, kind: "order", power: current, ok: false });
-  });
-  return { lines, orders, where };
-}
 
 export async function sandboxPage(app: HTMLElement): Promise<void> {
   const q = new URLSearchParams(location.search);

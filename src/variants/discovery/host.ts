@@ -7,7 +7,8 @@
 import { readCommandSet } from "../global/commands.ts";
 import type { GlobalMap } from "../global/map.ts";
 import { readGlobalPosition, readGlobalRules, writeTurnResult } from "../global/position.ts";
-import type { GameState, PowerId, TurnResult } from "../global/types.ts";
+import { openingTurn } from "../global/rules.ts";
+import type { GameState, PowerId } from "../global/types.ts";
 import type { DiscoveryMap } from "./areas.ts";
 import { adjudicateDiscoveryTurn, discoveryReport } from "./game.ts";
 import { describeMap, mapOfPosition, readKnowledge } from "./index.ts";
@@ -141,18 +142,7 @@ export function discoveryOpeningReport(position: Json, power: number, gameLabel:
   const { map: dmap, global: gmap } = mapOfPosition(position);
   const s = readGlobalPosition(gmap, { ...position });
   const known = readKnowledge(dmap, gmap, s, position.known);
-  const opening: TurnResult = {
-    turn: s.turn - 1,
-    before: s,
-    after: s,
-    results: [],
-    outcomes: [],
-    battles: [],
-    spies: {},
-    messages: {},
-    news: [],
-  };
-  return discoveryReport(dmap, gmap, opening, known, power, gameLabel);
+  return discoveryReport(dmap, gmap, openingTurn(s), known, power, gameLabel);
 }
 
 /** The whole map of a position's game (moderator data: never for a player's eyes). */

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { Judge } from "./judge.ts";
+import { lookAlike, nameProblem, normaliseName } from "./names.ts";
+
+/* User names that cannot pass for one another (issue 21): NFKC, one script, skeletons. */
+
+const refusal = async (f: () => Promise<unknown>): Promise<{ kind: string; message: string }> => {
+  try {
+    await f();
+  } catch (e) {
+    return e as { kind: string; message: string };
+  }
+  return assert.fail("the name was accepted");
+};
+
+test("names: normalised, one script, no invisible characters", () => {
+  assert.equal(
+    normaliseName(" ｐｌ＿ｉｔａｌｙ "),
+    "pl_italy",
+    "full-width letters are plain ones",
+  );
+  assert.equal(normaliseName("ℌ𝔢𝔩𝔤𝔞"), "Helga", "styled letters are plain ones");
+  assert.equal(normaliseName("E\u0301mile"), "Émile", "a letter and its accent are one");
+  assert.equal(nameProblem("pl_italy"), null, "a plain name");
+  assert.equal(nameProblem("Émile"), null, "an accented one");
+  assert.equal(nameProblem("Дмитрий"), null, "Cyrillic alone");
+  assert.equal(nameProblem("山田たろう"), null, "Japanese: Han with kana");
+  assert.equal(nameProblem("김철수"), null, "Korean");
+  assert.match(nameProblem("pl_itаly") ?? "", /one script.*Latin and Cyrillic/, "Latin with а");
+  assert.match(nameProblem("Αlice") ?? "", /Greek and Latin|Latin and Greek/, "a Greek Alpha");
+  assert.match(nameProblem("pl\u200bitaly") ?? "", /invisible/, "a zero-width space");
+  assert.match(nameProblem("pl\u00a0italy") ?? "", /no spaces/, "a no-break space");
+});
+
+test("names: a name that looks like a taken one is found by its skeleton", () => {
+  const taken = ["pl_italy", "bobl", "rnary", "Ian", "0scar"];
+  assert.equal(lookAlike("PL_ITALY", taken), "pl_italy", "case");
+  assert.equal(lookAlike("bob1", taken), "bobl", "1 and l");
+  assert.equal(lookAlike("mary", taken), "rnary", "m and rn");
+  assert.equal(lookAlike("lan", taken), "Ian", "capital I and l");
+  assert.equal(lookAlike("Oscar", taken), "0scar", "O and 0");
+  assert.equal(lookAlike("pl_іtaly", taken), "pl_italy", "a Cyrillic і (refused anyway)");
+  assert.equal(lookAlike("pl_france", taken), undefined, "a different name");
+  assert.equal(lookAlike("bob2", taken), undefined, "another digit");
+});
+
+for (const kind of STORE_KINDS) {
+  describe(`names on ${kind}`, () => {
+    test("registration refuses look-alikes of taken names; login finds the normalised name", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const judge = new Judge({ store: ts.store });
+      await judge.register("pl_italy", "password1");
+      await judge.register("Émile", "password1");
+      const cyrillic = await refusal(() => judge.register("pl_itаly", "password1"));
+      assert.equal(cyrillic.kind, "invalid", cyrillic.message);
+      assert.match(cyrillic.message, /Latin and Cyrillic/, cyrillic.message);
+      const digit = await refusal(() => judge.register("pl_ita1y", "password1"));
+      assert.equal(digit.kind, "conflict", digit.message);
+      assert.match(digit.message, /looks like "pl_italy", which is taken/, digit.message);
+      const wide = await refusal(() => judge.register("ｐｌ＿ｉｔａｌｙ", "password1"));
+      assert.equal(wide.kind, "conflict", `full-width is the same name: ${wide.message}`);
+      const invisible = await refusal(() => judge.register("pl_\u200ditaly", "password1"));
+      assert.equal(invisible.kind, "invalid", invisible.message);
+      const styled = await judge.register("𝐌𝐚𝐫𝐭𝐚", "password1");
+      assert.equal(styled.user.name, "Marta", "stored normalised");
+      assert.equal((await judge.login("ｍａｒｔａ", "password1")).user.name, "Marta", "logs in");
+      assert.equal((await judge.login("Émile", "password1")).user.name, "Émile", "as written");
+      assert.equal(
+        (await judge.login("E\u0301mile", "password1")).user.name,
+        "Émile",
+        "decomposed",
+      );
+    });
+  });
+}

@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Judge, type User } from "../src/judge/judge.ts";
+import { Clock } from "../src/judge/testing.ts";
+import { STORE_KINDS, testStore } from "../src/store/testing.ts";
+
+/*
+ * A classical game and a Global Diplomacy game in one judge go through the same code for
+ * seats, deadlines, missed orders, civil disorder and replacement (src/judge/games.ts,
+ * adjudication.ts, missed.ts, gm-tools.ts): each feature checked on both, side by side.
+ */
+
+const OPTIONS = {
+  deadlines: { unit: "minutes" as const, movement: 10, retreats: 5, adjustments: 5 },
+  civilDisorderAfter: 2,
+};
+
+interface Table {
+  readonly judge: Judge;
+  readonly clock: Clock;
+  readonly gm: User;
+  readonly classical: string;
+  readonly global: string;
+  /** Players by game and seat index. */
+  readonly players: Record<string, User[]>;
+}
+
+let n = 0;
+const user = async (judge: Judge, name: string) =>
+  (await judge.register(`${name}${++n}`, "password1")).user;
+
+async function table(t: Parameters<typeof testStore>[0], kind: "sqlite" | "postgres") {
+  const ts = await testStore(t, kind);
+  if (!ts) return null;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const gm = await user(judge, "gm");
+  const classical = await judge.createGame(gm, { name: "C", options: OPTIONS, seed: 3 });
+  const global = await judge.createGame(gm, {
+    name: "G",
+    variant: "global",
+    options: OPTIONS,
+    seed: 5,
+  });
+  const players: Record<string, User[]> = {};
+  for (const g of [classical, global]) {
+    const code = g.invites!.find((i) => i.role === "player")!.code;
+    players[g.id] = [];
+    // Seats taken by a power's name: the same words work for both (`England`, `China`).
+    for (const seat of g.seatList) {
+      const u = await user(judge, "p");
+      const v = await judge.acceptInvite(u, code, { power: seat.name });
+      assert.equal(v.you?.seat, seat.index, `${g.variant}: ${seat.name} taken by its name`);
+      players[g.id]!.push(u);
+    }
+  }
+  return { judge, clock, gm, classical: classical.id, global: global.id, players } as Table;
+}
+
+const nmrs = (j: Judge, gameId: string) =>
+  j.store.db
+    .selectFrom("nmrs")
+    .select(["phase", "power", "seat"])
+    .where("game_id", "=", gameId)
+    .orderBy("id")
+    .execute();
+
+for (const kind of STORE_KINDS) {
+  describe(`one path for every game family (${kind})`, () => {
+    test("seats: taken by name, refused when taken, the game starts full with its deadline", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge, clock } = x;
+      for (const id of [x.classical, x.global]) {
+        const view = await judge.gameView(x.gm, id);
+        assert.equal(
+          view.status,
+          "active",
+          `${view.variant}: started when the last seat was taken`,
+        );
+        assert.equal(
+          Date.parse(view.deadline!),
+          clock.t + 10 * 60_000,
+          `${view.variant}: the first deadline is the movement length`,
+        );
+        const code = view.invites!.find((i) => i.role === "player")!.code;
+        const late = await user(judge, "late");
+        await assert.rejects(
+          judge.acceptInvite(late, code, { power: view.seatList[0]!.name }),
+          /is taken/,
+          `${view.variant}: a taken seat is refused`,
+        );
+        await assert.rejects(
+          judge.acceptInvite(late, code, { power: "Atlantis" }),
+          /nobody plays "Atlantis" in this game; the seats are/,
+          `${view.variant}: an unknown power names the seats`,
+        );
+      }
+    });
+
+    test("deadlines, NMRs and civil disorder: both games adjudicated by one tick, misses recorded, seats vacated", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge, clock } = x;
+      const france = x.players[x.classical]![2]!; // seats in power order: austria, england, france
+      const china = x.players[x.global]![2]!;
+      const chinaPower = (await judge.gameView(china, x.global)).you!.powers[0]!;
+      for (let phase = 0; phase < 2; phase++) {
+        await judge.submitOrders(france, x.classical, { orders: ["A par H"] });
+        await judge.submitOrders(china, x.global, { orders: [] });
+        assert.equal(await judge.tick(), 0, "nothing due before the deadline");
+        // The GM moves one game's deadline: the other is due at its own.
+        await judge.setDeadline(x.gm, x.global, { at: new Date(clock.t + 60_000).toISOString() });
+        clock.advance(60_000);
+        assert.equal(await judge.tick(), 1, "the global game, due first, alone");
+        clock.advance(9 * 60_000);
+        assert.equal(await judge.tick(), 1, "then the classical game at its deadline");
+      }
+      const c = await nmrs(judge, x.classical);
+      assert.equal(c.length, 12, "classical: six silent powers in two phases");
+      assert.ok(!c.some((r) => r.power === "france"), "France sent orders");
+      const g = await nmrs(judge, x.global);
+      assert.equal(g.length, 20, "global: ten silent powers in two turns");
+      assert.ok(!g.some((r) => r.power === chinaPower), "the power that sent commands");
+      for (const [id, kept] of [
+        [x.classical, france],
+        [x.global, china],
+      ] as const) {
+        const view = await judge.gameView(x.gm, id);
+        const held = view.seatList.filter((s) => s.player !== null);
+        assert.equal(held.length, 1, `${view.variant}: every silent seat is in civil disorder`);
+        assert.equal(held[0]!.player, kept.name, `${view.variant}: the one who sent keeps it`);
+        const events = await judge.events(x.gm, id);
+        const needed = events.filter((e) => e.kind === "replacement_needed");
+        assert.equal(needed.length, view.seatList.length - 1, `${view.variant}: the GM is told`);
+        const open = view.invites!.filter((i) => i.seat !== null);
+        assert.equal(
+          open.length,
+          view.seatList.length - 1,
+          `${view.variant}: a seat invitation each`,
+        );
+      }
+      // Who missed is the moderator's to know in Global Diplomacy (seed 004 §8), public in Diplomacy.
+      const seen = async (id: string) =>
+        (await judge.events(china, id)).filter((e) => e.kind === "civil_disorder").length;
+      assert.equal(await seen(x.classical), 6, "classical: civil disorder is public");
+      assert.equal(await seen(x.global), 0, "global: players do not read it");
+    });
+
+    test("reminders: who still owes orders, asked of each game's rules the same way", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge } = x;
+      for (const id of [x.classical, x.global]) {
+        const view = await judge.gameView(x.gm, id);
+        const a: User = x.players[id]![0]!;
+        const b: User = x.players[id]![1]!;
+        await judge.submitOrders(a, id, { orders: [], final: true });
+        await judge.submitOrders(b, id, { orders: [] });
+        const r = await judge.ordersOwed(id);
+        assert.equal(r.phase, view.phase, `${view.variant}: the open phase`);
+        assert.equal(r.deadline, view.deadline, `${view.variant}: its deadline`);
+        assert.equal(
+          r.owed.length,
+          view.seatList.length - 1,
+          `${view.variant}: all but the final one`,
+        );
+        assert.ok(!r.owed.some((o) => o.seat === 0), `${view.variant}: a final set owes nothing`);
+        const second = r.owed.find((o) => o.seat === 1);
+        assert.deepEqual(
+          second?.powers.map((p) => p.onFile),
+          ["preliminary"],
+          `${view.variant}: a preliminary set is still owed, and said so`,
+        );
+        assert.equal(second?.userId, b.id, `${view.variant}: with its player`);
+        assert.ok(
+          r.owed.filter((o) => o.seat > 1).every((o) => o.powers.every((p) => p.onFile === "none")),
+          `${view.variant}: the others have nothing on file`,
+        );
+      }
+      // In the two-player game Italy is nobody's: never owed (the rules' mustOrder says who).
+      const two = await judge.createGame(x.gm, { name: "2", scenario: "2", options: OPTIONS });
+      const code = two.invites!.find((i) => i.role === "player")!.code;
+      for (const seat of two.seatList)
+        await judge.acceptInvite(await user(judge, "t"), code, { seat: seat.index });
+      const owed = (await judge.ordersOwed(two.id)).owed.flatMap((o) =>
+        o.powers.map((p) => p.power),
+      );
+      assert.equal(owed.includes("italy"), false, "Italy is owed by nobody");
+      assert.equal(owed.length, 6, "the six played powers");
+    });
+
+    test("replacement: the GM seats a new player in either game, who may then order", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge } = x;
+      for (const id of [x.classical, x.global]) {
+        const before = await judge.gameView(x.gm, id);
+        const old = x.players[id]![1]!;
+        const fresh = await user(judge, "fresh");
+        const r = await judge.replacePlayer(x.gm, id, { seat: 1, user: fresh.name });
+        assert.deepEqual(
+          r,
+          { seat: 1, player: fresh.name, invite: null },
+          `${before.variant}: seated`,
+        );
+        const view = await judge.gameView(fresh, id);
+        assert.equal(view.you?.seat, 1, `${before.variant}: the new player holds seat 1`);
+        const gone = await judge.gameView(old, id);
+        assert.equal(gone.you?.role, "observer", `${before.variant}: the old one watches`);
+        await assert.rejects(
+          judge.submitOrders(old, id, { orders: [] }),
+          /only a player with a seat/,
+          `${before.variant}: the old player may no longer order`,
+        );
+        const sent = await judge.submitOrders(fresh, id, { orders: [] });
+        assert.equal(sent.phase, before.phase, `${before.variant}: the new player orders`);
+        const byInvite = await judge.replacePlayer(x.gm, id, { seat: 2 });
+        assert.ok(byInvite.invite, `${before.variant}: or an invitation for the seat`);
+      }
+    });
+  });
+}
