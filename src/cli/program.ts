@@ -626,7 +626,8 @@ after checking it. The server must be stopped; an existing database is replaced 
       .description(
         `Draws a board as SVG or PNG (docs/maps.md): a variant's start, a position file, or a phase
 of a game record with its orders and results. With --record and {phase} in --out, every
-phase of the game (a progress bar on a terminal). Global Diplomacy's world map and Age of
+phase of the game (a progress bar on a terminal); with --record and --gif, the whole game as
+an animated GIF. Every picture has a legend of the powers. Global Diplomacy's world map and Age of
 Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} unless --seed or --position).`,
       )
       .addOption(variantOption("the variant (default: the record's, position's, or classical)"))
@@ -645,7 +646,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       )
       .option("--players <N>", "discovery: how many play (9-20, default: 9)")
       .option("--player <P>", "discovery: draw what player P knows")
-      .requiredOption("--out <FILE>", "the file to write: .svg or .png; {phase} for every phase")
+      .option("--out <FILE>", "the file to write: .svg or .png; {phase} for every phase")
+      .option("--gif <FILE>", "with --record: the whole game as an animated GIF")
       .option("--json", "what was drawn as one JSON line")
       .action(
         run((o: RenderArgs) => {
@@ -657,6 +659,7 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       ["entente render --variant europe1935 --out map.png", "a variant's start"],
       ["entente render --record game.json --phase S1901M --out s1901.svg", "a phase with orders"],
       ["entente render --record game.json --out frames/{phase}.png", "every phase of a game"],
+      ["entente render --record game.json --gif game.gif", "the game as an animated GIF"],
       ["entente render --variant discovery --players 12 --out map.svg", "a generated map"],
     ],
   );

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { extname } from "node:path";
 import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
 import { DATC_RULES } from "../engine/rules.ts";
+import { recordGif } from "../render/export.ts";
 import { FamilyRenderError, renderFamily } from "../render/families.ts";
 import { mapGeometry, NoGeometryError, svgToPng } from "../render/geometry.ts";
 import { drawBoard } from "../render/layers.ts";
@@ -29,7 +30,9 @@ export interface RenderArgs {
   players?: string;
   player?: string;
   /** The file to write; with --record, `{phase}` in it draws every phase of the game. */
-  out: string;
+  out?: string;
+  /** With --record: the whole game as an animated GIF (render/export.ts). */
+  gif?: string;
   /** The summary as a JSON line. */
   json?: boolean;
 }
@@ -43,7 +46,7 @@ function said(args: RenderArgs, fields: Record<string, unknown>, text: string): 
  * `--record GAME --out frames/{phase}.png`: every phase of the game, one file each, with a
  * progress bar on a terminal. Returns the line to print.
  */
-function renderEveryPhase(args: RenderArgs & { record: string }): string {
+function renderEveryPhase(args: RenderArgs & { record: string; out: string }): string {
   if (args.phase) throw new CliError("render: give --phase or {phase} in --out, not both");
   const { record } = readRecordFile(args.record);
   const phases = recordPhases(record);
@@ -83,13 +86,19 @@ function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
 
 /** Draws the board and writes it; returns the line to print. */
 export function cmdRender(args: RenderArgs): string {
-  if (args.out.includes("{phase}")) {
+  if (args.gif !== undefined) return renderGif({ ...args, gif: args.gif });
+  const out = args.out;
+  if (out === undefined)
+    throw new CliError(
+      "render: required option '--out <FILE>' not specified (or --gif <FILE> with --record)",
+    );
+  if (out.includes("{phase}")) {
     if (!args.record) throw new CliError("render: {phase} in --out is for --record GAME");
-    return renderEveryPhase({ ...args, record: args.record });
+    return renderEveryPhase({ ...args, record: args.record, out });
   }
-  const format = extname(args.out).toLowerCase();
+  const format = extname(out).toLowerCase();
   if (format !== ".svg" && format !== ".png") {
-    throw new CliError(`render: --out must end in .svg or .png, not ${args.out}`);
+    throw new CliError(`render: --out must end in .svg or .png, not ${out}`);
   }
   if (args.palette !== undefined && args.palette !== "standard" && args.palette !== "colorblind") {
     throw new CliError(`render: --palette is standard or colorblind, not ${args.palette}`);
@@ -141,14 +150,17 @@ export function cmdRender(args: RenderArgs): string {
         ...(seed !== undefined ? { seed } : {}),
         ...(args.players !== undefined ? { players: args.players } : {}),
         ...(args.player !== undefined ? { player: args.player } : {}),
-        options: { palette: args.palette === "colorblind" ? "colorblind" : "standard" },
+        options: {
+          palette: args.palette === "colorblind" ? "colorblind" : "standard",
+          legend: true,
+        },
       });
     } catch (e) {
       if (e instanceof FamilyRenderError) throw new CliError(`render: ${e.message}`);
       throw e;
     }
-    if (format === ".svg") writeFileSync(args.out, drawn.svg);
-    else writeFileSync(args.out, svgToPng(drawn.svg, width));
+    if (format === ".svg") writeFileSync(out, drawn.svg);
+    else writeFileSync(out, svgToPng(drawn.svg, width));
     return said(
       args,
       {
@@ -220,6 +232,7 @@ export function cmdRender(args: RenderArgs): string {
     throw new CliError(`render: unknown variant ${variantId}; known: ${variantIds().join(", ")}`);
   const options: RenderOptions = {
     palette: args.palette === "colorblind" ? "colorblind" : "standard",
+    legend: true,
   };
   let svg: string;
   try {
@@ -228,8 +241,8 @@ export function cmdRender(args: RenderArgs): string {
     if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
     throw e;
   }
-  if (format === ".svg") writeFileSync(args.out, svg);
-  else writeFileSync(args.out, svgToPng(svg, width));
+  if (format === ".svg") writeFileSync(out, svg);
+  else writeFileSync(out, svgToPng(svg, width));
   return said(
     args,
     {
@@ -239,4 +252,63 @@ export function cmdRender(args: RenderArgs): string {
     },
     `${variant.id} ${view.position.phase}${view.orders ? `, ${view.orders.length} orders` : ""}`,
   );
+}
+
+/** `--record GAME --gif OUT.gif`: the whole game, a frame per phase (render/export.ts). */
+function renderGif(args: RenderArgs & { gif: string }): string {
+  if (!args.record) throw new CliError("render: --gif draws a game: give --record GAME");
+  if (extname(args.gif).toLowerCase() !== ".gif") {
+    throw new CliError(`render: --gif must end in .gif, not ${args.gif}`);
+  }
+  for (const [flag, v] of [
+    ["--phase", args.phase],
+    ["--position", args.position],
+    ["--out", args.out],
+  ] as const) {
+    if (v !== undefined) throw new CliError(`render: --gif draws every phase; leave out ${flag}`);
+  }
+  if (args.palette !== undefined && args.palette !== "standard" && args.palette !== "colorblind") {
+    throw new CliError(`render: --palette is standard or colorblind, not ${args.palette}`);
+  }
+  let width: number | undefined;
+  if (args.width !== undefined) {
+    width = Number(args.width);
+    if (!Number.isInteger(width) || width < 100 || width > 4000) {
+      throw new CliError(
+        `render: --width for a GIF is a whole number of pixels (100-4000), not ${args.width}`,
+      );
+    }
+  }
+  const { record } = readRecordFile(args.record);
+  if (args.variant && args.variant !== record.variant) {
+    throw new CliError(`render: the record is a game of ${record.variant}, not ${args.variant}`);
+  }
+  const variant = getVariant(record.variant);
+  if (!variant) {
+    throw new CliError(`render: ${record.variant} has no map (known: ${variantIds().join(", ")})`);
+  }
+  let gif: Buffer;
+  const progress = progressBar(recordPhases(record).length, "frames drawn");
+  try {
+    gif = recordGif(
+      variant,
+      record,
+      {
+        palette: args.palette === "colorblind" ? "colorblind" : "standard",
+        ...(width ? { width } : {}),
+      },
+      (done) => progress(done),
+    );
+  } catch (e) {
+    if (e instanceof NoGeometryError) throw new CliError(`render: ${e.message}`);
+    throw e;
+  } finally {
+    progress.finish();
+  }
+  writeFileSync(args.gif, gif);
+  const phases = recordPhases(record);
+  if (args.json) {
+    return `${JSON.stringify({ out: args.gif, variant: variant.id, phases: phases.length, bytes: gif.length })}\n`;
+  }
+  return `${args.gif}: ${variant.id}, ${phases.length} phases (${phases[0]} to ${phases.at(-1)}), ${Math.round(gif.length / 1024)} KB\n`;
 }

@@ -18,9 +18,17 @@ import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
+import { LAND, SEA } from "./colour.ts";
 import { drawBoard } from "./layers.ts";
 import { type MultiPoly, type Poly, Raster, type Ring } from "./raster.ts";
-import type { BoardView, MapGeometry, Point, ProvinceGeometry, RenderOptions } from "./types.ts";
+import type {
+  BoardView,
+  MapGeometry,
+  MapStyle,
+  Point,
+  ProvinceGeometry,
+  RenderOptions,
+} from "./types.ts";
 
 /*
  * A variant's map, drawn from its own data (docs/maps.md): real coastlines (Natural Earth
@@ -91,6 +99,13 @@ export interface GeometrySpec {
   provinces: Record<string, ProvinceSpec>;
   neutral?: Record<string, NeutralSpec>;
   declared?: DeclaredDifference[];
+  /** The variant's own look: colours, pieces, sea and land (docs/maps.md). */
+  style?: MapStyle;
+  /**
+   * Waterways through a province (a canal or river that makes it one coast for fleets: the
+   * Kiel Canal, the Volga, the Nile), drawn as a line along the lon/lat points.
+   */
+  waterways?: { name: string; province: string; line: LonLat[] }[];
 }
 
 /** A province as the map needs it. */
@@ -164,7 +179,7 @@ export interface BuiltMap {
   /** What was drawn: the provinces and their adjacency. */
   source: MapSource;
   /** The names as written: text, centre, font size (provinces and named neutral land). */
-  labels: { id: string; text: string; x: number; y: number; size: number }[];
+  labels: { id: string; text: string; x: number; y: number; size: number; minZoom?: number }[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -230,6 +245,19 @@ let resvg: ResvgModule | null = null;
 
 /** An SVG as PNG, `width` pixels wide (default: 1.5 times the SVG's own size). */
 export function svgToPng(svg: string, width?: number): Buffer {
+  return rasterise(svg, width).asPng();
+}
+
+/** An SVG as RGBA pixels, `width` pixels wide (default: 1.5 times the SVG's own size). */
+export function svgToRgba(
+  svg: string,
+  width?: number,
+): { pixels: Buffer; width: number; height: number } {
+  const image = rasterise(svg, width);
+  return { pixels: image.pixels, width: image.width, height: image.height };
+}
+
+function rasterise(svg: string, width?: number) {
   resvg ??= createRequire(import.meta.url)("@resvg/resvg-js") as ResvgModule;
   const r = new resvg.Resvg(svg, {
     fitTo: width ? { mode: "width", value: width } : { mode: "zoom", value: 1.5 },
@@ -240,7 +268,7 @@ export function svgToPng(svg: string, width?: number): Buffer {
       sansSerifFamily: "DejaVu Sans",
     },
   });
-  return r.render().asPng();
+  return r.render();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -516,13 +544,21 @@ export function textWidth(text: string, fontSize: number): number {
 }
 
 export const COLOURS = {
-  sea: "#b7d3ea",
-  land: "#f3ecd8",
+  sea: SEA,
+  land: LAND,
   neutralLand: "#d9d4c7",
+  impassable: "#b8b3a8",
   border: "#7a6f5a",
   seaBorder: "#7fa6c8",
   label: "#222",
 };
+
+/** A colour darkened by a quarter (borders drawn in the sea's own tone). */
+function darker(hex: string): string {
+  const v = Number.parseInt(hex.replace("#", ""), 16);
+  const c = [16, 8, 0].map((k) => Math.round(((v >> k) & 255) * 0.75));
+  return `#${c.map((x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
 
 export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMap {
   const variant = "map" in from ? sourceOfVariant(from) : from;
@@ -691,7 +727,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     );
   const labelAt = new Map<
     string,
-    { text: string; x: number; y: number; size: number; neutral: boolean }
+    { text: string; x: number; y: number; size: number; neutral: boolean; minZoom?: number }
   >();
   const order = ids
     .map((_, i) => i)
@@ -707,6 +743,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     let hh = size * 0.55;
     const unit = units[i] as Point;
     let placed: { text: string; x: number; y: number } | null = null;
+    let underUnit = false;
     if (s.label) {
       const [x, y] = project(s.label);
       placed = { text: name, x, y };
@@ -777,6 +814,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
           placed = { text, x, y };
           size = sz;
           hh = h2;
+          underUnit = !unitFree(x, y, hw, h2);
           break;
         }
       }
@@ -799,7 +837,10 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     }
     if (placed) {
       placedBoxes.push([placed.x, placed.y, textWidth(placed.text, size) / 2, hh]);
-      labelAt.set(id, { ...placed, size, neutral: !prov });
+      // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
+      const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
+      const minZoom = Math.max(small, underUnit ? 2 : 0);
+      labelAt.set(id, { ...placed, size, neutral: !prov, ...(minZoom ? { minZoom } : {}) });
     }
   }
   const labels = ids.flatMap((id) => {
@@ -818,6 +859,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       kind: prov.kind,
       center: prov.supplyCenter,
       label: [round(label.x), round(label.y)],
+      ...("minZoom" in label && label.minZoom ? { labelMinZoom: label.minZoom } : {}),
       unit: [round(unit[0]), round(unit[1])],
       dislodged: [round(unit[0] + unitR * 1.1), round(unit[1] - unitR * 1.1)],
       home: prov.home,
@@ -888,11 +930,17 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   const onLand = (id: string) => Boolean(land && specOf(id).land?.length);
   const landPath = land ? pathData([land]) : "";
   const parts: string[] = [];
-  parts.push(`<rect class="sea-bg" width="${width}" height="${height}" fill="${COLOURS.sea}"/>`);
-  if (land)
-    parts.push(
-      `<defs><clipPath id="${clipId}"><path d="${landPath}" clip-rule="evenodd"/></clipPath></defs>`,
-    );
+  const colours = {
+    ...COLOURS,
+    ...(spec.style?.sea ? { sea: spec.style.sea, seaBorder: darker(spec.style.sea) } : {}),
+    ...(spec.style?.land ? { land: spec.style.land } : {}),
+  };
+  parts.push(`<rect class="sea-bg" width="${width}" height="${height}" fill="${colours.sea}"/>`);
+  const hatch = `impassable-${variant.id}`;
+  const hs = round(fontSize * 0.45);
+  parts.push(
+    `<defs>${land ? `<clipPath id="${clipId}"><path d="${landPath}" clip-rule="evenodd"/></clipPath>` : ""}<pattern id="${hatch}" patternUnits="userSpaceOnUse" width="${hs}" height="${hs}" patternTransform="rotate(45)"><rect width="${hs}" height="${hs}" fill="${COLOURS.impassable}"/><line x1="0" y1="0" x2="0" y2="${hs}" stroke="#6b6558" stroke-width="${round(hs * 0.35)}"/></pattern></defs>`,
+  );
   const drawCell = (id: string) => {
     const shape = shapes.get(id);
     if (!shape || shape.length === 0) return;
@@ -901,7 +949,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     if (id.startsWith("_")) {
       const water = !onLand(id) && !specOf(id).shape;
       parts.push(
-        `<path class="neutral" d="${d}" fill="${water ? COLOURS.sea : COLOURS.neutralLand}"${clip}${water ? ` stroke="${COLOURS.seaBorder}" stroke-width="${round(fontSize * 0.08)}"` : ""}/>`,
+        `<path class="neutral" d="${d}" fill="${water ? colours.sea : colours.neutralLand}"${clip}${water ? ` stroke="${colours.seaBorder}" stroke-width="${round(fontSize * 0.08)}"` : ""}/>`,
       );
       return;
     }
@@ -910,9 +958,12 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     if (clip) g.clip = clipId;
     const stroke = land
       ? ""
-      : ` stroke="${sea ? COLOURS.seaBorder : COLOURS.border}" stroke-width="${round(fontSize * 0.1)}"`;
+      : ` stroke="${sea ? colours.seaBorder : colours.border}" stroke-width="${round(fontSize * 0.1)}"`;
+    // A province nobody may enter (Switzerland in 1935) is hatched grey, not drawn as land.
+    const closed = variant.impassable.has(id);
+    const fill = closed ? `url(#${hatch})` : sea ? colours.sea : colours.land;
     parts.push(
-      `<path id="prov-${id}" data-province="${id}" class="prov ${g.kind}" d="${d}" fill="${sea ? COLOURS.sea : COLOURS.land}"${clip}${stroke}><title>${esc(g.name)}</title></path>`,
+      `<path id="prov-${id}" data-province="${id}" class="prov ${g.kind}${closed ? " impassable" : ""}" d="${d}" fill="${fill}"${clip}${stroke}><title>${esc(g.name)}${closed ? " (impassable)" : ""}</title></path>`,
     );
   };
   const seaFirst = [...ids].sort((x, y) => Number(onLand(x)) - Number(onLand(y)));
@@ -922,7 +973,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       landStarted = true;
       if (seaBorders.length > 0) {
         parts.push(
-          `<path class="sea-borders" d="${seaBorders.join("")}" fill="none" stroke="${COLOURS.seaBorder}" stroke-width="${round(fontSize * 0.1)}" pointer-events="none"/>`,
+          `<path class="sea-borders" d="${seaBorders.join("")}" fill="none" stroke="${colours.seaBorder}" stroke-width="${round(fontSize * 0.1)}" pointer-events="none"/>`,
         );
       }
     }
@@ -930,23 +981,50 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   }
   if (land) {
     parts.push(
-      `<path class="borders" d="${landBorders.join("")}" fill="none" stroke="${COLOURS.border}" stroke-width="${round(fontSize * 0.1)}" clip-path="url(#${clipId})" pointer-events="none"/>`,
+      `<path class="borders" d="${landBorders.join("")}" fill="none" stroke="${colours.border}" stroke-width="${round(fontSize * 0.1)}" clip-path="url(#${clipId})" pointer-events="none"/>`,
       `<path class="coastline" d="${landPath}" fill="none" stroke="#5d7f9e" stroke-width="${round(fontSize * 0.1)}" stroke-linejoin="round" pointer-events="none"/>`,
     );
   }
   parts.push(...straits);
+  for (const w of spec.waterways ?? []) {
+    if (!byId.has(w.province)) {
+      throw new Error(
+        `${variant.id} geometry: waterway ${w.name} names ${w.province}, which is not a province`,
+      );
+    }
+    const pts = w.line.map(project);
+    const d = `M${pts.map(([x, y]) => `${round(x)} ${round(y)}`).join("L")}`;
+    parts.push(
+      `<path class="waterway" data-province="${w.province}" d="${d}" fill="none" stroke="${colours.seaBorder}" stroke-width="${round(fontSize * 0.3)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"><title>${esc(w.name)}</title></path>`,
+    );
+  }
   for (const g of Object.values(provinces)) {
     if (!g.centerMark) continue;
     parts.push(
       `<circle class="sc" cx="${g.centerMark[0]}" cy="${g.centerMark[1]}" r="${round(fontSize * 0.3)}" fill="#fff" stroke="#333" stroke-width="${round(fontSize * 0.08)}"/>`,
     );
   }
+  // Split coasts named where a fleet on each stands: beside the spot, away from the unit.
+  const coastLabels: string[] = [];
+  for (const [id, g] of Object.entries(provinces)) {
+    for (const [coast, at] of Object.entries(g.coasts ?? {})) {
+      const dx = at[0] - g.unit[0];
+      const dy = at[1] - g.unit[1];
+      const len = Math.hypot(dx, dy) || 1;
+      const off = unitR * 1.9;
+      const x = at[0] + (dx / len) * off;
+      const y = at[1] + (dy / len) * off;
+      coastLabels.push(
+        `<text class="coast-label" data-province="${id}" data-coast="${coast}" x="${round(x)}" y="${round(y)}" font-size="${round(fontSize * 0.75)}" text-anchor="middle" dominant-baseline="central" fill="${colours.label}" font-style="italic">${esc(coast.toUpperCase())}</text>`,
+      );
+    }
+  }
   const labelParts = labels.map(
     (l) =>
-      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}>${esc(l.text)}</text>`,
+      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}${l.minZoom ? ` data-min-zoom="${l.minZoom}"` : ""}>${esc(l.text)}</text>`,
   );
   parts.push(
-    `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}</g>`,
+    `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}${coastLabels.join("")}</g>`,
   );
 
   const geometry: MapGeometry = {
@@ -957,6 +1035,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     provinces,
     powers: variant.powers.map((p) => ({ id: p.id, name: p.name, letter: p.letter })),
     fontSize: round(fontSize),
+    ...(spec.style ? { style: spec.style } : {}),
   };
   return { geometry, ids, shapes, raster, touching, spec, labels, source: variant };
 }

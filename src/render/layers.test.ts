@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { deltaE, LAND, over, SEA } from "./colour.ts";
 import { drawBoard, drawnOrderFromText, powerColours } from "./layers.ts";
 import type { MapGeometry } from "./types.ts";
 
@@ -173,5 +174,62 @@ describe("drawBoard", () => {
     assert.match(svg, /<pattern id="pat-red"/, "a pattern per power");
     assert.match(svg, />AR<\/text>/, "the army shows its power's letter");
     assert.match(svg, /fill="url\(#pat-red\)"/, "the province is hatched");
+  });
+});
+
+describe("the legend and the tints", () => {
+  it("draws a legend beside the map: each power's piece, name, centres and units", () => {
+    const view = {
+      position: {
+        variant: "test",
+        phase: "F1901M",
+        units: { red: ["A aaa"], blue: ["F bbb/sc", "A ccc"] },
+        centers: { red: ["aaa"] },
+      },
+    };
+    const svg = drawBoard(geometry, view, { legend: true });
+    const width = Number(/viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg)?.[1]);
+    assert.ok(width > 300, `the legend widens the picture (${width})`);
+    assert.match(
+      svg,
+      /data-power="red" data-centres="1">.*?>Red<\/text>.*?>1 centre, 1 unit<\/text>/,
+      "Red: one centre, one unit",
+    );
+    assert.match(
+      svg,
+      /data-power="blue" data-centres="0">.*?>Blue<\/text>.*?>0 centres, 2 units<\/text>/,
+      "Blue: no centre, two units",
+    );
+    assert.match(svg, />F1901M<\/text>/, "the phase heads the legend");
+    assert.doesNotMatch(drawBoard(geometry, view), /class="legend"/, "no legend unless asked");
+    const cb = drawBoard(geometry, view, { legend: true, palette: "colorblind" });
+    assert.match(cb, /class="legend-power" data-power="red"[^>]*>.*?>R<\/text>/, "letters too");
+  });
+
+  it("tints a power's provinces so that they never read as water", () => {
+    // France's familiar sky blue at the usual strength is within ΔE 8 of the sea.
+    const view = {
+      position: { variant: "test", phase: "S1901M", units: {}, centers: { france: ["aaa"] } },
+    };
+    const svg = drawBoard(geometry, view);
+    const opacity = Number(/data-power="france"[^>]*fill-opacity="([\d.]+)"/.exec(svg)?.[1]);
+    const colour = powerColours(["france"]).france as string;
+    assert.ok(deltaE(over(LAND, colour, opacity), SEA) >= 20, `France at ${opacity} reads as sea`);
+    const red = drawBoard(geometry, {
+      position: { variant: "test", phase: "S1901M", units: {}, centers: { austria: ["aaa"] } },
+    });
+    assert.match(red, /data-power="austria"[^>]*fill-opacity="0.45"/, "others keep 0.45");
+  });
+
+  it("draws blocks and a variant's own colours when its style says so", () => {
+    const styled = {
+      ...geometry,
+      style: { pieces: "blocks" as const, colours: { red: "#123456" } },
+    };
+    const svg = drawBoard(styled, {
+      position: { variant: "test", phase: "S1901M", units: { red: ["A aaa", "F ccc"] } },
+    });
+    assert.equal(svg.match(/<rect class="piece"/g)?.length, 2, "two blocks");
+    assert.match(svg, /<rect class="piece"[^>]*fill="#123456"/, "the style's colour");
   });
 });

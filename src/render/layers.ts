@@ -1,4 +1,12 @@
-import type { BoardView, DrawnOrder, MapGeometry, Point, RenderOptions } from "./types.ts";
+import { tintOpacity } from "./colour.ts";
+import type {
+  BoardView,
+  DrawnOrder,
+  MapGeometry,
+  MapStyle,
+  Point,
+  RenderOptions,
+} from "./types.ts";
 
 /*
  * A board drawn over a variant's base map: owners, units, orders and their results. Pure
@@ -50,17 +58,22 @@ const CLASSIC: Record<string, string> = {
   turkey: "#e0a800",
 };
 
-/** A colour per power, in the given order. */
+/**
+ * A colour per power, in the given order. In the standard palette a variant's own colours
+ * (its style) come first, then the familiar ones, then the list; the colour-blind palette
+ * ignores the variant's colours.
+ */
 export function powerColours(
   powers: readonly string[],
   palette: "standard" | "colorblind" = "standard",
+  style?: MapStyle,
 ): Record<string, string> {
   const list = PALETTES[palette];
   const out: Record<string, string> = {};
   const used = new Set<string>();
   if (palette === "standard") {
     for (const p of powers) {
-      const c = CLASSIC[p];
+      const c = style?.colours?.[p] ?? CLASSIC[p];
       if (c) {
         out[p] = c;
         used.add(c);
@@ -161,7 +174,9 @@ export function drawBoard(
   ]) {
     if (!powerIds.includes(p)) powerIds.push(p);
   }
-  const colours = powerColours(powerIds, palette);
+  const style = geometry.style ?? {};
+  const colours = powerColours(powerIds, palette, style);
+  const blocks = style.pieces === "blocks";
   const letter = (p: string) =>
     geometry.powers?.find((q) => q.id === p)?.letter ?? p.charAt(0).toUpperCase();
   const provinceOf = (loc: string) => loc.split("/")[0] as string;
@@ -200,7 +215,8 @@ export function drawBoard(
     const p = owner.get(id) ?? (g.center ? undefined : occupied.get(id));
     if (!p) continue;
     const fill = cb ? `url(#pat-${p})` : (colours[p] as string);
-    const opacity = cb ? 1 : owner.has(id) ? 0.45 : 0.22;
+    const strong = tintOpacity(colours[p] as string, style.tint ?? 0.45, style.land, style.sea);
+    const opacity = cb ? 1 : owner.has(id) ? strong : strong / 2;
     tint.push(
       `<path class="owner" data-power="${esc(p)}" d="${g.path}" fill="${fill}" fill-opacity="${opacity}" stroke="none" pointer-events="none"${g.clip ? ` clip-path="url(#${g.clip})"` : ""}/>`,
     );
@@ -221,16 +237,25 @@ export function drawBoard(
   }
 
   const selected = new Set(view.selected ?? []);
+  /** A unit's piece: round armies and hulls, or square armies and narrow fleets (blocks). */
+  const piece = (type: string, x: number, y: number, c: string, dislodged = false) => {
+    const paint = `fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"`;
+    if (blocks) {
+      const [w, h] = type === "F" ? [r * 2, r * 0.95] : [r * 1.7, r * 1.7];
+      return `<rect class="piece" x="${n(x - w / 2)}" y="${n(y - h / 2)}" width="${n(w)}" height="${n(h)}" rx="${n(fs * 0.12)}" ${paint}/>`;
+    }
+    return type === "F"
+      ? `<path d="M${n(x - r)} ${n(y - r * 0.55)}h${n(2 * r)}l${n(-r * 0.3)} ${n(r * 1.25)}h${n(-1.4 * r)}z" ${paint}/>`
+      : `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" ${paint}/>`;
+  };
   const token = (p: string, type: string, at: Point, dislodged: boolean, loc: string) => {
     const c = colours[p] ?? "#777";
     const [x, y] = at;
     const sel = selected.has(loc) || selected.has(provinceOf(loc));
-    const shape =
-      type === "F"
-        ? `<path d="M${n(x - r)} ${n(y - r * 0.55)}h${n(2 * r)}l${n(-r * 0.3)} ${n(r * 1.25)}h${n(-1.4 * r)}z" fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"/>`
-        : `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"/>`;
+    const shape = piece(type, x, y, c, dislodged);
     const label = cb ? `${type}${letter(p)}` : type;
-    const text = `<text x="${n(x)}" y="${n(y + (type === "F" ? r * 0.08 : 0))}" font-size="${n(fs * (cb ? 0.8 : 1))}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(label)}</text>`;
+    const small = cb || (blocks && type === "F");
+    const text = `<text x="${n(x)}" y="${n(y + (type === "F" && !blocks ? r * 0.08 : 0))}" font-size="${n(fs * (small ? 0.8 : 1))}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(label)}</text>`;
     const ring = sel
       ? `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r * 1.35)}" fill="none" stroke="#ff0" stroke-width="${n(fs * 0.25)}"/>`
       : "";
@@ -357,10 +382,42 @@ export function drawBoard(
       );
   }
 
+  const legend = options.legend ? drawLegend() : null;
+  function drawLegend(): { svg: string; width: number; height: number } {
+    // Sized from the map's width as well as its font: a world map's small font would make a
+    // legend nobody reads on the whole picture.
+    const L = Math.max(fs, geometry.width / 110);
+    const k = L / fs;
+    const row = L * 2.3;
+    const width = L * 15;
+    const x0 = geometry.width;
+    const counted = pos.centers !== undefined;
+    const rows = powerIds.map((p, i) => {
+      const y = L * 3.2 + i * row;
+      const name = geometry.powers?.find((q) => q.id === p)?.name ?? p;
+      const c = colours[p] ?? "#777";
+      const centres = pos.centers?.[p]?.length ?? 0;
+      const units = pos.units[p]?.length ?? 0;
+      const counts = counted
+        ? `${centres} ${centres === 1 ? "centre" : "centres"}, ${units} ${units === 1 ? "unit" : "units"}`
+        : "";
+      const mark = cb
+        ? `<text x="0" y="0" font-size="${n(fs * 0.8)}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(letter(p))}</text>`
+        : "";
+      const swatch = `<g transform="translate(${n(x0 + L * 1.6)} ${n(y)}) scale(${n(k * 100) / 100})">${piece("A", 0, 0, c)}${mark}</g>`;
+      return `<g class="legend-power" data-power="${esc(p)}"${counted ? ` data-centres="${centres}"` : ""}>${swatch}<text x="${n(x0 + L * 3)}" y="${n(y - (counted ? L * 0.45 : 0))}" font-size="${n(L)}" dominant-baseline="central" fill="#222">${esc(name)}</text>${counted ? `<text class="legend-count" x="${n(x0 + L * 3)}" y="${n(y + L * 0.6)}" font-size="${n(L * 0.75)}" dominant-baseline="central" fill="#555">${counts}</text>` : ""}</g>`;
+    });
+    const height = L * 3.2 + powerIds.length * row;
+    const svg = `<g class="legend" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"><rect x="${x0}" y="0" width="${n(width)}" height="${n(Math.max(height, geometry.height))}" fill="#faf7ef" stroke="#7a6f5a" stroke-width="${n(L * 0.1)}"/><text x="${n(x0 + L)}" y="${n(L * 1.4)}" font-size="${n(L * 1.1)}" font-weight="bold" fill="#222">${esc(pos.phase)}</text>${rows.join("")}</g>`;
+    return { svg, width, height };
+  }
+  const svgWidth = n(geometry.width + (legend?.width ?? 0));
+  const svgHeight = n(Math.max(geometry.height, legend?.height ?? 0));
+
   // The names sit above the owners' tint: the base is split where its labels begin.
   const cut = geometry.base.indexOf('<g class="labels"');
   const base = cut >= 0 ? geometry.base.slice(0, cut) : geometry.base;
   const names = cut >= 0 ? geometry.base.slice(cut) : "";
   const labels = options.labels === false ? " <style>.labels{display:none}</style>" : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${geometry.width} ${geometry.height}" width="${geometry.width}" height="${geometry.height}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g><g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${svgWidth} ${svgHeight}" width="${svgWidth}" height="${svgHeight}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g><g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g>${legend?.svg ?? ""}</svg>`;
 }

@@ -15,6 +15,13 @@ export interface ProvinceGeometry {
   center: boolean;
   /** Where its name is written. */
   label: Point;
+  /**
+   * The least zoom (1 = the whole map at its own size) at which its name is worth showing:
+   * set for names written smaller than the map's font (1.5 × font / size) or under the
+   * province's unit (at least 2). Also `data-min-zoom` on the name in `base`, so a zooming
+   * client can hide `.labels [data-min-zoom]` below it; absent: always shown.
+   */
+  labelMinZoom?: number;
   /** Where a unit standing in it is drawn. */
   unit: Point;
   /** Where a dislodged unit is drawn (offset from `unit`). */
@@ -53,6 +60,29 @@ export interface MapGeometry {
   powers?: PowerGeometry[];
   /** The font size of province names, in viewBox units (units are sized from it). */
   fontSize?: number;
+  /** The variant's own look (its geometry file's `style`), if it has one. */
+  style?: MapStyle;
+}
+
+/**
+ * A variant's own look, as data (the `style` of its geometry file, docs/maps.md): the
+ * powers' colours, how units are drawn, the sea and land colours and how strongly owned
+ * provinces are tinted. Anything left out takes the standard look.
+ */
+export interface MapStyle {
+  /** A colour per power id (`#rrggbb`), used by the standard palette. */
+  colours?: Record<string, string>;
+  /**
+   * `tokens`: armies round, fleets as hulls (the default). `blocks`: armies as square
+   * pieces, fleets as narrow rectangles (the Historical Committee's board).
+   */
+  pieces?: "tokens" | "blocks";
+  /** The sea's colour (`#rrggbb`). */
+  sea?: string;
+  /** Unowned land's colour (`#rrggbb`). */
+  land?: string;
+  /** The opacity of an owned province's tint (default 0.45). */
+  tint?: number;
 }
 
 /** One order as drawn: locations are written as the position JSON writes them (`stp/sc`). */
@@ -104,4 +134,9 @@ export interface RenderOptions {
   palette?: "standard" | "colorblind";
   /** Whether to draw province names (default true). */
   labels?: boolean;
+  /**
+   * Whether to draw the legend at the side of the map: the phase, each power's piece in its
+   * colour, its name, and its centres and units (default false: the map's own viewBox).
+   */
+  legend?: boolean;
 }
