@@ -2,12 +2,14 @@ import { readFileSync } from "node:fs";
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import { writePosition } from "../engine/position-json.ts";
 import { PROFILES, readRules } from "../engine/rules.ts";
-import { DEFAULT_PLAYERS } from "../variants/discovery/index.ts";
+import {
+  DEFAULT_MAP_SEED as DEFAULT_DISCOVERY_SEED,
+  DEFAULT_PLAYERS,
+} from "../variants/discovery/index.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicateInput } from "./adjudicate.ts";
 import { runAgent } from "./agent.ts";
-import { cmdBackup } from "./backup.ts";
 import { benchSelfPlay } from "./bench.ts";
 import {
   discoveryMap,
@@ -18,15 +20,16 @@ import {
 } from "./discovery.ts";
 import { cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
 import { globalNew, globalPlay, globalReplay, globalSelfPlay } from "./global.ts";
-import { cmdMailIngest } from "./mail.ts";
 import type { ShellResult } from "./moderator.ts";
 import { type Progress, progressBar } from "./progress.ts";
-import { cmdRender, DEFAULT_DISCOVERY_SEED, type RenderArgs } from "./render.ts";
+import type { RenderArgs } from "./render.ts";
 import { DEFAULT_YEARS, lastYear, runSelfPlay } from "./selfplay.ts";
-import { serve } from "./serve.ts";
 import { checkVariantFile } from "./variant-check.ts";
 
 /*
+ * The server, the store, the mail gateway and the map renderer are imported by the actions
+ * that use them, when they run: a command pays only for what it needs (time and memory).
+ *
  * Every command of `bin/entente`, defined once with commander: its arguments, its options
  * with their defaults, its examples and its action. `--help`, `entente help`, the shell
  * completion (completion.ts), docs/cli.md's reference (reference.ts) and the README check
@@ -541,10 +544,12 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
             smtpPort?: string;
             smtpHost?: string;
           }) => {
-            serve(o).catch((e: unknown) => {
-              io.err(`entente serve: ${e instanceof Error ? e.message : String(e)}\n`);
-              process.exit(1);
-            });
+            import("./serve.ts")
+              .then(({ serve }) => serve(o))
+              .catch((e: unknown) => {
+                io.err(`entente serve: ${e instanceof Error ? e.message : String(e)}\n`);
+                process.exit(1);
+              });
             return 0;
           },
         ),
@@ -577,6 +582,7 @@ after checking it. The server must be stopped; an existing database is replaced 
     examples(
       c.action(
         run(async (file: string, o: { data?: string; force?: boolean }) => {
+          const { cmdBackup } = await import("./backup.ts");
           io.out(await cmdBackup(cmd, { file, data: o.data, force: o.force ?? false }));
           return 0;
         }),
@@ -605,6 +611,7 @@ after checking it. The server must be stopped; an existing database is replaced 
       .option("--data <DIR>", "the data folder (default: ./data)")
       .action(
         run(async (file: string, o: { data?: string }) => {
+          const { cmdMailIngest } = await import("./mail.ts");
           const r = await cmdMailIngest({ file, data: o.data });
           io.out(r.text);
           return r.ok
@@ -650,7 +657,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .option("--gif <FILE>", "with --record: the whole game as an animated GIF")
       .option("--json", "what was drawn as one JSON line")
       .action(
-        run((o: RenderArgs) => {
+        run(async (o: RenderArgs) => {
+          const { cmdRender } = await import("./render.ts");
           io.out(cmdRender(o));
           return 0;
         }),

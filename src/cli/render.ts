@@ -8,6 +8,7 @@ import { mapGeometry, NoGeometryError, svgToPng } from "../render/geometry.ts";
 import { drawBoard } from "../render/layers.ts";
 import { boardOfRecordPhase, boardOfResult, recordPhases } from "../render/record-view.ts";
 import type { BoardView, RenderOptions } from "../render/types.ts";
+import { DEFAULT_MAP_SEED } from "../variants/discovery/index.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { adjudicateJson } from "./adjudicate.ts";
 import { CliError, readRecordFile } from "./games.ts";
@@ -68,7 +69,6 @@ function renderEveryPhase(args: RenderArgs & { record: string; out: string }): s
 }
 
 /** The map seed `render --variant discovery` draws when given neither --seed nor --position. */
-export const DEFAULT_DISCOVERY_SEED = 1;
 
 /** Global Diplomacy or Age of Discovery (drawn by render/families.ts), named or in the file. */
 function familyOf(args: RenderArgs): "global" | "discovery" | undefined {
@@ -134,7 +134,7 @@ export function cmdRender(args: RenderArgs): string {
     // A generated map needs a seed: without one (and without a position) the default's map.
     const seed =
       family === "discovery" && !position && args.seed === undefined
-        ? String(DEFAULT_DISCOVERY_SEED)
+        ? String(DEFAULT_MAP_SEED)
         : args.seed;
     const seedNote =
       family !== "discovery" || position

@@ -35,6 +35,8 @@ import { areaName } from "./names.ts";
 
 /** Players when a start names none (the smallest game appendix C allows). */
 export const DEFAULT_PLAYERS = 9;
+/** The map seed when none is given (`entente render --variant discovery`). */
+export const DEFAULT_MAP_SEED = 1;
 
 const cache = new Map<string, { map: DiscoveryMap; global: GlobalMap }>();
 
