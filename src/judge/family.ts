@@ -153,13 +153,37 @@ function viewer(g: FamilyGame, user: User | null) {
 }
 
 /** A power named by id ("3") or name ("England"), as the game's seats name it. */
-function powerOf(g: FamilyGame, name: string): string | undefined {
+export function powerOf(g: FamilyGame, name: string): string | undefined {
   const n = name.trim().toLowerCase();
   return g.rules
     .powers(g.seats.length)
     .find(
       (p) => p.id === n || p.name.toLowerCase() === n || `${p.id}-${p.name}`.toLowerCase() === n,
     )?.id;
+}
+
+/**
+ * Plays one turn from `position` with these command sets: the turn as stored (every power's
+ * report, issued under the game's id) and the winners if the game ended. The scheduler's
+ * turn and a GM's correction of it (gm-tools.ts) are both played here.
+ */
+export function playTurn(
+  g: FamilyGame,
+  position: Json,
+  orders: Readonly<Record<string, readonly string[]>>,
+  missed: readonly string[],
+): { turn: FamilyTurn; winners: string[] | null } {
+  const played = g.rules.adjudicate(position, g.head.rules, orders, g.game.id);
+  const turn: FamilyTurn = {
+    turn: g.rules.turn(position),
+    phase: turnPhase(g.rules.turn(position)),
+    orders,
+    result: played.result,
+    position: played.next,
+    reports: played.reports,
+    missed,
+  };
+  return { turn, winners: played.winners };
 }
 
 /** The judge's operations on family games (src/judge/judge.ts calls these through hooks). */
@@ -461,18 +485,8 @@ export class FamilyGames {
     const latest = await this.latest(trx, g);
     const orders: Record<string, string[]> = {};
     for (const [p, r] of latest) orders[p] = parseJson<string[]>(r.orders);
-    const need = this.toOrder(g);
-    const missed = need.filter((p) => !latest.has(p));
-    const played = g.rules.adjudicate(g.position, g.head.rules, orders, g.game.id);
-    const turn: FamilyTurn = {
-      turn: g.rules.turn(g.position),
-      phase: g.state.phase,
-      orders,
-      result: played.result,
-      position: played.next,
-      reports: played.reports,
-      missed,
-    };
+    const missed = this.toOrder(g).filter((p) => !latest.has(p));
+    const { turn, winners } = playTurn(g, g.position, orders, missed);
     await trx
       .insertInto("phases")
       .values({
@@ -489,8 +503,8 @@ export class FamilyGames {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "gm",
     });
-    const over = played.winners !== null;
-    const next = turnPhase(g.rules.turn(played.next));
+    const over = winners !== null;
+    const next = turnPhase(g.rules.turn(turn.position));
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");
     await trx
       .updateTable("phase_state")
@@ -510,7 +524,7 @@ export class FamilyGames {
         .updateTable("games")
         .set({
           status: "finished",
-          result: JSON.stringify({ kind: "victory", winners: played.winners }),
+          result: JSON.stringify({ kind: "victory", winners }),
         })
         .where("id", "=", g.game.id)
         .execute();
@@ -521,7 +535,7 @@ export class FamilyGames {
       phase: g.state.phase,
       next: over ? null : next,
       deadline: iso(deadline),
-      ...(over ? { winners: played.winners } : {}),
+      ...(over ? { winners } : {}),
     });
     if (missed.length > 0)
       await this.emit(trx, g.game.id, "nmr", "gm", { phase: g.state.phase, powers: missed });
