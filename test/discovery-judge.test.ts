@@ -523,4 +523,42 @@ describe("Age of Discovery in the judge: mail", () => {
       assert.match(m.body, /docs\/discovery\.md/, "the footer points at the game's docs");
     }
   });
+
+  test("a GM correction plays the turn again in the player's frame and re-issues its reports", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, {
+      name: "D",
+      variant: "discovery",
+      seed: 77,
+      players: 9,
+    });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: User[] = [];
+    for (let p = 1; p <= 9; p++) {
+      players.push(await user(judge, `c${p}`));
+      await judge.acceptInvite(players[p - 1]!, code, { power: String(p) });
+    }
+    const { map: dmap } = discoveryMap(77, 9);
+    const mine = areaName(dmap, 3, present(discovery.start(77, 9), 3)[0]!);
+    clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "turn 1 adjudicated with nobody's commands");
+    const before = await judge.report(players[2]!, game.id, {});
+    assert.ok(!before.report.includes(`SP ${mine}`), "no spy line before the correction");
+    // Player 3's spy, named in its own frame, reached the GM in time: corrected by realm name.
+    const realm = game.seatList[2]!.name.split("-")[1]!;
+    await judge.correct(gm, game.id, { orders: { [realm]: [`SP ${mine}`] }, reason: "in time" });
+    const after = await judge.report(players[2]!, game.id, {});
+    assert.equal(after.turn, 1, "the report of turn 1");
+    assert.ok(after.report.includes(`SP ${mine}`), `the corrected spy line: ${after.report}`);
+    const other = await judge.report(players[3]!, game.id, {});
+    assert.ok(!other.report.includes(`SP ${mine}`), "another player's report does not show it");
+    const turns = (await judge.familyTurns(gm, game.id)).turns;
+    assert.equal(turns.length, 1, "still one turn");
+    assert.deepEqual(turns[0]!.missed.includes("3"), false, "player 3 did not miss the turn");
+    assert.equal((await judge.gameView(gm, game.id)).phase, "T2", "T2 still open");
+  });
 });

@@ -6,8 +6,8 @@ import { STORE_KINDS, testStore } from "../src/store/testing.ts";
 
 /*
  * A classical game and a Global Diplomacy game in one judge go through the same code for
- * seats, deadlines, missed orders, civil disorder and replacement (src/judge/games.ts,
- * adjudication.ts, missed.ts, gm-tools.ts): each feature checked on both, side by side.
+ * seats, deadlines, missed orders, civil disorder, replacement and GM corrections
+ * (src/judge/games.ts, adjudication.ts, missed.ts, gm-tools.ts): each feature checked on both, side by side.
  */
 
 const OPTIONS = {
@@ -217,6 +217,99 @@ for (const kind of STORE_KINDS) {
         assert.equal(sent.phase, before.phase, `${before.variant}: the new player orders`);
         const byInvite = await judge.replacePlayer(x.gm, id, { seat: 2 });
         assert.ok(byInvite.invite, `${before.variant}: or an invitation for the seat`);
+      }
+    });
+
+    test("GM corrections: the last phase of either game played again with a power's set replaced", async (t) => {
+      const x = await table(t, kind);
+      if (!x) return;
+      const { judge, clock } = x;
+      const NOTE = "CORRECTEDNOTEQX";
+      const globalSender = x.players[x.global]![2]!;
+      const globalReader = x.players[x.global]![0]!;
+      const sender = (await judge.gameView(globalSender, x.global)).you!.powers[0]!;
+      const reader = (await judge.gameView(globalReader, x.global)).you!.powers[0]!;
+      // Both games adjudicated with France and the third global power silent.
+      clock.advance(10 * 60_000);
+      assert.equal(await judge.tick(), 2, "both games adjudicated at their deadline");
+      const before = await judge.report(globalReader, x.global, {});
+      assert.doesNotMatch(before.report, new RegExp(NOTE), "no message before the correction");
+      // Only the GM corrects, and only powers of the game.
+      await assert.rejects(
+        judge.correct(globalReader, x.global, { reason: "x" }),
+        /only the game master/,
+        "a player may not correct",
+      );
+      for (const id of [x.classical, x.global])
+        await assert.rejects(
+          judge.correct(x.gm, id, { orders: { atlantis: [] }, reason: "x" }),
+          /unknown power "atlantis"; the powers are/,
+          "an unknown power is refused with the game's powers",
+        );
+
+      // The commands reached the GM in time after all.
+      await judge.correct(x.gm, x.classical, {
+        orders: { France: ["A par-bur", "F bre-mao"] },
+        reason: "France's orders arrived in time",
+      });
+      await judge.correct(x.gm, x.global, {
+        orders: { [sender]: [`ME ${reader} ${NOTE}`] },
+        reason: "the commands arrived in time",
+      });
+
+      // Classical: the phase's results and the board everybody sees are the corrected ones.
+      const phases = await judge.phases(x.classical);
+      assert.equal(phases.length, 1, "classical: still one phase adjudicated");
+      assert.deepEqual(phases[0]!.orders.france, ["A par-bur", "F bre-mao"], "France's orders");
+      const seen = await judge.gameView(x.players[x.classical]![0]!, x.classical);
+      assert.deepEqual(
+        [...seen.position.units.france!].sort(),
+        ["A bur", "A mar", "F mao"],
+        "classical: a player sees France's corrected moves",
+      );
+      assert.equal(seen.phase, "F1901M", "classical: the next phase is open");
+
+      // Global: the turn played again, its reports re-issued: the message is received.
+      const turns = (await judge.familyTurns(x.gm, x.global)).turns;
+      assert.equal(turns.length, 1, "global: still one turn adjudicated");
+      assert.deepEqual(turns[0]!.orders[sender], [`ME ${reader} ${NOTE}`], "the corrected set");
+      assert.ok(!turns[0]!.missed.includes(sender), "the sender no longer missed the turn");
+      const after = await judge.report(globalReader, x.global, {});
+      assert.equal(after.turn, 1, "global: the report of turn 1");
+      assert.match(after.report, new RegExp(NOTE), "the reader now receives the message");
+      assert.equal((await judge.gameView(globalReader, x.global)).phase, "T2", "T2 is open");
+
+      for (const [id, power] of [
+        [x.classical, "france"],
+        [x.global, sender],
+      ] as const) {
+        const view = await judge.gameView(x.gm, id);
+        assert.ok(
+          !(await nmrs(judge, id)).some((r) => r.power === power),
+          `${view.variant}: the corrected power's NMR is gone`,
+        );
+        assert.equal(
+          Date.parse(view.deadline!),
+          clock.t + 10 * 60_000,
+          `${view.variant}: the next deadline is kept`,
+        );
+        const superseded = await judge.store.db
+          .selectFrom("phases")
+          .select("idx")
+          .where("game_id", "=", id)
+          .where("superseded", "=", 1)
+          .execute();
+        assert.equal(superseded.length, 1, `${view.variant}: the old result kept for the audit`);
+        const events = await judge.events(x.players[id]![0]!, id);
+        const told = events.filter((e) => e.kind === "phase_corrected");
+        assert.equal(told.length, 1, `${view.variant}: the players are told of the correction`);
+        const data = told[0]!.data as { powers?: string[] };
+        // Whose commands changed is public in Diplomacy, the moderator's in Global Diplomacy.
+        assert.deepEqual(
+          data.powers,
+          id === x.classical ? ["france"] : undefined,
+          `${view.variant}: whose orders changed`,
+        );
       }
     });
   });

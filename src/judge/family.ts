@@ -6,7 +6,8 @@ import { GlobalPositionError } from "../variants/global/position.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { type FamilyRules, familyPlayers, familyRules, judgeFamilyIds } from "./family-rules.ts";
-import { FAMILY_SCENARIO, gameSummary, insertNewGame, iso, parseJson } from "./game-data.ts";
+import { familyModeratorMap, familyReport, familyTurns, familyView } from "./family-views.ts";
+import { FAMILY_SCENARIO, insertNewGame, iso, parseJson } from "./game-data.ts";
 import { recordMissed } from "./missed.ts";
 import {
   DEFAULT_OPTIONS,
@@ -33,6 +34,7 @@ export { familyListing } from "./family-rules.ts";
  * player's report, which shows only what the player may see. The GM (the moderator) reads
  * every power's commands and reports and the whole position. The seed (which decides the
  * moderator's random removals and downgrades) is in the head and in every stored position.
+ * Those reads are in family-views.ts; this file holds the games' changes.
  *
  * The family-specific rules (reading commands, adjudicating a turn, writing reports) come from
  * a `FamilyRules` per family id; `global` is registered here. A family without one is refused
@@ -79,7 +81,7 @@ export interface FamilyGame {
 
 export const turnPhase = (turn: number): string => `T${turn}`;
 
-interface User {
+export interface User {
   readonly id: string;
   readonly name: string;
 }
@@ -146,20 +148,44 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
   };
 }
 
-function viewer(g: FamilyGame, user: User | null) {
+export function viewer(g: FamilyGame, user: User | null) {
   const m = user ? g.members.find((x) => x.user_id === user.id) : undefined;
   const powers = m?.seat !== null && m?.seat !== undefined ? (g.seats[m.seat]?.powers ?? []) : [];
   return { role: m?.role ?? null, seat: m?.seat ?? null, powers: powers.map(String) };
 }
 
 /** A power named by id ("3") or name ("England"), as the game's seats name it. */
-function powerOf(g: FamilyGame, name: string): string | undefined {
+export function powerOf(g: FamilyGame, name: string): string | undefined {
   const n = name.trim().toLowerCase();
   return g.rules
     .powers(g.seats.length)
     .find(
       (p) => p.id === n || p.name.toLowerCase() === n || `${p.id}-${p.name}`.toLowerCase() === n,
     )?.id;
+}
+
+/**
+ * Plays one turn from `position` with these command sets: the turn as stored (every power's
+ * report, issued under the game's id) and the winners if the game ended. The scheduler's
+ * turn and a GM's correction of it (gm-tools.ts) are both played here.
+ */
+export function playTurn(
+  g: FamilyGame,
+  position: Json,
+  orders: Readonly<Record<string, readonly string[]>>,
+  missed: readonly string[],
+): { turn: FamilyTurn; winners: string[] | null } {
+  const played = g.rules.adjudicate(position, g.head.rules, orders, g.game.id);
+  const turn: FamilyTurn = {
+    turn: g.rules.turn(position),
+    phase: turnPhase(g.rules.turn(position)),
+    orders,
+    result: played.result,
+    position: played.next,
+    reports: played.reports,
+    missed,
+  };
+  return { turn, winners: played.winners };
 }
 
 /** The judge's operations on family games (src/judge/judge.ts calls these through hooks). */
@@ -252,85 +278,9 @@ export class FamilyGames {
     return id;
   }
 
-  /** The game as the viewer may see it (shaped as the judge's GameView). */
-  async view(user: User | null, gameId: string) {
-    const g = await loadFamilyGame(this.db, gameId);
-    const v = viewer(g, user);
-    const ids = g.members.map((m) => m.user_id);
-    const names = new Map(
-      ids.length === 0
-        ? []
-        : (
-            await this.db
-              .selectFrom("users")
-              .select(["id", "name"])
-              .where("id", "in", ids)
-              .execute()
-          ).map((r) => [r.id, r.name]),
-    );
-    const seatList = g.seats.map((s, i) => {
-      const holder = g.members.find((m) => m.seat === i && m.role === "player");
-      return {
-        index: i,
-        name: s.name,
-        powers: [...s.powers],
-        player: holder ? (names.get(holder.user_id) ?? null) : null,
-      };
-    });
-    const invites =
-      v.role === "gm"
-        ? await this.db
-            .selectFrom("invites")
-            .select(["code", "role", "seat"])
-            .where("game_id", "=", gameId)
-            .where("revoked", "=", 0)
-            .execute()
-        : undefined;
-    const st = g.state;
-    const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
-    return {
-      ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
-      rules: g.head.rules,
-      options: g.options,
-      state: st.state,
-      phaseIndex: st.phase_idx,
-      seatList,
-      position: this.visiblePosition(g, v.role === "gm" ? null : v.powers),
-      toOrder: st.state === "done" ? [] : g.rules.alive(g.position).filter((p) => seated.has(p)),
-      result: g.game.result ? parseJson<unknown>(g.game.result) : null,
-      you: v.role ? { role: v.role, seat: v.seat, powers: v.powers } : null,
-      ...(invites ? { invites } : {}),
-      family: {
-        id: g.rules.id,
-        name: g.rules.name,
-        turn: g.rules.turn(g.position),
-        turnsAdjudicated: g.turns.length,
-        report: `/api/games/${g.game.id}/report`,
-        players: g.seats.length,
-        // The whole generated map, for the GM only (discovery).
-        ...(g.rules.moderatorMap && v.role === "gm"
-          ? { moderatorMap: `/api/games/${g.game.id}/moderator-map` }
-          : {}),
-      },
-    };
-  }
-
-  /**
-   * The position in the judge's position shape (units and owned areas per power): all of it
-   * for the GM (`powers` null), only the viewer's own powers' for anybody else.
-   */
-  private visiblePosition(g: FamilyGame, powers: readonly string[] | null) {
-    const keep = (p: string) => powers === null || powers.includes(p);
-    const units: Record<string, string[]> = {};
-    const rawUnits = (g.position.units ?? {}) as Record<string, string[]>;
-    for (const [p, list] of Object.entries(rawUnits)) if (keep(p)) units[p] = [...list];
-    const centers: Record<string, string[]> = {};
-    const owners = (g.position.owners ?? {}) as Record<string, number | string>;
-    for (const [area, owner] of Object.entries(owners)) {
-      const p = String(owner);
-      if (keep(p)) centers[p] = [...(centers[p] ?? []), area];
-    }
-    return { variant: g.rules.id, phase: turnPhase(g.rules.turn(g.position)), units, centers };
+  /** The game as the viewer may see it (family-views.ts). */
+  view(user: User | null, gameId: string) {
+    return familyView(this.db, user, gameId);
   }
 
   /**
@@ -461,18 +411,8 @@ export class FamilyGames {
     const latest = await this.latest(trx, g);
     const orders: Record<string, string[]> = {};
     for (const [p, r] of latest) orders[p] = parseJson<string[]>(r.orders);
-    const need = this.toOrder(g);
-    const missed = need.filter((p) => !latest.has(p));
-    const played = g.rules.adjudicate(g.position, g.head.rules, orders, g.game.id);
-    const turn: FamilyTurn = {
-      turn: g.rules.turn(g.position),
-      phase: g.state.phase,
-      orders,
-      result: played.result,
-      position: played.next,
-      reports: played.reports,
-      missed,
-    };
+    const missed = this.toOrder(g).filter((p) => !latest.has(p));
+    const { turn, winners } = playTurn(g, g.position, orders, missed);
     await trx
       .insertInto("phases")
       .values({
@@ -489,8 +429,8 @@ export class FamilyGames {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "gm",
     });
-    const over = played.winners !== null;
-    const next = turnPhase(g.rules.turn(played.next));
+    const over = winners !== null;
+    const next = turnPhase(g.rules.turn(turn.position));
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");
     await trx
       .updateTable("phase_state")
@@ -510,7 +450,7 @@ export class FamilyGames {
         .updateTable("games")
         .set({
           status: "finished",
-          result: JSON.stringify({ kind: "victory", winners: played.winners }),
+          result: JSON.stringify({ kind: "victory", winners }),
         })
         .where("id", "=", g.game.id)
         .execute();
@@ -521,121 +461,25 @@ export class FamilyGames {
       phase: g.state.phase,
       next: over ? null : next,
       deadline: iso(deadline),
-      ...(over ? { winners: played.winners } : {}),
+      ...(over ? { winners } : {}),
     });
     if (missed.length > 0)
       await this.emit(trx, g.game.id, "nmr", "gm", { phase: g.state.phase, powers: missed });
     this.ctx.log(`game ${g.game.id}: adjudicated ${g.state.phase} (phase ${idx})`);
   }
 
-  /**
-   * A power's report (seed 004 §8): the last adjudicated turn's, or turn `turn`'s; before the
-   * first turn, the opening report. A player reads only its own power's; the GM any power's.
-   */
-  async report(
-    user: User,
-    gameId: string,
-    q: { power?: string | undefined; turn?: number | undefined },
-  ): Promise<{ power: string; turn: number; phase: string | null; report: string }> {
-    if (!(await isFamilyGame(this.db, gameId))) {
-      const m = await this.db
-        .selectFrom("members")
-        .select(["role", "seat"])
-        .where("game_id", "=", gameId)
-        .where("user_id", "=", user.id)
-        .executeTakeFirst();
-      if (!m || (m.role !== "gm" && m.seat === null))
-        throw forbidden("reports are read by the game's players and its game master");
-      throw conflict(
-        "this game has no per-player reports (only Global Diplomacy games do): read its phases at /api/games/{id}/phases",
-      );
-    }
-    const g = await loadFamilyGame(this.db, gameId);
-    const v = viewer(g, user);
-    if (v.role !== "gm" && (v.role !== "player" || v.seat === null))
-      throw forbidden("a report is read only by its power's player and the game master");
-    let power: string;
-    if (q.power !== undefined) {
-      const p = powerOf(g, q.power);
-      if (p === undefined) throw invalid(`no power "${q.power}"`);
-      if (v.role !== "gm" && !v.powers.includes(p))
-        throw forbidden("you may read only your own power's report");
-      power = p;
-    } else if (v.role === "gm") {
-      throw invalid("say whose report: ?power=3 (a power's number or name)");
-    } else power = v.powers[0]!;
-    if (q.turn !== undefined) {
-      const t = g.turns.find((x) => x.turn === q.turn);
-      if (!t)
-        throw notFound(
-          `no report for turn ${q.turn}: turns adjudicated so far are ${g.turns.map((x) => x.turn).join(", ") || "none"}`,
-        );
-      return { power, turn: t.turn, phase: t.phase, report: t.reports[power] ?? "" };
-    }
-    const last = g.turns.at(-1);
-    if (last)
-      return { power, turn: last.turn, phase: last.phase, report: last.reports[power] ?? "" };
-    return {
-      power,
-      turn: 0,
-      phase: null,
-      report: g.rules.startReport(g.head.start, power, g.game.id),
-    };
+  /** A power's report (family-views.ts). */
+  report(user: User, gameId: string, q: { power?: string | undefined; turn?: number | undefined }) {
+    return familyReport(this.db, user, gameId, q);
   }
 
-  /** The moderator's view of every adjudicated turn: commands, results, reports, positions. */
-  async turns(user: User, gameId: string) {
-    if (!(await isFamilyGame(this.db, gameId))) {
-      const m = await this.db
-        .selectFrom("members")
-        .select(["role"])
-        .where("game_id", "=", gameId)
-        .where("user_id", "=", user.id)
-        .executeTakeFirst();
-      if (m?.role !== "gm") throw forbidden("only the game master reads every turn");
-      throw conflict(
-        "this game is not a Global Diplomacy game: its phases are at /api/games/{id}/phases",
-      );
-    }
-    const g = await loadFamilyGame(this.db, gameId);
-    if (viewer(g, user).role !== "gm")
-      throw forbidden(
-        "only the game master reads every power's turn; players read their report at /api/games/{id}/report",
-      );
-    return { family: g.head.family, seed: g.head.seed, start: g.head.start, turns: g.turns };
+  /** The moderator's view of every adjudicated turn (family-views.ts). */
+  turns(user: User, gameId: string) {
+    return familyTurns(this.db, user, gameId);
   }
 
-  /**
-   * The whole map of a game whose map was made for it (Age of Discovery), for the game
-   * master only: every area with its squares, adjacency and supply, and the grid geometry, in
-   * the map's own frame. Players see only their report's map, in their own names.
-   */
-  async moderatorMap(user: User, gameId: string) {
-    const family = await isFamilyGame(this.db, gameId);
-    const g = family ? await loadFamilyGame(this.db, gameId) : null;
-    const role = g
-      ? viewer(g, user).role
-      : (
-          await this.db
-            .selectFrom("members")
-            .select(["role"])
-            .where("game_id", "=", gameId)
-            .where("user_id", "=", user.id)
-            .executeTakeFirst()
-        )?.role;
-    if (role !== "gm")
-      throw forbidden(
-        "only the game master reads the whole map; players see theirs in their report (/api/games/{id}/report)",
-      );
-    if (!g?.rules.moderatorMap)
-      throw conflict(
-        `this game's map is not made for it (only Age of Discovery games are): ${g ? "its areas are the family's map (bin/entente global)" : "see /api/variants/{id}/geometry"}`,
-      );
-    return {
-      family: g.head.family,
-      seed: g.head.seed,
-      players: g.seats.length,
-      map: g.rules.moderatorMap(g.head.start),
-    };
+  /** The whole generated map, for the GM (family-views.ts). */
+  moderatorMap(user: User, gameId: string) {
+    return familyModeratorMap(this.db, user, gameId);
   }
 }

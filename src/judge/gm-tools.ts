@@ -1,11 +1,14 @@
 import { sql } from "kysely";
 import { writePosition } from "../engine/position-json.ts";
+import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
+import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
 import {
+  type GameData,
   iso,
   parseJson,
   type RemoveUnitEdit,
@@ -15,8 +18,8 @@ import {
 } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import type { User } from "./room.ts";
-import { Room } from "./room.ts";
+import type { HostedGame, Tx, User } from "./room.ts";
+import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
 
 /*
@@ -25,6 +28,88 @@ import { type ContractInput, declareContract, setSchedule, withdrawContract } fr
  * movement's acts (committee.ts, schedule.ts).
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
+
+/** The last adjudicated phase played again: what a correction stores. */
+interface ReplayedPhase {
+  /** The phase played (`F1901M`, `T3`) and its record as the phases table keeps it. */
+  readonly phase: string;
+  readonly record: unknown;
+  /** The phase open after it. */
+  readonly next: string;
+  /** The game's result if the phase ended it, else null. */
+  readonly result: Record<string, unknown> | null;
+}
+
+/** What a correction needs of a game's family: its last phase, and playing it again. */
+interface Replay {
+  /** Phases adjudicated so far; the last is the one corrected. */
+  readonly adjudicated: number;
+  /** The last phase's order sets, by power. */
+  readonly orders: Readonly<Record<string, readonly string[]>>;
+  /** The game's power ids, and the id a GM's name for a power stands for. */
+  readonly powers: readonly string[];
+  power(name: string): string | undefined;
+  /** Commands are secret (seed 004 §8): who sent what is not public. */
+  readonly secret: boolean;
+  /** Plays the last phase again from the state before it; `supplied` the GM's powers. */
+  play(orders: Readonly<Record<string, string[]>>, supplied: readonly string[]): ReplayedPhase;
+}
+
+/** A Diplomacy game: the record without its last phase, played again by the engine. */
+function classicalReplay(g: GameData, record: GameRecord): Replay {
+  const n = g.record.phases.length;
+  const powers = g.scenario.variant.powers;
+  return {
+    adjudicated: n,
+    orders: n > 0 ? g.record.phases[n - 1]!.orders : {},
+    powers: powers.map((p) => p.id),
+    power: (name) => {
+      const w = name.trim().toLowerCase();
+      return powers.find((p) => p.id === w || p.name.toLowerCase() === w)?.id;
+    },
+    secret: false,
+    play: (orders) => {
+      const sets = new Map(Object.entries(orders).map(([p, l]) => [p as PowerId, l]));
+      const again = playPhase(
+        g.scenario,
+        { ...record, phases: record.phases.slice(0, n - 1) },
+        sets,
+      );
+      const phase = again.phases.at(-1)!;
+      const winner = gameWinner(again);
+      return {
+        phase: phase.phase,
+        record: phase,
+        next: phase.position.phase,
+        result: winner ? { kind: "solo", winner } : null,
+      };
+    },
+  };
+}
+
+/** A family game: the turn played again from the position before it, its reports re-issued. */
+function familyReplay(g: FamilyGame): Replay {
+  const n = g.turns.length;
+  const last = g.turns[n - 1];
+  return {
+    adjudicated: n,
+    orders: last?.orders ?? {},
+    powers: g.rules.powers(g.seats.length).map((p) => `${p.id} (${p.name})`),
+    power: (name) => powerOf(g, name),
+    secret: true,
+    play: (orders, supplied) => {
+      const before = n > 1 ? g.turns[n - 2]!.position : g.head.start;
+      const missed = (last?.missed ?? []).filter((p) => !supplied.includes(p));
+      const { turn, winners } = playTurn(g, before, orders, missed);
+      return {
+        phase: turn.phase,
+        record: turn,
+        next: turnPhase(g.rules.turn(turn.position)),
+        result: winners ? { kind: "victory", winners } : null,
+      };
+    },
+  };
+}
 
 export class GmTools extends Room {
   async pause(user: User, gameId: string) {
@@ -104,109 +189,121 @@ export class GmTools extends Room {
   }
 
   /**
-   * Corrects the last adjudication (seed 002 VIII(1)): allowed until the next phase is
-   * adjudicated. The phase is played again from the same position with its orders, some
-   * powers' sets replaced by the GM (a late order accepted, a mistyped one fixed); the old
-   * result is kept, marked superseded.
+   * Corrects the last adjudication (seed 002 VIII(1); seed 004's moderator likewise): allowed
+   * until the next phase is adjudicated, for a game of any family. The phase is played again
+   * from the state before it with its orders, some powers' sets replaced by the GM (a late
+   * order accepted, a mistyped one fixed); the old result is kept, marked superseded, and
+   * what players read (the phase's results, a family game's reports) is the new one. The
+   * families differ only in how the phase is played again (`Replay`).
    */
   async correct(
     user: User,
     gameId: string,
     input: { orders?: Readonly<Record<string, readonly string[]>> | undefined; reason: string },
   ) {
-    await this.mutate(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      const n = g.record.phases.length;
-      if (n === 0) throw conflict("no phase has been adjudicated yet");
-      const result = g.game.result ? parseJson<{ kind: string }>(g.game.result) : null;
-      if (result && result.kind !== "solo") {
-        throw conflict("the game ended by vote or by the GM; there is nothing to correct");
-      }
-      const last = g.record.phases[n - 1]!;
-      const orders = new Map<PowerId, string[]>(
-        Object.entries(last.orders).map(([p, l]) => [p as PowerId, [...l]]),
+    const apply = (trx: Tx, g: HostedGame, replay: Replay) =>
+      this.applyCorrection(trx, g, replay, user, input);
+    if (await isFamilyGame(this.db, gameId))
+      await this.families.mutate(gameId, (trx, g) => apply(trx, g, familyReplay(g)));
+    else
+      await this.mutate(gameId, async (trx, g) =>
+        apply(trx, g, classicalReplay(g, await this.playedRecord(trx, g))),
       );
-      for (const [p, list] of Object.entries(input.orders ?? {})) {
-        const power = p.toLowerCase() as PowerId;
-        if (!g.scenario.variant.powers.some((x) => x.id === power))
-          throw invalid(`unknown power "${p}"`);
-        orders.set(power, [...list]);
-      }
-      const base = {
-        ...(await this.playedRecord(trx, g)),
-        phases: g.record.phases.slice(0, n - 1),
-      };
-      let again: ReturnType<typeof playPhase>;
-      try {
-        again = playPhase(g.scenario, base, orders);
-      } catch (e) {
-        throw invalid((e as Error).message);
-      }
-      const phase = again.phases[again.phases.length - 1]!;
-      const now = this.now();
-      await trx
-        .updateTable("phases")
-        .set({ superseded: 1 })
-        .where("game_id", "=", gameId)
-        .where("idx", "=", n - 1)
-        .where("superseded", "=", 0)
-        .execute();
-      await trx
-        .insertInto("phases")
-        .values({
-          game_id: gameId,
-          idx: n - 1,
-          phase: phase.phase,
-          record: JSON.stringify(phase),
-          superseded: 0,
-          adjudicated_at: now,
-        })
-        .execute();
-      // Powers whose orders the GM supplied did not miss the phase after all.
-      const supplied = Object.keys(input.orders ?? {}).map((p) => p.toLowerCase());
-      if (supplied.length > 0) {
-        await trx
-          .deleteFrom("nmrs")
-          .where("game_id", "=", gameId)
-          .where("phase_idx", "=", n - 1)
-          .where("power", "in", supplied)
-          .execute();
-      }
-      const winner = gameWinner(again);
-      const nextType = phase.position.phase.slice(-1) as "M" | "R" | "A";
-      const keepDeadline = g.state.state === "open" && g.state.deadline_at !== null;
-      const deadline = keepDeadline
-        ? g.state.deadline_at!
-        : now + phaseLengthMs(g.options, nextType);
-      await trx
-        .updateTable("phase_state")
-        .set({
-          phase: phase.position.phase,
-          state: winner ? "done" : g.state.state === "paused" ? "paused" : "open",
-          deadline_at: winner || g.state.state === "paused" ? null : deadline,
-          ready: 0,
-          updated_at: now,
-        })
-        .where("game_id", "=", gameId)
-        .execute();
-      await trx
-        .updateTable("games")
-        .set(
-          winner
-            ? { status: "finished", result: JSON.stringify({ kind: "solo", winner }) }
-            : { status: "active", result: null },
-        )
-        .where("id", "=", gameId)
-        .execute();
-      await this.emit(trx, gameId, "phase_corrected", "public", {
-        index: n - 1,
-        phase: phase.phase,
-        next: phase.position.phase,
-        reason: input.reason,
-        powers: supplied,
-      });
-    });
     return this.rooms.views.gameView(user, gameId);
+  }
+
+  private async applyCorrection(
+    trx: Tx,
+    g: HostedGame,
+    replay: Replay,
+    user: User,
+    input: { orders?: Readonly<Record<string, readonly string[]>> | undefined; reason: string },
+  ): Promise<void> {
+    this.requireGm(g, user);
+    const gameId = g.game.id;
+    const n = replay.adjudicated;
+    if (n === 0) throw conflict("no phase has been adjudicated yet");
+    const result = g.game.result ? parseJson<{ kind: string }>(g.game.result) : null;
+    if (result && result.kind !== "solo" && result.kind !== "victory") {
+      throw conflict("the game ended by vote or by the GM; there is nothing to correct");
+    }
+    const orders: Record<string, string[]> = {};
+    for (const [p, l] of Object.entries(replay.orders)) orders[p] = [...l];
+    const supplied: string[] = [];
+    for (const [name, list] of Object.entries(input.orders ?? {})) {
+      const power = replay.power(name);
+      if (power === undefined)
+        throw invalid(`unknown power "${name}"; the powers are ${replay.powers.join(", ")}`);
+      orders[power] = list.map((l) => l.trim()).filter((l) => l !== "");
+      supplied.push(power);
+    }
+    let again: ReplayedPhase;
+    try {
+      again = replay.play(orders, supplied);
+    } catch (e) {
+      throw invalid((e as Error).message);
+    }
+    const now = this.now();
+    await trx
+      .updateTable("phases")
+      .set({ superseded: 1 })
+      .where("game_id", "=", gameId)
+      .where("idx", "=", n - 1)
+      .where("superseded", "=", 0)
+      .execute();
+    await trx
+      .insertInto("phases")
+      .values({
+        game_id: gameId,
+        idx: n - 1,
+        phase: again.phase,
+        record: JSON.stringify(again.record),
+        superseded: 0,
+        adjudicated_at: now,
+      })
+      .execute();
+    // Powers whose orders the GM supplied did not miss the phase after all.
+    if (supplied.length > 0) {
+      await trx
+        .deleteFrom("nmrs")
+        .where("game_id", "=", gameId)
+        .where("phase_idx", "=", n - 1)
+        .where("power", "in", supplied)
+        .execute();
+    }
+    const over = again.result !== null;
+    const keepDeadline = g.state.state === "open" && g.state.deadline_at !== null;
+    const deadline = keepDeadline
+      ? g.state.deadline_at!
+      : now + phaseLengthMs(g.options, phaseTypeOf(again.next));
+    await trx
+      .updateTable("phase_state")
+      .set({
+        phase: again.next,
+        state: over ? "done" : g.state.state === "paused" ? "paused" : "open",
+        deadline_at: over || g.state.state === "paused" ? null : deadline,
+        ready: 0,
+        updated_at: now,
+      })
+      .where("game_id", "=", gameId)
+      .execute();
+    await trx
+      .updateTable("games")
+      .set(
+        again.result
+          ? { status: "finished", result: JSON.stringify(again.result) }
+          : { status: "active", result: null },
+      )
+      .where("id", "=", gameId)
+      .execute();
+    await this.emit(trx, gameId, "phase_corrected", "public", {
+      index: n - 1,
+      phase: again.phase,
+      next: again.next,
+      reason: input.reason,
+      // Whose commands changed is the moderator's to know where commands are secret.
+      ...(replay.secret ? {} : { powers: supplied }),
+    });
   }
 
   /** Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once). */

@@ -1,0 +1,207 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema.ts";
+import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import {
+  type FamilyGame,
+  isFamilyGame,
+  loadFamilyGame,
+  powerOf,
+  turnPhase,
+  type User,
+  viewer,
+} from "./family.ts";
+import { gameSummary, parseJson } from "./game-data.ts";
+
+/*
+ * What each viewer may read of a family game (seed 004 §8): the game view (a player's own
+ * units and areas, the GM's whole position), a power's report, the moderator's list of every
+ * turn and a generated map. Read-only; family.ts holds the games' changes.
+ */
+
+/** The game as the viewer may see it (shaped as the judge's GameView). */
+export async function familyView(db: Kysely<DB>, user: User | null, gameId: string) {
+  const g = await loadFamilyGame(db, gameId);
+  const v = viewer(g, user);
+  const ids = g.members.map((m) => m.user_id);
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (await db.selectFrom("users").select(["id", "name"]).where("id", "in", ids).execute()).map(
+          (r) => [r.id, r.name],
+        ),
+  );
+  const seatList = g.seats.map((s, i) => {
+    const holder = g.members.find((m) => m.seat === i && m.role === "player");
+    return {
+      index: i,
+      name: s.name,
+      powers: [...s.powers],
+      player: holder ? (names.get(holder.user_id) ?? null) : null,
+    };
+  });
+  const invites =
+    v.role === "gm"
+      ? await db
+          .selectFrom("invites")
+          .select(["code", "role", "seat"])
+          .where("game_id", "=", gameId)
+          .where("revoked", "=", 0)
+          .execute()
+      : undefined;
+  const st = g.state;
+  const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
+  return {
+    ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
+    rules: g.head.rules,
+    options: g.options,
+    state: st.state,
+    phaseIndex: st.phase_idx,
+    seatList,
+    position: visiblePosition(g, v.role === "gm" ? null : v.powers),
+    toOrder: st.state === "done" ? [] : g.rules.alive(g.position).filter((p) => seated.has(p)),
+    result: g.game.result ? parseJson<unknown>(g.game.result) : null,
+    you: v.role ? { role: v.role, seat: v.seat, powers: v.powers } : null,
+    ...(invites ? { invites } : {}),
+    family: {
+      id: g.rules.id,
+      name: g.rules.name,
+      turn: g.rules.turn(g.position),
+      turnsAdjudicated: g.turns.length,
+      report: `/api/games/${g.game.id}/report`,
+      players: g.seats.length,
+      // The whole generated map, for the GM only (discovery).
+      ...(g.rules.moderatorMap && v.role === "gm"
+        ? { moderatorMap: `/api/games/${g.game.id}/moderator-map` }
+        : {}),
+    },
+  };
+}
+
+/**
+ * The position in the judge's position shape (units and owned areas per power): all of it
+ * for the GM (`powers` null), only the viewer's own powers' for anybody else.
+ */
+function visiblePosition(g: FamilyGame, powers: readonly string[] | null) {
+  const keep = (p: string) => powers === null || powers.includes(p);
+  const units: Record<string, string[]> = {};
+  const rawUnits = (g.position.units ?? {}) as Record<string, string[]>;
+  for (const [p, list] of Object.entries(rawUnits)) if (keep(p)) units[p] = [...list];
+  const centers: Record<string, string[]> = {};
+  const owners = (g.position.owners ?? {}) as Record<string, number | string>;
+  for (const [area, owner] of Object.entries(owners)) {
+    const p = String(owner);
+    if (keep(p)) centers[p] = [...(centers[p] ?? []), area];
+  }
+  return { variant: g.rules.id, phase: turnPhase(g.rules.turn(g.position)), units, centers };
+}
+
+/**
+ * A power's report (seed 004 §8): the last adjudicated turn's, or turn `turn`'s; before the
+ * first turn, the opening report. A player reads only its own power's; the GM any power's.
+ */
+export async function familyReport(
+  db: Kysely<DB>,
+  user: User,
+  gameId: string,
+  q: { power?: string | undefined; turn?: number | undefined },
+): Promise<{ power: string; turn: number; phase: string | null; report: string }> {
+  if (!(await isFamilyGame(db, gameId))) {
+    const m = await db
+      .selectFrom("members")
+      .select(["role", "seat"])
+      .where("game_id", "=", gameId)
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (!m || (m.role !== "gm" && m.seat === null))
+      throw forbidden("reports are read by the game's players and its game master");
+    throw conflict(
+      "this game has no per-player reports (only Global Diplomacy games do): read its phases at /api/games/{id}/phases",
+    );
+  }
+  const g = await loadFamilyGame(db, gameId);
+  const v = viewer(g, user);
+  if (v.role !== "gm" && (v.role !== "player" || v.seat === null))
+    throw forbidden("a report is read only by its power's player and the game master");
+  let power: string;
+  if (q.power !== undefined) {
+    const p = powerOf(g, q.power);
+    if (p === undefined) throw invalid(`no power "${q.power}"`);
+    if (v.role !== "gm" && !v.powers.includes(p))
+      throw forbidden("you may read only your own power's report");
+    power = p;
+  } else if (v.role === "gm") {
+    throw invalid("say whose report: ?power=3 (a power's number or name)");
+  } else power = v.powers[0]!;
+  if (q.turn !== undefined) {
+    const t = g.turns.find((x) => x.turn === q.turn);
+    if (!t)
+      throw notFound(
+        `no report for turn ${q.turn}: turns adjudicated so far are ${g.turns.map((x) => x.turn).join(", ") || "none"}`,
+      );
+    return { power, turn: t.turn, phase: t.phase, report: t.reports[power] ?? "" };
+  }
+  const last = g.turns.at(-1);
+  if (last) return { power, turn: last.turn, phase: last.phase, report: last.reports[power] ?? "" };
+  return {
+    power,
+    turn: 0,
+    phase: null,
+    report: g.rules.startReport(g.head.start, power, g.game.id),
+  };
+}
+
+/** The moderator's view of every adjudicated turn: commands, results, reports, positions. */
+export async function familyTurns(db: Kysely<DB>, user: User, gameId: string) {
+  if (!(await isFamilyGame(db, gameId))) {
+    const m = await db
+      .selectFrom("members")
+      .select(["role"])
+      .where("game_id", "=", gameId)
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (m?.role !== "gm") throw forbidden("only the game master reads every turn");
+    throw conflict(
+      "this game is not a Global Diplomacy game: its phases are at /api/games/{id}/phases",
+    );
+  }
+  const g = await loadFamilyGame(db, gameId);
+  if (viewer(g, user).role !== "gm")
+    throw forbidden(
+      "only the game master reads every power's turn; players read their report at /api/games/{id}/report",
+    );
+  return { family: g.head.family, seed: g.head.seed, start: g.head.start, turns: g.turns };
+}
+
+/**
+ * The whole map of a game whose map was made for it (Age of Discovery), for the game
+ * master only: every area with its squares, adjacency and supply, and the grid geometry, in
+ * the map's own frame. Players see only their report's map, in their own names.
+ */
+export async function familyModeratorMap(db: Kysely<DB>, user: User, gameId: string) {
+  const family = await isFamilyGame(db, gameId);
+  const g = family ? await loadFamilyGame(db, gameId) : null;
+  const role = g
+    ? viewer(g, user).role
+    : (
+        await db
+          .selectFrom("members")
+          .select(["role"])
+          .where("game_id", "=", gameId)
+          .where("user_id", "=", user.id)
+          .executeTakeFirst()
+      )?.role;
+  if (role !== "gm")
+    throw forbidden(
+      "only the game master reads the whole map; players see theirs in their report (/api/games/{id}/report)",
+    );
+  if (!g?.rules.moderatorMap)
+    throw conflict(
+      `this game's map is not made for it (only Age of Discovery games are): ${g ? "its areas are the family's map (bin/entente global)" : "see /api/variants/{id}/geometry"}`,
+    );
+  return {
+    family: g.head.family,
+    seed: g.head.seed,
+    players: g.seats.length,
+    map: g.rules.moderatorMap(g.head.start),
+  };
+}
