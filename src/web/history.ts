@@ -13,19 +13,51 @@ import type { GameRecord, PhaseRecord } from "./types.ts";
  * report, the game master's Turns tab (the sets received and every adjudicated turn's).
  */
 
+/**
+ * The powers whose orders never came in a phase (NMR), from the record alone: those it names
+ * in civil disorder (a movement phase's silent powers), and those that sent nothing while
+ * the rules had to act for them: every result of theirs the default (an outcome without
+ * text), in a retreat phase only if one of their dislodged units had somewhere to go.
+ */
+export function missedPowers(
+  ph: Pick<PhaseRecord, "phase" | "orders" | "results" | "civilDisorder" | "dislodged">,
+  before?: PhaseRecord["dislodged"],
+): Set<string> {
+  const out = new Set(ph.civilDisorder ?? []);
+  const retreat = ph.phase.endsWith("R");
+  for (const [power, list] of Object.entries(ph.results)) {
+    if (list.length === 0 || ph.orders[power]?.length || list.some((r) => r.text !== null))
+      continue;
+    if (retreat && !(before?.[power] ?? []).some((d) => d.retreats.length > 0)) continue;
+    out.add(power);
+  }
+  return out;
+}
+
+/** What the rules did for a power that sent nothing, by the kind of phase. */
+export function missedWords(phase: string): string {
+  const type = phase.slice(-1);
+  if (type === "R") return "no orders received: dislodged units disbanded";
+  if (type === "A") return "no orders received: the rules chose for it";
+  return "no orders received: units held";
+}
+
 export function outcomeList(
   results: PhaseRecord["results"],
   name: (p: string) => string,
   highlight?: { power: string; index: number },
+  missed?: { powers: ReadonlySet<string>; phase: string },
 ): HTMLElement {
   return h(
     "div",
     { class: "outcomes" },
-    Object.entries(results).map(([power, list]) =>
-      h(
+    Object.entries(results).map(([power, list]) => {
+      const nmr = missed?.powers.has(power) ?? false;
+      return h(
         "section",
-        {},
+        nmr ? { class: "nmr", "data-nmr": power } : {},
         h("h4", {}, name(power)),
+        nmr ? h("p", { class: "nmr-note" }, missedWords(missed!.phase)) : null,
         h(
           "ul",
           {},
@@ -33,11 +65,12 @@ export function outcomeList(
             h(
               "li",
               {
-                class: `outcome ${r.result}${highlight && highlight.power === power && highlight.index === i ? " current" : ""}`,
+                class: `outcome ${r.result}${missed && r.text === null ? " defaulted" : ""}${highlight && highlight.power === power && highlight.index === i ? " current" : ""}`,
               },
               h("code", {}, r.order ?? r.text ?? "(no order)"),
               " ",
               h("span", { class: `badge ${r.result}` }, r.result),
+              missed && r.text === null && !nmr ? h("small", {}, " not ordered") : null,
               r.text && r.order && r.text !== r.order
                 ? h("small", {}, ` written “${r.text}”`)
                 : null,
@@ -48,8 +81,8 @@ export function outcomeList(
             ),
           ),
         ),
-      ),
-    ),
+      );
+    }),
   );
 }
 
@@ -122,7 +155,11 @@ export function historyPanel(ctx: GameCtx): Panel {
       ),
       h("p", { class: "hint" }, "← and → step through the phases."),
       h("h3", {}, `${ph.phase}: results`),
-      outcomeList(ph.results, name),
+      outcomeList(ph.results, name, undefined, {
+        // A retreat phase's choices were set by the phase before it (its dislodged units).
+        powers: missedPowers(ph, index > 0 ? record.phases[index - 1]!.dislodged : undefined),
+        phase: ph.phase,
+      }),
       ph.dislodged && Object.keys(ph.dislodged).length
         ? h(
             "div",
