@@ -1,5 +1,6 @@
 import type { BoardPosition } from "../render/types.ts";
 import { h } from "./dom.ts";
+import { centreRows, dueText } from "./parts.ts";
 
 /*
  * The supply centres beside the board: each power's centres, units, and the builds or
@@ -7,35 +8,6 @@ import { h } from "./dom.ts";
  * due if nothing changed). Drawn from the position alone, so every variant gets it; a
  * position without centres (a fogged report's) gets none.
  */
-
-export interface CentreRow {
-  power: string;
-  centres: number;
-  units: number;
-  /** Centres minus units: builds when positive, removals when negative. */
-  due: number;
-}
-
-export function centreRows(position: BoardPosition): CentreRow[] {
-  if (!position.centers) return [];
-  const powers = new Set([...Object.keys(position.centers), ...Object.keys(position.units)]);
-  return [...powers]
-    .map((power) => {
-      const centres = position.centers?.[power]?.length ?? 0;
-      const units = position.units[power]?.length ?? 0;
-      return { power, centres, units, due: centres - units };
-    })
-    .filter((r) => r.centres > 0 || r.units > 0)
-    .sort((a, b) => b.centres - a.centres || a.power.localeCompare(b.power));
-}
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-export function dueText(due: number): string {
-  if (due > 0) return `+${plural(due, "build", "builds")}`;
-  if (due < 0) return `−${plural(-due, "removal", "removals")}`;
-  return "—";
-}
 
 export function centreTable(
   position: BoardPosition,

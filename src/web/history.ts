@@ -4,6 +4,7 @@ import { drawnResults } from "./board.ts";
 import { fill, h } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
+import { missedPowers, missedWords } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";
 
 /*
@@ -12,35 +13,6 @@ import type { GameRecord, PhaseRecord } from "./types.ts";
  * explanation) and, in a game of commands, whose results each player reads only in its own
  * report, the game master's Turns tab (the sets received and every adjudicated turn's).
  */
-
-/**
- * The powers whose orders never came in a phase (NMR), from the record alone: those it names
- * in civil disorder (a movement phase's silent powers), and those that sent nothing while
- * the rules had to act for them: every result of theirs the default (an outcome without
- * text), in a retreat phase only if one of their dislodged units had somewhere to go.
- */
-export function missedPowers(
-  ph: Pick<PhaseRecord, "phase" | "orders" | "results" | "civilDisorder" | "dislodged">,
-  before?: PhaseRecord["dislodged"],
-): Set<string> {
-  const out = new Set(ph.civilDisorder ?? []);
-  const retreat = ph.phase.endsWith("R");
-  for (const [power, list] of Object.entries(ph.results)) {
-    if (list.length === 0 || ph.orders[power]?.length || list.some((r) => r.text !== null))
-      continue;
-    if (retreat && !(before?.[power] ?? []).some((d) => d.retreats.length > 0)) continue;
-    out.add(power);
-  }
-  return out;
-}
-
-/** What the rules did for a power that sent nothing, by the kind of phase. */
-export function missedWords(phase: string): string {
-  const type = phase.slice(-1);
-  if (type === "R") return "no orders received: dislodged units disbanded";
-  if (type === "A") return "no orders received: the rules chose for it";
-  return "no orders received: units held";
-}
 
 export function outcomeList(
   results: PhaseRecord["results"],
