@@ -5,7 +5,15 @@ import { Judge } from "../src/judge/judge.ts";
 import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
 import { hasMap } from "../src/render/serve.ts";
 import { testStore } from "../src/store/testing.ts";
-import { focusBox, gameParts, possibleCommands } from "../src/web/parts.ts";
+import {
+  centreRows,
+  dueText,
+  focusBox,
+  gameParts,
+  missedPowers,
+  missedWords,
+  possibleCommands,
+} from "../src/web/parts.ts";
 import type { GameView } from "../src/web/types.ts";
 
 /*
@@ -162,4 +170,66 @@ test("the sandbox's order text: any name of a power is a header, and the header 
   );
   const named = splitByPower("Great Britain:\nF lon - nth\nSoviet Union\nA mos H", powers);
   assert.deepEqual(named.orders, { uk: ["F lon - nth"], ussr: ["A mos H"] }, "aliases are headers");
+});
+
+describe("the supply centres and the missed orders the page shows", () => {
+  test("each power's centres, units and the builds or removals due", () => {
+    const rows = centreRows({
+      variant: "classical",
+      phase: "W1901A",
+      units: { england: ["F nth", "A yor", "F nwg"], france: ["A bur", "F mao", "A spa"] },
+      centers: { england: ["lon", "edi", "lvp", "nwy"], france: ["par", "mar"], italy: [] },
+    });
+    assert.deepEqual(
+      rows.map((r) => [r.power, r.centres, r.units, r.due, dueText(r.due)]),
+      [
+        ["england", 4, 3, 1, "+1 build"],
+        ["france", 2, 3, -1, "−1 removal"],
+      ],
+      "most centres first; a power with nothing left is not listed",
+    );
+    assert.deepEqual(
+      centreRows({ variant: "x", phase: "1", units: { a: ["A x"] } }),
+      [],
+      "a position without centres (a fogged report) has no table",
+    );
+  });
+
+  test("NMR: the silent powers, not a power that ordered some units or had nothing to do", () => {
+    const out = (text: string | null, order: string) => ({ text, order, result: "succeeds" });
+    const movement = missedPowers({
+      phase: "S1901M",
+      orders: { england: ["F lon - nth"] },
+      results: {
+        england: [out("F lon - nth", "F lon - nth"), out(null, "A lvp H")],
+        france: [out(null, "A par H")],
+      },
+      civilDisorder: ["france"],
+    });
+    assert.deepEqual([...movement], ["france"], "England ordered one unit: not missed");
+    const before = {
+      france: [{ unit: "A bur", from: "mun", retreats: ["gas"] }],
+      italy: [{ unit: "A tyr", from: "ven", retreats: [] }],
+    };
+    const retreat = missedPowers(
+      {
+        phase: "F1901R",
+        orders: {},
+        results: { france: [out(null, "A bur D")], italy: [out(null, "A tyr D")] },
+      },
+      before,
+    );
+    assert.deepEqual(
+      [...retreat],
+      ["france"],
+      "France could retreat and sent nothing; Italy's unit had nowhere to go",
+    );
+    const adjust = missedPowers({
+      phase: "W1901A",
+      orders: { germany: ["build A ber"] },
+      results: { turkey: [out(null, "remove A smy")], germany: [out("build A ber", "A ber B")] },
+    });
+    assert.deepEqual([...adjust], ["turkey"], "Turkey's removal was chosen by the rules");
+    assert.match(missedWords("S1901M"), /no orders received: units held/);
+  });
 });

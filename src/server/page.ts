@@ -21,6 +21,7 @@ export function appShell(title: string, body: string, assets: ShellAssets): stri
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(assets.css)}">
 <script type="module" src="${escapeHtml(assets.js)}"></script>
 </head><body>

@@ -60,6 +60,17 @@ function asset(body: Buffer, type: string): Asset {
   };
 }
 
+/**
+ * The icon of every page (and of the browser's own `/favicon.ico` request): a supply centre's
+ * star on a blue sea, small and inline.
+ */
+const FAVICON = asset(
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2a5db0"/><circle cx="16" cy="16" r="10" fill="#f3e9c6" stroke="#7a5a12" stroke-width="2"/><path d="M16 8.5l2.2 4.8 5.2.6-3.9 3.5 1.1 5.1L16 19.9l-4.6 2.6 1.1-5.1-3.9-3.5 5.2-.6z" fill="#a3261b"/></svg>',
+  ),
+  "image/svg+xml",
+);
+
 let bundled: Promise<{ js: Asset; css: Asset }> | null = null;
 
 /** The client bundle and its style sheet, built once per process. */
@@ -122,6 +133,10 @@ export async function serveWeb(
     const assets = await clientAssets();
     const a = path.endsWith(".js") ? assets.js : assets.css;
     sendAsset(req, res, a, url.searchParams.get("v") === a.hash);
+    return true;
+  }
+  if (path === "/favicon.svg" || path === "/favicon.ico") {
+    sendAsset(req, res, FAVICON, false);
     return true;
   }
   if (!PAGE.test(path)) return false;

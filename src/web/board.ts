@@ -3,6 +3,7 @@ import type { BoardPosition, DrawnOrder, MapGeometry } from "../render/types.ts"
 import { get } from "./api.ts";
 import { h } from "./dom.ts";
 import type { OrderOutcome } from "./types.ts";
+import { Zoom } from "./zoom.ts";
 
 /*
  * The map on a page: the variant's geometry fetched once (GET /api/variants/:id/geometry) and
@@ -26,6 +27,8 @@ export const palette = (): "standard" | "colorblind" =>
 
 export class Board {
   readonly el: HTMLElement;
+  /** Zoom and pan (zoom.ts): its buttons go beside the map. */
+  readonly zoom: Zoom;
   private drawn = 0;
 
   constructor(
@@ -33,6 +36,7 @@ export class Board {
     private readonly onProvince?: (province: string) => void,
   ) {
     this.el = h("div", { class: className, "aria-label": "map" });
+    this.zoom = new Zoom(this.el);
     this.el.addEventListener("click", (e) => {
       if (!this.onProvince) return;
       // A click on a name, a unit or an arrow counts for the province beneath it.
@@ -54,6 +58,7 @@ export class Board {
       if (n !== this.drawn) return;
       this.el.innerHTML = drawBoard(g, { position, orders, selected }, { palette: palette() });
       this.el.classList.toggle("clickable", !!this.onProvince);
+      this.zoom.attach(this.el.querySelector("svg"));
     } catch (e) {
       if (n === this.drawn)
         this.el.textContent = `The map cannot be drawn: ${(e as Error).message}`;

@@ -1,6 +1,7 @@
 import type { BoardPosition, DrawnOrder } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry } from "./board.ts";
+import { centreTable } from "./centres.ts";
 import { countdown, fill, h, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
@@ -85,6 +86,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const board = parts.map ? new Board("map", (p) => active()?.onProvince?.(p)) : null;
   const frame = parts.map?.frame ? mapFrame(board!, view.you?.role === "gm") : null;
   const meta = h("p", { class: "meta", "aria-live": "polite" });
+  // The supply centres of the position as it stands (centres.ts), beside the board.
+  const centres = h("div", { class: "centres-box" });
+  const showCentres = () => fill(centres, centreTable(view.position, name));
   const showMeta = () =>
     fill(
       meta,
@@ -142,6 +146,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
     showMeta();
+    showCentres();
     // The board as it stands (the tab shown may draw over it), and the report before the
     // tab: the command box shows the report's possible commands.
     await Promise.all([
@@ -187,12 +192,20 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
       h(
         "div",
         { class: "game-main" },
-        board ? h("div", { class: "map-box" }, board.el, frame?.button) : null,
+        board
+          ? h(
+              "div",
+              { class: "map-box" },
+              board.el,
+              h("div", { class: "row map-tools" }, board.zoom.controls, frame?.button),
+            )
+          : null,
         report?.el,
       ),
-      h("aside", {}, tabs, body),
+      h("aside", {}, board ? centres : null, tabs, body),
     ),
   );
+  showCentres();
   await Promise.all([
     (report ? report.refresh() : Promise.resolve()).then(() => choose(panels[0]!)),
     ctx.draw(view.position),
@@ -212,6 +225,7 @@ function mapFrame(board: Board, gm: boolean) {
     class: "secondary map-frame",
     onclick: () => {
       whole = !whole;
+      board.zoom.reset();
       if (last) void show(...last);
     },
   });
@@ -221,7 +235,7 @@ function mapFrame(board: Board, gm: boolean) {
     await board.show(...args);
     const box = focusBox(await geometry(position.variant), position);
     const svg = board.el.querySelector("svg");
-    if (svg && box && !whole) svg.setAttribute("viewBox", box.join(" "));
+    board.zoom.attach(svg, box && !whole ? box : undefined);
     fill(
       button,
       whole ? (gm ? "Show the powers' areas" : "Show my areas") : "Show the whole world",

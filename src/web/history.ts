@@ -4,6 +4,7 @@ import { drawnResults } from "./board.ts";
 import { fill, h } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
+import { missedPowers, missedWords } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";
 
 /*
@@ -17,15 +18,18 @@ export function outcomeList(
   results: PhaseRecord["results"],
   name: (p: string) => string,
   highlight?: { power: string; index: number },
+  missed?: { powers: ReadonlySet<string>; phase: string },
 ): HTMLElement {
   return h(
     "div",
     { class: "outcomes" },
-    Object.entries(results).map(([power, list]) =>
-      h(
+    Object.entries(results).map(([power, list]) => {
+      const nmr = missed?.powers.has(power) ?? false;
+      return h(
         "section",
-        {},
+        nmr ? { class: "nmr", "data-nmr": power } : {},
         h("h4", {}, name(power)),
+        nmr ? h("p", { class: "nmr-note" }, missedWords(missed!.phase)) : null,
         h(
           "ul",
           {},
@@ -33,11 +37,12 @@ export function outcomeList(
             h(
               "li",
               {
-                class: `outcome ${r.result}${highlight && highlight.power === power && highlight.index === i ? " current" : ""}`,
+                class: `outcome ${r.result}${missed && r.text === null ? " defaulted" : ""}${highlight && highlight.power === power && highlight.index === i ? " current" : ""}`,
               },
               h("code", {}, r.order ?? r.text ?? "(no order)"),
               " ",
               h("span", { class: `badge ${r.result}` }, r.result),
+              missed && r.text === null && !nmr ? h("small", {}, " not ordered") : null,
               r.text && r.order && r.text !== r.order
                 ? h("small", {}, ` written “${r.text}”`)
                 : null,
@@ -48,8 +53,8 @@ export function outcomeList(
             ),
           ),
         ),
-      ),
-    ),
+      );
+    }),
   );
 }
 
@@ -122,7 +127,11 @@ export function historyPanel(ctx: GameCtx): Panel {
       ),
       h("p", { class: "hint" }, "← and → step through the phases."),
       h("h3", {}, `${ph.phase}: results`),
-      outcomeList(ph.results, name),
+      outcomeList(ph.results, name, undefined, {
+        // A retreat phase's choices were set by the phase before it (its dislodged units).
+        powers: missedPowers(ph, index > 0 ? record.phases[index - 1]!.dislodged : undefined),
+        phase: ph.phase,
+      }),
       ph.dislodged && Object.keys(ph.dislodged).length
         ? h(
             "div",

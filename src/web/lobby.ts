@@ -283,11 +283,22 @@ export async function joinPage(app: HTMLElement, code: string): Promise<void> {
             h(
               "button",
               { type: "button", class: "chip", onclick: () => void accept(s.index) },
-              `${s.name} (${s.powers.join(", ")})`,
+              seatWords(s),
             ),
           ),
         )
       : h("button", { type: "button", onclick: () => void accept() }, "Accept"),
     out,
   );
+}
+
+/**
+ * A seat as a player reads it: its name, and its powers only where they say more than the
+ * name ("Austria", not "Austria (austria)"; "Seat 1 (england, france)").
+ */
+export function seatWords(s: { name: string; powers: readonly string[] }): string {
+  const same = (p: string) => p.toLowerCase() === s.name.toLowerCase();
+  return s.powers.length === 0 || s.powers.every(same)
+    ? s.name
+    : `${s.name} (${s.powers.join(", ")})`;
 }

@@ -10,6 +10,16 @@ import type { LegalChoice, LegalUnit, LegalView, LineDiag } from "./types.ts";
  * order set, and the canonical orders listed are what the reader understood.
  */
 
+/**
+ * Why a line was refused, as a player says it: "illegal" when the judge read the order and
+ * the rules refuse it (a move to a province not adjacent), "not understood" when the text
+ * could not be read (the parser points at where) or could be read several ways.
+ */
+export function refusal(d: LineDiag): "illegal" | "not understood" {
+  if (d.start !== undefined || d.suggestions?.length || !d.message) return "not understood";
+  return d.message === "not understood" ? "not understood" : "illegal";
+}
+
 export interface PadOptions {
   /** Write a power's name above its orders (a seat or a sandbox with several powers). */
   readonly headers: boolean;
@@ -330,7 +340,8 @@ export class OrderPad {
                   : [
                       h("code", {}, d.text),
                       " — ",
-                      d.message ?? "not understood",
+                      h("strong", { class: "refusal" }, refusal(d)),
+                      d.message && d.message !== refusal(d) ? `: ${d.message}` : "",
                       d.suggestions?.length && !/did you mean/i.test(d.message ?? "")
                         ? ` (did you mean ${d.suggestions.join(", ")}?)`
                         : "",

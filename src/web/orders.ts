@@ -2,7 +2,7 @@ import { ApiError, get, post } from "./api.ts";
 import { drawnOrders } from "./board.ts";
 import { append, fill, h, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
-import { OrderPad } from "./orderpad.ts";
+import { OrderPad, refusal } from "./orderpad.ts";
 import { possibleCommands } from "./parts.ts";
 import type { LegalView, LineDiag } from "./types.ts";
 
@@ -191,12 +191,20 @@ export function ordersPanel(ctx: GameCtx): Panel {
         );
       },
       answered(r) {
-        const bad = r.diagnostics.filter((d) => !d.ok).length;
+        const refused = r.diagnostics.filter((d) => !d.ok);
+        const bad = refused.length;
+        const illegal = refused.filter((d) => refusal(d) === "illegal").length;
+        const words = [
+          illegal ? `${illegal} illegal` : "",
+          bad - illegal ? `${bad - illegal} not understood` : "",
+        ]
+          .filter(Boolean)
+          .join(", ");
         fill(
           status,
           message(
             `${r.final ? "Final" : "Preliminary"} orders received at ${new Date(r.receivedAt).toLocaleTimeString()}` +
-              (bad ? `; ${bad} line(s) not understood (they will count as no order)` : ""),
+              (bad ? `; ${bad} line(s) refused (${words}): they will count as no order` : ""),
             bad ? "error" : "ok",
           ),
         );

@@ -1,4 +1,5 @@
-import type { GameView } from "./types.ts";
+import type { BoardPosition } from "../render/types.ts";
+import type { GameView, PhaseRecord } from "./types.ts";
 
 /*
  * What the game page shows, read from the game view alone (no DOM here: test/web-parts.test.ts
@@ -168,4 +169,63 @@ export function focusBox(
   const y = Math.min(Math.max(0, cy - hgt / 2), g.height - hgt);
   const r = (n: number) => Math.round(n);
   return [r(x), r(y), r(w), r(hgt)];
+}
+
+/** A power's row of the supply-centre table beside the board (centres.ts). */
+export interface CentreRow {
+  power: string;
+  centres: number;
+  units: number;
+  /** Centres minus units: builds when positive, removals when negative. */
+  due: number;
+}
+
+export function centreRows(position: BoardPosition): CentreRow[] {
+  if (!position.centers) return [];
+  const powers = new Set([...Object.keys(position.centers), ...Object.keys(position.units)]);
+  return [...powers]
+    .map((power) => {
+      const centres = position.centers?.[power]?.length ?? 0;
+      const units = position.units[power]?.length ?? 0;
+      return { power, centres, units, due: centres - units };
+    })
+    .filter((r) => r.centres > 0 || r.units > 0)
+    .sort((a, b) => b.centres - a.centres || a.power.localeCompare(b.power));
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function dueText(due: number): string {
+  if (due > 0) return `+${plural(due, "build", "builds")}`;
+  if (due < 0) return `−${plural(-due, "removal", "removals")}`;
+  return "—";
+}
+
+/**
+ * The powers whose orders never came in a phase (NMR), from the record alone: those it names
+ * in civil disorder (a movement phase's silent powers), and those that sent nothing while
+ * the rules had to act for them: every result of theirs the default (an outcome without
+ * text), in a retreat phase only if one of their dislodged units had somewhere to go.
+ */
+export function missedPowers(
+  ph: Pick<PhaseRecord, "phase" | "orders" | "results" | "civilDisorder" | "dislodged">,
+  before?: PhaseRecord["dislodged"],
+): Set<string> {
+  const out = new Set(ph.civilDisorder ?? []);
+  const retreat = ph.phase.endsWith("R");
+  for (const [power, list] of Object.entries(ph.results)) {
+    if (list.length === 0 || ph.orders[power]?.length || list.some((r) => r.text !== null))
+      continue;
+    if (retreat && !(before?.[power] ?? []).some((d) => d.retreats.length > 0)) continue;
+    out.add(power);
+  }
+  return out;
+}
+
+/** What the rules did for a power that sent nothing, by the kind of phase. */
+export function missedWords(phase: string): string {
+  const type = phase.slice(-1);
+  if (type === "R") return "no orders received: dislodged units disbanded";
+  if (type === "A") return "no orders received: the rules chose for it";
+  return "no orders received: units held";
 }

@@ -75,6 +75,8 @@ export interface LineDiag {
   ok: boolean;
   order?: string;
   message?: string;
+  /** Where the text could not be read (absent when it was read and the order is refused). */
+  start?: number;
   suggestions?: string[];
 }
 
@@ -91,6 +93,8 @@ export interface PhaseRecord {
   orders: Record<string, string[]>;
   results: Record<string, OrderOutcome[]>;
   dislodged?: Record<string, { unit: string; from: string | null; retreats: string[] }[]>;
+  /** Powers that sent no orders in a movement phase (src/engine/record.ts). */
+  civilDisorder?: string[];
   position: BoardPosition;
   winner?: string;
 }
