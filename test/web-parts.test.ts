@@ -83,7 +83,8 @@ describe("the game page's parts, from the game view", () => {
     assert.deepEqual(player.words, { phase: "turn", orders: "commands" }, "its words");
     const gmParts = await pageView(judge, gm, game.id);
     assert.deepEqual(gmParts.panels, ["turns", "gm"], "the GM: the turns and the console");
-    assert.equal(gmParts.gm.corrections, false, "no corrections in these games (yet)");
+    assert.equal(gmParts.gm.corrections, true, "the GM corrects and replaces here too");
+    assert.equal(gmParts.gm.end, false, "ending by the GM is for Diplomacy variants");
     assert.equal(gmParts.gm.resolve, "deadline", "Resolve now moves the deadline to now");
     assert.equal(gmParts.gm.moderatorMap, null, "the world is public: no moderator map");
     const visitor = await pageView(judge, null, game.id);

@@ -105,6 +105,8 @@ export function gmPanel(ctx: GameCtx): Panel {
           ),
       ),
     ),
+  ];
+  const end = () => [
     h("h3", {}, "End the game"),
     h(
       "div",
@@ -173,6 +175,7 @@ export function gmPanel(ctx: GameCtx): Panel {
             )
           : null,
         gm.corrections ? corrections() : null,
+        gm.end ? end() : null,
         gm.moderatorMap
           ? [
               h("h3", {}, "The whole map"),
@@ -210,7 +213,7 @@ export function gmPanel(ctx: GameCtx): Panel {
           : h(
               "p",
               { class: "hint" },
-              "Press, votes, corrections and replacing players are not part of these games: ME commands are their press.",
+              "Press and votes are not part of these games: ME commands are their press.",
             ),
         out,
       );

@@ -66,7 +66,10 @@ export interface GameParts {
     /** Chaired play: the mode switch, the projector view, who has sent orders. */
     readonly chair: boolean;
     /** Correct the last adjudication, replace a player, end the game. */
+    /** Correct the last adjudication and replace a player (every game family). */
     readonly corrections: boolean;
+    /** End the game by the GM: a draw or abandoned (Diplomacy variants). */
+    readonly end: boolean;
     /** Download the whole generated map (the view carries its address for the GM). */
     readonly moderatorMap: string | null;
   };
@@ -96,7 +99,8 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
       gm: {
         resolve: "deadline",
         chair: false,
-        corrections: false,
+        corrections: true,
+        end: false,
         moderatorMap: view.family.moderatorMap ?? null,
       },
     };
@@ -113,7 +117,7 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
     report: false,
     panels,
     names: "variant",
-    gm: { resolve: "now", chair: true, corrections: true, moderatorMap: null },
+    gm: { resolve: "now", chair: true, corrections: true, end: true, moderatorMap: null },
   };
 }
 
