@@ -467,6 +467,34 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       409,
       /S1901M/,
     );
+    // Early orders only for a phase that can still come in this game's sequence (issue 21).
+    await refused(
+      "early orders under the other rules' season names (no summer retreats with standard seasons)",
+      "POST",
+      orders,
+      { orders: ["A vie H"], phase: "U1901R" },
+      players.austria!,
+      400,
+      /U1901R, a phase that cannot follow S1901M .*may be sent now for S1901M, or early for S1901R/,
+    );
+    await refused(
+      "early orders a year ahead",
+      "POST",
+      orders,
+      { orders: ["A vie H"], phase: "S1902R" },
+      players.austria!,
+      400,
+      /S1902R, a phase that cannot follow S1901M .*early for S1901R$/,
+    );
+    await refused(
+      "early orders for the winter adjustments from spring (a movement phase comes first)",
+      "POST",
+      orders,
+      { orders: ["build A vie"], phase: "W1901A" },
+      players.austria!,
+      400,
+      /W1901A, a phase that cannot follow S1901M/,
+    );
     await refused(
       "orders as a number",
       "POST",

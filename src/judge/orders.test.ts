@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { parsePhase, phaseName } from "../engine/phase.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { DATC_RULES, HOUSE_RULES } from "../engine/rules.ts";
 import { powerId } from "../engine/types.ts";
 import { classical } from "../variants/classical/index.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
-import { powersToOrder, readSubmission } from "./orders.ts";
+import { phasesToCome, powersToOrder, readSubmission, submissionPhase } from "./orders.ts";
 
 /* Who must send orders: what deadlines, NMRs, reminders and early resolution wait for. */
 
@@ -145,4 +146,58 @@ test("an order mail in sentences (III(1)-(2)): each line's verdict names the ord
     [[true, "waive"]],
     "`no build` is a waive",
   );
+});
+
+test("early orders: only for the retreat and adjustment phases that can still come before the next movement", () => {
+  const toCome = (open: string, seasons: "standard" | "summer-winter") =>
+    phasesToCome(parsePhase(open)!, seasons).map(phaseName);
+  assert.deepEqual(toCome("S1901M", "standard"), ["S1901R"], "spring: its retreats");
+  assert.deepEqual(toCome("F1901M", "standard"), ["F1901R", "W1901A"], "fall: retreats, winter");
+  assert.deepEqual(toCome("F1901R", "standard"), ["W1901A"], "fall retreats: winter");
+  assert.deepEqual(toCome("S1901R", "standard"), [], "spring retreats: a movement comes next");
+  assert.deepEqual(toCome("W1901A", "standard"), [], "winter: a movement comes next");
+  assert.deepEqual(toCome("S1901M", "summer-winter"), ["U1901R"], "summer retreats");
+  assert.deepEqual(toCome("F1901M", "summer-winter"), ["W1901R"], "winter, one phase");
+  assert.deepEqual(toCome("W1901R", "summer-winter"), [], "then a movement");
+
+  assert.deepEqual(submissionPhase("s1901r", "S1901M"), { kind: "early", phase: "S1901R" });
+  assert.deepEqual(submissionPhase("U1901R", "S1901M", "summer-winter"), {
+    kind: "early",
+    phase: "U1901R",
+  });
+  assert.deepEqual(submissionPhase("W1901A", "F1901M"), { kind: "early", phase: "W1901A" });
+  // Seed 002 II(5) C: "submit your fall 1914 retreat orders in 1901".
+  assert.deepEqual(submissionPhase("W1914R", "S1901M", "summer-winter"), {
+    kind: "early",
+    phase: "W1914R",
+  });
+  assert.deepEqual(submissionPhase("S1901M", "S1901M"), { kind: "open" }, "the open phase");
+  const refusal = (wanted: string, open: string, seasons: "standard" | "summer-winter") => {
+    try {
+      submissionPhase(wanted, open, seasons);
+    } catch (e) {
+      return e as { kind: string; message: string };
+    }
+    return assert.fail(`${wanted} while ${open} is open was accepted`);
+  };
+  for (const [wanted, open, seasons, may] of [
+    ["U1901R", "S1901M", "standard", "S1901M, or early for S1901R"],
+    ["S1901R", "S1901M", "summer-winter", "S1901M, or early for U1901R or a later summer"],
+    ["W1901A", "F1901M", "summer-winter", "F1901M, or early for W1901R or a later summer"],
+    ["S1902R", "S1901M", "standard", "S1901M, or early for S1901R"],
+    ["F1901R", "S1901M", "standard", "S1901M, or early for S1901R"],
+    ["W1901A", "S1901R", "standard", "only for S1901R"],
+    ["W1902A", "F1901M", "standard", "F1901M, or early for F1901R or W1901A"],
+  ] as const) {
+    const e = refusal(wanted, open, seasons);
+    assert.equal(e.kind, "invalid", `${wanted} while ${open} is open: a 400`);
+    assert.ok(
+      e.message.includes(`${wanted}, a phase that cannot follow ${open}`) &&
+        e.message.includes(may),
+      `${wanted} while ${open}: says which phases may be sent: ${e.message}`,
+    );
+  }
+  const movement = refusal("F1901M", "S1901M", "standard");
+  assert.equal(movement.kind, "conflict", "a later movement phase: not open yet (409)");
+  assert.match(movement.message, /open for orders is S1901M.*early for S1901R/, movement.message);
 });

@@ -5,7 +5,7 @@ import { powersToOrder } from "../engine/must-order.ts";
 import { formatOrder } from "../engine/orders.ts";
 import { type OrderLine, readOrderSet, stripListMark } from "../engine/orderset.ts";
 import { parseOrder } from "../engine/parse.ts";
-import { parsePhase } from "../engine/phase.ts";
+import { parsePhase, phaseAfterMovement, phaseName } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import { parseOptionsFor } from "../engine/reading.ts";
 import type { RuleOptions } from "../engine/rules.ts";
@@ -291,13 +291,42 @@ export function comparePhase(wanted: Phase, open: Phase): "same" | "later" | "pa
 }
 
 /**
+ * The phases that can still come after the open one before the next movement phase, in this
+ * game's phase sequence (the rule profile's seasons, src/engine/phase.ts): with `standard`
+ * seasons, S1901M is followed by S1901R, F1901M by F1901R and W1901A, F1901R by W1901A; with
+ * `summer-winter` (seed 002 II(5) C), S1901M by U1901R and F1901M by W1901R (retreats and
+ * adjustments in one phase). A retreat phase with nobody dislodged, or an adjustment phase
+ * with nothing to adjust, is skipped when it comes: orders sent early for it are then unused.
+ */
+export function phasesToCome(open: Phase, seasons: RuleOptions["seasons"]): Phase[] {
+  const fall = open.season === "F" || open.season === "W";
+  const { year } = open;
+  if (seasons === "summer-winter") {
+    if (open.type !== "M") return [];
+    return [phaseAfterMovement(open, { seasons })];
+  }
+  const adjustments: Phase = { season: "W", year, type: "A" };
+  if (open.type === "M")
+    return fall ? [{ ...open, type: "R" }, adjustments] : [{ ...open, type: "R" }];
+  if (open.type === "R" && fall) return [adjustments];
+  return [];
+}
+
+/**
  * The phase a submission is for: the open one (no phase given, or the open phase under either
- * season naming), or a later retreat or adjustment phase (an early set, kept for it). Orders
- * for a past phase, or for a movement phase not yet open, are refused.
+ * season naming), or a later retreat or adjustment phase that can still come before the next
+ * movement phase in this game's sequence (an early set, kept for it: `phasesToCome`). Orders
+ * for a past phase, or for a movement phase not yet open, are refused (409); orders for a
+ * phase that cannot follow the open one are refused (400), naming the phases that may be sent
+ * for now: with standard seasons, anything but `phasesToCome` (U1901R, a phase of a later
+ * year); with summer and winter retreats (seed 002 II(5) C, which invites retreat orders
+ * years ahead), anything but a later U or W retreat phase (S1901R, F1901R, W1901A are not in
+ * that sequence).
  */
 export function submissionPhase(
   wanted: string | undefined,
   open: string,
+  seasons: RuleOptions["seasons"] = "standard",
 ): { kind: "open" } | { kind: "early"; phase: string } {
   if (wanted === undefined) return { kind: "open" };
   const w = parsePhase(wanted);
@@ -308,11 +337,27 @@ export function submissionPhase(
   if (!o) return { kind: "open" };
   const rel = comparePhase(w, o);
   if (rel === "same") return { kind: "open" };
-  if (rel === "later" && w.type !== "M") return { kind: "early", phase: wanted.toUpperCase() };
+  const toCome = phasesToCome(o, seasons).map(phaseName);
+  // Seed 002 II(5) C: "submit your fall 1914 retreat orders in 1901": with summer and winter
+  // retreats, any later U or W phase of the game may be ordered early, years ahead.
+  const anyYear = seasons === "summer-winter";
+  const mayNow =
+    toCome.length === 0 && !anyYear
+      ? `orders may be sent now only for ${open}`
+      : `orders may be sent now for ${open}, or early for ${[...toCome, ...(anyYear ? ["a later summer (U) or winter (W) retreat phase"] : [])].join(" or ")}`;
+  if (rel === "later" && w.type !== "M") {
+    const follows = anyYear
+      ? w.type === "R" && (w.season === "U" || w.season === "W")
+      : toCome.includes(phaseName(w));
+    if (follows) return { kind: "early", phase: phaseName(w) };
+    throw invalid(
+      `these orders are for ${phaseName(w)}, a phase that cannot follow ${open} in this game (${seasons === "summer-winter" ? "summer and winter retreats" : "standard seasons"}); ${mayNow}`,
+    );
+  }
   throw conflict(
     rel === "past"
       ? `these orders are for ${wanted}, but the phase open for orders is ${open}`
-      : `these orders are for ${wanted}, a movement phase not open yet (the phase open for orders is ${open}); only retreat and adjustment orders may be sent early`,
+      : `these orders are for ${wanted}, a movement phase not open yet (the phase open for orders is ${open}); only retreat and adjustment orders may be sent early: ${mayNow}`,
   );
 }
 

@@ -79,9 +79,9 @@ export class Submissions extends Room {
       if (st.state === "forming") throw conflict("the game has not started yet");
       if (st.state === "done" || g.game.status === "finished") throw conflict("the game is over");
       // Orders for a later retreat or adjustment phase are kept for it (seed 002 II(5)).
-      const target = submissionPhase(input.phase, st.phase);
-      const position = target.kind === "early" ? null : g.position;
       const rules = g.record.rules;
+      const target = submissionPhase(input.phase, st.phase, rules.seasons);
+      const position = target.kind === "early" ? null : g.position;
       const read = readSubmission(
         g.scenario.variant,
         position,

@@ -12,6 +12,7 @@ import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
 import { scenariosOf } from "../variants/scenarios.ts";
 import type { EventHub } from "./events.ts";
+import * as R from "./responses.ts";
 import { type Ctx, type Route, route } from "./router.ts";
 import {
   anyJson,
@@ -25,6 +26,7 @@ import {
   oneOf,
   optional,
   str,
+  text,
 } from "./schema.ts";
 import { webRoutes } from "./web.ts";
 
@@ -105,6 +107,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/health",
+      response: R.healthAnswer.json,
       tag: "server",
       summary: "Health: the server runs and reaches its database",
       auth: "none",
@@ -119,6 +122,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/variants",
+      response: R.variantsAnswer.json,
       tag: "games",
       summary: "Variants and their scenarios (who plays which powers)",
       description:
@@ -140,6 +144,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/variants/{id}/geometry",
+      response: R.documented(
+        "the MapGeometry: province shapes, label and unit places, base SVG (docs/maps.md)",
+      ).json,
       tag: "games",
       summary: "A variant's map: province shapes, label and unit places, base SVG (MapGeometry)",
       auth: "none",
@@ -154,6 +161,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/variants/{id}/map.svg",
+      response: text("the map as SVG (Content-Type image/svg+xml)").json,
       tag: "games",
       summary: "A variant's start position drawn as SVG",
       auth: "none",
@@ -169,6 +177,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/users",
+      response: R.authAnswer.json,
       tag: "accounts",
       summary: "Create an account; answers with a token",
       auth: "none",
@@ -186,6 +195,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/login",
+      response: R.authAnswer.json,
       tag: "accounts",
       summary: "Log in with name and password; answers with a new token",
       auth: "none",
@@ -199,6 +209,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/me",
+      response: R.meAnswer.json,
       tag: "accounts",
       summary: "Who the token belongs to",
       auth: "required",
@@ -207,6 +218,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/tokens",
+      response: R.tokensAnswer.json,
       tag: "accounts",
       summary: "Your API tokens (never the secrets)",
       auth: "required",
@@ -215,6 +227,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/tokens",
+      response: R.newTokenAnswer.json,
       tag: "accounts",
       summary: "A new API token, for a program acting for you (shown once)",
       auth: "required",
@@ -228,6 +241,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "DELETE",
       path: "/api/tokens/{tokenId}",
+      response: R.revokedAnswer.json,
       tag: "accounts",
       summary: "Revoke a token",
       auth: "required",
@@ -240,6 +254,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games",
+      response: R.gamesAnswer.json,
       tag: "games",
       summary: "All games",
       auth: "optional",
@@ -248,6 +263,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games",
+      response: R.gameView.json,
       tag: "games",
       summary: "Create a game; you are its game master",
       description:
@@ -286,6 +302,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}",
+      response: R.gameView.json,
       tag: "games",
       summary: "A game: phase, deadline, seats, position, your role (and invitations, for the GM)",
       auth: "optional",
@@ -294,6 +311,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/phases",
+      response: R.phasesAnswer.json,
       tag: "games",
       summary: "Every adjudicated phase: orders, results with reasons, dislodgements, position",
       auth: "optional",
@@ -302,6 +320,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/record",
+      response: R.recordAnswer.json,
       tag: "games",
       summary: "The game record (docs/records.md)",
       auth: "optional",
@@ -310,6 +329,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/invites",
+      response: R.inviteCreated.json,
       tag: "games",
       summary: "GM: a new invitation link (for a player, optionally to one seat, or an observer)",
       auth: "required",
@@ -331,6 +351,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/invites/{code}",
+      response: R.inviteInfo.json,
       tag: "games",
       summary: "What an invitation is for, and the free seats",
       auth: "none",
@@ -339,6 +360,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/invites/{code}",
+      response: R.gameView.json,
       tag: "games",
       summary: "Accept an invitation: join as observer, or take a seat (given, or the first free)",
       auth: "required",
@@ -349,6 +371,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/orders",
+      response: R.submissionAnswer.json,
       tag: "orders",
       summary: "Send an order set (preliminary unless final); it replaces your previous set whole",
       description:
@@ -366,6 +389,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/orders",
+      response: R.currentOrdersAnswer.json,
       tag: "orders",
       summary: "Your current order sets for the open phase (the GM: everybody's)",
       auth: "required",
@@ -375,6 +399,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/report",
+      response: R.documented("the power's report (seed 004 §8; docs/global.md, docs/discovery.md)")
+        .json,
       tag: "orders",
       summary: "Global Diplomacy: your report (seed 004 §8), the last turn's or ?turn=N's",
       description:
@@ -399,6 +425,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/turns",
+      response: R.documented("every adjudicated turn: commands, results, reports (docs/global.md)")
+        .json,
       tag: "game master",
       summary: "Global Diplomacy, GM: every adjudicated turn: commands, results, reports",
       auth: "required",
@@ -408,6 +436,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/moderator-map",
+      response: R.documented(
+        "the whole generated map: areas, squares, adjacency, supply, grid (docs/discovery.md)",
+      ).json,
       tag: "game master",
       summary: "Age of Discovery, GM: the game's whole generated map (never shown to players)",
       description:
@@ -423,6 +454,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/votes",
+      response: R.proposalsAnswer.json,
       tag: "votes",
       summary: "Proposals: open ones with your vote, decided ones with the counts",
       auth: "required",
@@ -431,6 +463,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/votes",
+      response: R.proposalCreated.json,
       tag: "votes",
       summary:
         "Propose a draw, a concession or a house-rule change (decided with this phase's orders)",
@@ -450,6 +483,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/votes/{pid}",
+      response: R.voteAnswer.json,
       tag: "votes",
       summary: "Vote (or change your vote) on a proposal",
       auth: "required",
@@ -460,6 +494,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/press",
+      response: R.pressAnswer.json,
       tag: "press",
       summary: "Messages you may read (grey press without its author)",
       auth: "optional",
@@ -469,6 +504,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/press",
+      response: R.pressSent.json,
       tag: "press",
       summary: "Send press: white (signed) or grey (anonymous), to some powers or all",
       description:
@@ -494,6 +530,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/me/mail",
+      response: R.documented("your mail address and secret (docs/email.md)").json,
       tag: "mail",
       summary: "Your mail address and secret (the line to put in order mails)",
       auth: "required",
@@ -503,6 +540,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/me/mail",
+      response: R.documented("your mail address and secret (docs/email.md)").json,
       tag: "mail",
       summary: "Set the address you send order mail from; answers with your secret",
       description:
@@ -517,6 +555,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/mail",
+      response: R.documented("the game's abbreviation, address and power letters (docs/email.md)")
+        .json,
       tag: "mail",
       summary: "How to write to the game by mail: its abbreviation, address and power letters",
       auth: "optional",
@@ -526,6 +566,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/outbox",
+      response: R.documented("the mails sent or to send, in a list under their ids (docs/email.md)")
+        .json,
       tag: "mail",
       summary: "GM: every mail the judge sent or keeps to send for this game",
       auth: "required",
@@ -537,6 +579,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/events",
+      response: R.eventsAnswer.json,
       tag: "events",
       summary:
         "Live updates as server-sent events (or, without Accept: text/event-stream, a JSON list)",
@@ -557,6 +600,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/schedule",
+      response: R.documented("each season's schedule and the blocks' balance (docs/sequential.md)")
+        .json,
       tag: "game master",
       summary: "GM: the sequential schedule of every season so far and some ahead",
       description:
@@ -577,6 +622,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/schedule/{season}",
+      response: R.documented("the schedule after the change (docs/sequential.md)").json,
       tag: "game master",
       summary: "GM: set a season's schedule, make it simultaneous, or go back to the generated one",
       description:
@@ -596,6 +642,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/contracts",
+      response: R.documented(
+        "contract declarations and whether they are matched (docs/sequential.md)",
+      ).json,
       tag: "orders",
       summary: "Your contract declarations, and whether the other side matched them (the GM: all)",
       auth: "required",
@@ -605,6 +654,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/contracts",
+      response: R.documented("the declaration stored (docs/sequential.md)").json,
       tag: "orders",
       summary: "Declare a support contract with another power, to the GM (sequential movement)",
       description:
@@ -626,6 +676,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "DELETE",
       path: "/api/games/{id}/contracts/{cid}",
+      response: R.documented("the declaration withdrawn (docs/sequential.md)").json,
       tag: "orders",
       summary: "Withdraw a contract declaration from the first season not yet adjudicated",
       auth: "required",
@@ -641,6 +692,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "GET",
       path: "/api/games/{id}/committee",
+      response: R.documented(
+        "victory points, conferences, insurrections and goals you may read (docs/committee.md)",
+      ).json,
       tag: "committee",
       summary:
         "europe1935: victory points, conferences, insurrections and the political goals you may read",
@@ -650,6 +704,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/committee/goals",
+      response: R.documented("what the act recorded (docs/committee.md)").json,
       tag: "committee",
       summary:
         "A political goal: set by the chairs (the GM, up to 3 per power) or proposed by a power (up to 2)",
@@ -671,6 +726,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/committee/goals/{goal}",
+      response: R.documented("what the act recorded (docs/committee.md)").json,
       tag: "committee",
       summary:
         "GM (the chairs): approve (with points) or deny a proposed goal, or record it achieved",
@@ -690,6 +746,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/committee/conferences",
+      response: R.documented("what the act recorded (docs/committee.md)").json,
       tag: "committee",
       summary: "Propose a conference (opens at once unless refused)",
       description:
@@ -714,6 +771,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/committee/conferences/close",
+      response: R.documented("what the act recorded (docs/committee.md)").json,
       tag: "committee",
       summary: "GM (the chairs): close the running conference",
       auth: "required",
@@ -724,6 +782,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     route({
       method: "POST",
       path: "/api/games/{id}/committee/territory",
+      response: R.documented("what the act recorded (docs/committee.md)").json,
       tag: "committee",
       summary: "GM (the chairs): centres needed for the five territorial points (default 15)",
       auth: "required",
@@ -822,6 +881,14 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
   ];
 }
 
+/** What the GM's actions answer: the game as the GM sees it, unless named here. */
+const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
+  replace: R.replaceAnswer,
+  mail: R.documented(
+    "the game's mail settings: abbreviation, address, power letters (docs/email.md)",
+  ),
+};
+
 function gm<B>(
   _judge: Judge,
   action: string,
@@ -836,6 +903,7 @@ function gm<B>(
     summary: `GM: ${summary}`,
     auth: "required",
     ...(body ? { body } : {}),
+    response: (GM_ANSWERS[action] ?? R.gameView).json,
     responses: { 403: "you are not the game master", 409: "not possible in the game's state" },
     handler: async (c) => (await run(need(c.user), c.params.id!, c.body)) ?? { ok: true },
   });

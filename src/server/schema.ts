@@ -124,6 +124,24 @@ export function anyJson(description: string): Schema<unknown> {
   return schema({ description });
 }
 
+// Builders for answers (response schemas, documented in the OpenAPI document): no bounds
+// that the judge does not itself keep.
+
+/** A string in an answer, with what it holds. */
+export function text(description?: string): Schema<string> {
+  return schema({ type: "string", ...(description ? { description } : {}) });
+}
+
+/** A value of this schema, or null. */
+export function nullable<T>(s: Schema<T>): Schema<T | null> {
+  return schema({ anyOf: [s.json, { type: "null" }] });
+}
+
+/** A list of any length, in an answer. */
+export function many<T>(item: Schema<T>, description?: string): Schema<T[]> {
+  return schema({ type: "array", items: item.json, ...(description ? { description } : {}) });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Validation: Ajv, and the wording of its errors
 

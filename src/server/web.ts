@@ -24,6 +24,7 @@ import type { Judge, User } from "../judge/judge.ts";
 import { readSubmission } from "../judge/orders.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { appShell, homePage } from "./page.ts";
+import { documented } from "./responses.ts";
 import { type Route, route } from "./router.ts";
 import { anyJson, bool, either, list, obj, optional, str } from "./schema.ts";
 
@@ -337,6 +338,9 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/variants/{id}/start",
+      response: documented(
+        "the start position (docs/adjudicate-json.md, position) and the variant's powers",
+      ).json,
       tag: "web",
       summary: "A variant's start position (position JSON) and its powers",
       auth: "none",
@@ -358,6 +362,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/my/games",
+      response: documented("a list of your games with your role and the deadlines").json,
       tag: "web",
       summary: "The games you play, observe or run, with your role and the deadlines",
       auth: "required",
@@ -378,6 +383,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/games/{id}/legal",
+      response: documented("every legal order, per power and unit").json,
       tag: "orders",
       summary: "Every legal order of your powers in the open phase (the GM: of every power)",
       auth: "optional",
@@ -390,6 +396,9 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/games/{id}/check",
+      response: documented(
+        "a diagnostic per line, as POST /api/games/{id}/orders gives, nothing stored",
+      ).json,
       tag: "orders",
       summary: "Read an order set as it is typed: a diagnostic per line; nothing is stored",
       auth: "required",
@@ -421,6 +430,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/sandbox/adjudicate",
+      response: documented("the adjudication result (docs/adjudicate-json.md, the result)").json,
       tag: "sandbox",
       summary:
         "Adjudicate any position with any orders (results with explanations); nothing stored",
@@ -441,6 +451,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/sandbox/legal",
+      response: documented("every legal order, per power and unit").json,
       tag: "sandbox",
       summary: "Every legal order of every power in any position",
       auth: "none",
@@ -453,6 +464,9 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/games/{id}/chair",
+      response: documented(
+        "chaired: whether chaired play is on; toOrder; for the chair, which powers have sent orders",
+      ).json,
       tag: "game master",
       summary: "Chaired play: whether it is on; for the chair, which powers have sent orders",
       auth: "optional",
@@ -476,6 +490,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/games/{id}/chair",
+      response: documented("chaired play on or off, and the game").json,
       tag: "game master",
       summary: "GM: turn chaired play on (no deadlines; the chair resolves) or off",
       auth: "required",
@@ -485,6 +500,7 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/games/{id}/chair/resolve",
+      response: documented("the phase resolved: its orders and results").json,
       tag: "game master",
       summary: "GM: reveal and resolve the open phase now; answers with its orders and results",
       auth: "required",

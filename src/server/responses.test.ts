@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Ajv } from "ajv";
+import { Judge } from "../judge/judge.ts";
+import { Clock } from "../judge/testing.ts";
+import { testStore } from "../store/testing.ts";
+import { startServer } from "./server.ts";
+import { Api, waitFor } from "./testing.ts";
+
+/*
+ * The answers' schemas in /api/openapi.json: every successful answer has one, and a played
+ * game's answers fit what is documented (every field named, none missing).
+ */
+
+const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
+    >
+  >;
+};
+
+test("every route documents the schema of its successful answer", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const judge = new Judge({ store: ts.store, now: new Clock().now });
+  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  t.after(() => server.close());
+  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
+  let routes = 0;
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const ok = Object.entries(op.responses).filter(([code]) => code.startsWith("2"));
+      assert.ok(ok.length > 0, `${method} ${path} documents a successful answer`);
+      for (const [code, r] of ok) {
+        const schema = Object.values(r.content ?? {})[0]?.schema as
+          | Record<string, unknown>
+          | undefined;
+        assert.ok(
+          schema && ("type" in schema || "anyOf" in schema),
+          `${method} ${path} ${code}: the answer has a schema, not only a description: ${JSON.stringify(r)}`,
+        );
+        routes++;
+      }
+    }
+  }
+  assert.ok(routes >= 50, `every route is in the document (${routes})`);
+});
+
+test("a played game's answers fit the schemas /api/openapi.json documents", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  t.after(() => server.close());
+  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const checked = new Set<string>();
+  /** Calls the route and checks its answer against the documented schema. */
+  const fits = async <T>(
+    method: string,
+    path: string,
+    route: string,
+    token?: string,
+    body?: unknown,
+  ): Promise<T> => {
+    const answer = await api.call<T>(method, path, body, token);
+    assert.ok(
+      answer.status >= 200 && answer.status < 300,
+      `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`,
+    );
+    const op = doc.paths[route]?.[method.toLowerCase()];
+    assert.ok(op, `${method} ${route} is documented`);
+    const schema = op.responses[String(answer.status)]?.content?.["application/json"]?.schema;
+    assert.ok(schema, `${method} ${route} ${answer.status} has a schema`);
+    const validate = ajv.compile(schema as object);
+    assert.ok(
+      validate(answer.body),
+      `${method} ${route}: the answer does not fit its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 2000)}`,
+    );
+    checked.add(`${method} ${route}`);
+    return answer.body;
+  };
+
+  const gm = await fits<{ token: string }>("POST", "/api/users", "/api/users", undefined, {
+    name: "gamemaster",
+    password: "gm-secret",
+  });
+  await fits("POST", "/api/login", "/api/login", undefined, {
+    name: "gamemaster",
+    password: "gm-secret",
+  });
+  await fits("GET", "/api/health", "/api/health");
+  await fits("GET", "/api/variants", "/api/variants");
+  await fits("GET", "/api/me", "/api/me", gm.token);
+  const made = await fits<{ id: string }>("POST", "/api/tokens", "/api/tokens", gm.token, {
+    label: "bot",
+  });
+  await fits("GET", "/api/tokens", "/api/tokens", gm.token);
+  await fits("DELETE", `/api/tokens/${made.id}`, "/api/tokens/{tokenId}", gm.token);
+  const game = await fits<{ id: string; invites: { code: string; role: string }[] }>(
+    "POST",
+    "/api/games",
+    "/api/games",
+    gm.token,
+    { name: "Schemas", options: { resolveEarly: true } },
+  );
+  const id = game.id;
+  const code = game.invites.find((i) => i.role === "player")!.code;
+  await fits("GET", `/api/invites/${code}`, "/api/invites/{code}");
+  const tok: Record<string, string> = {};
+  for (const p of POWERS) {
+    const u = await api.ok<{ token: string }>("POST", "/api/users", {
+      name: `${p}-player`,
+      password: "password",
+    });
+    tok[p] = u.token;
+    await fits("POST", `/api/invites/${code}`, "/api/invites/{code}", u.token, { power: p });
+  }
+  // Spring 1901: everybody holds, but France moves; then press, a proposal, a vote.
+  await fits("POST", `/api/games/${id}/press`, "/api/games/{id}/press", tok.france, {
+    to: ["england"],
+    body: "Channel?",
+  });
+  await fits("POST", `/api/games/${id}/press`, "/api/games/{id}/press", tok.germany, {
+    to: "all",
+    body: "Who?",
+    kind: "grey",
+  });
+  const proposal = await fits<{ id: number }>(
+    "POST",
+    `/api/games/${id}/votes`,
+    "/api/games/{id}/votes",
+    tok.italy,
+    { kind: "draw" },
+  );
+  await fits(
+    "POST",
+    `/api/games/${id}/votes/${proposal.id}`,
+    "/api/games/{id}/votes/{pid}",
+    tok.austria,
+    { vote: "no" },
+  );
+  await fits("GET", `/api/games/${id}/orders`, "/api/games/{id}/orders", tok.france);
+  for (const p of POWERS) {
+    const orders = p === "france" ? ["A par - bur", "A mar - spa", "F bre - mao"] : [];
+    await fits("POST", `/api/games/${id}/orders`, "/api/games/{id}/orders", tok[p], {
+      orders,
+      final: true,
+    });
+  }
+  await waitFor("spring to be adjudicated", async () => {
+    const g = await api.ok<{ phase: string }>("GET", `/api/games/${id}`);
+    return g.phase !== "S1901M";
+  });
+  for (const who of [undefined, gm.token, tok.france, tok.england]) {
+    await fits("GET", "/api/games", "/api/games", who);
+    await fits("GET", `/api/games/${id}`, "/api/games/{id}", who);
+    await fits("GET", `/api/games/${id}/phases`, "/api/games/{id}/phases", who);
+    await fits("GET", `/api/games/${id}/record`, "/api/games/{id}/record", who);
+    await fits("GET", `/api/games/${id}/press`, "/api/games/{id}/press", who);
+    await fits("GET", `/api/games/${id}/events`, "/api/games/{id}/events", who);
+  }
+  for (const who of [gm.token, tok.italy, tok.austria]) {
+    await fits("GET", `/api/games/${id}/votes`, "/api/games/{id}/votes", who);
+  }
+  await fits("POST", `/api/games/${id}/gm/pause`, "/api/games/{id}/gm/pause", gm.token);
+  await fits("POST", `/api/games/${id}/gm/resume`, "/api/games/{id}/gm/resume", gm.token);
+  assert.ok(checked.size >= 22, `the main routes were checked (${[...checked].join(", ")})`);
+});

@@ -1,0 +1,253 @@
+import {
+  anyJson,
+  bool,
+  int,
+  many,
+  nullable,
+  obj,
+  oneOf,
+  optional,
+  type Schema,
+  text,
+} from "./schema.ts";
+
+/*
+ * The schemas of the API's successful answers, built with the same builders as the request
+ * schemas (schema.ts) and documented in /api/openapi.json. They document, they do not filter:
+ * answers are written with JSON.stringify as the judge returns them (server.ts), and
+ * src/server/responses.test.ts checks that a played game's answers fit these schemas, so a
+ * field the judge adds and the schema misses fails a test instead of going undocumented.
+ * Objects list every field (unknown fields refused); values whose shape belongs to another
+ * contract (positions, rule options, records: docs/records.md) are described, not repeated.
+ */
+
+const iso = (what: string) => text(`${what} (ISO 8601, UTC)`);
+
+/** An object of another documented shape (described here, specified in the docs named). */
+const described = (description: string): Schema<Record<string, unknown>> => ({
+  json: { type: "object", description },
+  optional: false,
+});
+
+const user = obj({ id: text("user id"), name: text() }, "a user");
+
+export const authAnswer = obj(
+  { user, token: text("the API token: send it as Authorization: Bearer <token>") },
+  "the account and a new token",
+);
+
+export const meAnswer = obj({ user });
+
+export const tokensAnswer = many(
+  obj({
+    id: text("the token's id (for DELETE /api/tokens/{tokenId})"),
+    label: text(),
+    createdAt: iso("made"),
+    lastUsedAt: nullable(iso("last used")),
+  }),
+);
+
+export const newTokenAnswer = obj({
+  id: text("the token's id"),
+  token: text("the secret, shown only now"),
+});
+
+export const revokedAnswer = obj({ revoked: text("the token id revoked") });
+
+export const healthAnswer = obj({
+  status: oneOf(["ok"] as const),
+  database: text("sqlite or postgres"),
+  time: iso("the server's clock"),
+  pid: int(),
+  adjudications: int({ description: "phases adjudicated since the server started" }),
+});
+
+export const variantsAnswer = many(
+  described(
+    "a variant: id and scenarios (id, description, seats with their powers); or a game family (global, discovery): id, family, players, scenarios",
+  ),
+);
+const summaryFields = {
+  id: text("game id"),
+  name: text(),
+  variant: text("variant id"),
+  scenario: text("scenario id"),
+  status: oneOf(["forming", "active", "finished"] as const),
+  phase: nullable(text("the open phase (S1901M); null while forming")),
+  deadline: nullable(iso("the open phase's deadline; null unless a phase is open")),
+  seats: int({ description: "seats in the game" }),
+  players: int({ description: "seats taken" }),
+};
+
+export const gameSummary = obj(summaryFields, "a game in the list");
+export const gamesAnswer = many(gameSummary);
+
+const seatView = obj({
+  index: int(),
+  name: text(),
+  powers: many(text("power id")),
+  player: nullable(text("the player's user name; null for a free seat")),
+});
+
+export const gameView = obj(
+  {
+    ...summaryFields,
+    rules: anyJson("the rule options in force (docs/rules.md)"),
+    options: described("the judge options (docs/judge.md)"),
+    state: text("the phase state: forming, open, paused, done"),
+    phaseIndex: int(),
+    seatList: many(seatView),
+    position: described("the current position (docs/adjudicate-json.md, position)"),
+    toOrder: many(text("power id"), "powers that have something to order in the open phase"),
+    result: anyJson("how the game ended (null while it goes on)"),
+    you: nullable(
+      obj({
+        role: oneOf(["gm", "player", "observer"] as const),
+        seat: nullable(int()),
+        powers: many(text("power id")),
+      }),
+    ),
+    invites: optional(
+      many(
+        obj({
+          code: text(),
+          role: oneOf(["player", "observer"] as const),
+          seat: nullable(int()),
+        }),
+        "the GM only: the open invitations",
+      ),
+    ),
+    scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
+    conferences: optional(
+      described("europe1935: the running conference and the past ones (docs/committee.md)"),
+    ),
+    family: optional(
+      obj({
+        id: text(),
+        name: text(),
+        turn: int(),
+        turnsAdjudicated: int(),
+        report: text("where the reports are"),
+      }),
+    ),
+  },
+  "a game as the caller may see it",
+);
+
+export const phasesAnswer = many(
+  obj({
+    phase: text("the phase adjudicated (S1901M)"),
+    orders: described("orders as submitted, per power"),
+    results: described(
+      "per power, the orders as understood with their results and reasons (docs/adjudicate-json.md, orders)",
+    ),
+    dislodged: optional(anyJson("units dislodged and where each may retreat")),
+    civilDisorder: optional(many(text("power id"))),
+    events: optional(many(anyJson("what the scenario's own rules did (a coin toss)"))),
+    position: described("the position after the phase"),
+    winner: optional(text("power id")),
+    seatWinner: optional(text("seat name")),
+  }),
+);
+
+export const recordAnswer = described(
+  "the game record (docs/records.md); while the game is on, seed is null and seedHidden says why (the GM sees it)",
+);
+
+export const inviteCreated = obj({ code: text("the invitation code for /api/invites/{code}") });
+
+export const inviteInfo = obj({
+  game: obj({ id: text(), name: text(), variant: text(), status: text() }),
+  role: oneOf(["player", "observer"] as const),
+  seat: nullable(int({ description: "the seat the invitation is for; null: any free one" })),
+  freeSeats: many(obj({ index: int(), name: text(), powers: many(text("power id")) })),
+});
+
+const diagnostics = many(anyJson("a diagnostic for one line: what was understood or wrong"));
+
+export const submissionAnswer = obj({
+  phase: text("the phase the orders are for"),
+  final: bool(),
+  receivedAt: iso("stored"),
+  powers: many(obj({ power: text(), orders: many(text("an order as understood")) })),
+  diagnostics,
+  early: optional(bool("kept for a later retreat or adjustment phase, not the open one")),
+});
+
+export const currentOrdersAnswer = described(
+  "the open phase and your order sets: {phase, sets: [{power, orders, final, receivedAt, diagnostics}]} (Global Diplomacy and Age of Discovery: the turn's commands)",
+);
+
+export const proposalsAnswer = many(
+  obj({
+    id: int(),
+    kind: oneOf(["draw", "concede", "houserule"] as const),
+    text: nullable(text()),
+    powers: nullable(many(text("power id"))),
+    options: nullable(described("houserule: the options proposed")),
+    status: text("open, passed or failed"),
+    due: int({ description: "the phase index the proposal is decided with" }),
+    counts: anyJson("decided proposals: the counts of yes, no and abstain"),
+    yourVote: optional(nullable(oneOf(["yes", "no", "abstain"] as const))),
+    yours: bool("you made it"),
+  }),
+);
+
+export const proposalCreated = obj({
+  id: int(),
+  kind: oneOf(["draw", "concede", "houserule"] as const),
+  text: nullable(text()),
+  powers: nullable(many(text("power id"))),
+  options: nullable(described("houserule: the options proposed")),
+  due: text("the phase it is decided with"),
+  status: oneOf(["open"] as const),
+});
+
+export const voteAnswer = obj({
+  proposal: int(),
+  vote: oneOf(["yes", "no", "abstain"] as const),
+  due: text("the phase it is decided with"),
+});
+
+const recipients = anyJson('"all" or a list of power ids');
+
+export const pressAnswer = many(
+  obj({
+    id: int({ description: "the message's id (for ?after=)" }),
+    phase: text(),
+    kind: oneOf(["white", "grey"] as const),
+    from: nullable(text("the author's power, gm, or null for grey press not yours")),
+    fromName: text("the author's seat name, GM, or Anonymous"),
+    to: recipients,
+    body: text(),
+    at: iso("sent"),
+    yours: optional(bool("you wrote it")),
+  }),
+);
+
+export const pressSent = obj({
+  id: int(),
+  kind: oneOf(["white", "grey"] as const),
+  to: recipients,
+  phase: text(),
+  at: iso("sent"),
+});
+
+export const eventsAnswer = many(
+  obj({
+    id: int({ description: "the event's id (for ?after= and Last-Event-ID)" }),
+    kind: text("started, phase_resolved, press, ..."),
+    data: anyJson("what happened"),
+    at: iso("when"),
+  }),
+  "without Accept: text/event-stream; with it, the same events as a server-sent event stream",
+);
+
+export const replaceAnswer = described(
+  "the game view, or for a vacated seat {seat, player, invite}",
+);
+
+export const okAnswer = obj({ ok: bool() });
+
+/** Answers whose fields are given by another document (named in the description). */
+export const documented = described;
