@@ -166,6 +166,16 @@ test("early orders: only for the retreat and adjustment phases that can still co
     phase: "U1901R",
   });
   assert.deepEqual(submissionPhase("W1901A", "F1901M"), { kind: "early", phase: "W1901A" });
+  assert.deepEqual(
+    submissionPhase("W1901A", "F1901R"),
+    { kind: "early", phase: "W1901A" },
+    "with standard seasons the winter adjustments are kept for their phase while the fall retreats are open",
+  );
+  assert.deepEqual(
+    submissionPhase("W1901R", "W1901R", "summer-winter"),
+    { kind: "open" },
+    "the house rules' winter phase is one",
+  );
   // Seed 002 II(5) C: "submit your fall 1914 retreat orders in 1901".
   assert.deepEqual(submissionPhase("W1914R", "S1901M", "summer-winter"), {
     kind: "early",

@@ -280,12 +280,25 @@ const step = (p: Phase): number => (p.type === "M" ? 0 : p.type === "R" ? 1 : 2)
  * season naming: `U1901R` is `S1901R`, `W1901R` is `F1901R`, and a winter `W1901R` order set
  * also covers the `W1901A` adjustments), a later one, or a past one.
  */
-export function comparePhase(wanted: Phase, open: Phase): "same" | "later" | "past" {
+export function comparePhase(
+  wanted: Phase,
+  open: Phase,
+  seasons: RuleOptions["seasons"] = "standard",
+): "same" | "later" | "past" {
   const h = half(wanted) - half(open);
   if (h !== 0) return h > 0 ? "later" : "past";
-  // Winter retreats and adjustments (seed 002 II(5) C) are one phase of orders.
+  // With summer and winter retreats (seed 002 II(5) C) the winter's retreats and adjustments
+  // are one phase of orders; with standard seasons F1901R and W1901A are two phases.
   const winter = (p: Phase) => p.season === "W" || (p.season === "F" && p.type !== "M");
-  if (winter(wanted) && winter(open) && wanted.type !== "M" && open.type !== "M") return "same";
+  if (
+    seasons === "summer-winter" &&
+    winter(wanted) &&
+    winter(open) &&
+    wanted.type !== "M" &&
+    open.type !== "M"
+  ) {
+    return "same";
+  }
   const s = step(wanted) - step(open);
   return s === 0 ? "same" : s > 0 ? "later" : "past";
 }
@@ -335,7 +348,7 @@ export function submissionPhase(
     throw invalid(`"${wanted}" is not a phase; write it like S1901M, U1901R, F1901M, W1901R`);
   }
   if (!o) return { kind: "open" };
-  const rel = comparePhase(w, o);
+  const rel = comparePhase(w, o, seasons);
   if (rel === "same") return { kind: "open" };
   const toCome = phasesToCome(o, seasons).map(phaseName);
   // Seed 002 II(5) C: "submit your fall 1914 retreat orders in 1901": with summer and winter
