@@ -5,7 +5,7 @@ import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { isFamilyGame } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
-import { recordMissed } from "./missed.ts";
+import { contactWindow, recordMissed } from "./missed.ts";
 import { phaseLengthMs } from "./options.ts";
 import { applyEarlySets } from "./orders.ts";
 import type { Tx } from "./room.ts";
@@ -13,7 +13,8 @@ import { Room } from "./room.ts";
 
 /*
  * The adjudication scheduler: every due phase claimed exactly once and played with the latest
- * order sets; missed orders (NMRs) recorded, civil disorder declared, the next deadline set.
+ * order sets; missed orders (NMRs) recorded and told, the GM told when a contact window has
+ * passed, civil disorder declared where the game asks the judge to, the next deadline set.
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -26,6 +27,18 @@ export class Adjudication extends Room {
     this.ticking = true;
     try {
       const now = this.now();
+      // First the missed orders whose contact window has passed (the GM is told, missed.ts),
+      // before the phase that may be due adjudicates past them.
+      try {
+        await contactWindow(
+          this.db,
+          now,
+          (trx, id, k, a, d) => this.emit(trx, id, k, a, d),
+          async (trx, id) => (await this.loadHosted(trx, id)).seats,
+        );
+      } catch (e) {
+        this.log(`contact window: ${(e as Error).stack ?? e}`);
+      }
       const due = await this.db
         .selectFrom("phase_state")
         .select(["game_id", "phase_idx"])

@@ -170,7 +170,7 @@ for (const kind of STORE_KINDS) {
     test("missed orders: adjudicated without them, recorded; civil disorder after two; GM replaces", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 2 });
       await allHold(g, ["italy"]);
       await passDeadline(g);
       let view = await g.judge.gameView(g.gm, g.gameId);
@@ -203,6 +203,72 @@ for (const kind of STORE_KINDS) {
       await assert.rejects(g.judge.replacePlayer(g.players.france, g.gameId, { seat: 4 }), {
         kind: "forbidden",
       });
+    });
+
+    test("missed orders, by default: the seat is kept, player and GM told, the GM after the contact window", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      assert.equal((await g.judge.gameView(g.gm, g.gameId)).options.contactWindowHours, 24);
+      await allHold(g, ["italy", "russia"]);
+      await passDeadline(g);
+      const kinds = async (who: typeof g.gm, k: string) =>
+        (await g.judge.events(who, g.gameId)).filter((e) => e.kind === k);
+      const toItaly = await kinds(g.players.italy, "missed_orders");
+      assert.deepEqual(
+        toItaly.map((e) => (e.data as { seatName: string }).seatName),
+        ["Italy"],
+        "Italy reads its own NMR notice, not Russia's",
+      );
+      assert.deepEqual(
+        toItaly[0]!.data,
+        {
+          seat: 4,
+          seatName: "Italy",
+          player: g.players.italy.name,
+          powers: ["italy"],
+          phase: "S1901M",
+          index: 0,
+          contactUntil: new Date(g.clock.t + 24 * 3_600_000).toISOString(),
+        },
+        "who, what, and until when the GM tries to reach the player",
+      );
+      assert.equal((await kinds(g.gm, "missed_orders")).length, 2, "the GM reads both");
+      assert.equal((await kinds(g.players.france, "missed_orders")).length, 0, "not France");
+      // Russia comes back within the window; Italy stays silent.
+      await g.judge.submitOrders(g.players.russia, g.gameId, { orders: ["A mos H"] });
+      g.clock.t += 24 * 3_600_000 - 1;
+      assert.equal(await g.judge.tick(), 0);
+      assert.equal((await kinds(g.gm, "replacement_suggested")).length, 0, "the window is open");
+      g.clock.t += 1;
+      await g.judge.tick();
+      await g.judge.tick();
+      const suggested = await kinds(g.gm, "replacement_suggested");
+      assert.deepEqual(
+        suggested.map((e) => e.data),
+        [
+          {
+            seat: 4,
+            seatName: "Italy",
+            player: g.players.italy.name,
+            phase: "S1901M",
+            index: 0,
+            missed: 1,
+          },
+        ],
+        "once, for Italy alone: Russia sent orders",
+      );
+      assert.equal((await kinds(g.players.italy, "replacement_suggested")).length, 0, "GM only");
+      // A second missed phase: still Italy's seat, no civil disorder; the GM decides.
+      await allHold(g, ["italy"]);
+      await passDeadline(g);
+      const view = await g.judge.gameView(g.gm, g.gameId);
+      assert.equal(view.seatList[4]!.player, g.players.italy.name, "the seat is kept");
+      assert.equal((await kinds(g.gm, "civil_disorder")).length, 0, "no automatic civil disorder");
+      const ans = await g.judge.submitOrders(g.players.italy, g.gameId, { orders: [] });
+      assert.ok(ans, "Italy may still order");
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4 });
+      assert.equal((await g.judge.gameView(g.gm, g.gameId)).seatList[4]!.player, null, "by the GM");
     });
 
     test("votes: unanimity of those not abstaining, uncast is no, only counts published", async (t) => {

@@ -1,17 +1,22 @@
-import type { Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { Seat } from "../engine/scenario.ts";
-import type { MembersTable } from "../store/schema.ts";
+import type { DB, MembersTable } from "../store/schema.ts";
 import { seatOf } from "./game-data.ts";
-import type { GameOptions } from "./options.ts";
+import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { Tx } from "./room.ts";
 
 /*
  * Missed orders (seed 002 VII(6)) and civil disorder, for every game family: the phase is
- * adjudicated without the missing sets (the game's rules say what silence means), each miss
- * is recorded in `nmrs` with the seat and its player, and a seat whose player missed
- * `civilDisorderAfter` phases in a row is declared in civil disorder: the player leaves the
- * seat, which is offered to a replacement (an invitation for the GM to pass on).
+ * adjudicated without the missing sets (the game's rules say what silence means: the powers
+ * are in civil disorder for that phase), each miss ("no orders received", NMR) is recorded in
+ * `nmrs` with the seat and its player, and the player keeps the seat. The player and the GM
+ * are told at once (a `missed_orders` event for the seat's powers, which the GM also reads).
+ * When the contact window (`contactWindowHours` after the results) has passed with no orders
+ * from that player, the GM is told that a replacement may be arranged (`replacement_suggested`,
+ * `contactWindow` below). Emptying the seat is the GM's act (replacePlayer, or REPLACE by
+ * mail); only a game that asks for it (`civilDisorderAfter` > 0, off by default) has the
+ * judge empty a seat by itself after that many missed phases in a row.
  */
 
 /** What missed orders need of a game, whatever its family. */
@@ -43,8 +48,10 @@ export async function recordMissed(
   missed: readonly string[],
   to: MissedOutput,
 ): Promise<string[]> {
+  const bySeat = new Map<number, string[]>();
   for (const power of missed) {
     const seat = seatOf(g.seats, power);
+    bySeat.set(seat, [...(bySeat.get(seat) ?? []), power]);
     const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
     await trx
       .insertInto("nmrs")
@@ -59,7 +66,142 @@ export async function recordMissed(
       })
       .execute();
   }
+  const until = at.now + contactWindowMs(g.options);
+  for (const [seat, powers] of bySeat) {
+    const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+    if (!holder || !g.seats[seat]) continue;
+    const user = await trx
+      .selectFrom("users")
+      .select("name")
+      .where("id", "=", holder.user_id)
+      .executeTakeFirst();
+    // To the seat's player and the GM (a `powers:` audience is also the GM's).
+    await to.emit("missed_orders", `powers:${g.seats[seat].powers.join(",")}`, {
+      seat,
+      seatName: g.seats[seat].name,
+      player: user?.name ?? null,
+      powers,
+      phase: at.phase,
+      index: at.idx,
+      contactUntil: new Date(until).toISOString(),
+    });
+  }
   return civilDisorder(trx, g, at, missed, to);
+}
+
+/** The contact window after a missed phase's results, in milliseconds. */
+export function contactWindowMs(options: GameOptions): number {
+  return Math.round((options.contactWindowHours ?? DEFAULT_OPTIONS.contactWindowHours) * 3_600_000);
+}
+
+/**
+ * The contact window: for each open game whose last adjudicated phase has a miss by a player
+ * who still holds the seat, sent no orders since and was not yet followed up, once the window
+ * has passed the GM is told that a replacement may be arranged (`replacement_suggested`, for
+ * the GM alone: the seat, the player, the phase, how many phases missed in a row). Once per
+ * seat and missed phase. Returns how many were told.
+ */
+export async function contactWindow(
+  db: Kysely<DB>,
+  now: number,
+  emit: (trx: Tx, gameId: string, kind: string, audience: string, data: unknown) => Promise<void>,
+  seatsOf: (trx: Tx, gameId: string) => Promise<readonly Seat[]>,
+): Promise<number> {
+  const rows = await db
+    .selectFrom("nmrs")
+    .innerJoin("phase_state", "phase_state.game_id", "nmrs.game_id")
+    .innerJoin("games", "games.id", "nmrs.game_id")
+    .select([
+      "nmrs.game_id",
+      "nmrs.phase_idx",
+      "nmrs.phase",
+      "nmrs.seat",
+      "nmrs.user_id",
+      "nmrs.at",
+      "games.options",
+      "games.status",
+    ])
+    .where("phase_state.state", "=", "open")
+    .where("nmrs.user_id", "is not", null)
+    .where("nmrs.seat", "is not", null)
+    .where((eb) => eb("nmrs.phase_idx", "=", eb("phase_state.phase_idx", "-", 1)))
+    .execute();
+  let n = 0;
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const key = `${r.game_id}/${r.seat}/${r.phase_idx}`;
+    if (seen.has(key) || r.status !== "active") continue;
+    seen.add(key);
+    const options = JSON.parse(r.options) as GameOptions;
+    if (now < Number(r.at) + contactWindowMs(options)) continue;
+    const told = await db.transaction().execute(async (trx) => {
+      const holder = await trx
+        .selectFrom("members")
+        .innerJoin("users", "users.id", "members.user_id")
+        .select(["users.name"])
+        .where("members.game_id", "=", r.game_id)
+        .where("members.role", "=", "player")
+        .where("members.seat", "=", r.seat)
+        .where("members.user_id", "=", r.user_id!)
+        .executeTakeFirst();
+      if (!holder) return false; // the seat changed hands: nothing to suggest
+      const sent = await trx
+        .selectFrom("submissions")
+        .select("id")
+        .where("game_id", "=", r.game_id)
+        .where("user_id", "=", r.user_id!)
+        .where("phase_idx", ">", r.phase_idx)
+        .executeTakeFirst();
+      if (sent) return false; // the player is back
+      const earlier = await trx
+        .selectFrom("events")
+        .select("data")
+        .where("game_id", "=", r.game_id)
+        .where("kind", "=", "replacement_suggested")
+        .execute();
+      if (
+        earlier.some((e) => {
+          const d = JSON.parse(e.data) as { seat?: number; index?: number };
+          return d.seat === r.seat && d.index === r.phase_idx;
+        })
+      ) {
+        return false;
+      }
+      const streak = await missedInARow(trx, r.game_id, r.seat!, r.user_id!);
+      const seats = await seatsOf(trx, r.game_id);
+      await emit(trx, r.game_id, "replacement_suggested", "gm", {
+        seat: r.seat,
+        seatName: seats[r.seat!]?.name ?? `seat ${r.seat}`,
+        player: holder.name,
+        phase: r.phase,
+        index: r.phase_idx,
+        missed: streak,
+      });
+      return true;
+    });
+    if (told) n++;
+  }
+  return n;
+}
+
+/** How many phases in a row the seat's player has missed, up to the last adjudicated one. */
+async function missedInARow(trx: Tx, gameId: string, seat: number, userId: string) {
+  const lastSent = await trx
+    .selectFrom("submissions")
+    .select((eb) => eb.fn.max("phase_idx").as("m"))
+    .where("game_id", "=", gameId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  const nmrs = await trx
+    .selectFrom("nmrs")
+    .select("phase_idx")
+    .distinct()
+    .where("game_id", "=", gameId)
+    .where("seat", "=", seat)
+    .where("user_id", "=", userId)
+    .where("phase_idx", ">", Number(lastSent?.m ?? -1))
+    .execute();
+  return nmrs.length;
 }
 
 /**
@@ -81,23 +223,8 @@ async function civilDisorder(
     // A seat is in NMR only when all its powers that had to order missed.
     const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
     if (!holder) continue;
-    const lastSent = await trx
-      .selectFrom("submissions")
-      .select((eb) => eb.fn.max("phase_idx").as("m"))
-      .where("game_id", "=", g.game.id)
-      .where("user_id", "=", holder.user_id)
-      .executeTakeFirst();
-    const since = lastSent?.m ?? -1;
-    const nmrs = await trx
-      .selectFrom("nmrs")
-      .select("phase_idx")
-      .distinct()
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .where("user_id", "=", holder.user_id)
-      .where("phase_idx", ">", Number(since))
-      .execute();
-    if (nmrs.length < limit) continue;
+    const missedRow = await missedInARow(trx, g.game.id, seat, holder.user_id);
+    if (missedRow < limit) continue;
     await trx
       .updateTable("members")
       .set({ role: "observer", seat: null })
@@ -122,7 +249,7 @@ async function civilDisorder(
     await to.emit("civil_disorder", to.audience, {
       seat,
       seatName: name,
-      missed: nmrs.length,
+      missed: missedRow,
     });
     await to.emit("replacement_needed", "gm", { seat, seatName: name, code });
   }

@@ -22,10 +22,17 @@ export interface GameOptions {
    */
   readonly resolveEarly: boolean;
   /**
-   * Seed 002 VII(6): consecutive missed phases after which a seat is declared in civil
-   * disorder and offered to a replacement; 0: never (the GM replaces players by hand).
+   * Seed 002 VII(6): a player who missed a phase keeps the seat; emptying it is the GM's act.
+   * Consecutive missed phases after which the judge itself empties the seat and offers it to
+   * a replacement (the old automatic behaviour); 0 (the default): never.
    */
   readonly civilDisorderAfter: number;
+  /**
+   * Seed 002 VII(6): hours after the results of a missed phase during which the GM tries to
+   * reach the player; when they pass with no orders from the player, the GM is told that a
+   * replacement may be arranged. Default 24.
+   */
+  readonly contactWindowHours: number;
   /** Seed 002 X(1), Alternative C: white and grey press accepted (dark grey and black never). */
   readonly press: {
     readonly white: boolean;
@@ -48,7 +55,8 @@ export interface GameOptions {
 export const DEFAULT_OPTIONS: GameOptions = {
   deadlines: { unit: "days", movement: 3, retreats: 1, adjustments: 1 },
   resolveEarly: false,
-  civilDisorderAfter: 2,
+  civilDisorderAfter: 0,
+  contactWindowHours: 24,
   press: { white: true, grey: true, duringRetreatsAndAdjustments: false },
   startWhenFull: true,
   drawAfterYearsWithoutChange: 2,
@@ -59,6 +67,7 @@ export interface OptionsPatch {
   readonly deadlines?: Partial<GameOptions["deadlines"]> | undefined;
   readonly resolveEarly?: boolean | undefined;
   readonly civilDisorderAfter?: number | undefined;
+  readonly contactWindowHours?: number | undefined;
   readonly press?: Partial<GameOptions["press"]> | undefined;
   readonly startWhenFull?: boolean | undefined;
   readonly drawAfterYearsWithoutChange?: number | undefined;
@@ -82,6 +91,8 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
     deadlines: { ...base.deadlines, ...defined(p.deadlines) },
     resolveEarly: p.resolveEarly ?? base.resolveEarly,
     civilDisorderAfter: p.civilDisorderAfter ?? base.civilDisorderAfter,
+    contactWindowHours:
+      p.contactWindowHours ?? base.contactWindowHours ?? DEFAULT_OPTIONS.contactWindowHours,
     press: { ...base.press, ...defined(p.press) },
     startWhenFull: p.startWhenFull ?? base.startWhenFull,
     drawAfterYearsWithoutChange: p.drawAfterYearsWithoutChange ?? base.drawAfterYearsWithoutChange,
@@ -102,6 +113,10 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
   }
   if (!Number.isInteger(out.civilDisorderAfter) || out.civilDisorderAfter < 0) {
     throw invalid("civilDisorderAfter must be a whole number, 0 or more");
+  }
+  const w = out.contactWindowHours;
+  if (typeof w !== "number" || !Number.isFinite(w) || w < 0 || w > 24 * 365) {
+    throw invalid("contactWindowHours must be a number of hours, 0 to 8760 (a year)");
   }
   if (!Number.isInteger(out.drawAfterYearsWithoutChange) || out.drawAfterYearsWithoutChange < 1) {
     throw invalid("drawAfterYearsWithoutChange must be a whole number, 1 or more");

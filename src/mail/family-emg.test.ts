@@ -118,7 +118,22 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
     const started = outbox.filter((m) => m.kind === "started");
     const results = outbox.filter((m) => m.kind === "results");
-    assert.equal(queued, started.length + results.length, "the mails queued are in the outbox");
+    const missed = outbox.filter((m) => m.kind === "nmr");
+    assert.equal(
+      queued,
+      started.length + results.length + missed.length,
+      "the mails queued are in the outbox",
+    );
+    const silent = await ts.store.db
+      .selectFrom("nmrs")
+      .select("power")
+      .where("game_id", "=", game.id)
+      .execute();
+    assert.deepEqual(
+      missed.map((m) => m.to_addr).sort(),
+      silent.map((r) => addressOf(Number(r.power))).sort(),
+      "each player who sent no commands is told, and only they (the GM has no address)",
+    );
     assert.equal(started.length, 11, "a start mail to each player (the GM has no address)");
     assert.equal(results.length, 11, "a turn report to each player");
     for (let p = 1; p <= 11; p++) {

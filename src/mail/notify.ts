@@ -51,6 +51,8 @@ interface EventData extends ResultEvent {
   abstain?: number;
   text?: string;
   due?: string;
+  contactUntil?: string;
+  seat?: number;
 }
 
 /** Events told in the results mail when they come with it. */
@@ -294,6 +296,47 @@ export class Notifier {
         return this.toAll(game, voice, everyone, "notice", "the GM", () =>
           this.notice(voice, e.kind, d),
         );
+      case "missed_orders": {
+        // At once, to the seat's player and the GM: the player keeps the seat (seed 002 VII(6)).
+        const holder = players.filter((p) => p.seat === d.seat);
+        const to = gm ? [...holder, gm] : holder;
+        const names = (d.powers ?? []).map((x) => voice.power(game, x)).join(" and ");
+        return this.toAll(
+          game,
+          voice,
+          to,
+          "nmr",
+          `no orders received from ${d.seatName} for ${voice.phase(d.phase)}`,
+          (p) =>
+            [
+              `No orders received from ${names || d.seatName} for ${voice.phase(d.phase)}: the phase was adjudicated without them (civil disorder for that phase).`,
+              p.seat === -1
+                ? `${d.player ?? "The player"} keeps the seat. If there are still no orders from them by ${when(d.contactUntil)}, you will be told that a replacement may be arranged.`
+                : `You keep your seat. Please send orders for the next phase, or write to the GM; if there are still no orders from you by ${when(d.contactUntil)}, the GM may arrange a replacement.`,
+            ].join("\n"),
+        );
+      }
+      case "replacement_suggested":
+        // To the GM only, once the contact window has passed: the commands to replace.
+        return gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                gm,
+                "nmr",
+                `a replacement may be arranged for ${d.seatName}`,
+                [
+                  `No orders received from ${d.player} (${d.seatName}) since ${voice.phase(d.phase)} (${d.missed} phase(s) missed in a row), and the contact window has passed: a replacement may be arranged (seed 002 VII(6)).`,
+                  `The player keeps the seat until you decide. To open it for a replacement, send`,
+                  `  REPLACE ${game.abbr} ${d.seatName}`,
+                  `with your secret line: the judge answers with the seat's invitation code, which the`,
+                  `replacement sends as "JOIN <code>". Or give it to a registered player at once:`,
+                  `  REPLACE ${game.abbr} ${d.seatName} <user>`,
+                ].join("\n"),
+              ),
+            ]
+          : [];
       case "replacement_needed":
         // To the GM only: the seat's invitation code and the mail command to replace.
         return gm?.address

@@ -188,23 +188,53 @@ describe("mail: the results mail is the adjudication as published", () => {
     for (const m of notices)
       assert.match(m.body, /The GM removed italy's A ven: two units in one province/, m.to_addr);
 
-    // Russia misses a second phase in a row: civil disorder; the GM is told how to replace.
-    await adjudicate();
-    const gmMails = await g.judge.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("to_addr", "=", GM)
-      .where("subject", "like", "%replacement%")
-      .execute();
+    // Missed orders (seed 002 VII(6)): the player keeps the seat; the player and the GM are
+    // mailed at once; once the contact window has passed, the GM is told a replacement may be
+    // arranged, with the mail command; the seat is emptied only by the GM.
+    const nmrMails = async () =>
+      g.judge.store.db.selectFrom("outbox").selectAll().where("kind", "=", "nmr").execute();
+    const atOnce = (await nmrMails()).filter((m) => m.subject.includes("(W1901R)"));
+    assert.deepEqual(
+      atOnce.map((m) => m.to_addr).sort(),
+      [addressOf("russia"), GM].sort(),
+      "Russia's NMR in W1901R: mailed to Russia and the GM, nobody else",
+    );
+    assert.match(
+      atOnce.find((m) => m.to_addr === addressOf("russia"))!.body,
+      /^No orders received from Russia for Winter 1901 retreats and adjustments \(W1901R\).*\nYou keep your seat\./,
+      "the player is told they keep the seat",
+    );
     assert.equal(
       (await g.judge.gameView(g.gm, g.gameId)).options.civilDisorderAfter,
-      2,
-      "the default: civil disorder after two missed phases",
+      0,
+      "the default: the judge never empties a seat by itself",
     );
-    assert.equal(gmMails.length, 1, "the GM is mailed that a replacement may be arranged");
-    assert.match(gmMails[0]!.body, /REPLACE SED Russia <user>/, "with the command to do it");
+    const suggested = async () =>
+      (await nmrMails()).filter((m) => m.subject.includes("a replacement may be arranged"));
+    assert.equal(
+      (await suggested()).length,
+      0,
+      "Turkey ordered again within its window; Russia's window is still open",
+    );
+
+    // Three days on, Russia still silent: the GM is told (before S1902M adjudicates), and
+    // Russia, missing S1902M too, keeps the seat until the GM decides.
+    await adjudicate();
+    const told = await suggested();
+    assert.equal(told.length, 1, "the GM is mailed that a replacement may be arranged");
+    assert.equal(told[0]!.to_addr, GM, "the GM alone");
+    assert.match(told[0]!.subject, /for Russia$/, "for Russia");
+    assert.match(told[0]!.body, /\n {2}REPLACE SED Russia\n/, "with the command to open the seat");
+    assert.match(told[0]!.body, /REPLACE SED Russia <user>/, "or to give it to a player");
+    const view = await g.judge.gameView(g.gm, g.gameId);
+    assert.equal(
+      view.seatList.find((s) => s.name === "Russia")!.player,
+      g.players.russia.name,
+      "kept",
+    );
     const spring1902 = (await results("S1902M")).find((m) => m.to_addr === GM)!.body;
-    assert.match(spring1902, /Russia missed 2 phases in a row and is in civil disorder/, "told");
+    assert.doesNotMatch(spring1902, /civil disorder; its seat is open/, "no automatic CD");
+    assert.match(spring1902, /No orders received from Russia/, "the NMR is published");
   });
 
   test("a mail for a finished game says so, and what to do instead", async (t) => {

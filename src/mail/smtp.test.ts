@@ -202,10 +202,18 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   assert.equal(await g.judge.tick(), 1, "adjudicated");
   const before = boxes.got.length;
   const queued = await mail.notifier.tick();
-  assert.equal(queued, 7, "one results mail per player");
-  const results = await until("the results", () =>
-    boxes.got.length >= before + 7 ? boxes.got.slice(before) : undefined,
+  assert.equal(queued, 10, "one results mail per player, a notice to each who sent none");
+  const got = await until("the results", () =>
+    boxes.got.length >= before + 10 ? boxes.got.slice(before) : undefined,
   );
+  const results = got.filter((r) => r.subject.includes("results of"));
+  const missed = got.filter((r) => r.subject.includes("no orders received"));
+  assert.deepEqual(
+    missed.map((r) => r.to).sort(),
+    ["england", "france", "germany"].map(addressOf),
+    "each power that sent no orders is told at once that it keeps its seat",
+  );
+  for (const r of missed) assert.match(r.text, /You keep your seat\./, r.to);
   assert.deepEqual(
     results.map((r) => r.to).sort(),
     ["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(addressOf),
@@ -239,7 +247,11 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   assert.match(results[0]!.text, /A ven - tyr|A Venise - Tyrolia/, "the orders are in the results");
   // The outbox keeps every mail, sent.
   const box = await g.judge.store.db.selectFrom("outbox").selectAll().execute();
-  assert.equal(box.length, 21, "the start, the replies and the results are in the outbox");
+  assert.equal(
+    box.length,
+    24,
+    "the start, the replies, the results and the no-orders notices are in the outbox",
+  );
   assert.ok(
     box.every((m) => m.sent_at !== null && m.error === null),
     "all sent",

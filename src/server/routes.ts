@@ -58,7 +58,16 @@ const optionsSchema = obj(
       int({
         min: 0,
         max: 100,
-        description: "missed phases in a row before civil disorder; 0 never; default 2",
+        description:
+          "missed phases in a row after which the judge itself empties the seat (civil disorder); 0 never (the GM decides); default 0",
+      }),
+    ),
+    contactWindowHours: optional(
+      num({
+        min: 0,
+        max: 8760,
+        description:
+          "hours after a missed phase's results before the GM is told a replacement may be arranged; default 24 (seed 002 VII(6))",
       }),
     ),
     press: optional(

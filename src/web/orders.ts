@@ -366,7 +366,11 @@ export function setList(
         ),
       ),
     missed.length
-      ? h("li", { class: "hint" }, `No ${ctx.parts.words.orders}: ${missed.map(name).join(", ")}`)
+      ? h(
+          "li",
+          { class: "hint" },
+          `No ${ctx.parts.words.orders} received: ${missed.map(name).join(", ")}`,
+        )
       : null,
   );
 }

@@ -1,0 +1,243 @@
+import assert from "node:assert/strict";
+import type { AddressInfo } from "node:net";
+import { test } from "node:test";
+import { simpleParser } from "mailparser";
+import nodemailer from "nodemailer";
+import { SMTPServer } from "smtp-server";
+import { Judge } from "../judge/judge.ts";
+import { Clock, POWERS } from "../judge/testing.ts";
+import { testStore } from "../store/testing.ts";
+import { mailConfig, startMail } from "./service.ts";
+import { addressOf, GAME_ADDRESS } from "./testing.ts";
+
+/*
+ * A house-rules game of three game years played entirely by mail over real SMTP on loopback:
+ * sign-up by REGISTER, JOIN with the invitation code from the GM's CREATE, orders every
+ * movement phase, white and grey press, a vote, one missed phase (the player keeps the seat;
+ * the player and the GM are told at once, the GM again once the contact window has passed),
+ * a GM act by mail (EXTEND); asserted on what each player's and the GM's mailbox receives.
+ */
+
+interface Delivered {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+const JUDGE = "judge@judge.test";
+const GM = "gm@club.test";
+const LETTER: Record<string, string> = {
+  austria: "A",
+  england: "E",
+  france: "F",
+  germany: "G",
+  italy: "I",
+  russia: "R",
+  turkey: "T",
+};
+
+async function mailboxes() {
+  const got: Delivered[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream).then(
+        (m) => {
+          for (const rcpt of session.envelope.rcptTo)
+            got.push({ to: rcpt.address, subject: m.subject ?? "", text: m.text ?? "" });
+          callback();
+        },
+        (e: Error) => callback(e),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return { got, port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+async function until<T>(what: string, f: () => T | undefined, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test("three game years by mail over SMTP: sign-up, orders, press, a vote, a missed phase", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const boxes = await mailboxes();
+  t.after(() => boxes.close());
+  const out = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: boxes.port,
+    secure: false,
+    ignoreTLS: true,
+  });
+  const config = {
+    ...mailConfig({ ENTENTE_OUTBOX: "none" }),
+    receivePort: 0,
+    receiveHost: "127.0.0.1",
+    tickMs: 0,
+  };
+  const mail = await startMail(judge, config, () => {}, out);
+  t.after(() => mail.close());
+  const client = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: mail.receiverPort!,
+    secure: false,
+    ignoreTLS: true,
+  });
+  t.after(() => client.close());
+
+  /** Sends a mail and waits for the judge's answer to it (the last one to the sender). */
+  const ask = async (from: string, subject: string, text = "", to = JUDGE) => {
+    const before = boxes.got.length;
+    await client.sendMail({ from, to, subject, text });
+    return until(`the answer to ${subject}`, () =>
+      boxes.got.slice(before).find((m) => m.to === from),
+    );
+  };
+  const secretIn = (text: string) => /Your secret: (\S+)/.exec(text)?.[1] ?? "";
+
+  const gmSecret = secretIn((await ask(GM, "REGISTER gamemaster")).text);
+  assert.ok(gmSecret, "the GM's secret came back by mail");
+  const created = await ask(
+    GM,
+    "CREATE SED houserules",
+    `Secret: ${gmSecret}\nName: Speed Europa\nAddress: ${GAME_ADDRESS}`,
+  );
+  const code = /player: (\S+)/.exec(created.text)?.[1];
+  assert.ok(code, `the invitation code is in the GM's reply: ${created.text}`);
+  const secrets: Record<string, string> = {};
+  for (const p of POWERS) {
+    secrets[p] = secretIn((await ask(addressOf(p), `REGISTER ${p}-player`)).text);
+    const joined = await ask(addressOf(p), `JOIN ${code} ${p}`, `Secret: ${secrets[p]}`);
+    assert.match(joined.text, new RegExp(`You joined Speed Europa as ${p}`), joined.text);
+  }
+  const gameId = (await judge.listGames())[0]!.id;
+
+  /** Delivers what the judge has to say and returns the mails that arrived. */
+  const deliver = async () => {
+    const before = boxes.got.length;
+    const n = await mail.notifier.tick();
+    return until(`${n} mails`, () =>
+      boxes.got.length >= before + n ? boxes.got.slice(before) : undefined,
+    );
+  };
+  const started = await deliver();
+  assert.deepEqual(
+    started
+      .filter((m) => /the game has started/.test(m.subject))
+      .map((m) => m.to)
+      .sort(),
+    [...POWERS.map(addressOf), GM].sort(),
+    "each player and the GM are told the game has started",
+  );
+
+  const all: Delivered[] = [];
+  const silent = new Set(["S1902M:russia"]);
+  for (;;) {
+    const view = await judge.gameView(null, gameId);
+    const phase = view.phase!;
+    if (phase === "S1904M") break;
+    if (phase.endsWith("M")) {
+      const season = phase[0]!;
+      const yy = phase.slice(3, 5);
+      for (const p of POWERS) {
+        if (silent.has(`${phase}:${p}`)) continue;
+        const units = view.position.units[p] ?? [];
+        const r = await ask(
+          addressOf(p),
+          `SED ${yy}${season}${LETTER[p]}`,
+          `Secret: ${secrets[p]}\n${units.map((u) => `${u} H`).join("\n")}\n`,
+          GAME_ADDRESS,
+        );
+        assert.doesNotMatch(r.text, /refused|not accepted|error/i, `${p} ${phase}: ${r.text}`);
+      }
+    }
+    if (phase === "S1901M") {
+      await ask(
+        addressOf("france"),
+        "SED PRESS",
+        `Secret: ${secrets.france}\nTo: all\n\nVive la France`,
+        GAME_ADDRESS,
+      );
+      await ask(
+        addressOf("austria"),
+        "SED PRESS",
+        `Secret: ${secrets.austria}\nTo: all\nKind: grey\n\nBeware the French`,
+        GAME_ADDRESS,
+      );
+    }
+    if (phase === "F1901M") {
+      await ask(
+        addressOf("turkey"),
+        "SED VOTE",
+        `Secret: ${secrets.turkey}\npropose draw\nvote 1 yes`,
+        GAME_ADDRESS,
+      );
+    }
+    if (phase === "F1902M") {
+      const ext = await ask(GM, "EXTEND SED 24", `Secret: ${gmSecret}`);
+      assert.match(ext.text, /deadline/i, `the GM's act by mail is answered: ${ext.text}`);
+      all.push(...(await deliver()));
+    }
+    const v = await judge.gameView(null, gameId);
+    // Half a day before the deadline, then past it: the contact window checks run too.
+    clock.t = Date.parse(v.deadline!) - 12 * 3_600_000;
+    await judge.tick();
+    clock.t = Date.parse(v.deadline!) + 1;
+    assert.equal(await judge.tick(), 1, `${phase} adjudicated`);
+    all.push(...(await deliver()));
+  }
+
+  const to = (who: string) => all.filter((m) => m.to === who);
+  const results = (who: string) => to(who).filter((m) => m.subject.includes("results of"));
+  for (const who of [...POWERS.map(addressOf), GM]) {
+    const phases = results(who).map((m) => /\((\w+)\)/.exec(m.subject)?.[1]);
+    for (const p of ["S1901M", "F1901M", "S1902M", "F1902M", "S1903M", "F1903M"])
+      assert.ok(phases.includes(p), `${who} gets the results of ${p}`);
+  }
+  const spring01 = results(addressOf("england")).find((m) => m.subject.includes("(S1901M)"))!;
+  assert.match(spring01.text, /Press from France:\n {4}Vive la France/, "white press, signed");
+  assert.match(spring01.text, /Anonymous Press:\n {4}Beware the French/, "grey press");
+  assert.doesNotMatch(
+    spring01.text.slice(spring01.text.indexOf("Anonymous Press:")).split("\n\n")[0]!,
+    /Austria/,
+    "grey press names nobody",
+  );
+  const fall01 = results(addressOf("italy")).find((m) => m.subject.includes("(F1901M)"))!;
+  assert.match(fall01.text, /Proposal 1 .* failed: 1 for, 6 against, 0 abstaining\./, "counts");
+
+  // The missed phase: Russia and the GM told at once; Russia keeps the seat.
+  const missed = all.filter((m) => m.subject.includes("no orders received from Russia"));
+  assert.deepEqual(
+    missed.map((m) => m.to).sort(),
+    [addressOf("russia"), GM].sort(),
+    "Russia and the GM, nobody else",
+  );
+  assert.match(missed.find((m) => m.to === addressOf("russia"))!.text, /You keep your seat\./);
+  const spring02 = results(addressOf("france")).find((m) => m.subject.includes("(S1902M)"))!;
+  assert.match(spring02.text, /No orders received from Russia: its units held\./, "published");
+  // Russia ordered again in F1902M, within the window: the GM is not asked to replace.
+  assert.equal(
+    all.filter((m) => m.subject.includes("a replacement may be arranged")).length,
+    0,
+    "no replacement suggested for a player who came back",
+  );
+  const seats = (await judge.gameView(null, gameId)).seatList;
+  assert.equal(seats.find((s) => s.name === "Russia")!.player, "russia-player", "kept");
+  assert.equal(
+    all.some((m) => /civil disorder; its seat is open/.test(m.text)),
+    false,
+    "no seat was emptied",
+  );
+});
