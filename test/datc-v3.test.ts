@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
+  adjudicateBatch,
   groupOrders,
   groupUnits,
   readShared,
@@ -37,7 +37,6 @@ interface Case {
   preference: string;
 }
 
-const BIN = fileURLToPath(new URL("../bin/entente", import.meta.url));
 const cases = JSON.parse(
   readFileSync(fileURLToPath(new URL("./datc-v3.json", import.meta.url)), "utf8"),
 ) as Case[];
@@ -55,23 +54,8 @@ function input(c: Case, field: "text" | "norm"): object {
   };
 }
 
-interface Output {
-  error?: string;
-  next: { units: Record<string, string[]> };
-  dislodged?: Record<string, { unit: string; from: string | null }[]>;
-}
-
-function run(field: "text" | "norm"): Output[] {
-  const stdin = cases.map((c) => JSON.stringify(input(c, field))).join("\n");
-  const r = spawnSync(BIN, ["adjudicate"], { input: stdin, encoding: "utf8" });
-  assert.equal(r.stderr, "", "adjudicate wrote to stderr");
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, cases.length, "one output line per case");
-  return lines.map((l) => JSON.parse(l) as Output);
-}
-
 for (const field of ["text", "norm"] as const) {
-  const outputs = run(field);
+  const outputs = adjudicateBatch(cases.map((c) => input(c, field)));
   for (const [i, c] of cases.entries()) {
     const options = c.rules ? ` [${JSON.stringify(c.rules)}]` : "";
     test(`DATC v3 ${c.id} ${c.title}${options} (order ${field})`, () => {

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import {
+  adjudicateBatch,
   groupOrders,
   groupUnits,
   readShared,
@@ -30,7 +29,6 @@ interface DatcCase {
   expect: { units: SharedUnit[]; dislodged: SharedDislodged[] };
 }
 
-const BIN = fileURLToPath(new URL("../bin/entente", import.meta.url));
 const cases = readShared<DatcCase[]>("datc/datc.json");
 
 function input(c: DatcCase, field: "text" | "norm"): object {
@@ -53,23 +51,8 @@ function input(c: DatcCase, field: "text" | "norm"): object {
   };
 }
 
-interface Output {
-  error?: string;
-  next: { units: Record<string, string[]> };
-  dislodged?: Record<string, { unit: string; from: string | null }[]>;
-}
-
-function run(field: "text" | "norm"): Output[] {
-  const stdin = cases.map((c) => JSON.stringify(input(c, field))).join("\n");
-  const r = spawnSync(BIN, ["adjudicate"], { input: stdin, encoding: "utf8" });
-  assert.equal(r.stderr, "", "adjudicate wrote to stderr");
-  const lines = r.stdout.trim().split("\n");
-  assert.equal(lines.length, cases.length, "one output line per case");
-  return lines.map((l) => JSON.parse(l) as Output);
-}
-
 for (const field of ["text", "norm"] as const) {
-  const outputs = run(field);
+  const outputs = adjudicateBatch(cases.map((c) => input(c, field)));
   for (const [i, c] of cases.entries()) {
     test(`DATC ${c.id} ${c.title} (order ${field})`, () => {
       const out = outputs[i]!;

@@ -1,3 +1,5 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -65,3 +67,22 @@ export const unitSet = (units: Record<string, string[]>): string[] =>
   Object.entries(units)
     .flatMap(([p, us]) => us.map((u) => `${p}:${u}`))
     .sort();
+
+/** The adjudicator's answer to one contract input, as the DATC runners read it. */
+export interface AdjudicateOutput {
+  error?: string;
+  next: { units: Record<string, string[]> };
+  dislodged?: Record<string, { unit: string; from: string | null }[]>;
+}
+
+const BIN = fileURLToPath(new URL("../bin/entente", import.meta.url));
+
+/** Inputs through `bin/entente adjudicate` as one JSON Lines batch: one answer per input. */
+export function adjudicateBatch(inputs: readonly object[]): AdjudicateOutput[] {
+  const stdin = inputs.map((i) => JSON.stringify(i)).join("\n");
+  const r = spawnSync(BIN, ["adjudicate"], { input: stdin, encoding: "utf8" });
+  assert.equal(r.stderr, "", "adjudicate wrote to stderr");
+  const lines = r.stdout.trim().split("\n");
+  assert.equal(lines.length, inputs.length, "one output line per case");
+  return lines.map((l) => JSON.parse(l) as AdjudicateOutput);
+}
