@@ -165,6 +165,36 @@ export function powerOf(g: FamilyGame, name: string): string | undefined {
 }
 
 /**
+ * A command set as sent (one power's lines, by its id or name; the first power the player
+ * holds when none is named) checked against the open turn: a verdict per line. Shared by
+ * storing a set and by checking one without storing it (the EMG mail's all-or-nothing sets).
+ */
+export function readCommands(
+  g: FamilyGame,
+  held: readonly string[],
+  input: { power?: string | undefined; orders: string | readonly string[] },
+) {
+  let power = held[0]!;
+  if (input.power !== undefined) {
+    const p = powerOf(g, input.power);
+    if (p === undefined || !held.includes(p))
+      throw forbidden(`you do not play "${input.power}"; you play ${held.join(", ")}`);
+    power = p;
+  }
+  const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
+  const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
+  const diagnostics = g.rules.check(g.position, power, lines).map((c) => ({
+    line: c.line,
+    text: c.text,
+    kind: "order" as const,
+    power,
+    ok: c.ok,
+    ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
+  }));
+  return { power, lines, diagnostics };
+}
+
+/**
  * Plays one turn from `position` with these command sets: the turn as stored (every power's
  * report, issued under the game's id) and the winners if the game ended. The scheduler's
  * turn and a GM's correction of it (gm-tools.ts) are both played here.
@@ -309,24 +339,7 @@ export class FamilyGames {
         throw conflict(
           `the commands are for ${input.phase}, but the turn open is ${st.phase}: they were not stored`,
         );
-      let power = v.powers[0]!;
-      if (input.power !== undefined) {
-        const p = powerOf(g, input.power);
-        if (p === undefined || !v.powers.includes(p))
-          throw forbidden(`you do not play "${input.power}"; you play ${v.powers.join(", ")}`);
-        power = p;
-      }
-      const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
-      const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
-      const checked = g.rules.check(g.position, power, lines);
-      const diagnostics = checked.map((c) => ({
-        line: c.line,
-        text: c.text,
-        kind: "order" as const,
-        power,
-        ok: c.ok,
-        ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
-      }));
+      const { power, lines, diagnostics } = readCommands(g, v.powers, input);
       const now = this.ctx.now();
       await trx
         .insertInto("submissions")

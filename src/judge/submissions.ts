@@ -1,6 +1,6 @@
 import type { PowerId } from "../engine/types.ts";
 import { conflict, forbidden } from "./errors.ts";
-import { isFamilyGame, loadFamilyGame } from "./family.ts";
+import { isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import {
   type LineDiagnostic,
@@ -48,18 +48,7 @@ export class Submissions extends Room {
       );
       return { phase: g.state.phase, diagnostics: read.lines };
     }
-    const power = input.power ?? v.powers[0]!;
-    if (!v.powers.includes(power as PowerId)) throw forbidden(`you do not play "${power}"`);
-    const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
-    const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
-    const diagnostics = g.rules.check(g.position, power, lines).map((c) => ({
-      line: c.line,
-      text: c.text,
-      kind: "order" as const,
-      power,
-      ok: c.ok,
-      ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
-    }));
+    const { diagnostics } = readCommands(g, v.powers, input);
     return { phase: g.state.phase, diagnostics };
   }
 
