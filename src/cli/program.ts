@@ -701,33 +701,17 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       ),
     [["entente global new --seed 17 --out game.json", "a new game"]],
   );
-  examples(
-    global
-      .command("play")
-      .summary("adjudicate a turn from an order file; write each power's report")
-      .argument("<GAME>", "the game file")
-      .argument("<ORDERS>", "the order file (docs/global.md)")
-      .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
-      .option("--json", "the turn's summary as one JSON line")
-      .action(
-        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
-          shellOut(io, globalPlay(game, orders, o)),
-        ),
-      ),
-    [["entente global play game.json orders.txt --reports out/", "a turn"]],
-  );
-  examples(
-    global
-      .command("replay")
-      .summary("check that a game file replays exactly")
-      .argument("<GAME>", "the game file")
-      .option("--json", "the result as one JSON line")
-      .action(
-        run((game: string, o: { json?: boolean }) =>
-          shellOut(io, globalReplay(game, o), "global replay", `${game} does not replay exactly`),
-        ),
-      ),
-    [["entente global replay game.json", "N turns replay exactly"]],
+  moderatorTurns(
+    global,
+    {
+      shell: "global",
+      reports: "each power's report",
+      play: globalPlay,
+      replay: globalReplay,
+      playExample: ["entente global play game.json orders.txt --reports out/", "a turn"],
+    },
+    run,
+    io,
   );
   examples(
     global
@@ -767,38 +751,17 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       ),
     [["entente discovery new --seed 5 --players 12 --out game.json", "twelve players"]],
   );
-  examples(
-    discovery
-      .command("play")
-      .summary("adjudicate a turn from an order file; write each player's report")
-      .argument("<GAME>", "the game file")
-      .argument("<ORDERS>", "the order file (docs/discovery.md)")
-      .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
-      .option("--json", "the turn's summary as one JSON line")
-      .action(
-        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
-          shellOut(io, discoveryPlay(game, orders, o)),
-        ),
-      ),
-    [["entente discovery play game.json orders.txt", "a turn"]],
-  );
-  examples(
-    discovery
-      .command("replay")
-      .summary("check that a game file replays exactly")
-      .argument("<GAME>", "the game file")
-      .option("--json", "the result as one JSON line")
-      .action(
-        run((game: string, o: { json?: boolean }) =>
-          shellOut(
-            io,
-            discoveryReplay(game, o),
-            "discovery replay",
-            `${game} does not replay exactly`,
-          ),
-        ),
-      ),
-    [["entente discovery replay game.json", "N turns replay exactly"]],
+  moderatorTurns(
+    discovery,
+    {
+      shell: "discovery",
+      reports: "each player's report",
+      play: discoveryPlay,
+      replay: discoveryReplay,
+      playExample: ["entente discovery play game.json orders.txt", "a turn"],
+    },
+    run,
+    io,
   );
   examples(
     discovery
@@ -903,4 +866,61 @@ function variantShow(io: Io, id: string): number {
   };
   io.out(`${JSON.stringify(out, null, 2)}\n`);
   return 0;
+}
+
+/**
+ * A moderator's shell's `play` and `replay` (entente global, entente discovery): the same
+ * commands over the family's own files; what differs is named in `shell`.
+ */
+function moderatorTurns(
+  parent: Command,
+  shell: {
+    shell: "global" | "discovery";
+    reports: string;
+    play: (
+      game: string,
+      orders: string,
+      o: { reports?: string | undefined; json?: boolean | undefined },
+    ) => ShellResult;
+    replay: (game: string, o: { json?: boolean | undefined }) => ShellResult;
+    playExample: readonly [string, string];
+  },
+  run: <A extends unknown[]>(
+    fn: (...args: A) => number | Promise<number>,
+  ) => (...args: A) => Promise<void>,
+  io: Io,
+): void {
+  examples(
+    parent
+      .command("play")
+      .summary(`adjudicate a turn from an order file; write ${shell.reports}`)
+      .argument("<GAME>", "the game file")
+      .argument("<ORDERS>", `the order file (docs/${shell.shell}.md)`)
+      .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
+      .option("--json", "the turn's summary as one JSON line")
+      .action(
+        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
+          shellOut(io, shell.play(game, orders, o)),
+        ),
+      ),
+    [shell.playExample],
+  );
+  examples(
+    parent
+      .command("replay")
+      .summary("check that a game file replays exactly")
+      .argument("<GAME>", "the game file")
+      .option("--json", "the result as one JSON line")
+      .action(
+        run((game: string, o: { json?: boolean }) =>
+          shellOut(
+            io,
+            shell.replay(game, o),
+            `${shell.shell} replay`,
+            `${game} does not replay exactly`,
+          ),
+        ),
+      ),
+    [[`entente ${shell.shell} replay game.json`, "N turns replay exactly"]],
+  );
 }
