@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { OrderTexts, PhaseResult } from "../src/engine/adjudicate.ts";
 import { legalMovementOrders } from "../src/engine/legal.ts";
 import { formatOrder, type MovementOrder } from "../src/engine/orders.ts";
@@ -171,4 +172,22 @@ export function canonical(res: PhaseResult): unknown {
       centers: [...n.centers.entries()].sort(),
     },
   };
+}
+
+/**
+ * Generated movement cases for a property: a self-play position (seed, up to 24 phases in)
+ * and biased legal orders for it (another seed), on one scenario under one set of rules.
+ * `orderSeed` is passed on for tests that derive more from it (permutations).
+ */
+export function biasedCases(sc: Scenario, rules: RuleOptions) {
+  return fc
+    .tuple(
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 24 }),
+      fc.integer({ min: 0, max: 1_000_000 }),
+    )
+    .map(([seed, phases, orderSeed]) => {
+      const { position } = movementPosition(sc, seed, phases);
+      return { position, orders: biasedOrders(sc, position, rules, orderSeed), orderSeed };
+    });
 }
