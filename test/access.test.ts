@@ -249,9 +249,7 @@ interface World {
   readonly proposal: number;
   readonly contract: number;
   readonly gmTokenId: string;
-  readonly greyPressId: number;
   readonly goal: string;
-  readonly privatePressId: number;
 }
 
 const M = {
@@ -304,11 +302,11 @@ async function build(t: TestContext): Promise<World> {
   await judge.submitOrders(users.england!, a.id, {
     orders: ["F lon H", "F edi H", "A lvp H", M.englandOrders],
   });
-  const priv = await judge.sendPress(users.france!, a.id, {
+  await judge.sendPress(users.france!, a.id, {
     to: ["germany"],
     body: M.privatePress,
   });
-  const grey = await judge.sendPress(users.italy!, a.id, {
+  await judge.sendPress(users.italy!, a.id, {
     to: "all",
     body: M.greyPress,
     kind: "grey",
@@ -371,8 +369,6 @@ async function build(t: TestContext): Promise<World> {
     proposal: prop.id,
     contract: contractId(contract),
     gmTokenId: (await judge.listTokens(users.gmA!))[0]!.id,
-    greyPressId: grey.id,
-    privatePressId: priv.id,
   };
 }
 
@@ -576,7 +572,8 @@ function greyAuthorShown(w: World, r: Reply): boolean {
       const text = JSON.stringify(o);
       const about =
         (typeof o.body === "string" && o.body.includes(M.greyPress)) ||
-        (o.kind === "press" && (o.data as { id?: unknown } | undefined)?.id === w.greyPressId);
+        // Its event (each reader numbers it differently): game A's one grey message.
+        (o.kind === "press" && (o.data as { kind?: unknown } | undefined)?.kind === "grey");
       if (about && italy.some((n) => text.includes(n))) shown = true;
       Object.values(o).forEach(visit);
     }
@@ -772,10 +769,17 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
   t.after(async () => {
     for (const r of readers.values()) await r.close();
   });
-  const backlogPrivate = (key: string) =>
+  // A press event names its message by the reader's own id, so it is known by what it says.
+  const pressTo = (key: string, to: unknown, kind = "white") =>
     readers
       .get(key)!
-      .events.some((e) => e.event === "press" && e.data.data.id === w.privatePressId);
+      .events.filter(
+        (e) =>
+          e.event === "press" &&
+          e.data.data.kind === kind &&
+          JSON.stringify(e.data.data.to) === JSON.stringify(to),
+      );
+  const backlogPrivate = (key: string) => pressTo(key, ["germany"]).length > 0;
   await waitFor("backlogs", async () => readers.get("gmA")!.events.length > 0);
   for (const key of readers.keys()) {
     const may = ["france", "germany", "germany-phone", "gmA"].includes(key);
@@ -794,37 +798,54 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
     body: JSON.stringify({ seat: POWERS.indexOf("italy") }),
   });
   assert.equal(replaced.status, 200, `the GM vacates Italy's seat: ${await replaced.text()}`);
-  const toGermany = await w.judge.sendPress(w.users.france!, gameA, {
+  await w.judge.sendPress(w.users.france!, gameA, {
     to: ["germany", "italy"],
     body: "second private note",
   });
-  const grey = await w.judge.sendPress(w.users.austria!, gameA, {
+  await w.judge.sendPress(w.users.austria!, gameA, {
     to: "all",
     body: "a grey note",
     kind: "grey",
   });
-  await waitFor("the grey press event", async () =>
-    readers.get("anon")!.events.some((e) => e.data.data.id === grey.id),
-  );
-  await waitFor("Germany's event", async () =>
-    readers.get("germany")!.events.some((e) => e.data.data.id === toGermany.id),
-  );
-  const got = (key: string, id: number) =>
-    readers.get(key)!.events.some((e) => e.event === "press" && e.data.data.id === id);
+  // Two grey messages to all now: Italy's, before the streams opened, and Austria's.
+  await waitFor("the grey press event", async () => pressTo("anon", "all", "grey").length === 2);
+  await waitFor("Germany's event", async () => pressTo("germany", ["germany", "italy"]).length > 0);
   for (const key of readers.keys()) {
     const may = ["france", "germany", "gmA"].includes(key);
     assert.equal(
-      got(key, toGermany.id),
+      pressTo(key, ["germany", "italy"]).length > 0,
       may,
       `${key}: press to Germany and Italy after the changes`,
     );
-    const ev = readers.get(key)!.events.find((e) => e.data.data.id === grey.id);
-    if (ev) {
+    for (const ev of pressTo(key, "all", "grey")) {
       assert.ok(
-        !JSON.stringify(ev).includes("austria") && !JSON.stringify(ev).includes(w.names.austria!),
-        `${key}: the grey press event names its author`,
+        !JSON.stringify(ev).includes("austria") &&
+          !JSON.stringify(ev).includes(w.names.austria!) &&
+          !JSON.stringify(ev).includes(w.names.italy!),
+        `${key}: a grey press event names its author`,
       );
     }
+  }
+  // Each stream numbers its own events 1, 2, 3 ... (no gap where others' private events
+  // went), and a press event names the message by the id its reader's press list gives it.
+  for (const [key, r] of readers) {
+    assert.deepEqual(
+      r.events.map((e) => e.id),
+      r.events.map((_, i) => i + 1),
+      `${key}: the stream's ids`,
+    );
+    for (const e of r.events) {
+      assert.equal((e.data as { id?: unknown }).id, e.id, `${key}: the event's own id`);
+    }
+  }
+  for (const key of ["france", "germany", "gmA"] as const) {
+    const list = await w.judge.press(w.users[key]!, gameA);
+    const note = list.find((m) => m.body === "second private note")!;
+    assert.deepEqual(
+      pressTo(key, ["germany", "italy"]).map((e) => e.data.data.id),
+      [note.id],
+      `${key}: the press event's id is the message's id in ${key}'s own list`,
+    );
   }
   // The revoked token cannot reopen the stream.
   const again = await fetch(`${w.base}/api/games/${gameA}/events?token=${extra.token}`, {
@@ -832,4 +853,120 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
   });
   assert.equal(again.status, 401, "a revoked token is refused");
   await again.body?.cancel();
+});
+
+test("ids a viewer is shown are their own: 1 to n with no gaps where others wrote privately", async (t) => {
+  const w = await build(t);
+  const { gameA } = w;
+  const call = async <T>(who: Actor, path: string): Promise<T> => {
+    const token = w.tokens[who];
+    const res = await fetch(`${w.base}/api/games/${gameA}${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    assert.equal(res.status, 200, `${who} ${path}: ${res.status}`);
+    return (await res.json()) as T;
+  };
+  const send = (from: string, to: "all" | string[], body: string, kind = "white") =>
+    w.judge.sendPress(from === "gmA" ? w.users.gmA! : w.users[from]!, gameA, { to, body, kind });
+  const idsOf = async (who: Actor, what: "press" | "events", after = 0) =>
+    (await call<{ id: number }[]>(who, `/${what}${after ? `?after=${after}` : ""}`)).map(
+      (x) => x.id,
+    );
+  const oneToN = (ids: number[], what: string) =>
+    assert.deepEqual(
+      ids,
+      ids.map((_, i) => i + 1),
+      what,
+    );
+  const readers: Actor[] = ["england", "france", "germany", "observer", "anon", "gmA"];
+  const before = new Map<Actor, { press: number[]; events: number[] }>();
+  for (const who of readers) {
+    before.set(who, { press: await idsOf(who, "press"), events: await idsOf(who, "events") });
+  }
+
+  // England and France write to each other; between their messages others exchange private
+  // press (white and grey), the GM writes privately, and private events happen (a contract).
+  const first = await send("england", ["france"], "first, England to France");
+  await send("germany", ["russia"], "Germany to Russia");
+  await send("russia", ["germany"], "Russia to Germany", "grey");
+  await send("austria", ["turkey", "italy"], "Austria to Turkey and Italy");
+  await send("gmA", ["russia"], "the GM to Russia");
+  await w.judge.declareContract(w.users.germany!, gameA, { with: "russia" });
+  const second = await send("france", ["england"], "second, France to England");
+  await send("italy", ["austria"], "Italy to Austria");
+  const third = await send("england", "all", "third, England to all");
+
+  for (const who of readers) {
+    const press = await idsOf(who, "press");
+    const events = await idsOf(who, "events");
+    oneToN(press, `${who}: press ids`);
+    oneToN(events, `${who}: event ids`);
+    // Stable: what a reader was shown before keeps its ids; new items only append.
+    assert.deepEqual(press.slice(0, before.get(who)!.press.length), before.get(who)!.press);
+    assert.deepEqual(events.slice(0, before.get(who)!.events.length), before.get(who)!.events);
+  }
+  // England's three messages follow each other in England's numbering, whatever others wrote
+  // between them; the answer to the sender is the sender's own id.
+  const englandPress = await call<{ id: number; body: string }[]>("england", "/press");
+  const base = before.get("england")!.press.length;
+  assert.deepEqual(
+    englandPress.slice(base).map((m) => [m.id, m.body]),
+    [
+      [base + 1, "first, England to France"],
+      [base + 2, "second, France to England"],
+      [base + 3, "third, England to all"],
+    ],
+  );
+  assert.deepEqual([first.id, third.id], [base + 1, base + 3], "sendPress answers England's ids");
+  const francePress = await call<{ id: number; body: string }[]>("france", "/press");
+  assert.equal(second.id, francePress.find((m) => m.body.startsWith("second"))!.id);
+  // What a reader sees is exactly what they may read, with nothing in between.
+  assert.equal(
+    (await idsOf("observer", "press")).length,
+    before.get("observer")!.press.length + 1,
+    "the observer reads only England's message to all",
+  );
+  // The GM reads everything: their ids count every message of the game (not of other games).
+  const all = await w.store.db
+    .selectFrom("press")
+    .select("id")
+    .where("game_id", "=", gameA)
+    .execute();
+  assert.deepEqual(
+    await idsOf("gmA", "press"),
+    all.map((_, i) => i + 1),
+  );
+  // ?after= is a cursor in the reader's numbering.
+  assert.deepEqual(await idsOf("england", "press", base + 1), [base + 2, base + 3]);
+  const ev = await idsOf("england", "events");
+  assert.deepEqual(await idsOf("england", "events", ev.length - 2), ev.slice(-2));
+  // A press event names the message by the reader's own id for it.
+  const events = await call<{ kind: string; data: { id?: number; to: unknown } }[]>(
+    "england",
+    "/events",
+  );
+  assert.deepEqual(
+    events
+      .filter((e) => e.kind === "press")
+      .slice(-3)
+      .map((e) => e.data.id),
+    [base + 1, base + 2, base + 3],
+  );
+  // A live stream from a cursor goes on in the same numbering.
+  const sse = new SseReader();
+  await sse.open(
+    `${w.base}/api/games/${gameA}/events?after=${ev.length - 1}&token=${w.tokens.england}`,
+  );
+  t.after(() => sse.close());
+  await waitFor("the backlog", async () => sse.events.length === 1);
+  await send("germany", ["russia"], "more private press England does not see");
+  await send("turkey", "all", "Turkey to all");
+  await waitFor("the next event", async () => sse.events.length === 2);
+  assert.deepEqual(
+    sse.events.map((e) => [e.id, (e.data.data as { id?: number }).id]),
+    [
+      [ev.length, base + 3],
+      [ev.length + 1, base + 4],
+    ],
+  );
 });

@@ -4,6 +4,7 @@ import { Adjudication } from "./adjudication.ts";
 import { FamilyGames } from "./family.ts";
 import { Games } from "./games.ts";
 import { GmTools } from "./gm-tools.ts";
+import type { Reader } from "./numbering.ts";
 import { Press } from "./press.ts";
 import type { JudgeConfig, JudgeCore, Rooms } from "./room.ts";
 import { Submissions } from "./submissions.ts";
@@ -190,6 +191,10 @@ export class Judge {
     return this.rooms.press.press(...a);
   }
 
+  pressMessage(...a: Parameters<Press["pressMessage"]>): ReturnType<Press["pressMessage"]> {
+    return this.rooms.press.pressMessage(...a);
+  }
+
   // -------------------------------------------------------------------------------------------
   // The game master's tools: gm-tools.ts
 
@@ -276,8 +281,16 @@ export class Judge {
     return this.rooms.views.contracts(...a);
   }
 
-  audienceFilter(...a: Parameters<Views["audienceFilter"]>): ReturnType<Views["audienceFilter"]> {
-    return this.rooms.views.audienceFilter(...a);
+  eventsFrom(...a: Parameters<Views["eventsFrom"]>): ReturnType<Views["eventsFrom"]> {
+    return this.rooms.views.eventsFrom(...a);
+  }
+
+  withPressIds<E extends { kind: string; data: unknown }>(
+    gameId: string,
+    reader: Reader,
+    events: readonly E[],
+  ): Promise<E[]> {
+    return this.rooms.views.withPressIds(gameId, reader, events);
   }
 
   audienceFilters(

@@ -1,6 +1,9 @@
+import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
+import type { DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
 import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import { pressPage, readableCount, readerOf } from "./numbering.ts";
 import type { Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
 
@@ -115,6 +118,7 @@ export class Press extends Room {
       .executeTakeFirstOrThrow();
     const audience =
       recipients === "all" ? "public" : `powers:${[...recipients, ...v.powers].join(",")}`;
+    // The event keeps the row id; each reader is shown their own id for it (numbering.ts).
     await this.emit(trx, g.game.id, "press", audience, {
       id: Number(row.id),
       kind: input.kind,
@@ -122,7 +126,8 @@ export class Press extends Room {
       phase: g.state.phase,
     });
     return {
-      id: Number(row.id),
+      // The sender's own id for it: how many messages they may read, this one the last.
+      id: await readableCount(trx, "press", g.game.id, readerOf(v), Number(row.id)),
       kind: input.kind,
       to: recipients,
       phase: g.state.phase,
@@ -132,40 +137,48 @@ export class Press extends Room {
 
   /**
    * The messages a viewer may read: to all, to one of their powers, or from them. Grey
-   * authorship is shown to nobody but the author and the GM (seed 002 X(2)).
+   * authorship is shown to nobody but the author and the GM (seed 002 X(2)). Ids are the
+   * viewer's own (numbering.ts): 1 to n over what they may read; `afterId` is one of them.
    */
   async press(user: User | null, gameId: string, afterId = 0) {
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
-    const rows = await this.db
-      .selectFrom("press")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .where("id", ">", afterId)
-      .orderBy("id")
-      .limit(1000)
-      .execute();
+    const rows = await pressPage(this.db, gameId, readerOf(v), afterId, 1000);
+    return rows.map(({ n, row }) => this.message(g, v, n, row));
+  }
+
+  /**
+   * One message by its row id (as a press event stores it), as `user` reads it, with their
+   * id for it; null if they may not read it. For the mail notifier.
+   */
+  async pressMessage(user: User, gameId: string, rowId: number) {
+    const g = await loadGame(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    const r = readerOf(v);
+    const n = await readableCount(this.db, "press", gameId, r, rowId);
+    if (n === 0) return null;
+    const [hit] = await pressPage(this.db, gameId, r, n - 1, 1);
+    return hit && Number(hit.row.id) === rowId ? this.message(g, v, n, hit.row) : null;
+  }
+
+  private message(g: GameData, v: Viewer, n: number, r: PressRow) {
     const seatNames = (power: string | null) =>
       power === null ? "GM" : (g.seats[seatOf(g.seats, power)]?.name ?? power);
-    const out = [];
-    for (const r of rows) {
-      const to = parseJson<"all" | string[]>(r.recipients);
-      const mine = v.user !== null && r.author_user === v.user.id;
-      const toMe = to === "all" || to.some((p) => v.powers.includes(p as PowerId));
-      if (!(v.role === "gm" || mine || toMe)) continue;
-      const showAuthor = r.kind === "white" || v.role === "gm" || mine;
-      out.push({
-        id: Number(r.id),
-        phase: r.phase,
-        kind: r.kind,
-        from: showAuthor ? (r.author_power ?? "gm") : null,
-        fromName: showAuthor ? seatNames(r.author_power) : "Anonymous",
-        to,
-        body: r.body,
-        at: iso(r.at),
-        ...(mine ? { yours: true } : {}),
-      });
-    }
-    return out;
+    const to = parseJson<"all" | string[]>(r.recipients);
+    const mine = v.user !== null && r.author_user === v.user.id;
+    const showAuthor = r.kind === "white" || v.role === "gm" || mine;
+    return {
+      id: n,
+      phase: r.phase,
+      kind: r.kind,
+      from: showAuthor ? (r.author_power ?? "gm") : null,
+      fromName: showAuthor ? seatNames(r.author_power) : "Anonymous",
+      to,
+      body: r.body,
+      at: iso(r.at),
+      ...(mine ? { yours: true } : {}),
+    };
   }
 }
+
+type PressRow = Selectable<DB["press"]>;

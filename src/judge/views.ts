@@ -3,6 +3,14 @@ import type { PowerId } from "../engine/types.ts";
 import { committeeFields, committeeView, withCommittee } from "./committee.ts";
 import { isFamilyGame } from "./family.ts";
 import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
+import {
+  eventPage,
+  lastEventRow,
+  type Reader,
+  readableCount,
+  readerOf,
+  withPressIds,
+} from "./numbering.ts";
 import { tokenHash } from "./password.ts";
 import type { EventView, GameView, User } from "./room.ts";
 import { Room } from "./room.ts";
@@ -20,6 +28,12 @@ import {
  * committee and schedules, family reports) and of its events (the audit log, live updates).
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
+
+/** What a live stream's watcher may read, and who reads (their ids are their own). */
+export interface Watch {
+  readonly allowed: (audience: string) => boolean;
+  readonly reader: Reader;
+}
 
 export class Views extends Room {
   async gameView(user: User | null, gameId: string): Promise<GameView> {
@@ -119,20 +133,16 @@ export class Views extends Room {
     return contractsView(g, await loadSequential(this.db, gameId), this.viewerIn(g, user));
   }
 
-  /** Who may see what: a function from an event's audience to yes/no, for this viewer. */
-  async audienceFilter(user: User | null, gameId: string): Promise<(audience: string) => boolean> {
-    return this.filterFor(await this.viewable(gameId), user);
-  }
-
   /**
    * For live streams, re-checked before every delivery: each watcher's filter as the game now
    * stands (a seat taken away, a role changed), or null for a token revoked since the stream
-   * opened (null tokens are anonymous watchers). One read of the game and of the tokens.
+   * opened (null tokens are anonymous watchers), with who reads (for their ids). One read of
+   * the game and of the tokens.
    */
   async audienceFilters(
     gameId: string,
     tokens: readonly (string | null)[],
-  ): Promise<(((audience: string) => boolean) | null)[]> {
+  ): Promise<(Watch | null)[]> {
     const hashes = [...new Set(tokens.flatMap((t) => (t === null ? [] : [tokenHash(t)])))];
     const rows =
       hashes.length === 0
@@ -176,12 +186,10 @@ export class Views extends Room {
     return this.families.moderatorMap(user, gameId);
   }
 
-  private filterFor(
-    g: Pick<GameData, "members" | "seats">,
-    user: User | null,
-  ): (audience: string) => boolean {
+  private filterFor(g: Pick<GameData, "members" | "seats">, user: User | null): Watch {
     const v = this.viewerIn(g, user);
-    return (audience: string) => {
+    // The same rule as numbering.ts's `eventReadable`, in SQL.
+    const allowed = (audience: string) => {
       if (v.role === "gm" || audience === "public") return true;
       if (audience.startsWith("powers:")) {
         return audience
@@ -191,16 +199,57 @@ export class Views extends Room {
       }
       return false;
     };
+    return { allowed, reader: readerOf(v) };
   }
 
+  /**
+   * The events a viewer may read after their `afterId`th, with their own ids (numbering.ts):
+   * 1 to n over what they may read, never the store's row ids.
+   */
   async events(user: User | null, gameId: string, afterId = 0): Promise<EventView[]> {
-    const allowed = await this.audienceFilter(user, gameId);
-    return (await this.rawEvents(gameId, afterId))
-      .filter((e) => allowed(e.audience))
-      .map(({ audience: _, ...e }) => e);
+    return (await this.eventsFrom(user, gameId, afterId)).events;
   }
 
-  /** A game's events after `afterId`, each with its audience (for the live-update hub). */
+  /**
+   * For a live stream: the backlog after the viewer's `afterId`th event, and where the stream
+   * goes on from: the last event row read (`row`) and the viewer's id for it (`n`).
+   */
+  async eventsFrom(user: User | null, gameId: string, afterId: number) {
+    const { allowed, reader } = this.filterFor(await this.viewable(gameId), user);
+    const last = await lastEventRow(this.db, gameId);
+    const page = await eventPage(this.db, gameId, reader, afterId, 1000, last);
+    const events = await withPressIds(
+      this.db,
+      gameId,
+      reader,
+      page.map(({ n, row: r }) => ({
+        id: n,
+        kind: r.kind,
+        data: parseJson<unknown>(r.data),
+        at: iso(r.at)!,
+      })),
+    );
+    const full = page.length === 1000;
+    const n =
+      page.length > 0
+        ? page[page.length - 1]!.n
+        : Math.min(afterId, await readableCount(this.db, "events", gameId, reader, last));
+    return { events, allowed, reader, row: full ? Number(page[page.length - 1]!.row.id) : last, n };
+  }
+
+  /** Press events as a reader is shown them: their own id for each message (numbering.ts). */
+  async withPressIds<E extends { kind: string; data: unknown }>(
+    gameId: string,
+    reader: Reader,
+    events: readonly E[],
+  ): Promise<E[]> {
+    return withPressIds(this.db, gameId, reader, events);
+  }
+
+  /**
+   * A game's events after row id `afterId`, each with its audience and row id: for the
+   * live-update hub and the mail notifier, never shown as they are.
+   */
   async rawEvents(gameId: string, afterId: number): Promise<(EventView & { audience: string })[]> {
     const rows = await this.db
       .selectFrom("events")

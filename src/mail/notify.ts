@@ -367,8 +367,8 @@ export class Notifier {
     const out: OutgoingMail[] = [];
     for (const p of game.players) {
       if (!p.address) continue;
-      const seen = await this.judge.press(p.user, game.id, id - 1);
-      const m = seen.find((x) => x.id === id);
+      // The event names the message by its row id; the player reads it as the judge lets them.
+      const m = await this.judge.pressMessage(p.user, game.id, id);
       if (!m || m.yours) continue;
       const to = m.to === "all" ? "everybody" : (m.to as string[]).join(", ");
       out.push(

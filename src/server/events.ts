@@ -1,17 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Judge, User } from "../judge/judge.ts";
+import { type Reader, readerKey } from "../judge/numbering.ts";
 
 /*
  * Live updates over server-sent events. One poller per process reads new events of the games
  * someone is watching from the store, so an event written by any process sharing the database
- * reaches every watcher. Events of one game are written under that game's lock, so their ids
- * grow in commit order and "after id N" never skips one.
+ * reaches every watcher. Events of one game are written under that game's lock, so their row
+ * ids grow in commit order and "after row N" never skips one. A watcher is shown its own ids
+ * (src/judge/numbering.ts): the nth event it may read is `id: n`, as in the JSON list, and a
+ * press event names the message by the watcher's own id for it.
  */
 
 interface Watcher {
+  /** The last event row read for this watcher (delivered to it or not). */
   lastId: number;
+  /** The watcher's id for the last event delivered to it. */
+  n: number;
   /** Re-read before each delivery: a revoked token or a lost seat takes effect at once. */
   allowed: (audience: string) => boolean;
+  reader: Reader;
   readonly token: string | null;
   readonly res: ServerResponse;
 }
@@ -49,19 +56,22 @@ export class EventHub {
     gameId: string,
     after: number,
   ): Promise<void> {
-    const allowed = await this.judge.audienceFilter(user, gameId);
-    const backlog = await this.judge.events(user, gameId, after);
+    const from = await this.judge.eventsFrom(user, gameId, after);
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       connection: "keep-alive",
     });
     res.write("retry: 2000\n\n");
-    const w: Watcher = { lastId: after, allowed, token, res };
-    for (const e of backlog) {
-      send(res, e.id, e.kind, { ...e });
-      w.lastId = e.id;
-    }
+    const w: Watcher = {
+      lastId: from.row,
+      n: from.n,
+      allowed: from.allowed,
+      reader: from.reader,
+      token,
+      res,
+    };
+    for (const e of from.events) send(res, e.id, e.kind, { ...e });
     let set = this.games.get(gameId);
     if (!set) {
       set = new Set();
@@ -90,7 +100,8 @@ export class EventHub {
         watchers.forEach((w, i) => {
           const f = filters[i];
           if (f) {
-            w.allowed = f;
+            w.allowed = f.allowed;
+            w.reader = f.reader;
             return;
           }
           // The token was revoked: the stream ends (a reconnection is refused with 401).
@@ -98,13 +109,36 @@ export class EventHub {
           w.res.end('event: revoked\ndata: {"error":"this token was revoked; log in again"}\n\n');
         });
         if (set.size === 0) this.games.delete(gameId);
-        for (const e of rows) {
-          for (const w of set) {
+        // Each watcher's new events with its own ids; press events name the message by the
+        // reader's id for it, asked once per kind of reader (not once per watcher).
+        const due = new Map<Watcher, Delivery[]>();
+        const byReader = new Map<string, { reader: Reader; rows: Map<number, Delivery> }>();
+        for (const w of set) {
+          const mine: Delivery[] = [];
+          for (const e of rows) {
             if (e.id <= w.lastId) continue;
             w.lastId = e.id;
-            if (w.allowed(e.audience)) {
-              send(w.res, e.id, e.kind, { id: e.id, kind: e.kind, data: e.data, at: e.at });
-            }
+            if (w.allowed(e.audience))
+              mine.push({ row: e.id, kind: e.kind, data: e.data, at: e.at });
+          }
+          if (mine.length === 0) continue;
+          due.set(w, mine);
+          const key = readerKey(w.reader);
+          const group = byReader.get(key) ?? { reader: w.reader, rows: new Map() };
+          for (const d of mine) group.rows.set(d.row, d);
+          byReader.set(key, group);
+        }
+        const shown = new Map<string, Map<number, Delivery>>();
+        for (const [key, { reader, rows: list }] of byReader) {
+          const out = await this.judge.withPressIds(gameId, reader, [...list.values()]);
+          shown.set(key, new Map(out.map((d) => [d.row, d])));
+        }
+        for (const [w, mine] of due) {
+          const byRow = shown.get(readerKey(w.reader))!;
+          for (const d of mine) {
+            const e = byRow.get(d.row)!;
+            w.n += 1;
+            send(w.res, w.n, e.kind, { id: w.n, kind: e.kind, data: e.data, at: e.at });
           }
         }
       }
@@ -114,6 +148,14 @@ export class EventHub {
       this.polling = false;
     }
   }
+}
+
+/** An event row on its way to a watcher. */
+interface Delivery {
+  readonly row: number;
+  readonly kind: string;
+  readonly data: unknown;
+  readonly at: string;
 }
 
 function send(res: ServerResponse, id: number, kind: string, data: unknown): void {

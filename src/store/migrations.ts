@@ -347,6 +347,21 @@ function committee(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Press read per viewer (src/judge/numbering.ts): a page or a count of a game's press is one
+ * query on this index, as events_by_game serves the events.
+ */
+function pressByGame(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.createIndex("press_by_game").on("press").columns(["game_id", "id"]).execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex("press_by_game").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -356,6 +371,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0002_mail": mail(dialect),
         "0003_sequential": sequential(dialect),
         "0004_committee": committee(dialect),
+        "0005_press_by_game": pressByGame(),
       };
     },
   };
