@@ -8,8 +8,10 @@ import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
 import { clientAddress, jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
 import { startServer } from "../src/server/server.ts";
 import { Api } from "../src/server/testing.ts";
+import { SANDBOX_ORDERS_PER_PROVINCE } from "../src/server/web.ts";
 import type { Store } from "../src/store/db.ts";
 import { testStore } from "../src/store/testing.ts";
+import { classical } from "../src/variants/classical/index.ts";
 
 /*
  * Hardening and bad input (docs/reliability.md): login and registration rate limits, bodies
@@ -308,6 +310,36 @@ describe("rate limits", () => {
     const third = await legal();
     assert.equal(third.status, 429, JSON.stringify(third.body).slice(0, 200));
     assert.match(String(third.body.error), /too many sandbox requests from your address/);
+  });
+
+  test("sandbox work per request: at most two order lines per province of the map (422), whatever the body allows", async (t) => {
+    const { api } = await world(t);
+    const start = await api.ok<{ position: Record<string, unknown> }>(
+      "GET",
+      "/api/variants/classical/start",
+    );
+    const most = SANDBOX_ORDERS_PER_PROVINCE * classical.map.provinces.length;
+    assert.equal(most, 150, "classical: 75 provinces");
+    const orders = (n: number) => ({
+      france: Array.from({ length: n }, (_, i) => (i % 2 ? "A par - bur" : "A mar S A par - bur")),
+    });
+    const ok = await api.call("POST", "/api/sandbox/adjudicate", {
+      ...start.position,
+      orders: orders(most),
+    });
+    assert.equal(ok.status, 200, "at the bound: adjudicated");
+    // 50 000 lines fit in the 1 MB body and took seconds of a core to read before the bound.
+    for (const n of [most + 1, 50_000]) {
+      const r = await api.call("POST", "/api/sandbox/adjudicate", {
+        ...start.position,
+        orders: orders(n),
+      });
+      assert.equal(r.status, 422, `${n} lines: ${JSON.stringify(r.body).slice(0, 200)}`);
+      assert.equal(
+        r.body.error,
+        `${n} order lines is more than the sandbox adjudicates in one request: at most 150 (two per province of the classical map); send one order per unit`,
+      );
+    }
   });
 
   test("the sliding window: at most max per window, the wait to the oldest, bounded memory", () => {

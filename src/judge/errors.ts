@@ -8,7 +8,8 @@ export type ErrorKind =
   | "unauthenticated" // 401: no or a bad token
   | "forbidden" // 403: not allowed for this role
   | "not-found" // 404
-  | "conflict"; // 409: the game moved on, a name is taken
+  | "conflict" // 409: the game moved on, a name is taken
+  | "too-much"; // 422: well formed, but more work than one request may ask for
 
 export class JudgeError extends Error {
   constructor(
@@ -23,4 +24,5 @@ export const invalid = (m: string) => new JudgeError("invalid", m);
 export const forbidden = (m: string) => new JudgeError("forbidden", m);
 export const notFound = (m: string) => new JudgeError("not-found", m);
 export const conflict = (m: string) => new JudgeError("conflict", m);
+export const tooMuch = (m: string) => new JudgeError("too-much", m);
 export const unauthenticated = (m: string) => new JudgeError("unauthenticated", m);

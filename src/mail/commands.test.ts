@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Judge } from "../judge/judge.ts";
-import { Clock, POWERS } from "../judge/testing.ts";
+import { Clock, DAY, POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
+import { MAIL_GAMES_PER_USER } from "./commands.ts";
 import { addressOf, gatewayOf, rawMail } from "./testing.ts";
 
 /*
@@ -141,5 +142,45 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     );
     const unknown = await send(GM, "PAUSE XYZ", `Secret: ${gmSecret}`);
     assert.match(unknown.text, /no game here has the abbreviation "XYZ"/, "an unknown game");
+  });
+
+  test("games created by mail count against the user's quota (the server's, in the store)", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gw = gatewayOf(judge);
+    const send = async (subject: string, text = "") => {
+      const r = await gw.receive(rawMail({ from: GM, to: JUDGE, subject, text }));
+      return { accepted: r.accepted, text: r.replies[0]!.text };
+    };
+    const reg = await send("REGISTER quota-gm");
+    const secret = /Your secret: (\S+)/.exec(reg.text)![1]!;
+    const gm = (await judge.store.db
+      .selectFrom("users")
+      .select(["id", "name"])
+      .where("name", "=", "quota-gm")
+      .executeTakeFirstOrThrow()) as { id: string; name: string };
+    // The day's games, but one, made by other ways (the API), an hour apart.
+    for (let i = 1; i < MAIL_GAMES_PER_USER.max; i++) {
+      await judge.createGame(gm, { name: `game ${i}` });
+      clock.advance(3_600_000 / 4);
+    }
+    const last = await send("CREATE Q20 houserules", `Secret: ${secret}`);
+    assert.equal(last.accepted, true, last.text);
+    const over = await send("CREATE Q21 houserules", `Secret: ${secret}`);
+    assert.equal(over.accepted, false, "one game too many");
+    assert.match(
+      over.text,
+      /you have created 20 games in the last 24 hours, the most one user may create\n.*What to send instead: the same mail after 2030-01-02T12:00:00\.000Z/s,
+    );
+    assert.equal(
+      (await judge.store.db.selectFrom("games").select("id").execute()).length,
+      MAIL_GAMES_PER_USER.max,
+      "nothing was created",
+    );
+    clock.advance(DAY - (MAIL_GAMES_PER_USER.max - 1) * (3_600_000 / 4) + 1);
+    const next = await send("CREATE Q21 houserules", `Secret: ${secret}`);
+    assert.equal(next.accepted, true, `a day after the first: ${next.text}`);
   });
 });

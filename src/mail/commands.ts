@@ -85,6 +85,32 @@ const refuse = (what: string, instead: string): CommandAnswer => ({
   text: `Your command was NOT done: nothing was changed.\n\nWhat was wrong: ${what}\nWhat to send instead: ${instead}`,
 });
 
+/**
+ * Games one user may create by mail in a day: the server's quota (`gamesPerUser` in
+ * src/server/limits.ts) for the mail path, counted in the store, so that every process and
+ * every mail counts (docs/reliability.md).
+ */
+export const MAIL_GAMES_PER_USER = { max: 20, windowMs: 24 * 3_600_000 } as const;
+
+/** Refuses when the user has created the day's most games; the refusal says until when. */
+async function gamesQuota(judge: Judge, user: User): Promise<CommandAnswer | null> {
+  const since = judge.now() - MAIL_GAMES_PER_USER.windowMs;
+  const rows = await judge.store.db
+    .selectFrom("games")
+    .select("created_at")
+    .where("created_by", "=", user.id)
+    .where("created_at", ">", since)
+    .orderBy("created_at")
+    .limit(MAIL_GAMES_PER_USER.max)
+    .execute();
+  if (rows.length < MAIL_GAMES_PER_USER.max) return null;
+  const free = new Date(Number(rows[0]!.created_at) + MAIL_GAMES_PER_USER.windowMs);
+  return refuse(
+    `you have created ${MAIL_GAMES_PER_USER.max} games in the last 24 hours, the most one user may create`,
+    `the same mail after ${free.toISOString()}, or run one of the games you have`,
+  );
+}
+
 /** The account whose registered address the mail comes from, and its secret. */
 async function accountOf(judge: Judge, address: string) {
   const row = await judge.store.db
@@ -175,6 +201,8 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         const [abbr, rules] = c.args;
         if (!abbr)
           return refuse("no abbreviation", '"CREATE SED houserules", the abbreviation first');
+        const quota = await gamesQuota(judge, user);
+        if (quota) return quota;
         const field = (name: string) =>
           new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
         const game = await judge.createGame(user, {

@@ -59,6 +59,7 @@ const STATUS: Record<JudgeError["kind"], number> = {
   forbidden: 403,
   "not-found": 404,
   conflict: 409,
+  "too-much": 422,
 };
 
 class HttpError extends Error {

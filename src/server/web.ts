@@ -19,7 +19,7 @@ import { checkSequential } from "../engine/sequential.ts";
 import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
-import { forbidden, invalid, notFound, unauthenticated } from "../judge/errors.ts";
+import { forbidden, invalid, notFound, tooMuch, unauthenticated } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { readSubmission } from "../judge/orders.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
@@ -316,6 +316,25 @@ function sandboxInput(body: Record<string, unknown>): {
   }
 }
 
+/**
+ * The work one sandbox request may ask for. Units are bounded by the map already (one per
+ * province, dislodged ones one per power and province) and a request is one phase; orders are
+ * bounded here: at most two per province of the map in all (classical: 150), where a body of
+ * 1 MB could otherwise carry 60 000 order lines, seconds of a core to read (docs/reliability.md).
+ */
+export const SANDBOX_ORDERS_PER_PROVINCE = 2;
+
+function sandboxOrders(variant: Variant, orders: ReadonlyMap<PowerId, readonly string[]>) {
+  const most = SANDBOX_ORDERS_PER_PROVINCE * variant.map.provinces.length;
+  const n = [...orders.values()].reduce((sum, list) => sum + list.length, 0);
+  if (n > most) {
+    throw tooMuch(
+      `${n} order lines is more than the sandbox adjudicates in one request: at most ${most} (two per province of the ${variant.id} map); send one order per unit`,
+    );
+  }
+  return orders;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Routes
 
@@ -436,11 +455,14 @@ export function webRoutes(judge: Judge): Route[] {
         "Adjudicate any position with any orders (results with explanations); nothing stored",
       auth: "none",
       body: obj({ ...positionSchema, orders: optional(anyJson("power: [order texts]")) }),
+      responses: {
+        422: "more order lines than one request may carry (two per province of the map)",
+      },
       handler: async (c) => {
         const body = c.body as Record<string, unknown>;
         const { variant, position, rules } = sandboxInput(body);
         try {
-          const orders = readOrders(body, variant);
+          const orders = sandboxOrders(variant, readOrders(body, variant));
           return writeResult(variant, adjudicate(variant, position, orders, rules));
         } catch (e) {
           if (e instanceof PositionError) throw invalid(e.message);
