@@ -6,7 +6,13 @@ import { DATC_RULES, HOUSE_RULES } from "../engine/rules.ts";
 import { powerId } from "../engine/types.ts";
 import { classical } from "../variants/classical/index.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
-import { phasesToCome, powersToOrder, readSubmission, submissionPhase } from "./orders.ts";
+import {
+  EARLY_YEARS_AHEAD,
+  phasesToCome,
+  powersToOrder,
+  readSubmission,
+  submissionPhase,
+} from "./orders.ts";
 
 /* Who must send orders: what deadlines, NMRs, reminders and early resolution wait for. */
 
@@ -181,6 +187,21 @@ test("early orders: only for the retreat and adjustment phases that can still co
     kind: "early",
     phase: "W1914R",
   });
+  assert.deepEqual(submissionPhase("W1921R", "F1901M", "summer-winter"), {
+    kind: "early",
+    phase: "W1921R",
+  });
+  // Not for phases beyond EARLY_YEARS_AHEAD: what one player keeps on file stays bounded.
+  for (const far of ["U1922R", "W9999R"]) {
+    assert.throws(
+      () => submissionPhase(far, "F1901M", "summer-winter"),
+      (e: { kind: string; message: string }) =>
+        e.kind === "invalid" &&
+        e.message ===
+          `these orders are for ${far}, more than ${EARLY_YEARS_AHEAD} years after F1901M: early orders are kept for the phases of the next ${EARLY_YEARS_AHEAD} years (to 1921); send them later`,
+      far,
+    );
+  }
   assert.deepEqual(submissionPhase("S1901M", "S1901M"), { kind: "open" }, "the open phase");
   const refusal = (wanted: string, open: string, seasons: "standard" | "summer-winter") => {
     try {

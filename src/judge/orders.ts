@@ -336,6 +336,13 @@ export function phasesToCome(open: Phase, seasons: RuleOptions["seasons"]): Phas
  * years ahead), anything but a later U or W retreat phase (S1901R, F1901R, W1901A are not in
  * that sequence).
  */
+/**
+ * How far ahead early orders may go, in game years (summer and winter retreats, where any later
+ * U or W phase may be ordered early): seed 002 II(5) C's "fall 1914 retreat orders in 1901" is
+ * 13 years; the bound keeps what one player may store for phases to come finite.
+ */
+export const EARLY_YEARS_AHEAD = 20;
+
 export function submissionPhase(
   wanted: string | undefined,
   open: string,
@@ -354,14 +361,20 @@ export function submissionPhase(
   // Seed 002 II(5) C: "submit your fall 1914 retreat orders in 1901": with summer and winter
   // retreats, any later U or W phase of the game may be ordered early, years ahead.
   const anyYear = seasons === "summer-winter";
+  const lastYear = o.year + EARLY_YEARS_AHEAD;
   const mayNow =
     toCome.length === 0 && !anyYear
       ? `orders may be sent now only for ${open}`
-      : `orders may be sent now for ${open}, or early for ${[...toCome, ...(anyYear ? ["a later summer (U) or winter (W) retreat phase"] : [])].join(" or ")}`;
+      : `orders may be sent now for ${open}, or early for ${[...toCome, ...(anyYear ? [`a later summer (U) or winter (W) retreat phase to ${lastYear}`] : [])].join(" or ")}`;
   if (rel === "later" && w.type !== "M") {
     const follows = anyYear
       ? w.type === "R" && (w.season === "U" || w.season === "W")
       : toCome.includes(phaseName(w));
+    if (follows && w.year > lastYear) {
+      throw invalid(
+        `these orders are for ${phaseName(w)}, more than ${EARLY_YEARS_AHEAD} years after ${open}: early orders are kept for the phases of the next ${EARLY_YEARS_AHEAD} years (to ${lastYear}); send them later`,
+      );
+    }
     if (follows) return { kind: "early", phase: phaseName(w) };
     throw invalid(
       `these orders are for ${phaseName(w)}, a phase that cannot follow ${open} in this game (${seasons === "summer-winter" ? "summer and winter retreats" : "standard seasons"}); ${mayNow}`,
