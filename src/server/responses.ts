@@ -213,7 +213,10 @@ const recipients = anyJson('"all" or a list of power ids');
 
 export const pressAnswer = many(
   obj({
-    id: int({ description: "the message's id (for ?after=)" }),
+    id: int({
+      description:
+        "the message's id for you: the nth message you may read in the game is n (for ?after=)",
+    }),
     phase: text(),
     kind: oneOf(["white", "grey"] as const),
     from: nullable(text("the author's power, gm, or null for grey press not yours")),
@@ -226,7 +229,7 @@ export const pressAnswer = many(
 );
 
 export const pressSent = obj({
-  id: int(),
+  id: int({ description: "the message's id for you, the sender (as GET .../press gives it)" }),
   kind: oneOf(["white", "grey"] as const),
   to: recipients,
   phase: text(),
@@ -235,7 +238,10 @@ export const pressSent = obj({
 
 export const eventsAnswer = many(
   obj({
-    id: int({ description: "the event's id (for ?after= and Last-Event-ID)" }),
+    id: int({
+      description:
+        "the event's id for you: the nth event you may read in the game is n (for ?after= and Last-Event-ID); a press event's data.id is your id for the message",
+    }),
     kind: text("started, phase_resolved, press, ..."),
     data: anyJson("what happened"),
     at: iso("when"),

@@ -507,7 +507,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "press",
       summary: "Messages you may read (grey press without its author)",
       auth: "optional",
-      query: { after: "only messages with a greater id" },
+      query: {
+        after: "only messages after your nth (ids are your own: 1 to n over what you may read)",
+      },
       handler: async (c) => judge.press(c.user, c.params.id!, afterParam(c.query)),
     }),
     route({
@@ -595,7 +597,10 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       description:
         "Events: started, phase_resolved, phase_corrected, press, proposal, vote_result, game_over, deadline, paused, resumed, joined, civil_disorder, ... Browsers' EventSource cannot send headers: give ?token=. Resumes after Last-Event-ID or ?after=.",
       auth: "optional",
-      query: { after: "only events with a greater id", token: "the API token (for EventSource)" },
+      query: {
+        after: "only events after your nth (ids are your own: 1 to n over what you may read)",
+        token: "the API token (for EventSource)",
+      },
       handler: async (c) => {
         const after = afterParam(c.query, c.req.headers["last-event-id"]);
         if (!(c.req.headers.accept ?? "").includes("text/event-stream")) {
