@@ -891,7 +891,7 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
   await send("russia", ["germany"], "Russia to Germany", "grey");
   await send("austria", ["turkey", "italy"], "Austria to Turkey and Italy");
   await send("gmA", ["russia"], "the GM to Russia");
-  await w.judge.declareContract(w.users.germany!, gameA, { with: "russia" });
+  const declared = await w.judge.declareContract(w.users.germany!, gameA, { with: "russia" });
   const second = await send("france", ["england"], "second, France to England");
   await send("italy", ["austria"], "Italy to Austria");
   const third = await send("england", "all", "third, England to all");
@@ -952,6 +952,22 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
       .map((e) => e.data.id),
     [base + 1, base + 2, base + 3],
   );
+  // Contract declarations too: England declared one in the set-up, Germany its first now.
+  assert.equal(declared.id, 1, "Germany's first declaration is its number 1");
+  const declarations = async (who: Actor) =>
+    (await w.judge.contracts(w.users[who]!, gameA)).declarations.map((d) => [d.id, d.power]);
+  assert.deepEqual(await declarations("germany"), [[1, "germany"]]);
+  assert.deepEqual(await declarations("england"), [[1, "england"]]);
+  assert.deepEqual(await declarations("gmA"), [
+    [1, "england"],
+    [2, "germany"],
+  ]);
+  const contractEvent = async (who: Actor) =>
+    (await call<{ kind: string; data: { id?: number; power?: string } }[]>(who, "/events"))
+      .filter((e) => e.kind === "contract_declared" && e.data.power === "germany")
+      .map((e) => e.data.id);
+  assert.deepEqual(await contractEvent("germany"), [1], "Germany's event: its own id");
+  assert.deepEqual(await contractEvent("gmA"), [2], "the GM's event: the GM's id");
   // A live stream from a cursor goes on in the same numbering.
   const sse = new SseReader();
   await sse.open(

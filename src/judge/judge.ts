@@ -285,12 +285,12 @@ export class Judge {
     return this.rooms.views.eventsFrom(...a);
   }
 
-  withPressIds<E extends { kind: string; data: unknown }>(
+  withOwnIds<E extends { kind: string; data: unknown }>(
     gameId: string,
     reader: Reader,
     events: readonly E[],
   ): Promise<E[]> {
-    return this.rooms.views.withPressIds(gameId, reader, events);
+    return this.rooms.views.withOwnIds(gameId, reader, events);
   }
 
   audienceFilters(

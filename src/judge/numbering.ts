@@ -11,7 +11,9 @@ import type { Viewer } from "./room.ts";
  * New rows only append (they are written under the game's lock, so row ids grow in commit
  * order within a game), so an item's id for a viewer never changes while what they may read
  * stays the same; `?after=n` is a cursor in that numbering. The game master reads everything:
- * their ids count every message (event) of the game.
+ * their ids count every message (event) of the game. Contract declarations (sequential
+ * movement, src/judge/schedule.ts) are numbered alike, per power; events that name a message
+ * or a declaration name it by the reader's own id (`withOwnIds`).
  *
  * Who may read what is decided here in SQL, the same rule as the JavaScript filters (press.ts,
  * views.ts `filterFor`), so that a page or a count is one indexed query per request
@@ -167,11 +169,30 @@ export async function pressIds(
   return out;
 }
 
+/** Contract declarations (sequential movement): a reader's ids, the GM's every one's. */
+async function contractIds(
+  db: Kysely<DB>,
+  gameId: string,
+  r: Reader,
+): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom("contracts")
+    .select(["id", "power"])
+    .where("game_id", "=", gameId)
+    .orderBy("id")
+    .execute();
+  const own = rows.filter((d) => r.gm || r.powers.includes(d.power));
+  return new Map(own.map((d, i) => [Number(d.id), i + 1]));
+}
+
+const CONTRACT_EVENTS = new Set(["contract_declared", "contract_withdrawn"]);
+
 /**
  * Events as a reader is shown them: a press event's `id` (the message's row id) becomes the
- * reader's id for that message, or is left out where they may not read the message itself.
+ * reader's id for that message, a contract event's the reader's id for the declaration
+ * (src/judge/schedule.ts); left out where they may not read the thing itself.
  */
-export async function withPressIds<E extends { kind: string; data: unknown }>(
+export async function withOwnIds<E extends { kind: string; data: unknown }>(
   db: Kysely<DB>,
   gameId: string,
   r: Reader,
@@ -179,19 +200,23 @@ export async function withPressIds<E extends { kind: string; data: unknown }>(
 ): Promise<E[]> {
   const rowOf = (e: E) => {
     const id = (e.data as { id?: unknown } | null)?.id;
-    return e.kind === "press" && typeof id === "number" ? id : null;
+    return (e.kind === "press" || CONTRACT_EVENTS.has(e.kind)) && typeof id === "number"
+      ? id
+      : null;
   };
-  const ids = events.flatMap((e) => {
-    const id = rowOf(e);
+  const press = events.flatMap((e) => {
+    const id = e.kind === "press" ? rowOf(e) : null;
     return id === null ? [] : [id];
   });
-  if (ids.length === 0) return [...events];
-  const map = await pressIds(db, gameId, r, ids);
+  const contracts = events.some((e) => CONTRACT_EVENTS.has(e.kind) && rowOf(e) !== null);
+  if (press.length === 0 && !contracts) return [...events];
+  const pressMap = await pressIds(db, gameId, r, press);
+  const contractMap = contracts ? await contractIds(db, gameId, r) : new Map<number, number>();
   return events.map((e) => {
     const row = rowOf(e);
     if (row === null) return e;
     const { id: _, ...rest } = e.data as Record<string, unknown>;
-    const n = map.get(row);
+    const n = (e.kind === "press" ? pressMap : contractMap).get(row);
     return { ...e, data: n === undefined ? rest : { id: n, ...rest } };
   });
 }

@@ -436,7 +436,24 @@ function declaringPower(g: GameData, v: SequentialViewer, given: string | undefi
 }
 
 /** A declaration as its maker (or the GM) sees it. */
-function declarationView(g: GameData, rows: readonly ContractRow[], d: ContractRow) {
+/**
+ * The declarations a viewer may see, in order: the GM's every one, a player's their powers'.
+ * A declaration's id for the viewer is its place in this list (1, 2, ...): the store's row ids
+ * are one sequence over every game and power, and would tell a player how many declarations
+ * others made (src/judge/numbering.ts numbers press and events alike).
+ */
+function ownDeclarations(rows: readonly ContractRow[], v: SequentialViewer): ContractRow[] {
+  return rows.filter((d) => isGm(v) || v.powers.includes(d.power as PowerId));
+}
+
+/** A declaration as the viewer sees it, under their id for it. */
+function ownView(g: GameData, rows: readonly ContractRow[], v: SequentialViewer, rowId: number) {
+  const own = ownDeclarations(rows, v);
+  const i = own.findIndex((r) => Number(r.id) === rowId);
+  return declarationView(g, rows, own[i]!, i + 1);
+}
+
+function declarationView(g: GameData, rows: readonly ContractRow[], d: ContractRow, id: number) {
   const next = nextSeason(g);
   // The first season still open that it covers, and whether the other side covers it too.
   let open: string | null = null;
@@ -451,7 +468,7 @@ function declarationView(g: GameData, rows: readonly ContractRow[], d: ContractR
       ? null
       : rows.some((e) => e.power === d.partner && e.partner === d.power && covers(e, open!));
   return {
-    id: Number(d.id),
+    id,
     power: d.power,
     with: d.partner,
     from: d.from_season,
@@ -504,9 +521,9 @@ export async function declareContract(
     .returning("id")
     .executeTakeFirstOrThrow();
   const rows = (await loadSequential(trx, g.game.id)).contracts;
-  const d = rows.find((r) => Number(r.id) === Number(row.id))!;
-  const view = declarationView(g, rows, d);
-  await emit("contract_declared", `powers:${power}`, view);
+  const view = ownView(g, rows, v, Number(row.id));
+  // The event keeps the row id; each reader is shown their own id for it (numbering.ts).
+  await emit("contract_declared", `powers:${power}`, { ...view, id: Number(row.id) });
   return view;
 }
 
@@ -520,13 +537,11 @@ export async function withdrawContract(
 ) {
   requireSequential(g);
   requireOpen(g);
-  const d = await trx
-    .selectFrom("contracts")
-    .selectAll()
-    .where("game_id", "=", g.game.id)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  if (!d || (!isGm(v) && !v.powers.includes(d.power as PowerId))) {
+  // `id` is the viewer's own id for it: the idth declaration they may see.
+  const d = Number.isInteger(id)
+    ? ownDeclarations((await loadSequential(trx, g.game.id)).contracts, v)[id - 1]
+    : undefined;
+  if (!d) {
     // Another power's declaration is not even said to exist.
     throw notFound(`no contract declaration ${id} of yours in this game`);
   }
@@ -544,8 +559,8 @@ export async function withdrawContract(
     .where("id", "=", d.id)
     .execute();
   const rows = (await loadSequential(trx, g.game.id)).contracts;
-  const view = declarationView(g, rows, rows.find((r) => Number(r.id) === id)!);
-  await emit("contract_withdrawn", `powers:${d.power}`, view);
+  const view = ownView(g, rows, v, Number(d.id));
+  await emit("contract_withdrawn", `powers:${d.power}`, { ...view, id: Number(d.id) });
   return view;
 }
 
@@ -558,11 +573,11 @@ export function contractsView(g: GameData, data: SequentialData, v: SequentialVi
   if (!isGm(v) && (v.role !== "player" || v.powers.length === 0)) {
     throw forbidden("contract declarations are seen only by the powers that made them and the GM");
   }
-  const mine = data.contracts.filter((d) => isGm(v) || v.powers.includes(d.power as PowerId));
+  const mine = ownDeclarations(data.contracts, v);
   const next = nextSeason(g);
   return {
     season: next,
-    declarations: mine.map((d) => declarationView(g, data.contracts, d)),
+    declarations: mine.map((d, i) => declarationView(g, data.contracts, d, i + 1)),
     ...(isGm(v) ? { contracts: matchedContracts(data.contracts, next) } : {}),
   };
 }

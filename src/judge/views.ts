@@ -9,7 +9,7 @@ import {
   type Reader,
   readableCount,
   readerOf,
-  withPressIds,
+  withOwnIds,
 } from "./numbering.ts";
 import { tokenHash } from "./password.ts";
 import type { EventView, GameView, User } from "./room.ts";
@@ -218,7 +218,7 @@ export class Views extends Room {
     const { allowed, reader } = this.filterFor(await this.viewable(gameId), user);
     const last = await lastEventRow(this.db, gameId);
     const page = await eventPage(this.db, gameId, reader, afterId, 1000, last);
-    const events = await withPressIds(
+    const events = await withOwnIds(
       this.db,
       gameId,
       reader,
@@ -237,13 +237,13 @@ export class Views extends Room {
     return { events, allowed, reader, row: full ? Number(page[page.length - 1]!.row.id) : last, n };
   }
 
-  /** Press events as a reader is shown them: their own id for each message (numbering.ts). */
-  async withPressIds<E extends { kind: string; data: unknown }>(
+  /** Events as a reader is shown them: their own id for each message or declaration (numbering.ts). */
+  async withOwnIds<E extends { kind: string; data: unknown }>(
     gameId: string,
     reader: Reader,
     events: readonly E[],
   ): Promise<E[]> {
-    return withPressIds(this.db, gameId, reader, events);
+    return withOwnIds(this.db, gameId, reader, events);
   }
 
   /**

@@ -130,7 +130,7 @@ export class EventHub {
         }
         const shown = new Map<string, Map<number, Delivery>>();
         for (const [key, { reader, rows: list }] of byReader) {
-          const out = await this.judge.withPressIds(gameId, reader, [...list.values()]);
+          const out = await this.judge.withOwnIds(gameId, reader, [...list.values()]);
           shown.set(key, new Map(out.map((d) => [d.row, d])));
         }
         for (const [w, mine] of due) {
