@@ -940,6 +940,12 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
   assert.deepEqual(await idsOf("england", "press", base + 1), [base + 2, base + 3]);
   const ev = await idsOf("england", "events");
   assert.deepEqual(await idsOf("england", "events", ev.length - 2), ev.slice(-2));
+  assert.deepEqual(await idsOf("england", "press", 1_000_000), [], "past the end: nothing");
+  for (const bad of ["-1", "1.5", "100000000000000000000", "x"]) {
+    const res = await fetch(`${w.base}/api/games/${gameA}/press?after=${bad}`);
+    assert.equal(res.status, 400, `after=${bad}`);
+    assert.match(((await res.json()) as { error: string }).error, /"after" must be an id/);
+  }
   // A press event names the message by the reader's own id for it.
   const events = await call<{ kind: string; data: { id?: number; to: unknown } }[]>(
     "england",

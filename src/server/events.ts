@@ -111,18 +111,21 @@ export class EventHub {
         if (set.size === 0) this.games.delete(gameId);
         // Each watcher's new events with its own ids; press events name the message by the
         // reader's id for it, asked once per kind of reader (not once per watcher).
-        const due = new Map<Watcher, Delivery[]>();
+        // A watcher's cursor moves only once its events are ready to send (a failed read
+        // leaves it where it was, for the next poll).
+        const due = new Map<Watcher, { mine: Delivery[]; last: number }>();
         const byReader = new Map<string, { reader: Reader; rows: Map<number, Delivery> }>();
         for (const w of set) {
           const mine: Delivery[] = [];
+          let last = w.lastId;
           for (const e of rows) {
             if (e.id <= w.lastId) continue;
-            w.lastId = e.id;
+            last = e.id;
             if (w.allowed(e.audience))
               mine.push({ row: e.id, kind: e.kind, data: e.data, at: e.at });
           }
+          due.set(w, { mine, last });
           if (mine.length === 0) continue;
-          due.set(w, mine);
           const key = readerKey(w.reader);
           const group = byReader.get(key) ?? { reader: w.reader, rows: new Map() };
           for (const d of mine) group.rows.set(d.row, d);
@@ -133,7 +136,9 @@ export class EventHub {
           const out = await this.judge.withOwnIds(gameId, reader, [...list.values()]);
           shown.set(key, new Map(out.map((d) => [d.row, d])));
         }
-        for (const [w, mine] of due) {
+        for (const [w, { mine, last }] of due) {
+          w.lastId = last;
+          if (mine.length === 0) continue;
           const byRow = shown.get(readerKey(w.reader))!;
           for (const d of mine) {
             const e = byRow.get(d.row)!;

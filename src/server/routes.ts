@@ -100,8 +100,8 @@ const afterParam = (q: URLSearchParams, header?: string | string[]): number => {
   const raw = q.get("after") ?? (typeof header === "string" ? header : undefined);
   if (raw === undefined || raw === null || raw === "") return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw invalid(`"after" must be an event id (a whole number), not "${raw}"`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw invalid(`"after" must be an id (a whole number from 0), not "${raw}"`);
   return n;
 };
 
