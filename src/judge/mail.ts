@@ -193,19 +193,23 @@ export async function mailGame(judge: Judge, gameId: string): Promise<MailGame> 
   return { gameId, abbreviation: row.abbr, address: row.address, letters };
 }
 
-/** The game's outbox, for its GM only: every mail the judge sent or keeps to send. */
+/**
+ * The game's outbox, for its GM only: every mail the judge sent or keeps to send. Ids are the
+ * game's own (the nth mail of the game is n; `afterId` is one of them), not the store's row
+ * ids, which every game shares and would tell how much mail other games send.
+ */
 export async function outbox(judge: Judge, user: User, gameId: string, afterId = 0) {
   await requireGm(judge, user, gameId);
   const rows = await judge.store.db
     .selectFrom("outbox")
     .selectAll()
     .where("game_id", "=", gameId)
-    .where("id", ">", afterId)
     .orderBy("id")
     .limit(500)
+    .offset(afterId)
     .execute();
-  return rows.map((r) => ({
-    id: Number(r.id),
+  return rows.map((r, i) => ({
+    id: afterId + i + 1,
     kind: r.kind,
     to: r.to_addr,
     subject: r.subject,

@@ -357,6 +357,22 @@ describe("mail: the judge's own mail", () => {
     await assert.rejects(outbox(g.judge, g.players.italy, g.gameId), { kind: "forbidden" });
     const stranger = await user(g.judge, "stranger");
     await assert.rejects(outbox(g.judge, stranger, g.gameId), { kind: "forbidden" });
+    // Another game's mail first: the GM's ids are their game's own, not the store's rows.
+    await g.judge.store.db
+      .insertInto("outbox")
+      .values({
+        game_id: other.id,
+        kind: "notice",
+        from_addr: GAME_ADDRESS,
+        to_addr: "x@y.test",
+        subject: "another game",
+        body: "x",
+        in_reply_to: null,
+        created_at: g.judge.now(),
+        sent_at: null,
+        error: null,
+      })
+      .execute();
     const postman = new Postman({ store: g.judge.store, now: g.judge.now });
     const gw2 = new MailGateway(g.judge, [new HouseRulesDialect()], postman);
     await gw2.receive(
@@ -371,6 +387,8 @@ describe("mail: the judge's own mail", () => {
     assert.equal(box.length, 1, "the reply is in the GM's outbox");
     assert.equal(box[0]!.to, addressOf("italy"), "to Italy");
     assert.equal(box[0]!.sentAt, null, "not sent: no SMTP configured");
+    assert.equal(box[0]!.id, 1, "the game's first mail is its number 1");
+    assert.deepEqual(await outbox(g.judge, g.gm, g.gameId, 1), [], "after it: none");
   });
 });
 
