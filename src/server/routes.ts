@@ -484,6 +484,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         options: optional(optionsSchema),
       }),
       successStatus: 201,
+      responses: {
+        409: "the game is not on, or a proposal of the same sort (to end the game, or a house-rule change) is still open",
+      },
       handler: async (c) => ({
         status: 201,
         body: await judge.propose(need(c.user), c.params.id!, c.body),
