@@ -1,17 +1,25 @@
+import { powerColours } from "../render/layers.ts";
 import type { BoardPosition, DrawnOrder } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
-import { Board, geometry } from "./board.ts";
-import { centreTable } from "./centres.ts";
+import { Board, geometry, palette } from "./board.ts";
+import { centreChart, centreTable } from "./centres.ts";
 import { countdown, fill, h, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
 import { loginForm } from "./lobby.ts";
 import { ordersPanel } from "./orders.ts";
-import { focusBox, type GameParts, gameParts, type PanelId, seatLabel } from "./parts.ts";
+import {
+  centreHistory,
+  focusBox,
+  type GameParts,
+  gameParts,
+  type PanelId,
+  seatLabel,
+} from "./parts.ts";
 import { pointsPanel } from "./points.ts";
 import { type ReportCard, reportCard } from "./report.ts";
 import { pressPanel, votesPanel } from "./talk.ts";
-import type { GameView } from "./types.ts";
+import type { GameRecord, GameView } from "./types.ts";
 
 /*
  * The game page, one for every game. It reads the game view, asks `gameParts` (parts.ts) what
@@ -86,9 +94,54 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const board = parts.map ? new Board("map", (p) => active()?.onProvince?.(p)) : null;
   const frame = parts.map?.frame ? mapFrame(board!, view.you?.role === "gm") : null;
   const meta = h("p", { class: "meta", "aria-live": "polite" });
-  // The supply centres of the position as it stands (centres.ts), beside the board.
-  const centres = h("div", { class: "centres-box" });
-  const showCentres = () => fill(centres, centreTable(view.position, name));
+  // The supply centres of the position as it stands (centres.ts), beside the board, and
+  // their chart over the years, read from the public record when a phase was adjudicated.
+  const table = h("div", {});
+  const chart = h("div", { class: "chart-box" });
+  const centres = h("div", { class: "centres-box" }, table, chart);
+  let charted = -1;
+  const showChart = async () => {
+    if (parts.names !== "variant" || view.phaseIndex === charted) return;
+    charted = view.phaseIndex;
+    const [record, g] = await Promise.all([
+      get<GameRecord>(`${base}/record`),
+      geometry(view.variant),
+    ]);
+    const hist = centreHistory(record);
+    const ids = g.powers?.map((p) => p.id) ?? [];
+    for (const x of hist.series) if (!ids.includes(x.power)) ids.push(x.power);
+    const colours = powerColours(ids, palette(), g.style);
+    const letter = (p: string) =>
+      g.powers?.find((q) => q.id === p)?.letter ?? p.charAt(0).toUpperCase();
+    fill(chart, centreChart(hist, name, colours, letter));
+  };
+  const showCentres = () => {
+    fill(table, centreTable(view.position, name));
+    if (board) void showChart().catch(() => fill(chart));
+  };
+  // The game so far as an animated GIF (GET history.gif: adjudicated phases only), drawn in
+  // the palette the viewer chose.
+  const gif = h(
+    "a",
+    {
+      class: "button secondary",
+      href: `${base}/history.gif${palette() === "colorblind" ? "?palette=colorblind" : ""}`,
+      download: "",
+      title: "an animated GIF of every phase adjudicated so far",
+    },
+    "Download GIF",
+  );
+  // The projector view is for chaired games (the chair reveals all orders there).
+  const projector = h(
+    "a",
+    { href: `/chair/${encodeURIComponent(id)}`, class: "button secondary", hidden: true },
+    "Projector view",
+  );
+  const showProjector = async () => {
+    if (view.you?.role !== "gm" || !parts.gm.chair) return;
+    const c = await get<{ chaired: boolean }>(`${base}/chair`);
+    projector.hidden = !c.chaired;
+  };
   const showMeta = () =>
     fill(
       meta,
@@ -147,6 +200,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     view = await get<GameView>(base);
     showMeta();
     showCentres();
+    void showProjector();
     // The board as it stands (the tab shown may draw over it), and the report before the
     // tab: the command box shows the report's possible commands.
     await Promise.all([
@@ -162,13 +216,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
       { class: "game-head" },
       h("h1", {}, view.name),
       meta,
-      view.you?.role === "gm" && parts.gm.chair
-        ? h(
-            "a",
-            { href: `/chair/${encodeURIComponent(id)}`, class: "button secondary" },
-            "Projector view",
-          )
-        : null,
+      projector,
       board
         ? h(
             "button",
@@ -197,7 +245,13 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
               "div",
               { class: "map-box" },
               board.el,
-              h("div", { class: "row map-tools" }, board.zoom.controls, frame?.button),
+              h(
+                "div",
+                { class: "row map-tools" },
+                board.zoom.controls,
+                frame?.button,
+                parts.names === "variant" ? gif : null,
+              ),
             )
           : null,
         report?.el,
@@ -206,6 +260,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     ),
   );
   showCentres();
+  void showProjector();
   await Promise.all([
     (report ? report.refresh() : Promise.resolve()).then(() => choose(panels[0]!)),
     ctx.draw(view.position),
