@@ -128,3 +128,18 @@ export function tabbed<P extends TabPanel>(
   });
   return { tabs, body, choose, active: () => active };
 }
+
+/**
+ * Draws `el` again with `draw`, keeping the keyboard's place: the element focused inside it
+ * keeps the focus if `draw` put it back, or it goes to the button with the same text (a
+ * panel redrawn by a live update while a keyboard user is on one of its buttons).
+ */
+export function keepFocus(el: Element, draw: () => void): void {
+  const had = document.activeElement;
+  const inside = had instanceof HTMLElement && el.contains(had) ? had : null;
+  draw();
+  if (!inside || document.activeElement === inside) return;
+  if (el.contains(inside)) inside.focus();
+  else
+    [...el.querySelectorAll("button")].find((b) => b.textContent === inside.textContent)?.focus();
+}

@@ -1,5 +1,5 @@
 import { get, post } from "./api.ts";
-import { fill, h, message } from "./dom.ts";
+import { fill, h, keepFocus, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import type { GameView } from "./types.ts";
 
@@ -34,6 +34,15 @@ export function gmPanel(ctx: GameCtx): Panel {
   };
   /** Runs an action and says how it went, beside the buttons of its group. */
   const act = async (what: string, f: () => Promise<unknown>, group = what) => {
+    // The console is drawn again: the focus goes back to the button pressed, or to the
+    // first one of its group when that one is gone (Pause becomes Resume).
+    const pressed = document.activeElement?.textContent ?? "";
+    const refocus = () => {
+      const buttons = [...el.querySelectorAll("button")];
+      const again = buttons.find((b) => b.textContent === pressed);
+      const slot = slots.get(group);
+      (again ?? slot?.parentElement?.querySelector("button"))?.focus();
+    };
     try {
       await f();
       said = { group, text: `${what}: done.`, kind: "ok" };
@@ -42,6 +51,7 @@ export function gmPanel(ctx: GameCtx): Panel {
     } catch (e) {
       say(group, `${what}: ${(e as Error).message}`, "error");
     }
+    refocus();
   };
   const btn = (label: string, f: () => void, cls = "secondary") =>
     h("button", { type: "button", class: cls, onclick: f }, label);
@@ -171,104 +181,106 @@ export function gmPanel(ctx: GameCtx): Panel {
           )
         : null;
       const running = v.state === "open" || v.state === "paused";
-      fill(
-        el,
-        h("h3", {}, words.phase === "turn" ? "Turn" : "Phase"),
-        h(
-          "div",
-          { class: "row wrap" },
-          v.state === "forming"
-            ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`), "phase"))
-            : null,
-          v.state === "open"
-            ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`), "phase"))
-            : null,
-          v.state === "paused"
-            ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`), "phase"))
-            : null,
-          v.state === "open" ? btn("Resolve now", () => void resolveNow(), "") : null,
-          chair
-            ? btn(
-                chair.chaired ? "Chaired: on (turn off)" : "Chaired: off (turn on)",
-                () =>
-                  void act(
-                    "Chair mode",
-                    () => post(`${base}/chair`, { on: !chair.chaired }),
-                    "phase",
-                  ),
+      keepFocus(el, () =>
+        fill(
+          el,
+          h("h3", {}, words.phase === "turn" ? "Turn" : "Phase"),
+          h(
+            "div",
+            { class: "row wrap" },
+            v.state === "forming"
+              ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`), "phase"))
+              : null,
+            v.state === "open"
+              ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`), "phase"))
+              : null,
+            v.state === "paused"
+              ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`), "phase"))
+              : null,
+            v.state === "open" ? btn("Resolve now", () => void resolveNow(), "") : null,
+            chair
+              ? btn(
+                  chair.chaired ? "Chaired: on (turn off)" : "Chaired: off (turn on)",
+                  () =>
+                    void act(
+                      "Chair mode",
+                      () => post(`${base}/chair`, { on: !chair.chaired }),
+                      "phase",
+                    ),
+                )
+              : null,
+            feedback("phase"),
+          ),
+          // Only a running game has a deadline to move.
+          running
+            ? h(
+                "div",
+                { class: "row" },
+                minutes,
+                btn(
+                  "Extend deadline (minutes)",
+                  () =>
+                    void act("Extend", () =>
+                      post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
+                    ),
+                ),
+                feedback("Extend"),
               )
             : null,
-          feedback("phase"),
-        ),
-        // Only a running game has a deadline to move.
-        running
-          ? h(
-              "div",
-              { class: "row" },
-              minutes,
-              btn(
-                "Extend deadline (minutes)",
-                () =>
-                  void act("Extend", () =>
-                    post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
-                  ),
-              ),
-              feedback("Extend"),
-            )
-          : null,
-        chair?.received
-          ? h(
-              "p",
-              {},
-              `Orders received: ${chair.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; to order: ${v.toOrder.map(ctx.name).join(", ") || "nobody"}`,
-            )
-          : null,
-        gm.corrections ? corrections(v) : null,
-        gm.end ? end() : null,
-        gm.moderatorMap
-          ? [
-              h("h3", {}, "The whole map"),
-              h(
+          chair?.received
+            ? h(
                 "p",
                 {},
-                "Only you may read the generated map of every area (players see theirs in their reports, in their own names).",
-              ),
-              h(
-                "div",
-                { class: "row wrap" },
-                btn(
-                  "Download the moderator map (JSON)",
-                  () => void download(gm.moderatorMap as string),
+                `Orders received: ${chair.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; to order: ${v.toOrder.map(ctx.name).join(", ") || "nobody"}`,
+              )
+            : null,
+          gm.corrections ? corrections(v) : null,
+          gm.end ? end() : null,
+          gm.moderatorMap
+            ? [
+                h("h3", {}, "The whole map"),
+                h(
+                  "p",
+                  {},
+                  "Only you may read the generated map of every area (players see theirs in their reports, in their own names).",
                 ),
-                feedback("map"),
-              ),
-            ]
-          : null,
-        h("h3", {}, "Invitations"),
-        h(
-          "ul",
-          {},
-          (v.invites ?? []).map((i) =>
-            h(
-              "li",
-              {},
-              `${i.role}${i.seat !== null ? ` (seat ${i.seat})` : ""}: `,
+                h(
+                  "div",
+                  { class: "row wrap" },
+                  btn(
+                    "Download the moderator map (JSON)",
+                    () => void download(gm.moderatorMap as string),
+                  ),
+                  feedback("map"),
+                ),
+              ]
+            : null,
+          h("h3", {}, "Invitations"),
+          h(
+            "ul",
+            {},
+            (v.invites ?? []).map((i) =>
               h(
-                "a",
-                { href: `/join/${encodeURIComponent(i.code)}` },
-                `${location.origin}/join/${i.code}`,
+                "li",
+                {},
+                `${i.role}${i.seat !== null ? ` (seat ${i.seat})` : ""}: `,
+                h(
+                  "a",
+                  { href: `/join/${encodeURIComponent(i.code)}` },
+                  `${location.origin}/join/${i.code}`,
+                ),
               ),
             ),
           ),
+          seatList(ctx, v),
+          ctx.parts.panels.includes("press")
+            ? null
+            : h(
+                "p",
+                { class: "hint" },
+                "Press and votes are not part of these games: ME commands are their press.",
+              ),
         ),
-        seatList(ctx, v),
-        ctx.parts.panels.includes("press")
-          ? null
-          : h(
-              "p",
-              { class: "hint" },
-              "Press and votes are not part of these games: ME commands are their press.",
-            ),
       );
     },
   };

@@ -1,5 +1,5 @@
 import { get, post, session } from "./api.ts";
-import { fill, h, message } from "./dom.ts";
+import { fill, h, keepFocus, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { type PressItem, type PressThread, pressThreads } from "./parts.ts";
 
@@ -53,6 +53,8 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
   );
   const to = h("fieldset", { class: "pick-powers" });
   const out = h("div", { "aria-live": "polite" });
+  const heading = h("h3", {});
+  const noReply = h("p", { class: "hint" }, "Anonymous press cannot be answered.");
   const label = (t: Pick<PressThread, "key" | "to">) =>
     t.key === "all"
       ? "Everybody (public)"
@@ -172,6 +174,27 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
       fill(out, message((err as Error).message, "error"));
     }
   });
+  /** Whom the form writes to: the thread's people, or the powers to tick for a new one. */
+  const showTo = () => {
+    const t = current();
+    const key = picking ? "+" : `${chosen}`;
+    // Drawn again only when the thread changes, so ticks survive a live update.
+    if (to.dataset.for === key) return;
+    to.dataset.for = key;
+    fill(
+      to,
+      picking
+        ? [
+            h("legend", {}, "To"),
+            powers
+              .filter((p) => !mine().includes(p))
+              .map((p) =>
+                h("label", {}, h("input", { type: "checkbox", value: p }), ` ${name(p)}`),
+              ),
+          ]
+        : h("legend", {}, `To: ${t ? label(t) : "everybody"}`),
+    );
+  };
   const panel: Panel = {
     title: "Press",
     el,
@@ -181,35 +204,17 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
       if (!current() && !picking) chosen = "all";
       const player = ctx.view().you?.role === "player";
       const t = current();
-      // Whom the form writes to: the thread's people, or the powers ticked for a new one.
-      fill(
-        to,
-        picking
-          ? [
-              h("legend", {}, "To"),
-              powers
-                .filter((p) => !mine().includes(p))
-                .map((p) =>
-                  h("label", {}, h("input", { type: "checkbox", value: p }), ` ${name(p)}`),
-                ),
-            ]
-          : h("legend", {}, `To: ${t ? label(t) : "everybody"}`),
-      );
+      showTo();
       showList();
       showThread();
       const canReply =
         player && (picking || (t !== undefined && (t.to === "all" || t.to.length > 0)));
-      fill(
-        el,
-        list,
-        h("h3", {}, picking ? "New conversation" : t ? label(t) : "Press"),
-        shown,
-        canReply
-          ? form
-          : player
-            ? h("p", { class: "hint" }, "Anonymous press cannot be answered.")
-            : null,
-      );
+      // The parts are filled in place: a message arriving while one is written (a live
+      // update shows the panel again) leaves the form, its text and the focus alone.
+      fill(heading, picking ? "New conversation" : t ? label(t) : "Press");
+      form.hidden = !canReply;
+      noReply.hidden = canReply || !player;
+      if (el.childElementCount === 0) fill(el, list, heading, shown, form, noReply);
     },
   };
   return panel;
@@ -239,10 +244,13 @@ export function votesPanel(ctx: GameCtx): Panel {
   const el = h("div", {});
   const out = h("div", { "aria-live": "polite" });
   const act = async (f: () => Promise<unknown>, done: string) => {
+    const pressed = document.activeElement?.getAttribute("data-focus");
     try {
       await f();
       await panel.show();
       fill(out, message(done, "ok"));
+      // Drawn again: the focus goes back to the button pressed (a keyboard user stays put).
+      if (pressed) el.querySelector<HTMLElement>(`[data-focus="${pressed}"]`)?.focus();
     } catch (e) {
       fill(out, message((e as Error).message, "error"));
     }
@@ -254,84 +262,87 @@ export function votesPanel(ctx: GameCtx): Panel {
       const props = await get<Proposal[]>(`${ctx.base}/votes`);
       const player = ctx.view().you?.role === "player";
       const open = props.find((p) => p.status === "open" && ending(p));
-      fill(
-        el,
-        props.length === 0 ? h("p", {}, "No proposals.") : null,
-        h(
-          "ul",
-          { class: "votes" },
-          props.map((p) =>
-            h(
-              "li",
-              { "data-proposal": String(p.id), "data-status": p.status },
-              h("strong", {}, p.text ?? p.kind),
-              p.powers && p.kind !== "draw" ? ` (${p.powers.map(name).join(", ")})` : "",
-              h("span", { class: `badge ${p.status}` }, p.status),
-              p.yours ? h("small", {}, " proposed by you") : null,
-              p.counts
-                ? h(
-                    "div",
-                    { class: "hint" },
-                    `for ${p.counts.for} · against ${p.counts.against} (uncast votes included) · abstained ${p.counts.abstain}`,
-                  )
-                : null,
-              p.status === "open" && p.yourVote !== undefined
-                ? h(
-                    "div",
-                    { class: "row wrap your-vote" },
-                    h(
-                      "span",
-                      {},
-                      "Your vote: ",
-                      h("strong", {}, p.yourVote ?? "not cast (counts as no)"),
-                    ),
-                    (["yes", "no", "abstain"] as const).map((v) =>
+      keepFocus(el, () =>
+        fill(
+          el,
+          props.length === 0 ? h("p", {}, "No proposals.") : null,
+          h(
+            "ul",
+            { class: "votes" },
+            props.map((p) =>
+              h(
+                "li",
+                { "data-proposal": String(p.id), "data-status": p.status },
+                h("strong", {}, p.text ?? p.kind),
+                p.powers && p.kind !== "draw" ? ` (${p.powers.map(name).join(", ")})` : "",
+                h("span", { class: `badge ${p.status}` }, p.status),
+                p.yours ? h("small", {}, " proposed by you") : null,
+                p.counts
+                  ? h(
+                      "div",
+                      { class: "hint" },
+                      `for ${p.counts.for} · against ${p.counts.against} (uncast votes included) · abstained ${p.counts.abstain}`,
+                    )
+                  : null,
+                p.status === "open" && p.yourVote !== undefined
+                  ? h(
+                      "div",
+                      { class: "row wrap your-vote" },
                       h(
-                        "button",
-                        {
-                          type: "button",
-                          class: `chip${p.yourVote === v ? "" : " secondary"}`,
-                          "aria-pressed": String(p.yourVote === v),
-                          onclick: () =>
-                            void act(
-                              () => post(`${ctx.base}/votes/${p.id}`, { vote: v }),
-                              `Your vote is now ${v}; you may change it until the deadline.`,
-                            ),
-                        },
-                        v,
+                        "span",
+                        {},
+                        "Your vote: ",
+                        h("strong", {}, p.yourVote ?? "not cast (counts as no)"),
                       ),
-                    ),
-                  )
-                : null,
+                      (["yes", "no", "abstain"] as const).map((v) =>
+                        h(
+                          "button",
+                          {
+                            type: "button",
+                            class: `chip${p.yourVote === v ? "" : " secondary"}`,
+                            "aria-pressed": String(p.yourVote === v),
+                            "data-focus": `${p.id}-${v}`,
+                            onclick: () =>
+                              void act(
+                                () => post(`${ctx.base}/votes/${p.id}`, { vote: v }),
+                                `Your vote is now ${v}; you may change it until the deadline.`,
+                              ),
+                          },
+                          v,
+                        ),
+                      ),
+                    )
+                  : null,
+              ),
             ),
           ),
-        ),
-        !player
-          ? null
-          : open
-            ? h(
-                "p",
-                { class: "hint" },
-                "A proposal to end the game is open: a new one may be made once it is decided with this phase's orders.",
-              )
-            : h(
-                "div",
-                { class: "row" },
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "secondary",
-                    onclick: () =>
-                      void act(
-                        () => post(`${ctx.base}/votes`, { kind: "draw" }),
-                        "Proposed: a draw of all survivors. Your vote is not cast yet.",
-                      ),
-                  },
-                  "Propose a draw of all survivors",
+          !player
+            ? null
+            : open
+              ? h(
+                  "p",
+                  { class: "hint" },
+                  "A proposal to end the game is open: a new one may be made once it is decided with this phase's orders.",
+                )
+              : h(
+                  "div",
+                  { class: "row" },
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "secondary",
+                      onclick: () =>
+                        void act(
+                          () => post(`${ctx.base}/votes`, { kind: "draw" }),
+                          "Proposed: a draw of all survivors. Your vote is not cast yet.",
+                        ),
+                    },
+                    "Propose a draw of all survivors",
+                  ),
                 ),
-              ),
-        out,
+          out,
+        ),
       );
     },
   };
