@@ -65,7 +65,7 @@ function s(tag: string, attrs: Record<string, string | number>, ...kids: (Node |
 /**
  * The chart of supply centres per power over the years (parts.ts `centreHistory`): a line
  * per power in its colour on the board (`colours`, which follow the palette chosen), each
- * ended by a swatch, the power's letter and its count, so colour is not the only cue. An SVG
+ * ended by a swatch, the power's short name and its count, so colour is not the only cue. An SVG
  * drawn to the width of its box, with a text summary for screen readers; none before a year
  * has been played.
  */
@@ -73,15 +73,21 @@ export function centreChart(
   hist: CentreHistory,
   name: (p: string) => string,
   colours: Record<string, string>,
-  letter: (p: string) => string,
+  short: (p: string) => string,
 ): Element | null {
   const n = hist.labels.length;
   if (n < 2 || hist.series.length === 0) return null;
-  const [W, H, left, right, top, bottom] = [320, 150, 20, 44, 8, 16];
+  const [W, H, left, right, top, bottom] = [320, 130, 20, 52, 8, 17];
   const max = Math.max(2, ...hist.series.flatMap((x) => x.counts));
   const ceil = Math.ceil(max / 2) * 2;
   const x = (i: number) => left + ((W - left - right) * i) / (n - 1);
   const y = (c: number) => top + (H - top - bottom) * (1 - c / ceil);
+  // Lines on the same count are spread a little around it, so one does not hide another.
+  const at = (k: number, i: number, c: number) => {
+    const same = hist.series.filter((o) => o.counts[i] === c).length;
+    const before = hist.series.slice(0, k).filter((o) => o.counts[i] === c).length;
+    return (y(c) + (before - (same - 1) / 2) * 1.8).toFixed(1);
+  };
   const grid = [0, ceil / 2, ceil].map((c) => [
     s("line", { x1: left, x2: W - right, y1: y(c), y2: y(c), class: "grid" }),
     s("text", { x: left - 4, y: y(c) + 3, "text-anchor": "end" }, String(c)),
@@ -97,22 +103,22 @@ export function centreChart(
   const ends = hist.series
     .map((x2) => ({ power: x2.power, c: x2.counts[n - 1]!, y: y(x2.counts[n - 1]!) }))
     .sort((a, b) => a.y - b.y);
-  for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 10);
+  for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 11);
   const overflow = (ends[ends.length - 1]?.y ?? 0) - (H - bottom + 2);
   if (overflow > 0) for (const e of ends) e.y -= overflow;
-  const lines = hist.series.map((x2) =>
+  const lines = hist.series.map((x2, k) =>
     s(
       "g",
       { "data-power": x2.power },
       s("title", {}, `${name(x2.power)}: ${x2.counts.join(", ")}`),
       s("polyline", {
-        points: x2.counts.map((c, i) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(" "),
+        points: x2.counts.map((c, i) => `${x(i).toFixed(1)},${at(k, i, c)}`).join(" "),
         stroke: colours[x2.power] ?? "#666",
       }),
       ...x2.counts.map((c, i) =>
         s("circle", {
           cx: x(i).toFixed(1),
-          cy: y(c).toFixed(1),
+          cy: at(k, i, c),
           r: 2,
           fill: colours[x2.power] ?? "#666",
         }),
@@ -130,7 +136,7 @@ export function centreChart(
         height: 8,
         fill: colours[e.power] ?? "#666",
       }),
-      s("text", { x: W - right + 15, y: e.y + 3.5 }, `${letter(e.power)} ${e.c}`),
+      s("text", { x: W - right + 15, y: e.y + 3.5 }, `${short(e.power)} ${e.c}`),
     ),
   );
   const summary = `Supply centres per year (${hist.labels.join(", ")}): ${hist.series

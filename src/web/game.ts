@@ -111,9 +111,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     const ids = g.powers?.map((p) => p.id) ?? [];
     for (const x of hist.series) if (!ids.includes(x.power)) ids.push(x.power);
     const colours = powerColours(ids, palette(), g.style);
-    const letter = (p: string) =>
-      g.powers?.find((q) => q.id === p)?.letter ?? p.charAt(0).toUpperCase();
-    fill(chart, centreChart(hist, name, colours, letter));
+    // Each line ends in the power's name cut to three letters ("Eng 5"), beside its colour.
+    fill(
+      chart,
+      centreChart(hist, name, colours, (p) => name(p).slice(0, 3)),
+    );
   };
   const showCentres = () => {
     fill(table, centreTable(view.position, name));

@@ -181,6 +181,7 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
     // Drawn again only when the thread changes, so ticks survive a live update.
     if (to.dataset.for === key) return;
     to.dataset.for = key;
+    to.classList.toggle("to-line", !picking);
     fill(
       to,
       picking
