@@ -105,6 +105,7 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await chair.goto(`${h.base}/chair/${id}`);
     await chair.getByText(/This game is not chaired/).waitFor();
     assert.equal(await chair.locator('[data-action="reveal"]').count(), 0, "no reveal");
+    await h.docShot(chair, "projector-not-chaired-desktop");
     // Chaired: the projector link appears, and the reveal with it.
     await console_.getByRole("button", { name: /Chaired: off/ }).click();
     await phase.getByText("Chair mode: done.").waitFor();
@@ -285,6 +286,17 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     const box = (await small.boundingBox())!;
     assert.ok(box.width <= PHONE.width && box.width > 250, `as wide as the phone (${box.width})`);
     await h.docShot(phone, "centres-chart-phone");
+
+    // The GM on a phone: the answer beside the button there too.
+    const gmPhone = await open("gm", id, "Game master", PHONE);
+    const extend = gmPhone.getByRole("button", { name: "Extend deadline (minutes)" });
+    await extend.click();
+    const said = gmPhone.locator('[data-feedback="Extend"]').getByText("Extend: done.");
+    await said.waitFor();
+    // The live update ("deadline") draws the console again, the answer kept: let it land.
+    await gmPhone.waitForTimeout(500);
+    await said.scrollIntoViewIfNeeded();
+    await h.docShot(gmPhone, "gm-feedback-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 });
