@@ -64,7 +64,15 @@ test("the game as a GIF and a phase as a PNG: only adjudicated orders, cached by
   assert.match(s1901.headers.get("content-disposition") ?? "", /filename="entente-.*-S1901M\.png"/);
   assert.ok(!Buffer.from(await s1901.arrayBuffer()).equals(before), "drawn with its orders");
 
-  const gif = await fetch(`${base}/api/games/${id}/history.gif`);
+  // The GIF is drawn in a worker thread: the judge answers meanwhile.
+  const order: string[] = [];
+  const drawing = fetch(`${base}/api/games/${id}/history.gif`).then((r) => {
+    order.push("gif");
+    return r;
+  });
+  await api.ok("GET", `/api/games/${id}`).then(() => order.push("view"));
+  const gif = await drawing;
+  assert.deepEqual(order, ["view", "gif"], "the game view was answered while the GIF was drawn");
   assert.equal(gif.status, 200);
   assert.equal(gif.headers.get("content-type"), "image/gif");
   const bytes = Buffer.from(await gif.arrayBuffer());

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { Worker } from "node:worker_threads";
 import type { GameRecord } from "../engine/record.ts";
 import { invalid, notFound } from "../judge/errors.ts";
 import type { Judge } from "../judge/judge.ts";
-import { type ExportOptions, recordFrames, recordGif } from "../render/export.ts";
+import { type ExportOptions, recordFrames } from "../render/export.ts";
 import { NoGeometryError, svgToPng } from "../render/geometry.ts";
+import { hasMap } from "../render/serve.ts";
 import { getVariant } from "../variants/registry.ts";
 import { type Ctx, type Route, route } from "./router.ts";
 import { text } from "./schema.ts";
@@ -13,7 +15,8 @@ import { text } from "./schema.ts";
  * animated GIF of the game so far and the PNG of one phase, drawn by src/render/export.ts
  * from the record the viewer may read (`recordFor`: the adjudicated phases, public once
  * adjudicated, and the board as it stands; never an order not yet adjudicated). Drawing a
- * GIF takes a while, so each is kept (a few, the latest) until the record changes.
+ * GIF takes seconds for a long game, so it is drawn in a worker thread (pictures-worker.ts),
+ * one at a time, and each is kept (a few, the latest) until the record changes.
  */
 
 const GIF_WIDTH = 800;
@@ -21,7 +24,7 @@ const KEEP = 8;
 const kept = new Map<string, Promise<Buffer>>();
 
 /** The picture for this key, drawn once while the record it was drawn from stays the same. */
-function once(key: string, draw: () => Buffer): Promise<Buffer> {
+function once(key: string, draw: () => Buffer | Promise<Buffer>): Promise<Buffer> {
   let hit = kept.get(key);
   if (!hit) {
     hit = Promise.resolve().then(draw);
@@ -30,6 +33,33 @@ function once(key: string, draw: () => Buffer): Promise<Buffer> {
     if (kept.size > KEEP) kept.delete(kept.keys().next().value as string);
   }
   return hit;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * The game's GIF drawn in a worker thread, after any other being drawn (two cores at most
+ * are shared with the judge). A worker does not inherit the TypeScript loader: it registers
+ * tsx, then loads the worker module (as the CLI's self-play does).
+ */
+function gifInWorker(record: GameRecord, palette: string): Promise<Buffer> {
+  const url = new URL("./pictures-worker.ts", import.meta.url).href;
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url)}); });`;
+  const run = () =>
+    new Promise<Buffer>((resolve, reject) => {
+      const w = new Worker(boot, { eval: true, workerData: { record, palette, width: GIF_WIDTH } });
+      w.once("message", (m: Uint8Array) =>
+        resolve(Buffer.from(m.buffer, m.byteOffset, m.byteLength)),
+      );
+      w.once("error", reject);
+      w.once("exit", (code) => {
+        if (code !== 0) reject(new Error(`the GIF worker stopped with code ${code}`));
+      });
+    });
+  const drawn = queue.then(run, run);
+  queue = drawn.catch(() => undefined);
+  return drawn;
 }
 
 function paletteOf(c: Ctx<unknown>): NonNullable<ExportOptions["palette"]> {
@@ -89,11 +119,8 @@ export function pictureRoutes(judge: Judge): Route[] {
       handler: async (c) => {
         const palette = paletteOf(c);
         const { record, variant, hash } = await readable(judge, c);
-        const gif = await once(`${hash}.${palette}.gif`, () =>
-          recordGif(variant, record, { palette, width: GIF_WIDTH }),
-        ).catch((e: unknown) => {
-          throw e instanceof NoGeometryError ? notFound(e.message) : e;
-        });
+        if (!hasMap(variant.id)) throw notFound(`${variant.id} has no map to draw`);
+        const gif = await once(`${hash}.${palette}.gif`, () => gifInWorker(record, palette));
         return send(
           c,
           "image/gif",

@@ -18,7 +18,10 @@ const h = new BrowserHarness();
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-declare const document: { activeElement: { textContent: string | null } | null };
+declare const document: {
+  activeElement: { textContent: string | null } | null;
+  querySelector(selector: string): { scrollIntoView(options: { block: string }): void } | null;
+};
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? null);
 
 /** The game page of `user` with the tab `tab` open. */
@@ -280,6 +283,16 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     const gif = readFileSync((await download.path())!);
     assert.equal(gif.subarray(0, 6).toString("latin1"), "GIF89a", "an animated GIF");
 
+    // And the phase shown in the history as a PNG.
+    await page.getByRole("tab", { name: "History" }).click();
+    const [png] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download S1902M as a PNG" }).click(),
+    ]);
+    assert.match(png.suggestedFilename(), /-S1902M\.png$/);
+    const bytes = readFileSync((await png.path())!);
+    assert.equal(bytes.subarray(1, 4).toString("latin1"), "PNG", "a PNG of the phase");
+
     const phone = await open("alice", id, "Orders", PHONE);
     const small = phone.getByRole("img", { name: /Supply centres per year/ });
     await small.scrollIntoViewIfNeeded();
@@ -293,9 +306,11 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await extend.click();
     const said = gmPhone.locator('[data-feedback="Extend"]').getByText("Extend: done.");
     await said.waitFor();
-    // The live update ("deadline") draws the console again, the answer kept: let it land.
-    await gmPhone.waitForTimeout(500);
-    await said.scrollIntoViewIfNeeded();
+    // Scrolled to by the page itself: a live update ("deadline") may draw the console again
+    // (the answer kept) at any moment.
+    await gmPhone.evaluate(() =>
+      document.querySelector('[data-feedback="Extend"]')?.scrollIntoView({ block: "center" }),
+    );
     await h.docShot(gmPhone, "gm-feedback-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
