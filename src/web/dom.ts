@@ -96,8 +96,10 @@ export function tabbed<P extends TabPanel>(
   const choose = async (p: P) => {
     active = p;
     for (const b of tabs.querySelectorAll("button")) {
-      b.setAttribute("aria-selected", b.textContent === p.title ? "true" : "false");
-      b.tabIndex = b.textContent === p.title ? 0 : -1;
+      // By its data-tab: a tab's text may carry more than the title (an unread count).
+      const on = b.dataset.tab === p.title.toLowerCase();
+      b.setAttribute("aria-selected", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
     }
     fill(body, p.el);
     await p.show();

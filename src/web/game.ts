@@ -48,6 +48,8 @@ export async function powersOf(variant: string): Promise<PowerInfo[]> {
 /** A tab of the game page; a click on the map goes to the tab shown. */
 export interface Panel extends TabPanel {
   onProvince?(p: string): void;
+  /** A mark the tab carries (the press's unread count), and how to bring it up to date. */
+  readonly badge?: { readonly el: HTMLElement; refresh(): Promise<void> };
 }
 
 /** What every part of the page shares: the game, its parts, the map, the report. */
@@ -197,6 +199,15 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   };
   const panels = parts.panels.map((p) => make[p]());
   const { tabs, body, choose, active } = tabbed(panels, "game");
+  // The tabs' marks, kept up to date while another tab is shown.
+  const badges = () =>
+    Promise.all(
+      panels.map((p) => {
+        if (!p.badge) return;
+        tabs.querySelector(`[data-tab="${p.title.toLowerCase()}"]`)?.append(p.badge.el);
+        return p === active() ? undefined : p.badge.refresh();
+      }),
+    ).catch(() => undefined);
 
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
@@ -208,6 +219,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     await Promise.all([
       ctx.draw(view.position),
       (report ? report.refresh() : Promise.resolve()).then(() => active()?.show()),
+      badges(),
     ]);
   }
 
@@ -266,6 +278,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   await Promise.all([
     (report ? report.refresh() : Promise.resolve()).then(() => choose(panels[0]!)),
     ctx.draw(view.position),
+    badges(),
   ]);
   liveUpdates(id, reload);
 }

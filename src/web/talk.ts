@@ -65,6 +65,18 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
             .map((p) => (p === "gm" ? "Game master" : name(p)))
             .join(", ");
   const current = () => threads.find((t) => t.key === chosen);
+  // The Press tab's own count: every unread message but the thread being read.
+  const badge = h("span", { class: "unread", hidden: true });
+  const count = (reading: string | null) => {
+    const n = threads.reduce((a, t) => a + (t.key === reading ? 0 : t.unread), 0);
+    badge.hidden = n === 0;
+    fill(badge, String(n));
+    badge.setAttribute("aria-label", `${n} unread`);
+  };
+  const load = async () => {
+    const items = await get<PressItem[]>(`${ctx.base}/press`);
+    threads = pressThreads(items, mine(), seen.marks());
+  };
   const showThread = () => {
     const t = current();
     fill(
@@ -199,15 +211,22 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
   const panel: Panel = {
     title: "Press",
     el,
+    badge: {
+      el: badge,
+      async refresh() {
+        await load();
+        count(null);
+      },
+    },
     async show() {
-      const items = await get<PressItem[]>(`${ctx.base}/press`);
-      threads = pressThreads(items, mine(), seen.marks());
+      await load();
       if (!current() && !picking) chosen = "all";
       const player = ctx.view().you?.role === "player";
       const t = current();
       showTo();
       showList();
       showThread();
+      count(picking ? null : chosen);
       const canReply =
         player && (picking || (t !== undefined && (t.to === "all" || t.to.length > 0)));
       // The parts are filled in place: a message arriving while one is written (a live

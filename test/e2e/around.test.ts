@@ -144,10 +144,16 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await alice.getByRole("button", { name: "Send", exact: true }).click();
     await alice.getByText("England wishes everybody a calm spring.").waitFor();
 
-    // France: the public thread and England's, each with one unread.
-    const bob = await open("bob", id, "Press");
+    // France, on the Orders tab: the Press tab counts two unread messages.
+    const bob = await open("bob", id, "Orders");
+    const pressTab = bob.getByRole("tab", { name: /^Press/ });
+    await pressTab.locator(".unread:not([hidden])").waitFor();
+    assert.equal(await pressTab.locator(".unread").textContent(), "2", "two unread on the tab");
+    await pressTab.click();
+    // The public thread and England's, each with one unread; the public one, open, is read.
     const fromEngland = bob.locator('.threads [data-thread="england"]');
     await fromEngland.waitFor();
+    assert.equal(await pressTab.locator(".unread").textContent(), "1", "England's is left");
     assert.equal(
       await fromEngland.locator(".unread").textContent(),
       "1",
@@ -165,6 +171,7 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await bob.keyboard.press("Enter");
     await bob.getByText("Shall we keep the Channel empty?").waitFor();
     assert.equal(await fromEngland.locator(".unread").count(), 0, "read once opened");
+    assert.equal(await pressTab.locator(".unread").isVisible(), false, "nothing unread on the tab");
     await bob.getByLabel("message").fill("Agreed: no fleet in the Channel.");
     await bob.getByRole("button", { name: "Send", exact: true }).click();
     await bob.getByText("Agreed: no fleet in the Channel.").waitFor();
