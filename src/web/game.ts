@@ -203,9 +203,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const badges = () =>
     Promise.all(
       panels.map((p) => {
-        if (!p.badge) return;
+        if (!p.badge) return Promise.resolve();
         tabs.querySelector(`[data-tab="${p.title.toLowerCase()}"]`)?.append(p.badge.el);
-        return p === active() ? undefined : p.badge.refresh();
+        return p === active() ? Promise.resolve() : p.badge.refresh();
       }),
     ).catch(() => undefined);
 
