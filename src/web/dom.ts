@@ -133,8 +133,9 @@ export function tabbed<P extends TabPanel>(
 
 /**
  * Draws `el` again with `draw`, keeping the keyboard's place: the element focused inside it
- * keeps the focus if `draw` put it back, or it goes to the button with the same text (a
- * panel redrawn by a live update while a keyboard user is on one of its buttons).
+ * keeps the focus if `draw` put it back, or it goes to the button with the same `data-focus`
+ * (or, without one, the same text): a panel redrawn by a live update while a keyboard user
+ * is on one of its buttons.
  */
 export function keepFocus(el: Element, draw: () => void): void {
   const had = document.activeElement;
@@ -142,6 +143,8 @@ export function keepFocus(el: Element, draw: () => void): void {
   draw();
   if (!inside || document.activeElement === inside) return;
   if (el.contains(inside)) inside.focus();
-  else
-    [...el.querySelectorAll("button")].find((b) => b.textContent === inside.textContent)?.focus();
+  else {
+    const key = (e: Element) => e.getAttribute("data-focus") ?? e.textContent;
+    [...el.querySelectorAll("button")].find((b) => key(b) === key(inside))?.focus();
+  }
 }

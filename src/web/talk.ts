@@ -107,44 +107,48 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
     if (t && !picking) seen.read(t);
   };
   const showList = () =>
-    fill(
-      list,
-      threads.map((t) => {
-        const unread = t.key === chosen && !picking ? 0 : t.unread;
-        return h(
-          "button",
-          {
-            type: "button",
-            class: "thread secondary",
-            "data-thread": t.key,
-            "aria-pressed": String(t.key === chosen && !picking),
-            onclick: () => {
-              chosen = t.key;
-              picking = false;
-              void panel.show();
-            },
-          },
-          label(t),
-          unread
-            ? h("span", { class: "unread", "aria-label": `${unread} unread` }, String(unread))
-            : null,
-        );
-      }),
-      ctx.view().you?.role === "player"
-        ? h(
+    keepFocus(list, () =>
+      fill(
+        list,
+        threads.map((t) => {
+          const unread = t.key === chosen && !picking ? 0 : t.unread;
+          return h(
             "button",
             {
               type: "button",
               class: "thread secondary",
-              "aria-pressed": String(picking),
+              "data-thread": t.key,
+              "data-focus": `thread:${t.key}`,
+              "aria-pressed": String(t.key === chosen && !picking),
               onclick: () => {
-                picking = true;
+                chosen = t.key;
+                picking = false;
                 void panel.show();
               },
             },
-            "+ New conversation",
-          )
-        : null,
+            label(t),
+            unread
+              ? h("span", { class: "unread", "aria-label": `${unread} unread` }, String(unread))
+              : null,
+          );
+        }),
+        ctx.view().you?.role === "player"
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "thread secondary",
+                "data-focus": "thread:+",
+                "aria-pressed": String(picking),
+                onclick: () => {
+                  picking = true;
+                  void panel.show();
+                },
+              },
+              "+ New conversation",
+            )
+          : null,
+      ),
     );
   const recipients = (): "all" | string[] | null => {
     if (picking)

@@ -171,6 +171,7 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await bob.keyboard.press("Enter");
     await bob.getByText("Shall we keep the Channel empty?").waitFor();
     assert.equal(await fromEngland.locator(".unread").count(), 0, "read once opened");
+    assert.equal(await focused(bob), "England", "the focus stays on the thread opened");
     assert.equal(await pressTab.locator(".unread").isVisible(), false, "nothing unread on the tab");
     await bob.getByLabel("message").fill("Agreed: no fleet in the Channel.");
     await bob.getByRole("button", { name: "Send", exact: true }).click();
