@@ -6,6 +6,7 @@ import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
 import { hasMap } from "../src/render/serve.ts";
 import { testStore } from "../src/store/testing.ts";
 import {
+  centreHistory,
   centreRows,
   dueText,
   focusBox,
@@ -13,6 +14,7 @@ import {
   missedPowers,
   missedWords,
   possibleCommands,
+  pressThreads,
 } from "../src/web/parts.ts";
 import type { GameView } from "../src/web/types.ts";
 
@@ -232,5 +234,130 @@ describe("the supply centres and the missed orders the page shows", () => {
     });
     assert.deepEqual([...adjust], ["turkey"], "Turkey's removal was chosen by the rules");
     assert.match(missedWords("S1901M"), /no orders received: units held/);
+  });
+});
+
+describe("the centres chart and press as conversations", () => {
+  const at = (phase: string, centers: Record<string, string[]>) => ({
+    variant: "classical",
+    phase,
+    units: {},
+    centers,
+  });
+  const ph = (phase: string, next: ReturnType<typeof at>) => ({
+    phase,
+    orders: {},
+    results: {},
+    position: next,
+  });
+
+  test("centres per power: the start, then each year's last position played", () => {
+    const hist = centreHistory({
+      start: at("S1901M", { england: ["lon", "edi", "lvp"], france: ["par", "mar", "bre"] }),
+      phases: [
+        ph(
+          "S1901M",
+          at("F1901M", { england: ["lon", "edi", "lvp"], france: ["par", "mar", "bre"] }),
+        ),
+        ph(
+          "F1901M",
+          at("W1901A", {
+            england: ["lon", "edi", "lvp", "nwy"],
+            france: ["par", "mar", "bre", "spa"],
+          }),
+        ),
+        ph(
+          "W1901A",
+          at("S1902M", {
+            england: ["lon", "edi", "lvp", "nwy"],
+            france: ["par", "mar", "bre", "spa"],
+          }),
+        ),
+        ph(
+          "S1902M",
+          at("F1902M", {
+            england: ["lon", "edi", "lvp", "nwy"],
+            france: ["par", "mar", "bre", "spa"],
+          }),
+        ),
+        ph(
+          "F1902M",
+          at("S1903M", {
+            england: ["lon", "edi", "lvp", "nwy", "bre"],
+            france: ["par", "mar", "spa"],
+            italy: [],
+          }),
+        ),
+      ],
+    });
+    assert.deepEqual(hist.labels, ["start", "1901", "1902"], "one point a year after the start");
+    assert.deepEqual(
+      hist.series,
+      [
+        { power: "england", counts: [3, 4, 5] },
+        { power: "france", counts: [3, 4, 3] },
+      ],
+      "most centres now first; a power that never held one is left out",
+    );
+    assert.deepEqual(
+      centreHistory({ start: { variant: "x", phase: "1", units: {} }, phases: [] }).series,
+      [],
+      "a fogged record without centres has no chart",
+    );
+  });
+
+  test("press threads: public, per correspondent or group, anonymous; unread per viewer", () => {
+    let id = 0;
+    const msg = (
+      from: string | null,
+      to: "all" | string[],
+      extra: { yours?: boolean; kind?: string } = {},
+    ) => ({
+      id: ++id,
+      phase: "S1901M",
+      kind: extra.kind ?? (from === null ? "grey" : "white"),
+      from,
+      fromName: from ?? "Anonymous",
+      to,
+      body: `message ${id}`,
+      at: "2026-01-01T00:00:00Z",
+      ...(extra.yours ? { yours: true } : {}),
+    });
+    const items = [
+      msg("france", "all"), // 1
+      msg("england", ["france"], { yours: true }), // 2: England to France
+      msg("france", ["england"]), // 3: France answers
+      msg(null, ["england", "germany"]), // 4: grey, author unknown to England
+      msg("germany", ["england", "russia"]), // 5: a group
+      msg("england", ["france"], { yours: true, kind: "grey" }), // 6: England's own grey press
+    ];
+    const threads = pressThreads(items, ["england"], { france: 3 });
+    assert.deepEqual(
+      threads.map((t) => [t.key, t.to, t.items.map((m) => m.id), t.unread]),
+      [
+        ["all", "all", [1], 1],
+        ["france", ["france"], [2, 3, 6], 0],
+        ["germany,russia", ["germany", "russia"], [5], 1],
+        ["anonymous", [], [4], 1],
+      ],
+      "the public thread first, then the latest; read up to 3 with France, one's own never unread",
+    );
+    // The GM reads every author, grey press's too.
+    const gm = pressThreads(
+      items.map((m) =>
+        m.from === null ? { ...m, from: "turkey", yours: false } : { ...m, yours: false },
+      ),
+      [],
+    );
+    assert.deepEqual(
+      gm.map((t) => [t.key, t.unread]),
+      [
+        ["all", 1],
+        ["england,france", 3],
+        ["england,germany,russia", 1],
+        ["england,germany,turkey", 1],
+      ],
+      "the GM, who has no power, sees each group whole, and no anonymous thread",
+    );
   });
 });

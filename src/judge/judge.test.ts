@@ -278,6 +278,18 @@ for (const kind of STORE_KINDS) {
       const { judge, players } = g;
       const p1 = await judge.propose(players.england, g.gameId, { kind: "draw" });
       assert.deepEqual(p1.powers, [...POWERS]);
+      // No second proposal to end the game while one is open, from anyone.
+      for (const [who, input] of [
+        ["france", { kind: "draw" as const, powers: ["france", "england"] }],
+        ["germany", { kind: "concede" as const, powers: ["germany"] }],
+      ] as const) {
+        await assert.rejects(judge.propose(players[who], g.gameId, input), (e: Error) => {
+          assert.equal((e as { kind?: string }).kind, "conflict");
+          assert.match(e.message, new RegExp(`proposal ${p1.id} \\(draw: .*\\) is still open`));
+          assert.match(e.message, /once it is decided with the orders of S1901M/);
+          return true;
+        });
+      }
       for (const p of POWERS) {
         if (p === "italy") continue; // Italy does not vote: that is a no
         await judge.vote(players[p], g.gameId, p1.id, p === "turkey" ? "abstain" : "yes");

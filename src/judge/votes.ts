@@ -30,6 +30,23 @@ export class Votes extends Room {
         throw forbidden("only players (and the GM, for house rules) may make proposals");
       }
       if (g.game.status !== "active") throw conflict("proposals are made while the game is on");
+      // One proposal to end the game (a draw or a concession) open at a time, and one
+      // house-rule change: a second waits until the first is decided with the next orders.
+      const ending = (k: ProposalKind) => k === "draw" || k === "concede";
+      const open = (
+        await trx
+          .selectFrom("proposals")
+          .select(["id", "kind", "text"])
+          .where("game_id", "=", gameId)
+          .where("status", "=", "open")
+          .orderBy("id")
+          .execute()
+      ).find((p) => ending(p.kind) === ending(input.kind));
+      if (open) {
+        throw conflict(
+          `proposal ${open.id} (${open.kind}: "${open.text}") is still open: vote on it; a new ${ending(input.kind) ? "draw or concession" : "house-rule change"} may be proposed once it is decided with the orders of ${g.state.phase}`,
+        );
+      }
       const survivors = survivingSeats(g.seats, g.position);
       let powers: string[] | null = null;
       let text = input.text?.trim() ?? "";

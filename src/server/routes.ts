@@ -12,6 +12,7 @@ import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
 import { scenariosOf } from "../variants/scenarios.ts";
 import type { EventHub } from "./events.ts";
+import { pictureRoutes } from "./pictures.ts";
 import * as R from "./responses.ts";
 import { type Ctx, type Route, route } from "./router.ts";
 import {
@@ -484,6 +485,9 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         options: optional(optionsSchema),
       }),
       successStatus: 201,
+      responses: {
+        409: "the game is not on, or a proposal of the same sort (to end the game, or a house-rule change) is still open",
+      },
       handler: async (c) => ({
         status: 201,
         body: await judge.propose(need(c.user), c.params.id!, c.body),
@@ -892,6 +896,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     ),
     // The web client's routes: legal orders, typed-order checks, the sandbox, the chair.
     ...webRoutes(judge),
+    // The game's history as pictures: the GIF and a phase's PNG (pictures.ts).
+    ...pictureRoutes(judge),
   ];
 }
 

@@ -152,14 +152,19 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
   let step = 0;
   let steps: Step[] = [];
 
+  // The reveal is the chair's: offered only while the game is chaired (a game played to
+  // deadlines is adjudicated by the clock, or by the GM's console).
+  const chaired = async () =>
+    gm && (await get<{ chaired: boolean }>(`/api/games/${encodeURIComponent(id)}/chair`)).chaired;
   const showLive = async () => {
     revealed = null;
+    const chairing = view.state === "open" && (await chaired());
     fill(title, `${view.name}: ${view.phase ?? "not started"}`);
     fill(points, pointsTable(view, name));
     await board.show(view.position);
     fill(
       reveal,
-      gm && view.state === "open"
+      chairing
         ? h(
             "button",
             {
@@ -177,7 +182,9 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
               ? "The game is over."
               : view.state === "forming"
                 ? "Waiting for the delegations to take their seats."
-                : "",
+                : gm && view.state === "open"
+                  ? "This game is not chaired: its phases are resolved at their deadlines. Turn chaired play on in the game master's console to reveal orders here."
+                  : "",
           ),
     );
     await refreshStatus();

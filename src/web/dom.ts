@@ -96,8 +96,10 @@ export function tabbed<P extends TabPanel>(
   const choose = async (p: P) => {
     active = p;
     for (const b of tabs.querySelectorAll("button")) {
-      b.setAttribute("aria-selected", b.textContent === p.title ? "true" : "false");
-      b.tabIndex = b.textContent === p.title ? 0 : -1;
+      // By its data-tab: a tab's text may carry more than the title (an unread count).
+      const on = b.dataset.tab === p.title.toLowerCase();
+      b.setAttribute("aria-selected", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
     }
     fill(body, p.el);
     await p.show();
@@ -127,4 +129,22 @@ export function tabbed<P extends TabPanel>(
     );
   });
   return { tabs, body, choose, active: () => active };
+}
+
+/**
+ * Draws `el` again with `draw`, keeping the keyboard's place: the element focused inside it
+ * keeps the focus if `draw` put it back, or it goes to the button with the same `data-focus`
+ * (or, without one, the same text): a panel redrawn by a live update while a keyboard user
+ * is on one of its buttons.
+ */
+export function keepFocus(el: Element, draw: () => void): void {
+  const had = document.activeElement;
+  const inside = had instanceof HTMLElement && el.contains(had) ? had : null;
+  draw();
+  if (!inside || document.activeElement === inside) return;
+  if (el.contains(inside)) inside.focus();
+  else {
+    const key = (e: Element) => e.getAttribute("data-focus") ?? e.textContent;
+    [...el.querySelectorAll("button")].find((b) => key(b) === key(inside))?.focus();
+  }
 }

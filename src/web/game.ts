@@ -1,17 +1,25 @@
+import { powerColours } from "../render/layers.ts";
 import type { BoardPosition, DrawnOrder } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
-import { Board, geometry } from "./board.ts";
-import { centreTable } from "./centres.ts";
+import { Board, geometry, palette } from "./board.ts";
+import { centreChart, centreTable } from "./centres.ts";
 import { countdown, fill, h, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
 import { loginForm } from "./lobby.ts";
 import { ordersPanel } from "./orders.ts";
-import { focusBox, type GameParts, gameParts, type PanelId, seatLabel } from "./parts.ts";
+import {
+  centreHistory,
+  focusBox,
+  type GameParts,
+  gameParts,
+  type PanelId,
+  seatLabel,
+} from "./parts.ts";
 import { pointsPanel } from "./points.ts";
 import { type ReportCard, reportCard } from "./report.ts";
 import { pressPanel, votesPanel } from "./talk.ts";
-import type { GameView } from "./types.ts";
+import type { GameRecord, GameView } from "./types.ts";
 
 /*
  * The game page, one for every game. It reads the game view, asks `gameParts` (parts.ts) what
@@ -40,6 +48,8 @@ export async function powersOf(variant: string): Promise<PowerInfo[]> {
 /** A tab of the game page; a click on the map goes to the tab shown. */
 export interface Panel extends TabPanel {
   onProvince?(p: string): void;
+  /** A mark the tab carries (the press's unread count), and how to bring it up to date. */
+  readonly badge?: { readonly el: HTMLElement; refresh(): Promise<void> };
 }
 
 /** What every part of the page shares: the game, its parts, the map, the report. */
@@ -86,9 +96,56 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const board = parts.map ? new Board("map", (p) => active()?.onProvince?.(p)) : null;
   const frame = parts.map?.frame ? mapFrame(board!, view.you?.role === "gm") : null;
   const meta = h("p", { class: "meta", "aria-live": "polite" });
-  // The supply centres of the position as it stands (centres.ts), beside the board.
-  const centres = h("div", { class: "centres-box" });
-  const showCentres = () => fill(centres, centreTable(view.position, name));
+  // The supply centres of the position as it stands (centres.ts), beside the board, and
+  // their chart over the years, read from the public record when a phase was adjudicated.
+  const table = h("div", {});
+  const chart = h("div", { class: "chart-box" });
+  const centres = h("div", { class: "centres-box" }, table, chart);
+  let charted = -1;
+  const showChart = async () => {
+    if (parts.names !== "variant" || view.phaseIndex === charted) return;
+    charted = view.phaseIndex;
+    const [record, g] = await Promise.all([
+      get<GameRecord>(`${base}/record`),
+      geometry(view.variant),
+    ]);
+    const hist = centreHistory(record);
+    const ids = g.powers?.map((p) => p.id) ?? [];
+    for (const x of hist.series) if (!ids.includes(x.power)) ids.push(x.power);
+    const colours = powerColours(ids, palette(), g.style);
+    // Each line ends in the power's name cut to three letters ("Eng 5"), beside its colour.
+    fill(
+      chart,
+      centreChart(hist, name, colours, (p) => name(p).slice(0, 3)),
+    );
+  };
+  const showCentres = () => {
+    fill(table, centreTable(view.position, name));
+    if (board) void showChart().catch(() => fill(chart));
+  };
+  // The game so far as an animated GIF (GET history.gif: adjudicated phases only), drawn in
+  // the palette the viewer chose.
+  const gif = h(
+    "a",
+    {
+      class: "button secondary",
+      href: `${base}/history.gif${palette() === "colorblind" ? "?palette=colorblind" : ""}`,
+      download: "",
+      title: "an animated GIF of every phase adjudicated so far",
+    },
+    "Download GIF",
+  );
+  // The projector view is for chaired games (the chair reveals all orders there).
+  const projector = h(
+    "a",
+    { href: `/chair/${encodeURIComponent(id)}`, class: "button secondary", hidden: true },
+    "Projector view",
+  );
+  const showProjector = async () => {
+    if (view.you?.role !== "gm" || !parts.gm.chair) return;
+    const c = await get<{ chaired: boolean }>(`${base}/chair`);
+    projector.hidden = !c.chaired;
+  };
   const showMeta = () =>
     fill(
       meta,
@@ -142,16 +199,27 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   };
   const panels = parts.panels.map((p) => make[p]());
   const { tabs, body, choose, active } = tabbed(panels, "game");
+  // The tabs' marks, kept up to date while another tab is shown.
+  const badges = () =>
+    Promise.all(
+      panels.map((p) => {
+        if (!p.badge) return Promise.resolve();
+        tabs.querySelector(`[data-tab="${p.title.toLowerCase()}"]`)?.append(p.badge.el);
+        return p === active() ? Promise.resolve() : p.badge.refresh();
+      }),
+    ).catch(() => undefined);
 
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
     showMeta();
     showCentres();
+    void showProjector();
     // The board as it stands (the tab shown may draw over it), and the report before the
     // tab: the command box shows the report's possible commands.
     await Promise.all([
       ctx.draw(view.position),
       (report ? report.refresh() : Promise.resolve()).then(() => active()?.show()),
+      badges(),
     ]);
   }
 
@@ -162,13 +230,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
       { class: "game-head" },
       h("h1", {}, view.name),
       meta,
-      view.you?.role === "gm" && parts.gm.chair
-        ? h(
-            "a",
-            { href: `/chair/${encodeURIComponent(id)}`, class: "button secondary" },
-            "Projector view",
-          )
-        : null,
+      projector,
       board
         ? h(
             "button",
@@ -197,7 +259,13 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
               "div",
               { class: "map-box" },
               board.el,
-              h("div", { class: "row map-tools" }, board.zoom.controls, frame?.button),
+              h(
+                "div",
+                { class: "row map-tools" },
+                board.zoom.controls,
+                frame?.button,
+                parts.names === "variant" ? gif : null,
+              ),
             )
           : null,
         report?.el,
@@ -206,9 +274,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     ),
   );
   showCentres();
+  void showProjector();
   await Promise.all([
     (report ? report.refresh() : Promise.resolve()).then(() => choose(panels[0]!)),
     ctx.draw(view.position),
+    badges(),
   ]);
   liveUpdates(id, reload);
 }

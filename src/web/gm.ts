@@ -1,5 +1,5 @@
 import { get, post } from "./api.ts";
-import { fill, h, message } from "./dom.ts";
+import { fill, h, keepFocus, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import type { GameView } from "./types.ts";
 
@@ -14,21 +14,49 @@ export function gmPanel(ctx: GameCtx): Panel {
   const el = h("div", { class: "gm" });
   const base = ctx.base;
   const { gm, words } = ctx.parts;
-  const out = h("div", { "aria-live": "polite" });
-  /** Runs an action and says how it went. */
-  const act = async (what: string, f: () => Promise<unknown>) => {
+  /*
+   * What the last action said, shown beside the buttons it was pressed among (its group:
+   * the phase's buttons, the deadline, the correction, the replacement, the end), which
+   * stays when the console is drawn again with the new state of the game.
+   */
+  let said: { group: string; text: string; kind: "ok" | "error" } | null = null;
+  const slots = new Map<string, HTMLElement>();
+  const feedback = (group: string) => {
+    const slot = h("span", { class: "feedback", "data-feedback": group, "aria-live": "polite" });
+    slots.set(group, slot);
+    if (said?.group === group) fill(slot, message(said.text, said.kind));
+    return slot;
+  };
+  const say = (group: string, text: string, kind: "ok" | "error") => {
+    said = { group, text, kind };
+    const slot = slots.get(group);
+    if (slot) fill(slot, message(text, kind));
+  };
+  /** Runs an action and says how it went, beside the buttons of its group. */
+  const act = async (what: string, f: () => Promise<unknown>, group = what) => {
+    // The console is drawn again: the focus goes back to the button pressed, or to the
+    // first one of its group when that one is gone (Pause becomes Resume).
+    const pressed = document.activeElement?.textContent ?? "";
+    const refocus = () => {
+      const buttons = [...el.querySelectorAll("button")];
+      const again = buttons.find((b) => b.textContent === pressed);
+      const slot = slots.get(group);
+      (again ?? slot?.parentElement?.querySelector("button"))?.focus();
+    };
     try {
       await f();
-      fill(out, message(`${what}: done.`, "ok"));
+      said = { group, text: `${what}: done.`, kind: "ok" };
       await ctx.reload();
+      say(group, `${what}: done.`, "ok");
     } catch (e) {
-      fill(out, message(`${what}: ${(e as Error).message}`, "error"));
+      say(group, `${what}: ${(e as Error).message}`, "error");
     }
+    refocus();
   };
   const btn = (label: string, f: () => void, cls = "secondary") =>
     h("button", { type: "button", class: cls, onclick: f }, label);
   const minutes = h("input", { type: "number", value: "60", "aria-label": "minutes", step: "any" });
-  const corrPower = h("input", { "aria-label": "power", placeholder: "power" });
+  const corrPower = h("select", { "aria-label": "power whose orders are corrected" });
   const corrOrders = h("textarea", {
     rows: 3,
     "aria-label": "corrected orders",
@@ -42,11 +70,23 @@ export function gmPanel(ctx: GameCtx): Panel {
   });
   const resolveNow = () =>
     gm.resolve === "now"
-      ? act("Resolve", () => post(`${base}/chair/resolve`))
+      ? act("Resolve", () => post(`${base}/chair/resolve`), "phase")
       : // The scheduler adjudicates the turn on its next tick.
-        act("Deadline set to now: the turn is adjudicated in a moment", () =>
-          post(`${base}/gm/deadline`, { at: new Date().toISOString() }),
+        act(
+          "Deadline set to now: the turn is adjudicated in a moment",
+          () => post(`${base}/gm/deadline`, { at: new Date().toISOString() }),
+          "phase",
         );
+  // The orders a power gave in the last adjudicated phase, to correct from.
+  corrPower.addEventListener("change", async () => {
+    if (!corrPower.value || ctx.parts.names !== "variant") return;
+    try {
+      const phases = await get<{ orders: Record<string, string[]> }[]>(`${base}/phases`);
+      corrOrders.value = (phases[phases.length - 1]?.orders[corrPower.value] ?? []).join("\n");
+    } catch {
+      // nothing to start from: the GM types them
+    }
+  });
   const download = async (url: string) => {
     try {
       const map = await get<unknown>(url);
@@ -56,36 +96,46 @@ export function gmPanel(ctx: GameCtx): Panel {
         download: `moderator-map-${ctx.view().id}.json`,
       });
       a.click();
-      fill(out, message("The moderator map was downloaded (JSON, the map's own frame).", "ok"));
+      say("map", "The moderator map was downloaded (JSON, the map's own frame).", "ok");
     } catch (e) {
-      fill(out, message(`Moderator map: ${(e as Error).message}`, "error"));
+      say("map", `Moderator map: ${(e as Error).message}`, "error");
     }
   };
-  const corrections = () => [
-    h("h3", {}, "Correct the last adjudication"),
-    h(
-      "div",
-      { class: "col" },
-      corrPower,
-      corrOrders,
-      corrReason,
-      btn(
-        "Correct",
-        () =>
-          void act("Correct", () =>
-            post(`${base}/gm/correct`, {
-              orders: corrPower.value.trim()
-                ? {
-                    [corrPower.value.trim()]: corrOrders.value
-                      .split(/\r?\n/)
-                      .filter((l) => l.trim()),
-                  }
-                : undefined,
-              reason: corrReason.value,
-            }),
+  // Offered once a phase has been adjudicated: there is nothing to correct before.
+  const corrections = (v: GameView) => [
+    v.phaseIndex > 0
+      ? [
+          h("h3", {}, "Correct the last adjudication"),
+          h(
+            "div",
+            { class: "col" },
+            powerPicker(ctx, v, corrPower),
+            corrOrders,
+            corrReason,
+            h(
+              "div",
+              { class: "row wrap" },
+              btn(
+                "Correct",
+                () =>
+                  void act("Correct", () =>
+                    post(`${base}/gm/correct`, {
+                      orders: corrPower.value
+                        ? {
+                            [corrPower.value]: corrOrders.value
+                              .split(/\r?\n/)
+                              .filter((l) => l.trim()),
+                          }
+                        : undefined,
+                      reason: corrReason.value,
+                    }),
+                  ),
+              ),
+              feedback("Correct"),
+            ),
           ),
-      ),
-    ),
+        ]
+      : null,
     h("h3", {}, "Replace a player"),
     h(
       "div",
@@ -104,6 +154,7 @@ export function gmPanel(ctx: GameCtx): Panel {
             ),
           ),
       ),
+      feedback("Replace"),
     ),
   ];
   const end = () => [
@@ -116,6 +167,7 @@ export function gmPanel(ctx: GameCtx): Panel {
         () => void act("End", () => post(`${base}/gm/end`, { result: "draw" })),
       ),
       btn("Abandon", () => void act("End", () => post(`${base}/gm/end`, { result: "abandoned" }))),
+      feedback("End"),
     ),
   ];
   return {
@@ -129,96 +181,122 @@ export function gmPanel(ctx: GameCtx): Panel {
           )
         : null;
       const running = v.state === "open" || v.state === "paused";
-      fill(
-        el,
-        h("h3", {}, words.phase === "turn" ? "Turn" : "Phase"),
-        h(
-          "div",
-          { class: "row wrap" },
-          v.state === "forming"
-            ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`)))
-            : null,
-          v.state === "open"
-            ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`)))
-            : null,
-          v.state === "paused"
-            ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`)))
-            : null,
-          v.state === "open" ? btn("Resolve now", () => void resolveNow(), "") : null,
-          chair
-            ? btn(
-                chair.chaired ? "Chaired: on (turn off)" : "Chaired: off (turn on)",
-                () => void act("Chair mode", () => post(`${base}/chair`, { on: !chair.chaired })),
+      keepFocus(el, () =>
+        fill(
+          el,
+          h("h3", {}, words.phase === "turn" ? "Turn" : "Phase"),
+          h(
+            "div",
+            { class: "row wrap" },
+            v.state === "forming"
+              ? btn("Start now", () => void act("Start", () => post(`${base}/gm/start`), "phase"))
+              : null,
+            v.state === "open"
+              ? btn("Pause", () => void act("Pause", () => post(`${base}/gm/pause`), "phase"))
+              : null,
+            v.state === "paused"
+              ? btn("Resume", () => void act("Resume", () => post(`${base}/gm/resume`), "phase"))
+              : null,
+            v.state === "open" ? btn("Resolve now", () => void resolveNow(), "") : null,
+            chair
+              ? btn(
+                  chair.chaired ? "Chaired: on (turn off)" : "Chaired: off (turn on)",
+                  () =>
+                    void act(
+                      "Chair mode",
+                      () => post(`${base}/chair`, { on: !chair.chaired }),
+                      "phase",
+                    ),
+                )
+              : null,
+            feedback("phase"),
+          ),
+          // Only a running game has a deadline to move.
+          running
+            ? h(
+                "div",
+                { class: "row" },
+                minutes,
+                btn(
+                  "Extend deadline (minutes)",
+                  () =>
+                    void act("Extend", () =>
+                      post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
+                    ),
+                ),
+                feedback("Extend"),
               )
             : null,
-        ),
-        // Only a running game has a deadline to move.
-        running
-          ? h(
-              "div",
-              { class: "row" },
-              minutes,
-              btn(
-                "Extend deadline (minutes)",
-                () =>
-                  void act("Extend", () =>
-                    post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
-                  ),
-              ),
-            )
-          : null,
-        chair?.received
-          ? h(
-              "p",
-              {},
-              `Orders received: ${chair.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; to order: ${v.toOrder.map(ctx.name).join(", ") || "nobody"}`,
-            )
-          : null,
-        gm.corrections ? corrections() : null,
-        gm.end ? end() : null,
-        gm.moderatorMap
-          ? [
-              h("h3", {}, "The whole map"),
-              h(
+          chair?.received
+            ? h(
                 "p",
                 {},
-                "Only you may read the generated map of every area (players see theirs in their reports, in their own names).",
-              ),
-              btn(
-                "Download the moderator map (JSON)",
-                () => void download(gm.moderatorMap as string),
-              ),
-            ]
-          : null,
-        h("h3", {}, "Invitations"),
-        h(
-          "ul",
-          {},
-          (v.invites ?? []).map((i) =>
-            h(
-              "li",
-              {},
-              `${i.role}${i.seat !== null ? ` (seat ${i.seat})` : ""}: `,
+                `Orders received: ${chair.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; to order: ${v.toOrder.map(ctx.name).join(", ") || "nobody"}`,
+              )
+            : null,
+          gm.corrections ? corrections(v) : null,
+          gm.end ? end() : null,
+          gm.moderatorMap
+            ? [
+                h("h3", {}, "The whole map"),
+                h(
+                  "p",
+                  {},
+                  "Only you may read the generated map of every area (players see theirs in their reports, in their own names).",
+                ),
+                h(
+                  "div",
+                  { class: "row wrap" },
+                  btn(
+                    "Download the moderator map (JSON)",
+                    () => void download(gm.moderatorMap as string),
+                  ),
+                  feedback("map"),
+                ),
+              ]
+            : null,
+          h("h3", {}, "Invitations"),
+          h(
+            "ul",
+            {},
+            (v.invites ?? []).map((i) =>
               h(
-                "a",
-                { href: `/join/${encodeURIComponent(i.code)}` },
-                `${location.origin}/join/${i.code}`,
+                "li",
+                {},
+                `${i.role}${i.seat !== null ? ` (seat ${i.seat})` : ""}: `,
+                h(
+                  "a",
+                  { href: `/join/${encodeURIComponent(i.code)}` },
+                  `${location.origin}/join/${i.code}`,
+                ),
               ),
             ),
           ),
+          seatList(ctx, v),
+          ctx.parts.panels.includes("press")
+            ? null
+            : h(
+                "p",
+                { class: "hint" },
+                "Press and votes are not part of these games: ME commands are their press.",
+              ),
         ),
-        seatList(ctx, v),
-        ctx.parts.panels.includes("press")
-          ? null
-          : h(
-              "p",
-              { class: "hint" },
-              "Press and votes are not part of these games: ME commands are their press.",
-            ),
-        out,
       );
     },
   };
+}
+
+/** The power picker of a correction: every power of the game, or none (adjudicate again). */
+function powerPicker(ctx: GameCtx, v: GameView, select: HTMLSelectElement): HTMLSelectElement {
+  const chosen = select.value;
+  fill(
+    select,
+    h("option", { value: "" }, "no orders changed: adjudicate again"),
+    v.seatList
+      .flatMap((s) => s.powers)
+      .map((p) => h("option", { value: p, selected: p === chosen }, `${ctx.name(p)}'s orders`)),
+  );
+  return select;
 }
 
 /** Who holds each seat: the seat's number (its powers, where powers are numbers), its name. */

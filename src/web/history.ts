@@ -1,6 +1,6 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
-import { drawnResults } from "./board.ts";
+import { drawnResults, palette } from "./board.ts";
 import { fill, h } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
@@ -123,6 +123,17 @@ export function historyPanel(ctx: GameCtx): Panel {
             class: "button secondary",
           },
           "Fork in sandbox",
+        ),
+        // The phase as a picture (pictures.ts on the server), in the palette chosen.
+        h(
+          "a",
+          {
+            href: `${ctx.base}/history.png?phase=${encodeURIComponent(ph.phase)}${palette() === "colorblind" ? "&palette=colorblind" : ""}`,
+            download: "",
+            class: "button secondary",
+            "aria-label": `Download ${ph.phase} as a PNG`,
+          },
+          "PNG",
         ),
       ),
       h("p", { class: "hint" }, "← and → step through the phases."),

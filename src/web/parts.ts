@@ -1,5 +1,5 @@
 import type { BoardPosition } from "../render/types.ts";
-import type { GameView, PhaseRecord } from "./types.ts";
+import type { GameRecord, GameView, PhaseRecord } from "./types.ts";
 
 /*
  * What the game page shows, read from the game view alone (no DOM here: test/web-parts.test.ts
@@ -232,4 +232,105 @@ export function missedWords(phase: string): string {
   if (type === "R") return "no orders received: dislodged units disbanded";
   if (type === "A") return "no orders received: the rules chose for it";
   return "no orders received: units held";
+}
+
+/** The supply centres per power over the game's years (the chart beside the board). */
+export interface CentreHistory {
+  /** "start", then each year played ("1901", ...): the centres at the end of it so far. */
+  labels: string[];
+  /** Every power that held a centre, most centres now first; a count per label. */
+  series: { power: string; counts: number[] }[];
+}
+
+/**
+ * Reads the centres from a record: the start, then the position after the last phase played
+ * of each year (a phase `S1901M` is of year 1901; a phase named otherwise is a point of its
+ * own). A record whose positions carry no centres (a fogged one) gives no series.
+ */
+export function centreHistory(record: Pick<GameRecord, "start" | "phases">): CentreHistory {
+  const points: { label: string; position: BoardPosition }[] = [
+    { label: "start", position: record.start },
+  ];
+  for (const ph of record.phases) {
+    const year = /^[A-Z](\d+)[A-Z]$/.exec(ph.phase)?.[1] ?? ph.phase;
+    const last = points[points.length - 1]!;
+    if (points.length > 1 && last.label === year) last.position = ph.position;
+    else points.push({ label: year, position: ph.position });
+  }
+  const powers = new Set(points.flatMap((p) => Object.keys(p.position.centers ?? {})));
+  const series = [...powers]
+    .map((power) => ({
+      power,
+      counts: points.map((p) => p.position.centers?.[power]?.length ?? 0),
+    }))
+    .filter((s) => s.counts.some((c) => c > 0))
+    .sort(
+      (a, b) =>
+        b.counts[b.counts.length - 1]! - a.counts[a.counts.length - 1]! ||
+        a.power.localeCompare(b.power),
+    );
+  return { labels: points.map((p) => p.label), series };
+}
+
+/** A message as `GET /api/games/:id/press` gives it (grey press to others without `from`). */
+export interface PressItem {
+  id: number;
+  phase: string;
+  kind: string;
+  /** The author's power, "gm", or null when the viewer may not know (grey press). */
+  from: string | null;
+  fromName: string;
+  to: "all" | string[];
+  body: string;
+  at: string;
+  yours?: boolean;
+}
+
+/** A conversation: the public one, one with a correspondent or a group, or the anonymous. */
+export interface PressThread {
+  /** "all", "anonymous", or the correspondents' powers sorted and joined by commas. */
+  key: string;
+  /** Whom a reply goes to: "all", the powers, or nobody (anonymous press has no address). */
+  to: "all" | string[];
+  items: PressItem[];
+  /** Messages not yet read by this viewer (their own never count). */
+  unread: number;
+}
+
+/**
+ * The viewer's press as conversations: everything to everybody is the public thread; a
+ * message to some powers belongs with the people in it other than the viewer (author and
+ * recipients; the GM, who has no power, sees each group whole); grey press whose author the
+ * viewer may not know is the anonymous thread. `read` holds, per thread, the last message
+ * id the viewer has read. The public thread comes first, then the latest conversation.
+ */
+export function pressThreads(
+  items: readonly PressItem[],
+  mine: readonly string[],
+  read: Readonly<Record<string, number>> = {},
+): PressThread[] {
+  const threads = new Map<string, PressThread>();
+  threads.set("all", { key: "all", to: "all", items: [], unread: 0 });
+  for (const m of items) {
+    let key: string;
+    let to: PressThread["to"];
+    if (m.to === "all") [key, to] = ["all", "all"];
+    else if (m.from === null) [key, to] = ["anonymous", []];
+    else {
+      const people = [...new Set([m.from, ...m.to])].filter((p) => !mine.includes(p)).sort();
+      key = people.join(",");
+      to = people.filter((p) => p !== "gm");
+    }
+    let t = threads.get(key);
+    if (!t) {
+      t = { key, to, items: [], unread: 0 };
+      threads.set(key, t);
+    }
+    t.items.push(m);
+    if (!m.yours && m.id > (read[key] ?? 0)) t.unread++;
+  }
+  const last = (t: PressThread) => t.items[t.items.length - 1]?.id ?? 0;
+  return [...threads.values()].sort(
+    (a, b) => Number(b.key === "all") - Number(a.key === "all") || last(b) - last(a),
+  );
 }

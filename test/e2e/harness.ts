@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -20,6 +20,8 @@ declare const localStorage: {
 
 export const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
+/** Where the screenshots docs/web.md shows are kept (rewritten with ENTENTE_DOC_SHOTS=1). */
+export const DOC_SCREENS = join(import.meta.dirname, "..", "..", "docs", "screens");
 const ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -123,6 +125,31 @@ export class BrowserHarness {
   /** The script errors a page met so far. */
   pageErrors(page: Page): readonly string[] {
     return this.errors.get(page) ?? [];
+  }
+
+  /**
+   * A screenshot of the viewport into test-artifacts/; with ENTENTE_DOC_SHOTS set, also kept
+   * for the docs under docs/screens/, a desktop's at half size (Chromium scales it down, so
+   * the folder stays small), a phone's as taken.
+   */
+  async docShot(page: Page, name: string): Promise<void> {
+    const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+    if (!process.env.ENTENTE_DOC_SHOTS) return;
+    const size = page.viewportSize()!;
+    if (size.width <= 800) {
+      writeFileSync(join(DOC_SCREENS, `${name}.png`), png);
+      return;
+    }
+    const half = { width: Math.round(size.width / 2), height: Math.round(size.height / 2) };
+    const small = await this.anonymous(half);
+    await small.setContent(
+      `<body style="margin:0"><img style="display:block;width:${half.width}px" src="data:image/png;base64,${png.toString("base64")}"></body>`,
+    );
+    await small
+      .locator("img")
+      .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
+    await small.screenshot({ path: join(DOC_SCREENS, `${name}.png`) });
+    await small.close();
   }
 
   async shot(page: Page, name: string): Promise<void> {
