@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { discoveryMap } from "../variants/discovery/index.ts";
 import { areaName } from "../variants/discovery/names.ts";
 import { worldMap } from "../variants/global/world.ts";
-import { adjacencyDifferences } from "./check.ts";
+import { adjacencyDifferences, namesUnderUnits } from "./check.ts";
 import {
   discoveryBuilt,
   discoveryStart,
@@ -90,6 +90,10 @@ describe("the Global Diplomacy world map", () => {
     shapesAndLabels(built, ids);
     const full = built.labels.filter((l) => /^\d+ \S/.test(l.text)).length;
     assert.ok(full >= 140, `only ${full} areas are named in full`);
+  });
+
+  it("draws no unit over a label: every area's unit spot clear of every label", () => {
+    assert.deepEqual(namesUnderUnits(built), [], "labels a unit would cover");
   });
 
   it("is a world projection: the Americas west of Europe, Asia east, Australia south-east", () => {
