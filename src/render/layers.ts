@@ -382,6 +382,40 @@ export function drawBoard(
       );
   }
 
+  // The choices open to the order being given: the rest of the map dimmed, each target
+  // outlined. Land is cut to the coastline, a sea to the water, as the base draws them.
+  let choices = "";
+  const targetIds = [...new Set((view.targets ?? []).map(provinceOf))].filter(
+    (p) => geometry.provinces[p]?.path,
+  );
+  if (targetIds.length > 0) {
+    const landClip = /<clipPath id="([^"]+)"><path d="([^"]*)"/.exec(geometry.base);
+    if (landClip) {
+      defs.push(
+        `<clipPath id="water-choice"><path d="M0 0H${geometry.width}V${geometry.height}H0Z${landClip[2]}" clip-rule="evenodd"/></clipPath>`,
+      );
+    }
+    const cut = (g: (typeof geometry.provinces)[string]) =>
+      g.clip
+        ? ` clip-path="url(#${g.clip})"`
+        : g.kind === "sea" && landClip
+          ? ' clip-path="url(#water-choice)"'
+          : "";
+    const holes: string[] = [];
+    const rings: string[] = [];
+    for (const p of targetIds) {
+      const g = geometry.provinces[p] as (typeof geometry.provinces)[string];
+      holes.push(`<path d="${g.path}" fill="#000"${cut(g)}/>`);
+      rings.push(
+        `<path class="target" data-province="${esc(p)}" d="${g.path}" fill="#fff" fill-opacity="0.2" stroke="#1a1a1a" stroke-width="${n(fs * 0.5)}"${cut(g)}/><path d="${g.path}" fill="none" stroke="#ffd23f" stroke-width="${n(fs * 0.28)}"${cut(g)}/>`,
+      );
+    }
+    defs.push(
+      `<mask id="choice-dim"><rect width="${geometry.width}" height="${geometry.height}" fill="#fff"/>${holes.join("")}</mask>`,
+    );
+    choices = `<g class="targets" pointer-events="none"><rect class="dim" width="${geometry.width}" height="${geometry.height}" fill="#1d1d1d" fill-opacity="0.3" mask="url(#choice-dim)"/>${rings.join("")}</g>`;
+  }
+
   const legend = options.legend ? drawLegend() : null;
   function drawLegend(): { svg: string; width: number; height: number } {
     // Sized from the map's width as well as its font: a world map's small font would make a
@@ -419,5 +453,5 @@ export function drawBoard(
   const base = cut >= 0 ? geometry.base.slice(0, cut) : geometry.base;
   const names = cut >= 0 ? geometry.base.slice(cut) : "";
   const labels = options.labels === false ? " <style>.labels{display:none}</style>" : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${svgWidth} ${svgHeight}" width="${svgWidth}" height="${svgHeight}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g><g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g>${legend?.svg ?? ""}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${svgWidth} ${svgHeight}" width="${svgWidth}" height="${svgHeight}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g>${choices}<g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g>${legend?.svg ?? ""}</svg>`;
 }

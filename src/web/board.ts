@@ -51,12 +51,21 @@ export class Board {
     });
   }
 
-  async show(position: BoardPosition, orders: DrawnOrder[] = [], selected: string[] = []) {
+  async show(
+    position: BoardPosition,
+    orders: DrawnOrder[] = [],
+    selected: string[] = [],
+    targets: string[] = [],
+  ) {
     const n = ++this.drawn;
     try {
       const g = await geometry(position.variant);
       if (n !== this.drawn) return;
-      this.el.innerHTML = drawBoard(g, { position, orders, selected }, { palette: palette() });
+      this.el.innerHTML = drawBoard(
+        g,
+        { position, orders, selected, targets },
+        { palette: palette() },
+      );
       this.el.classList.toggle("clickable", !!this.onProvince);
       this.zoom.attach(this.el.querySelector("svg"));
     } catch (e) {

@@ -52,7 +52,12 @@ export interface GameCtx {
   /** A power's name as this game writes it. */
   name(p: string): string;
   /** Draws a position on the map (if the game has one), framed as the parts say. */
-  draw(position: BoardPosition, orders?: DrawnOrder[], selected?: string[]): Promise<void>;
+  draw(
+    position: BoardPosition,
+    orders?: DrawnOrder[],
+    selected?: string[],
+    targets?: string[],
+  ): Promise<void>;
   /** The viewer's report, where the game has reports. */
   readonly report: ReportCard | null;
   /** Reads the view again and shows it. */
@@ -119,9 +124,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     parts,
     view: () => view,
     name,
-    draw: async (position, orders = [], selected = []) => {
-      if (frame) await frame.show(position, orders, selected);
-      else await board?.show(position, orders, selected);
+    draw: async (position, orders = [], selected = [], targets = []) => {
+      if (frame) await frame.show(position, orders, selected, targets);
+      else await board?.show(position, orders, selected, targets);
     },
     get report() {
       return report;
