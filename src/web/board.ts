@@ -1,4 +1,4 @@
-import { drawBoard, drawnOrderFromText } from "../render/layers.ts";
+import { drawBoard, drawnOrderFromText, legendEntries } from "../render/layers.ts";
 import type { BoardPosition, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { get } from "./api.ts";
 import { h } from "./dom.ts";
@@ -27,6 +27,11 @@ export const palette = (): "standard" | "colorblind" =>
 
 export class Board {
   readonly el: HTMLElement;
+  /**
+   * The legend (layers.ts' legendEntries): each power's pieces in its colour and its name, and
+   * the supply-centre marker; the page places it beside the map (game.ts).
+   */
+  readonly legend: HTMLElement = h("ul", { class: "legend", "aria-label": "legend" });
   /** Zoom and pan (zoom.ts): its buttons go beside the map. */
   readonly zoom: Zoom;
   private drawn = 0;
@@ -67,13 +72,35 @@ export class Board {
         { palette: palette() },
       );
       this.el.classList.toggle("clickable", !!this.onProvince);
+      this.showLegend(g, position);
       this.zoom.attach(this.el.querySelector("svg"));
     } catch (e) {
       if (n === this.drawn)
         this.el.textContent = `The map cannot be drawn: ${(e as Error).message}`;
     }
   }
+
+  private showLegend(g: MapGeometry, position: BoardPosition): void {
+    const item = (svg: string, name: string, power?: string) => {
+      const mark = h("span", { class: "swatch" });
+      mark.innerHTML = svg; // drawn by layers.ts, every text escaped
+      return h(
+        "li",
+        power ? { "data-power": power } : { class: "key" },
+        mark,
+        h("span", { class: "name" }, name),
+      );
+    };
+    this.legend.replaceChildren(
+      ...legendEntries(g, position, palette()).map((e) => item(e.swatch, e.name, e.power)),
+      item(CENTRE, "supply centre"),
+    );
+  }
 }
+
+/** The supply-centre marker as the base map draws it. */
+const CENTRE =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><circle cx="10" cy="10" r="4" fill="#fff" stroke="#333" stroke-width="1.4"/></svg>';
 
 /** Canonical orders (power, text) as the board draws them. */
 export function drawnOrders(list: readonly { power: string; text: string }[]): DrawnOrder[] {

@@ -207,7 +207,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
           : null,
         report?.el,
       ),
-      h("aside", {}, board ? centres : null, tabs, body),
+      h("aside", {}, board?.legend ?? null, board ? centres : null, tabs, body),
     ),
   );
   showCentres();

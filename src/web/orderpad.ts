@@ -183,6 +183,8 @@ export class OrderPad {
   }
 
   private render(): void {
+    // Whether the keyboard is in the pad: the buttons are drawn again, the focus goes on.
+    const focused = this.el.contains(document.activeElement);
     const legal = this.legal;
     if (!legal || legal.units.length === 0) {
       fill(this.unitsEl, h("p", { class: "hint" }, "Nothing to order in this phase."));
@@ -274,7 +276,7 @@ export class OrderPad {
     );
     const firstFocus =
       this.choicesEl.querySelector("button") ?? this.actionsEl.querySelector("button");
-    if (firstFocus && this.el.contains(document.activeElement)) (firstFocus as HTMLElement).focus();
+    if (firstFocus && focused) (firstFocus as HTMLElement).focus();
     this.opts.onSelect?.([u.location, ...this.picks], this.targets());
   }
 
