@@ -1,5 +1,5 @@
 import { drawBoard, drawnOrderFromText, legendEntries } from "../render/layers.ts";
-import type { BoardPosition, DrawnOrder, MapGeometry } from "../render/types.ts";
+import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { get } from "./api.ts";
 import { h } from "./dom.ts";
 import type { OrderOutcome } from "./types.ts";
@@ -62,17 +62,28 @@ export class Board {
     selected: string[] = [],
     targets: string[] = [],
   ) {
+    await this.draw(async () => ({
+      g: await geometry(position.variant),
+      view: { position, orders, selected, targets },
+    }));
+  }
+
+  /** Draws a map made for this page (a player's own generated map) with its view. */
+  async showOn(load: () => Promise<{ geometry: MapGeometry; view: BoardView }>): Promise<void> {
+    await this.draw(async () => {
+      const r = await load();
+      return { g: r.geometry, view: r.view };
+    });
+  }
+
+  private async draw(load: () => Promise<{ g: MapGeometry; view: BoardView }>): Promise<void> {
     const n = ++this.drawn;
     try {
-      const g = await geometry(position.variant);
+      const { g, view } = await load();
       if (n !== this.drawn) return;
-      this.el.innerHTML = drawBoard(
-        g,
-        { position, orders, selected, targets },
-        { palette: palette() },
-      );
+      this.el.innerHTML = drawBoard(g, view, { palette: palette() });
       this.el.classList.toggle("clickable", !!this.onProvince);
-      this.showLegend(g, position);
+      this.showLegend(g, view.position);
       this.zoom.attach(this.el.querySelector("svg"));
     } catch (e) {
       if (n === this.drawn)

@@ -1,4 +1,4 @@
-import type { BoardPosition, DrawnOrder } from "../render/types.ts";
+import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry } from "./board.ts";
 import { centreTable } from "./centres.ts";
@@ -89,7 +89,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     : (p: string) => seatLabel(view, p);
 
   const board = parts.map ? new Board("map", (p) => active()?.onProvince?.(p)) : null;
-  const frame = parts.map?.frame ? mapFrame(board!, view.you?.role === "gm") : null;
+  const frame = parts.map?.frame
+    ? mapFrame(board!, view.you?.role === "gm", parts.map.source)
+    : null;
   const meta = h("p", { class: "meta", "aria-live": "polite" });
   // The supply centres of the position as it stands (centres.ts), beside the board.
   const centres = h("div", { class: "centres-box" });
@@ -220,9 +222,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
 /**
  * A map framed on the viewer's own units and areas (a player's fogged position is a corner of
- * a large world), and the button that widens it to the whole map and back.
+ * a large world), and the button that widens it to the whole map and back. With a `source`
+ * (a map made for this viewer: an Age of Discovery player's), that map and its own frame, the
+ * areas the player knows.
  */
-function mapFrame(board: Board, gm: boolean) {
+function mapFrame(board: Board, gm: boolean, source?: string) {
   let whole = gm;
   let last: Parameters<Board["show"]> | null = null;
   const button = h("button", {
@@ -236,9 +240,18 @@ function mapFrame(board: Board, gm: boolean) {
   });
   const show = async (...args: Parameters<Board["show"]>) => {
     last = args;
-    const position = args[0];
-    await board.show(...args);
-    const box = focusBox(await geometry(position.variant), position);
+    let box: [number, number, number, number] | null = null;
+    if (source) {
+      await board.showOn(async () => {
+        const own = await get<OwnMap>(source);
+        box = own.frame;
+        return own;
+      });
+    } else {
+      const position = args[0];
+      await board.show(...args);
+      box = focusBox(await geometry(position.variant), position);
+    }
     const svg = board.el.querySelector("svg");
     board.zoom.attach(svg, box && !whole ? box : undefined);
     fill(
@@ -248,6 +261,13 @@ function mapFrame(board: Board, gm: boolean) {
     button.hidden = box === null;
   };
   return { button, show };
+}
+
+/** A viewer's own generated map (`GET /api/games/:id/map`). */
+interface OwnMap {
+  geometry: MapGeometry;
+  view: BoardView;
+  frame: [number, number, number, number] | null;
 }
 
 /** Server-sent events of the game: reload on anything that changes the board or phase. */
