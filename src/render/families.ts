@@ -288,7 +288,7 @@ export function windowStart(held: readonly number[], n: number): number {
       best = (i + len) % n;
     }
   }
-  return best < 0 ? 0 : best;
+  return Math.max(0, best);
 }
 
 /** Adjacent areas whose squares only meet across the grid's edge (drawn apart). */
