@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson } from "./harness.ts";
+import { docShot as shot } from "./shots.ts";
 
 /*
  * The board itself in Chromium (issue 19): choosing a unit outlines its legal targets on the
@@ -16,28 +15,8 @@ import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 const h = new BrowserHarness();
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const DOCS = join(import.meta.dirname, "..", "..", "docs", "screens");
 
-/** A screenshot of the viewport; with ENTENTE_DOC_SHOTS, kept for the docs (desktop at half size). */
-async function docShot(page: Page, name: string): Promise<void> {
-  const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (!process.env.ENTENTE_DOC_SHOTS) return;
-  const size = page.viewportSize()!;
-  if (size.width <= 800) {
-    writeFileSync(join(DOCS, `${name}.png`), png);
-    return;
-  }
-  const half = { width: Math.round(size.width / 2), height: Math.round(size.height / 2) };
-  const small = await h.anonymous(half);
-  await small.setContent(
-    `<body style="margin:0"><img style="display:block;width:${half.width}px" src="data:image/png;base64,${png.toString("base64")}"></body>`,
-  );
-  await small
-    .locator("img")
-    .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
-  await small.screenshot({ path: join(DOCS, `${name}.png`) });
-  await small.close();
-}
+const docShot = (page: Page, name: string) => shot(h, page, name);
 
 interface LegalView {
   units: {
