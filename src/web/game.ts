@@ -256,7 +256,13 @@ function mapFrame(board: Board, gm: boolean, source?: string) {
     board.zoom.attach(svg, box && !whole ? box : undefined);
     fill(
       button,
-      whole ? (gm ? "Show the powers' areas" : "Show my areas") : "Show the whole world",
+      whole
+        ? gm
+          ? "Show the powers' areas"
+          : "Show my areas"
+        : source
+          ? "Show the whole map"
+          : "Show the whole world",
     );
     button.hidden = box === null;
   };

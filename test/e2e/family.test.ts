@@ -259,7 +259,7 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
     const fit = (await player.locator(".map svg").getAttribute("data-fit"))!.split(" ").map(Number);
     assert.ok(box[2]! < fit[2]! / 2, `framed on what it knows: ${box} of ${fit}`);
     assert.ok(
-      await player.getByRole("button", { name: "Show the whole world" }).isVisible(),
+      await player.getByRole("button", { name: "Show the whole map" }).isVisible(),
       "and the whole map a click away",
     );
     await docShot(h, player, "discovery-map-desktop");
