@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import type { GameView as JudgeView, User } from "../src/judge/judge.ts";
 import { Judge } from "../src/judge/judge.ts";
 import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
+import { discoveryMapFor } from "../src/render/families.ts";
 import { hasMap } from "../src/render/serve.ts";
 import { testStore } from "../src/store/testing.ts";
 import {
@@ -93,7 +94,7 @@ describe("the game page's parts, from the game view", () => {
     assert.deepEqual(visitor.panels, ["seats"], "a visitor sees who plays");
   });
 
-  test("Age of Discovery: no map (the report is the view), the moderator map for the GM", async (t) => {
+  test("Age of Discovery: each player's own map, as its report knows it; the moderator map for the GM", async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
     const judge = new Judge({ store: ts.store, now: new Clock().now });
@@ -108,7 +109,36 @@ describe("the game page's parts, from the game view", () => {
     const first = await user(judge, "d1");
     await judge.acceptInvite(first, code, { power: "1" });
     const player = await pageView(judge, first, game.id);
-    assert.equal(player.map, null, "a generated map has no drawing: the report is the view");
+    assert.deepEqual(
+      player.map,
+      { frame: true, source: `/api/games/${game.id}/map` },
+      "the player's own map, made for it",
+    );
+    // What that address answers: the areas the player knows, named as its report names them.
+    const own = await judge.familyMapSource(first, game.id);
+    assert.equal(own.player, 1, "drawn for the player's power");
+    const drawn = discoveryMapFor({ ...own.position }, own.player);
+    const { report } = await judge.report(first, game.id, {});
+    const labels = [...drawn.geometry.base.matchAll(/class="label"[^>]*>(\d+) (\d{4})<\/text>/g)];
+    assert.ok(labels.length > 0, "areas labelled with their id and square name");
+    for (const [, id, square] of labels) {
+      assert.ok(report.includes(square!), `${id}'s square ${square} is the report's name for it`);
+    }
+    const known = Object.keys(drawn.geometry.provinces);
+    const all = (await judge.moderatorMap(gm, game.id)).map as { areas: unknown[] };
+    assert.ok(known.length < all.areas.length, `only what it knows: ${known.length} areas`);
+    const [, , w, hgt] = drawn.frame!;
+    assert.ok(
+      w < drawn.geometry.width || hgt < drawn.geometry.height,
+      "framed on the areas it knows",
+    );
+    for (const u of Object.values(drawn.view.position.units).flat()) {
+      assert.ok(known.includes(u.split(" ")[1]!), `a unit it sees: ${u}`);
+    }
+    const whole = await judge.familyMapSource(gm, game.id);
+    assert.equal(whole.player, null, "the GM's is the whole map");
+    const outsider = await user(judge, "nobody");
+    await assert.rejects(judge.familyMapSource(outsider, game.id), /drawn for its players/);
     assert.equal(player.orders, "commands", "commands, as in Global Diplomacy");
     assert.equal(player.gm.moderatorMap, null, "a player is not offered the whole map");
     const gmParts = await pageView(judge, gm, game.id);

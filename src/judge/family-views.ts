@@ -73,6 +73,10 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
       ...(g.rules.moderatorMap && v.role === "gm"
         ? { moderatorMap: `/api/games/${g.game.id}/moderator-map` }
         : {}),
+      // A map made for this game: each player's own, as it knows it; the GM's whole.
+      ...(g.rules.moderatorMap && (v.role === "gm" || v.powers.length > 0)
+        ? { map: `/api/games/${g.game.id}/map` }
+        : {}),
     },
   };
 }
@@ -204,4 +208,32 @@ export async function familyModeratorMap(db: Kysely<DB>, user: User, gameId: str
     players: g.seats.length,
     map: g.rules.moderatorMap(g.head.start),
   };
+}
+
+/**
+ * What a viewer's map of a game with a generated map (Age of Discovery) is drawn from: the
+ * position and the player whose map it is (its first power: only the areas it knows, in its
+ * own names), or null for the GM (the whole map). The server draws it (src/render/families.ts);
+ * the position itself never leaves the judge.
+ */
+export async function familyMapSource(
+  db: Kysely<DB>,
+  user: User,
+  gameId: string,
+): Promise<{ position: Readonly<Record<string, unknown>>; player: number | null }> {
+  if (!(await isFamilyGame(db, gameId)))
+    throw conflict(
+      "this game's map is its variant's, the same for everybody: GET /api/variants/{id}/geometry",
+    );
+  const g = await loadFamilyGame(db, gameId);
+  if (!g.rules.moderatorMap)
+    throw conflict(
+      `${g.rules.name} is played on one map for every game: GET /api/variants/${g.rules.id}/geometry`,
+    );
+  const v = viewer(g, user);
+  if (v.role === "gm") return { position: g.position, player: null };
+  const power = v.powers[0];
+  if (power === undefined)
+    throw forbidden("a game's map is drawn for its players (each its own) and its game master");
+  return { position: g.position, player: Number(power) };
 }

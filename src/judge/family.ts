@@ -6,7 +6,13 @@ import { GlobalPositionError } from "../variants/global/position.ts";
 import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { type FamilyRules, familyPlayers, familyRules, judgeFamilyIds } from "./family-rules.ts";
-import { familyModeratorMap, familyReport, familyTurns, familyView } from "./family-views.ts";
+import {
+  familyMapSource,
+  familyModeratorMap,
+  familyReport,
+  familyTurns,
+  familyView,
+} from "./family-views.ts";
 import { FAMILY_SCENARIO, insertNewGame, iso, parseJson } from "./game-data.ts";
 import { recordMissed } from "./missed.ts";
 import {
@@ -494,5 +500,10 @@ export class FamilyGames {
   /** The whole generated map, for the GM (family-views.ts). */
   moderatorMap(user: User, gameId: string) {
     return familyModeratorMap(this.db, user, gameId);
+  }
+
+  /** What the viewer's own generated map is drawn from (family-views.ts). */
+  mapSource(user: User, gameId: string) {
+    return familyMapSource(this.db, user, gameId);
   }
 }

@@ -311,6 +311,12 @@ export class Judge {
     return this.rooms.views.moderatorMap(...a);
   }
 
+  familyMapSource(
+    ...a: Parameters<Views["familyMapSource"]>
+  ): ReturnType<Views["familyMapSource"]> {
+    return this.rooms.views.familyMapSource(...a);
+  }
+
   events(...a: Parameters<Views["events"]>): ReturnType<Views["events"]> {
     return this.rooms.views.events(...a);
   }

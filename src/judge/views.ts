@@ -186,6 +186,11 @@ export class Views extends Room {
     return this.families.moderatorMap(user, gameId);
   }
 
+  /** Age of Discovery: what the viewer's own map is drawn from (a player's, or the GM's whole). */
+  async familyMapSource(user: User, gameId: string) {
+    return this.families.mapSource(user, gameId);
+  }
+
   private filterFor(g: Pick<GameData, "members" | "seats">, user: User | null): Watch {
     const v = this.viewerIn(g, user);
     // The same rule as numbering.ts's `eventReadable`, in SQL.

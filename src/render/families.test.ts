@@ -10,14 +10,16 @@ import { fileURLToPath } from "node:url";
 import { discoveryMap } from "../variants/discovery/index.ts";
 import { areaName } from "../variants/discovery/names.ts";
 import { worldMap } from "../variants/global/world.ts";
-import { adjacencyDifferences } from "./check.ts";
+import { adjacencyDifferences, namesUnderUnits } from "./check.ts";
 import {
   discoveryBuilt,
+  discoveryMapFor,
   discoveryStart,
   drawDiscovery,
   drawWorld,
   FamilyRenderError,
   renderFamily,
+  windowStart,
   worldMapBuilt,
 } from "./families.ts";
 import { type BuiltMap, textWidth } from "./geometry.ts";
@@ -92,6 +94,10 @@ describe("the Global Diplomacy world map", () => {
     assert.ok(full >= 140, `only ${full} areas are named in full`);
   });
 
+  it("draws no unit over a label: every area's unit spot clear of every label", () => {
+    assert.deepEqual(namesUnderUnits(built), [], "labels a unit would cover");
+  });
+
   it("is a world projection: the Americas west of Europe, Asia east, Australia south-east", () => {
     const at = (id: number) => built.geometry.provinces[String(id)]!.unit;
     assert.ok(at(144)[0] < at(7)[0] && at(7)[0] < at(113)[0], "New York, London, Tokyo");
@@ -128,6 +134,26 @@ describe("the Global Diplomacy world map", () => {
 describe("Age of Discovery's generated maps", () => {
   const position = discoveryStart(5, 9);
   const { map } = discoveryMap(5, 9);
+
+  it("draws a player's known world in one piece, framed on it, as its report's window wraps", () => {
+    assert.equal(windowStart([0, 1, 8, 9], 10), 8, "a window across the edge starts at 8");
+    assert.equal(windowStart([3, 4, 6], 10), 3, "after the longest gap");
+    assert.equal(windowStart([], 10), 0, "nothing held");
+    for (let p = 1; p <= 9; p++) {
+      const own = discoveryMapFor(position, p);
+      assert.ok(own.frame, `player ${p}'s map is framed`);
+      const [x, y, w, hgt] = own.frame;
+      assert.ok(
+        w <= own.geometry.width / 2 && hgt <= own.geometry.height / 2,
+        `${p}: ${own.frame}`,
+      );
+      for (const [id, g] of Object.entries(own.geometry.provinces)) {
+        const [ux, uy] = g.unit;
+        assert.ok(ux >= x && ux <= x + w && uy >= y && uy <= y + hgt, `${p}: ${id} in the frame`);
+      }
+    }
+    assert.equal(discoveryMapFor(position, null).frame, null, "the GM's map is whole");
+  });
 
   it("draws the whole map for the moderator, every area from its squares", () => {
     const built = discoveryBuilt(position);

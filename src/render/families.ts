@@ -191,8 +191,17 @@ export function discoveryBuilt(position: Record<string, unknown>, player?: numbe
   const state = readGlobalPosition(gmap, position);
   const size = player === undefined ? SQUARE : PLAYER_SQUARE;
   // Squares shifted by one for the margin that holds the coordinates.
+  // A player's map starts where the smallest wrapping window of its known squares starts, as
+  // its report's map does, so what it knows is drawn in one piece (the X and Y numbers follow).
+  let [sx, sy] = [0, 0];
   const shift = (sq: readonly (readonly [number, number])[]) =>
-    sq.map(([x, y]) => [x + 1, y + 1] as const);
+    sq.map(
+      ([x, y]) =>
+        [
+          ((x - sx + dmap.width) % dmap.width) + 1,
+          ((y - sy + dmap.height) % dmap.height) + 1,
+        ] as const,
+    );
   let areas: AreaLike[];
   if (player === undefined) {
     const grid = gridGeometry(dmap);
@@ -208,6 +217,15 @@ export function discoveryBuilt(position: Record<string, unknown>, player?: numbe
     const known = new Set(readKnowledge(dmap, gmap, state, position.known)[player] ?? []);
     for (const a of visibleAreas(dmap, state, player, [])) known.add(a);
     const grid = playerGeometry(dmap, player, known);
+    const squares = grid.areas.flatMap((g) => g.squares);
+    sx = windowStart(
+      squares.map(([x]) => x),
+      dmap.width,
+    );
+    sy = windowStart(
+      squares.map(([, y]) => y),
+      dmap.height,
+    );
     areas = grid.areas.map((g) => {
       const a = gmap.area(g.id)!;
       return {
@@ -239,14 +257,38 @@ export function discoveryBuilt(position: Record<string, unknown>, player?: numbe
   const axes: string[] = [];
   const text = (x: number, y: number, t: string) =>
     `<text x="${x}" y="${y}" font-size="9" text-anchor="middle" dominant-baseline="central" fill="#555">${t}</text>`;
-  for (let x = 0; x < dmap.width; x++) axes.push(text((x + 1.5) * size, size / 2, two(x + 1)));
-  for (let y = 0; y < dmap.height; y++) axes.push(text(size / 2, (y + 1.5) * size, two(y + 1)));
+  for (let x = 0; x < dmap.width; x++)
+    axes.push(text((x + 1.5) * size, size / 2, two(((x + sx) % dmap.width) + 1)));
+  for (let y = 0; y < dmap.height; y++)
+    axes.push(text(size / 2, (y + 1.5) * size, two(((y + sy) % dmap.height) + 1)));
   const frame = `<g class="axes" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"><title>${player === undefined ? "the map's own frame (moderator)" : `player ${player}'s X (top) and Y (left): a square is named XXYY`}</title>${axes.join("")}</g>`;
   const base = built.geometry.base.replace(
     /<rect class="sea-bg" width="([\d.]+)" height="([\d.]+)" fill="[^"]*"\/>/,
     `<rect class="sea-bg unknown" width="$1" height="$2" fill="${UNKNOWN}"/>${frame}`,
   );
   return decorate({ ...built, geometry: { ...built.geometry, base } }, gmap);
+}
+
+/**
+ * Where the smallest window holding these coordinates starts on a wrapping axis of `n`: just
+ * after the longest run of coordinates not held (0 when all are).
+ */
+export function windowStart(held: readonly number[], n: number): number {
+  const has = new Set(held);
+  if (has.size === 0 || has.size === n) return 0;
+  let best = -1;
+  let bestLen = -1;
+  for (let i = 0; i < n; i++) {
+    if (has.has(i) || !has.has((i - 1 + n) % n)) continue;
+    // i starts a gap: how long is it?
+    let len = 0;
+    while (!has.has((i + len) % n)) len++;
+    if (len > bestLen) {
+      bestLen = len;
+      best = (i + len) % n;
+    }
+  }
+  return Math.max(0, best);
 }
 
 /** Adjacent areas whose squares only meet across the grid's edge (drawn apart). */
@@ -302,6 +344,42 @@ export function drawDiscovery(
 ): string {
   const built = discoveryBuilt(position, player);
   return drawBoard(built.geometry, discoveryView(position, player), options);
+}
+
+/**
+ * A viewer's own generated map as the web page draws it: the geometry (a player's: only the
+ * areas it knows, named as its report names them, `153 0503`), the view (units and owners
+ * only where it sees), and the frame around the areas it knows (a square's margin; null: the
+ * whole map, as the GM's is).
+ */
+export function discoveryMapFor(
+  position: Record<string, unknown>,
+  player: number | null,
+): { geometry: MapGeometry; view: BoardView; frame: [number, number, number, number] | null } {
+  const built = discoveryBuilt(position, player ?? undefined);
+  const g = built.geometry;
+  const view = discoveryView(position, player ?? undefined);
+  if (player === null) return { geometry: g, view, frame: null };
+  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 0, 0];
+  for (const p of Object.values(g.provinces)) {
+    const nums = (p.path ?? "").match(/-?\d+(?:\.\d+)?/g)?.map(Number) ?? [];
+    for (let i = 0; i + 1 < nums.length; i += 2) {
+      x0 = Math.min(x0, nums[i] as number);
+      x1 = Math.max(x1, nums[i] as number);
+      y0 = Math.min(y0, nums[i + 1] as number);
+      y1 = Math.max(y1, nums[i + 1] as number);
+    }
+  }
+  if (x1 <= x0) return { geometry: g, view, frame: null };
+  const m = PLAYER_SQUARE;
+  const box: [number, number, number, number] = [
+    Math.max(0, x0 - m),
+    Math.max(0, y0 - m),
+    Math.min(g.width, x1 + m) - Math.max(0, x0 - m),
+    Math.min(g.height, y1 + m) - Math.max(0, y0 - m),
+  ];
+  const whole = box[2] >= g.width && box[3] >= g.height;
+  return { geometry: g, view, frame: whole ? null : box };
 }
 
 export { discoveryStart };

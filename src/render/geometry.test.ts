@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
-import { adjacencyDifferences } from "./check.ts";
+import { adjacencyDifferences, namesUnderUnits } from "./check.ts";
 import {
   type BuiltMap,
   buildMap,
@@ -78,6 +78,10 @@ for (const id of MAPPED) {
           assert.ok(!boxesOverlap(a, b), `the names of ${a.id} and ${b.id} overlap`);
         }
       }
+    });
+
+    it("draws no unit over a name: every unit spot and coast spot clear of every name", () => {
+      assert.deepEqual(namesUnderUnits(built), [], "names a unit would cover");
     });
 
     it("is cached", () => {

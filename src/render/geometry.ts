@@ -538,9 +538,48 @@ function pathData(shape: MultiPoly): string {
 const esc = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** The width of a name in map units, estimated for DejaVu Sans. */
+/**
+ * DejaVu Sans' advance widths (em) of the letters and digits; accented letters take their
+ * base letter's, anything else 0.6.
+ */
+const ADVANCE: Record<string, number> = {
+  ...Object.fromEntries(
+    [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((c, i) => [
+      c,
+      [
+        0.684, 0.686, 0.698, 0.77, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295, 0.656, 0.557, 0.863,
+        0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684, 0.989, 0.685, 0.611, 0.685,
+      ][i] as number,
+    ]),
+  ),
+  ...Object.fromEntries(
+    [..."abcdefghijklmnopqrstuvwxyz"].map((c, i) => [
+      c,
+      [
+        0.613, 0.635, 0.55, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278, 0.974,
+        0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525,
+      ][i] as number,
+    ]),
+  ),
+  ...Object.fromEntries([..."0123456789"].map((c) => [c, 0.636])),
+  " ": 0.318,
+  ".": 0.318,
+  ",": 0.318,
+  "-": 0.361,
+  "'": 0.275,
+  "’": 0.318,
+  "(": 0.39,
+  ")": 0.39,
+};
+
+/**
+ * The width of a name in map units, for DejaVu Sans (the face the SVG asks for first), with
+ * 6% to spare for a browser's own layout of it (Chromium measures "HOL" at 13 as 29 units).
+ */
 export function textWidth(text: string, fontSize: number): number {
-  return text.length * fontSize * 0.6;
+  let em = 0;
+  for (const c of text) em += ADVANCE[c] ?? ADVANCE[c.normalize("NFD").charAt(0)] ?? 0.6;
+  return em * fontSize * 1.06;
 }
 
 export const COLOURS = {
@@ -712,19 +751,35 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   });
   const placedBoxes: [number, number, number, number][] = [];
   const isProvince = ids.map((id) => !id.startsWith("_"));
+  // Where a fleet on a split coast stands: a unit's footprint too, which names keep clear of.
+  const coastSpots: Point[] = ids.flatMap((id) =>
+    isProvince[ids.indexOf(id)] ? Object.values(specOf(id).coasts ?? {}).map(project) : [],
+  );
+  const clearOf = ([ux, uy]: Point, x: number, y: number, hw: number, hh: number) =>
+    Math.abs(ux - x) >= unitR * 1.05 + hw || Math.abs(uy - y) >= unitR * 1.05 + hh;
   const unitFree = (x: number, y: number, hw: number, hh: number, except = -1) =>
-    units.every(
-      ([ux, uy], j) =>
-        j === except ||
-        !isProvince[j] ||
-        Math.abs(ux - x) >= unitR * 1.05 + hw ||
-        Math.abs(uy - y) >= unitR * 1.05 + hh,
-    );
+    units.every((u, j) => j === except || !isProvince[j] || clearOf(u, x, y, hw, hh)) &&
+    coastSpots.every((c) => clearOf(c, x, y, hw, hh));
   const boxFree = (x: number, y: number, hw: number, hh: number, except = -1) =>
     unitFree(x, y, hw, hh, except) &&
     placedBoxes.every(
       ([bx, by, bw, bh]) => Math.abs(bx - x) >= bw + hw || Math.abs(by - y) >= bh + hh,
     );
+  const labelFree = (x: number, y: number, hw: number, hh: number) =>
+    placedBoxes.every(
+      ([bx, by, bw, bh]) => Math.abs(bx - x) >= bw + hw || Math.abs(by - y) >= bh + hh,
+    );
+  /** Spots for a name of half-size hw × hh around a unit: below, above, then the sides. */
+  const besideUnit = (at: Point, hw: number, hh: number): Point[] => {
+    const out: Point[] = [];
+    const gap = unitR * 1.1;
+    for (const dy of [1, -1, 0]) {
+      for (const dx of dy === 0 ? [1, -1] : [0, 1, -1]) {
+        out.push([at[0] + dx * (gap + hw), at[1] + dy * (gap + hh)]);
+      }
+    }
+    return out;
+  };
   const labelAt = new Map<
     string,
     { text: string; x: number; y: number; size: number; neutral: boolean; minZoom?: number }
@@ -744,19 +799,26 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     const unit = units[i] as Point;
     let placed: { text: string; x: number; y: number } | null = null;
     let underUnit = false;
-    if (s.label) {
-      const [x, y] = project(s.label);
-      placed = { text: name, x, y };
-    }
+    // The file's spot for the name, if no unit stands over it; else the spots nearest it.
+    const wanted = s.label ? project(s.label) : null;
+    if (wanted && unitFree(wanted[0], wanted[1], textWidth(name, size) / 2, hh))
+      placed = { text: name, x: wanted[0], y: wanted[1] };
+    const away = (k: number) => {
+      const [x, y] = toMap(k);
+      return wanted ? Math.hypot(x - wanted[0], y - wanted[1]) : -(dist[k] as number);
+    };
     const sorted = placed
       ? []
-      : px.filter((_, j) => j % 2 === 0).sort((a, b) => (dist[b] as number) - (dist[a] as number));
+      : px.filter((_, j) => j % 2 === 0 || px.length < 400).sort((a, b) => away(a) - away(b));
     const texts = prov ? [name, id.toUpperCase()] : [name];
     for (const text of texts) {
       if (placed) break;
       const hw = textWidth(text, size) / 2;
       for (const k of sorted) {
-        if ((dist[k] as number) / scale < hh) break;
+        if ((dist[k] as number) / scale < hh) {
+          if (wanted) continue;
+          break;
+        }
         const [x, y] = toMap(k);
         if (!raster.boxIn(i, x, y, hw, hh) || !boxFree(x, y, hw, hh)) continue;
         placed = { text, x, y };
@@ -767,13 +829,16 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       // No room beside the unit: the name (smaller if need be) where it fits, and the unit
       // moved to the best spot left.
       const text = id.toUpperCase();
-      for (const k of [1, 0.85, 0.7]) {
+      for (const k of SMALLER) {
         if (placed) break;
         const sz = fontSize * k;
         const hw = textWidth(text, sz) / 2;
         const h2 = sz * 0.55;
         for (const at of sorted) {
-          if ((dist[at] as number) / scale < h2) break;
+          if ((dist[at] as number) / scale < h2) {
+            if (wanted) continue;
+            break;
+          }
           const [x, y] = toMap(at);
           if (!raster.boxIn(i, x, y, hw, h2) || !boxFree(x, y, hw, h2, i)) continue;
           const spot = sorted.find((u) => {
@@ -793,32 +858,45 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
         }
       }
     }
-    if (!placed && prov) {
-      // A province too small for a name and a unit side by side: the abbreviation where it
-      // fits best, under the unit (a unit standing there covers it; the path's title names it).
+    // A province too small for a name and a unit side by side: the abbreviation, small, where
+    // it fits in the province clear of every unit; else beside its unit wherever that is clear
+    // (Gibraltar); only if neither, where it fits best under the unit (the path's title names it).
+    const inside = (clear: boolean) => {
       const text = id.toUpperCase();
-      for (const k of [1, 0.85, 0.7, 0.6]) {
-        if (placed) break;
+      for (const k of SMALLER) {
         const sz = fontSize * k;
         const hw = textWidth(text, sz) / 2;
         const h2 = sz * 0.55;
         for (const at of sorted) {
           const [x, y] = toMap(at);
           if (!raster.boxIn(i, x, y, hw, h2 * 0.8)) continue;
-          if (
-            !placedBoxes.every(
-              ([bx, by, bw, bh]) => Math.abs(bx - x) >= bw + hw || Math.abs(by - y) >= bh + h2,
-            )
-          )
-            continue;
+          if (clear ? !boxFree(x, y, hw, h2) : !labelFree(x, y, hw, h2)) continue;
           placed = { text, x, y };
           size = sz;
           hh = h2;
           underUnit = !unitFree(x, y, hw, h2);
-          break;
+          return;
         }
       }
+    };
+    if (!placed && prov) inside(true);
+    if (!placed && prov) {
+      // No room inside for both even small: the abbreviation, small, beside the unit where
+      // it is clear of every unit and name (a tiny province: Gibraltar, an island).
+      const text = id.toUpperCase();
+      for (const k of SMALLER) {
+        if (placed) break;
+        const sz = fontSize * k;
+        const hw = textWidth(text, sz) / 2;
+        const h2 = sz * 0.55;
+        const spot = besideUnit(units[i] as Point, hw, h2).find(([x, y]) => boxFree(x, y, hw, h2));
+        if (!spot) continue;
+        placed = { text, x: spot[0], y: spot[1] };
+        size = sz;
+        hh = h2;
+      }
     }
+    if (!placed && prov) inside(false);
     if (!placed && prov) {
       // Still no room: the abbreviation beside the unit, wherever it is clear.
       const text = id.toUpperCase();
@@ -1041,6 +1119,9 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+
+/** The sizes (of the map's font) a name is tried at before it gives way to a unit. */
+const SMALLER = [1, 0.85, 0.7, 0.6, 0.5];
 
 function nearestPoints(
   raster: Raster,

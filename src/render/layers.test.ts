@@ -233,3 +233,43 @@ describe("the legend and the tints", () => {
     assert.match(svg, /<rect class="piece"[^>]*fill="#123456"/, "the style's colour");
   });
 });
+
+describe("the choices of an order being given", () => {
+  const position = { variant: "test", phase: "S1901M", units: { x: ["A aaa"] } };
+
+  it("outlines each target province (a coast counts as its province) and dims the rest", () => {
+    const svg = drawBoard(geometry, {
+      position,
+      selected: ["aaa"],
+      targets: ["bbb/nc", "ccc", "bbb"],
+    });
+    const outlined = [...svg.matchAll(/class="target" data-province="(\w+)"/g)].map((m) => m[1]);
+    assert.deepEqual(outlined, ["bbb", "ccc"], "each target once, by province");
+    assert.match(svg, /<mask id="choice-dim">.*M100 0H200V100H100Z.*<\/mask>/, "bbb cut out");
+    assert.match(svg, /<rect class="dim"[^>]*mask="url\(#choice-dim\)"/, "the rest dimmed");
+    assert.doesNotMatch(svg, /class="target" data-province="aaa"/, "the unit's own province");
+    // Drawn under the names and units, so these stay readable and clickable.
+    assert.ok(svg.indexOf('class="targets"') < svg.indexOf('class="names"'), "under the names");
+    assert.match(svg, /<g class="targets" pointer-events="none">/, "clicks pass through");
+  });
+
+  it("cuts a sea to the water and land to the coastline, as the base draws them", () => {
+    const coastal: MapGeometry = {
+      ...geometry,
+      base: `<defs><clipPath id="land-test"><path d="M0 0H200V100H0Z"/></clipPath></defs>${geometry.base}`,
+      provinces: {
+        ...geometry.provinces,
+        bbb: { ...(geometry.provinces.bbb as MapGeometry["provinces"][string]), clip: "land-test" },
+      },
+    };
+    const svg = drawBoard(coastal, { position, targets: ["bbb", "ccc"] });
+    assert.match(svg, /<clipPath id="water-choice"><path d="M0 0H300V100H0ZM0 0H200V100H0Z"/);
+    assert.match(svg, /class="target" data-province="bbb" [^>]*clip-path="url\(#land-test\)"/);
+    assert.match(svg, /class="target" data-province="ccc" [^>]*clip-path="url\(#water-choice\)"/);
+  });
+
+  it("draws nothing of it without targets", () => {
+    const svg = drawBoard(geometry, { position, selected: ["aaa"], targets: [] });
+    assert.doesNotMatch(svg, /class="targets"|choice-dim/);
+  });
+});

@@ -156,6 +156,88 @@ function pattern(id: string, colour: string, index: number, size: number): strin
   return `<pattern id="${id}" patternUnits="userSpaceOnUse" width="${s}" height="${s}" patternTransform="rotate(${a})"><rect width="${s}" height="${s}" fill="${colour}" fill-opacity="0.35"/><line x1="0" y1="0" x2="0" y2="${s}" stroke="${colour}" stroke-width="${n(s * 0.3)}"/></pattern>`;
 }
 
+/** The powers a board shows: the map's, in order, then any other in the position. */
+function powersShown(geometry: MapGeometry, pos: BoardView["position"]): string[] {
+  const ids = geometry.powers?.map((p) => p.id) ?? [];
+  for (const p of [
+    ...Object.keys(pos.units),
+    ...Object.keys(pos.centers ?? {}),
+    ...Object.keys(pos.dislodged ?? {}),
+  ]) {
+    if (!ids.includes(p)) ids.push(p);
+  }
+  return ids;
+}
+
+const letterOf = (geometry: MapGeometry, p: string) =>
+  geometry.powers?.find((q) => q.id === p)?.letter ?? p.charAt(0).toUpperCase();
+
+/**
+ * A unit's piece (font size fs): round armies and hulls, or square armies and narrow fleets
+ * (blocks).
+ */
+function pieceSvg(
+  fs: number,
+  blocks: boolean,
+  type: string,
+  x: number,
+  y: number,
+  c: string,
+  dislodged = false,
+): string {
+  const r = fs * 0.9;
+  const paint = `fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"`;
+  if (blocks) {
+    const [w, h] = type === "F" ? [r * 2, r * 0.95] : [r * 1.7, r * 1.7];
+    return `<rect class="piece" x="${n(x - w / 2)}" y="${n(y - h / 2)}" width="${n(w)}" height="${n(h)}" rx="${n(fs * 0.12)}" ${paint}/>`;
+  }
+  return type === "F"
+    ? `<path d="M${n(x - r)} ${n(y - r * 0.55)}h${n(2 * r)}l${n(-r * 0.3)} ${n(r * 1.25)}h${n(-1.4 * r)}z" ${paint}/>`
+    : `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" ${paint}/>`;
+}
+
+/** A power as the legend shows it. */
+export interface LegendEntry {
+  power: string;
+  name: string;
+  colour: string;
+  /** A small `<svg>`: the power's army and fleet as the board draws them, in its colour. */
+  swatch: string;
+  /** Its supply centres (absent when the position says none: a fogged view) and units. */
+  centres?: number;
+  units: number;
+}
+
+/**
+ * The legend of a board, entry by entry, for a page that lays it out itself (the web page
+ * beside its map); `drawBoard(..., { legend: true })` draws the same in the picture.
+ */
+export function legendEntries(
+  geometry: MapGeometry,
+  position: BoardView["position"],
+  palette: "standard" | "colorblind" = "standard",
+): LegendEntry[] {
+  const fs = 10;
+  const powerIds = powersShown(geometry, position);
+  const colours = powerColours(powerIds, palette, geometry.style);
+  const blocks = geometry.style?.pieces === "blocks";
+  return powerIds.map((p) => {
+    const c = colours[p] ?? "#777";
+    const mark = (type: string, x: number) => {
+      const label = palette === "colorblind" ? `${type}${letterOf(geometry, p)}` : type;
+      return `${pieceSvg(fs, blocks, type, x, 10, c)}<text x="${x}" y="10" font-size="${palette === "colorblind" || (blocks && type === "F") ? 7 : 9}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${esc(label)}</text>`;
+    };
+    return {
+      power: p,
+      name: geometry.powers?.find((q) => q.id === p)?.name ?? p,
+      colour: c,
+      swatch: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 20" width="44" height="20" aria-hidden="true">${mark("A", 11)}${mark("F", 32)}</svg>`,
+      ...(position.centers ? { centres: position.centers[p]?.length ?? 0 } : {}),
+      units: position.units[p]?.length ?? 0,
+    };
+  });
+}
+
 /** Draws the board: a complete `<svg>` element. */
 export function drawBoard(
   geometry: MapGeometry,
@@ -166,19 +248,11 @@ export function drawBoard(
   const fs = geometry.fontSize ?? geometry.width / 100;
   const r = fs * 0.9;
   const pos = view.position;
-  const powerIds = geometry.powers?.map((p) => p.id) ?? [];
-  for (const p of [
-    ...Object.keys(pos.units),
-    ...Object.keys(pos.centers ?? {}),
-    ...Object.keys(pos.dislodged ?? {}),
-  ]) {
-    if (!powerIds.includes(p)) powerIds.push(p);
-  }
+  const powerIds = powersShown(geometry, pos);
   const style = geometry.style ?? {};
   const colours = powerColours(powerIds, palette, style);
   const blocks = style.pieces === "blocks";
-  const letter = (p: string) =>
-    geometry.powers?.find((q) => q.id === p)?.letter ?? p.charAt(0).toUpperCase();
+  const letter = (p: string) => letterOf(geometry, p);
   const provinceOf = (loc: string) => loc.split("/")[0] as string;
   const where = (loc: string): Point | null => {
     const [p, c] = loc.split("/");
@@ -237,17 +311,8 @@ export function drawBoard(
   }
 
   const selected = new Set(view.selected ?? []);
-  /** A unit's piece: round armies and hulls, or square armies and narrow fleets (blocks). */
-  const piece = (type: string, x: number, y: number, c: string, dislodged = false) => {
-    const paint = `fill="${c}" stroke="${dislodged ? "#d00" : "#000"}" stroke-width="${n(fs * (dislodged ? 0.22 : 0.1))}"`;
-    if (blocks) {
-      const [w, h] = type === "F" ? [r * 2, r * 0.95] : [r * 1.7, r * 1.7];
-      return `<rect class="piece" x="${n(x - w / 2)}" y="${n(y - h / 2)}" width="${n(w)}" height="${n(h)}" rx="${n(fs * 0.12)}" ${paint}/>`;
-    }
-    return type === "F"
-      ? `<path d="M${n(x - r)} ${n(y - r * 0.55)}h${n(2 * r)}l${n(-r * 0.3)} ${n(r * 1.25)}h${n(-1.4 * r)}z" ${paint}/>`
-      : `<circle cx="${n(x)}" cy="${n(y)}" r="${n(r * 0.85)}" ${paint}/>`;
-  };
+  const piece = (type: string, x: number, y: number, c: string, dislodged = false) =>
+    pieceSvg(fs, blocks, type, x, y, c, dislodged);
   const token = (p: string, type: string, at: Point, dislodged: boolean, loc: string) => {
     const c = colours[p] ?? "#777";
     const [x, y] = at;
@@ -382,6 +447,40 @@ export function drawBoard(
       );
   }
 
+  // The choices open to the order being given: the rest of the map dimmed, each target
+  // outlined. Land is cut to the coastline, a sea to the water, as the base draws them.
+  let choices = "";
+  const targetIds = [...new Set((view.targets ?? []).map(provinceOf))].filter(
+    (p) => geometry.provinces[p]?.path,
+  );
+  if (targetIds.length > 0) {
+    const landClip = /<clipPath id="([^"]+)"><path d="([^"]*)"/.exec(geometry.base);
+    if (landClip) {
+      defs.push(
+        `<clipPath id="water-choice"><path d="M0 0H${geometry.width}V${geometry.height}H0Z${landClip[2]}" clip-rule="evenodd"/></clipPath>`,
+      );
+    }
+    const cut = (g: (typeof geometry.provinces)[string]) =>
+      g.clip
+        ? ` clip-path="url(#${g.clip})"`
+        : g.kind === "sea" && landClip
+          ? ' clip-path="url(#water-choice)"'
+          : "";
+    const holes: string[] = [];
+    const rings: string[] = [];
+    for (const p of targetIds) {
+      const g = geometry.provinces[p] as (typeof geometry.provinces)[string];
+      holes.push(`<path d="${g.path}" fill="#000"${cut(g)}/>`);
+      rings.push(
+        `<path class="target" data-province="${esc(p)}" d="${g.path}" fill="#fff" fill-opacity="0.2" stroke="#1a1a1a" stroke-width="${n(fs * 0.5)}"${cut(g)}/><path d="${g.path}" fill="none" stroke="#ffd23f" stroke-width="${n(fs * 0.28)}"${cut(g)}/>`,
+      );
+    }
+    defs.push(
+      `<mask id="choice-dim"><rect width="${geometry.width}" height="${geometry.height}" fill="#fff"/>${holes.join("")}</mask>`,
+    );
+    choices = `<g class="targets" pointer-events="none"><rect class="dim" width="${geometry.width}" height="${geometry.height}" fill="#1d1d1d" fill-opacity="0.22" mask="url(#choice-dim)"/>${rings.join("")}</g>`;
+  }
+
   const legend = options.legend ? drawLegend() : null;
   function drawLegend(): { svg: string; width: number; height: number } {
     // Sized from the map's width as well as its font: a world map's small font would make a
@@ -419,5 +518,5 @@ export function drawBoard(
   const base = cut >= 0 ? geometry.base.slice(0, cut) : geometry.base;
   const names = cut >= 0 ? geometry.base.slice(cut) : "";
   const labels = options.labels === false ? " <style>.labels{display:none}</style>" : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${svgWidth} ${svgHeight}" width="${svgWidth}" height="${svgHeight}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g><g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g>${legend?.svg ?? ""}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${svgWidth} ${svgHeight}" width="${svgWidth}" height="${svgHeight}" class="board" data-variant="${esc(geometry.variant)}" data-phase="${esc(pos.phase)}">${labels}<defs>${defs.join("")}</defs><g class="base">${base}</g><g class="owners">${tint.join("")}</g>${choices}<g class="names">${names}</g><g class="centres">${centreMarks.join("")}</g><g class="units" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${units.join("")}</g><g class="orders" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif">${orders.join("")}</g>${legend?.svg ?? ""}</svg>`;
 }

@@ -5,7 +5,7 @@ import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
 import { deltaE, over } from "./colour.ts";
 import { builtMap, COLOURS } from "./geometry.ts";
-import { drawBoard } from "./layers.ts";
+import { drawBoard, legendEntries } from "./layers.ts";
 
 /*
  * The Historical Committee's own look (seed 000, "The Map"), as data in its geometry file:
@@ -150,6 +150,33 @@ describe("the Historical Committee's board", () => {
         `${p.name} in the legend with its 5 centres`,
       );
     }
+  });
+});
+
+describe("the legend for a page", () => {
+  it("gives each power its name, its own colour, its pieces as the board draws them, its counts", () => {
+    const entries = legendEntries(g, start.position);
+    assert.deepEqual(
+      entries.map((e) => e.power),
+      variant.powers.map((p) => p.id),
+      "every power, in the map's order",
+    );
+    for (const e of entries) {
+      const p = variant.powers.find((q) => q.id === e.power)!;
+      assert.equal(e.name, p.name);
+      assert.equal(e.colour, g.style?.colours?.[e.power], `${e.name} in the committee's colour`);
+      assert.equal(e.swatch.match(/<rect class="piece"/g)?.length, 2, "a square army, a fleet");
+      assert.match(e.swatch, new RegExp(`fill="${e.colour}"`), "in the power's colour");
+      assert.equal(e.centres, start.position.centers?.[e.power]?.length, `${e.name}'s centres`);
+      assert.equal(e.units, start.position.units[e.power]?.length, `${e.name}'s units`);
+    }
+    const fogged = legendEntries(g, { ...start.position, centers: undefined });
+    assert.ok(
+      fogged.every((e) => e.centres === undefined),
+      "no centre counts without centres",
+    );
+    const cb = legendEntries(g, start.position, "colorblind");
+    assert.match(cb[0]!.swatch, new RegExp(`>A${g.powers![0]!.letter}</text>`), "lettered");
   });
 });
 

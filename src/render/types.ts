@@ -126,6 +126,11 @@ export interface BoardView {
   orders?: DrawnOrder[];
   /** Locations or provinces to highlight (e.g. the unit being ordered). */
   selected?: string[];
+  /**
+   * Locations or provinces a choice may go to next (a unit's legal moves, the units a support
+   * or convoy may help): outlined and left bright while the rest of the map is dimmed.
+   */
+  targets?: string[];
   /** Locations of units these orders dislodged (marked on the board). */
   dislodgedHere?: string[];
 }

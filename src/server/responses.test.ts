@@ -175,3 +175,72 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
   await fits("POST", `/api/games/${id}/gm/resume`, "/api/games/{id}/gm/resume", gm.token);
   assert.ok(checked.size >= 22, `the main routes were checked (${[...checked].join(", ")})`);
 });
+
+test("an Age of Discovery game's view and each viewer's own map fit their schemas", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const judge = new Judge({ store: ts.store, now: new Clock().now });
+  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  t.after(() => server.close());
+  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const fits = async <T>(path: string, route: string, token: string): Promise<T> => {
+    const body = await api.ok<T>("GET", path, undefined, token);
+    const schema = doc.paths[route]?.get?.responses["200"]?.content?.["application/json"]?.schema;
+    assert.ok(schema, `GET ${route} has a schema`);
+    const validate = ajv.compile(schema as object);
+    assert.ok(validate(body), `GET ${route}: ${ajv.errorsText(validate.errors)}`);
+    return body;
+  };
+  const gm = await api.ok<{ token: string }>("POST", "/api/users", {
+    name: "gm",
+    password: "gm-password",
+  });
+  const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
+    "POST",
+    "/api/games",
+    { name: "Discovery", variant: "discovery", players: 9, seed: 11 },
+    gm.token,
+  );
+  const code = game.invites.find((i) => i.role === "player")!.code;
+  const players: string[] = [];
+  for (let p = 1; p <= 9; p++) {
+    const u = await api.ok<{ token: string }>("POST", "/api/users", {
+      name: `d${p}`,
+      password: `d${p}-password`,
+    });
+    await api.ok("POST", `/api/invites/${code}`, { power: String(p) }, u.token);
+    players.push(u.token);
+  }
+  const view = await fits<{ family: { map?: string } }>(
+    `/api/games/${game.id}`,
+    "/api/games/{id}",
+    players[0]!,
+  );
+  assert.equal(view.family.map, `/api/games/${game.id}/map`, "the view names the player's map");
+  const own = await fits<{ frame: number[] | null; geometry: { provinces: object } }>(
+    `/api/games/${game.id}/map`,
+    "/api/games/{id}/map",
+    players[0]!,
+  );
+  assert.ok(own.frame, "a player's map is framed on what it knows");
+  const whole = await fits<{ frame: null; geometry: { provinces: object } }>(
+    `/api/games/${game.id}/map`,
+    "/api/games/{id}/map",
+    gm.token,
+  );
+  assert.equal(whole.frame, null, "the GM's map is whole");
+  assert.ok(
+    Object.keys(whole.geometry.provinces).length > Object.keys(own.geometry.provinces).length,
+    "the player's holds less",
+  );
+  const nobody = await api.ok<{ token: string }>("POST", "/api/users", {
+    name: "outsider",
+    password: "outsider-password",
+  });
+  assert.equal(
+    (await api.call("GET", `/api/games/${game.id}/map`, undefined, nobody.token)).status,
+    403,
+  );
+});

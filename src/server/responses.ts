@@ -4,6 +4,7 @@ import {
   int,
   many,
   nullable,
+  num,
   obj,
   oneOf,
   optional,
@@ -128,6 +129,11 @@ export const gameView = obj(
         turn: int(),
         turnsAdjudicated: int(),
         report: text("where the reports are"),
+        players: optional(int({ description: "the number of players" })),
+        moderatorMap: optional(text("the GM: where the whole generated map is (discovery)")),
+        map: optional(
+          text("the viewer's own map of a generated world (discovery): GET it for the drawing"),
+        ),
       }),
     ),
   },
@@ -257,3 +263,16 @@ export const okAnswer = obj({ ok: bool() });
 
 /** Answers whose fields are given by another document (named in the description). */
 export const documented = described;
+
+export const ownMapAnswer = obj(
+  {
+    geometry: described(
+      "the MapGeometry of the viewer's map (docs/maps.md): a player's holds only the areas it knows, labelled as its report names them",
+    ),
+    view: described("the BoardView drawn on it: units and owners only where the player sees"),
+    frame: nullable(
+      many(num({ description: "x, y, width, height" }), "the part of the map a player knows"),
+    ),
+  },
+  "a viewer's own generated map, to draw with drawBoard (src/render/layers.ts)",
+);

@@ -8,6 +8,7 @@ import {
   outbox,
   setMailAddress,
 } from "../judge/mail.ts";
+import { discoveryMapFor } from "../render/families.ts";
 import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
 import { scenariosOf } from "../variants/scenarios.ts";
@@ -459,6 +460,24 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         409: "the game's map is not generated for it",
       },
       handler: async (c) => judge.moderatorMap(need(c.user), c.params.id!),
+    }),
+    route({
+      method: "GET",
+      path: "/api/games/{id}/map",
+      response: R.ownMapAnswer.json,
+      tag: "orders",
+      summary: "Age of Discovery: your own map, as your report knows it (the GM: the whole map)",
+      description:
+        "A player's map holds only the areas it knows (been to or spied upon) and sees, in its own square names (`153 0503`, as its report writes them), with units and owners only where it sees this turn, and the frame of those areas. The game master gets the whole map in its own frame. Drawn by the judge from the game's position, which is never sent (docs/discovery.md).",
+      auth: "required",
+      responses: {
+        403: "you neither play in the game nor master it",
+        409: "the game's map is its variant's, the same for all (GET /api/variants/{id}/geometry)",
+      },
+      handler: async (c) => {
+        const s = await judge.familyMapSource(need(c.user), c.params.id!);
+        return discoveryMapFor({ ...s.position }, s.player);
+      },
     }),
     // Votes
     route({

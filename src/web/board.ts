@@ -1,5 +1,5 @@
-import { drawBoard, drawnOrderFromText } from "../render/layers.ts";
-import type { BoardPosition, DrawnOrder, MapGeometry } from "../render/types.ts";
+import { drawBoard, drawnOrderFromText, legendEntries } from "../render/layers.ts";
+import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { get } from "./api.ts";
 import { h } from "./dom.ts";
 import type { OrderOutcome } from "./types.ts";
@@ -27,6 +27,11 @@ export const palette = (): "standard" | "colorblind" =>
 
 export class Board {
   readonly el: HTMLElement;
+  /**
+   * The legend (layers.ts' legendEntries): each power's pieces in its colour and its name, and
+   * the supply-centre marker; the page places it beside the map (game.ts).
+   */
+  readonly legend: HTMLElement = h("ul", { class: "legend", "aria-label": "legend" });
   /** Zoom and pan (zoom.ts): its buttons go beside the map. */
   readonly zoom: Zoom;
   private drawn = 0;
@@ -51,20 +56,62 @@ export class Board {
     });
   }
 
-  async show(position: BoardPosition, orders: DrawnOrder[] = [], selected: string[] = []) {
+  async show(
+    position: BoardPosition,
+    orders: DrawnOrder[] = [],
+    selected: string[] = [],
+    targets: string[] = [],
+  ) {
+    await this.draw(async () => ({
+      g: await geometry(position.variant),
+      view: { position, orders, selected, targets },
+    }));
+  }
+
+  /** Draws a map made for this page (a player's own generated map) with its view. */
+  async showOn(load: () => Promise<{ geometry: MapGeometry; view: BoardView }>): Promise<void> {
+    await this.draw(async () => {
+      const r = await load();
+      return { g: r.geometry, view: r.view };
+    });
+  }
+
+  private async draw(load: () => Promise<{ g: MapGeometry; view: BoardView }>): Promise<void> {
     const n = ++this.drawn;
     try {
-      const g = await geometry(position.variant);
+      const { g, view } = await load();
       if (n !== this.drawn) return;
-      this.el.innerHTML = drawBoard(g, { position, orders, selected }, { palette: palette() });
+      this.el.innerHTML = drawBoard(g, view, { palette: palette() });
       this.el.classList.toggle("clickable", !!this.onProvince);
+      this.showLegend(g, view.position);
       this.zoom.attach(this.el.querySelector("svg"));
     } catch (e) {
       if (n === this.drawn)
         this.el.textContent = `The map cannot be drawn: ${(e as Error).message}`;
     }
   }
+
+  private showLegend(g: MapGeometry, position: BoardPosition): void {
+    const item = (svg: string, name: string, power?: string) => {
+      const mark = h("span", { class: "swatch" });
+      mark.innerHTML = svg; // drawn by layers.ts, every text escaped
+      return h(
+        "li",
+        power ? { "data-power": power } : { class: "key" },
+        mark,
+        h("span", { class: "name" }, name),
+      );
+    };
+    this.legend.replaceChildren(
+      ...legendEntries(g, position, palette()).map((e) => item(e.swatch, e.name, e.power)),
+      item(CENTRE, "supply centre"),
+    );
+  }
 }
+
+/** The supply-centre marker as the base map draws it. */
+const CENTRE =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><circle cx="10" cy="10" r="4" fill="#fff" stroke="#333" stroke-width="1.4"/></svg>';
 
 /** Canonical orders (power, text) as the board draws them. */
 export function drawnOrders(list: readonly { power: string; text: string }[]): DrawnOrder[] {

@@ -1,5 +1,5 @@
 import { powerColours } from "../render/layers.ts";
-import type { BoardPosition, DrawnOrder } from "../render/types.ts";
+import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry, palette } from "./board.ts";
 import { centreChart, centreTable } from "./centres.ts";
@@ -62,7 +62,12 @@ export interface GameCtx {
   /** A power's name as this game writes it. */
   name(p: string): string;
   /** Draws a position on the map (if the game has one), framed as the parts say. */
-  draw(position: BoardPosition, orders?: DrawnOrder[], selected?: string[]): Promise<void>;
+  draw(
+    position: BoardPosition,
+    orders?: DrawnOrder[],
+    selected?: string[],
+    targets?: string[],
+  ): Promise<void>;
   /** The viewer's report, where the game has reports. */
   readonly report: ReportCard | null;
   /** Reads the view again and shows it. */
@@ -94,7 +99,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     : (p: string) => seatLabel(view, p);
 
   const board = parts.map ? new Board("map", (p) => active()?.onProvince?.(p)) : null;
-  const frame = parts.map?.frame ? mapFrame(board!, view.you?.role === "gm") : null;
+  const frame = parts.map?.frame
+    ? mapFrame(board!, view.you?.role === "gm", parts.map.source)
+    : null;
   const meta = h("p", { class: "meta", "aria-live": "polite" });
   // The supply centres of the position as it stands (centres.ts), beside the board, and
   // their chart over the years, read from the public record when a phase was adjudicated.
@@ -176,9 +183,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     parts,
     view: () => view,
     name,
-    draw: async (position, orders = [], selected = []) => {
-      if (frame) await frame.show(position, orders, selected);
-      else await board?.show(position, orders, selected);
+    draw: async (position, orders = [], selected = [], targets = []) => {
+      if (frame) await frame.show(position, orders, selected, targets);
+      else await board?.show(position, orders, selected, targets);
     },
     get report() {
       return report;
@@ -270,7 +277,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
           : null,
         report?.el,
       ),
-      h("aside", {}, board ? centres : null, tabs, body),
+      h("aside", {}, board?.legend ?? null, board ? centres : null, tabs, body),
     ),
   );
   showCentres();
@@ -285,9 +292,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
 /**
  * A map framed on the viewer's own units and areas (a player's fogged position is a corner of
- * a large world), and the button that widens it to the whole map and back.
+ * a large world), and the button that widens it to the whole map and back. With a `source`
+ * (a map made for this viewer: an Age of Discovery player's), that map and its own frame, the
+ * areas the player knows.
  */
-function mapFrame(board: Board, gm: boolean) {
+function mapFrame(board: Board, gm: boolean, source?: string) {
   let whole = gm;
   let last: Parameters<Board["show"]> | null = null;
   const button = h("button", {
@@ -301,18 +310,40 @@ function mapFrame(board: Board, gm: boolean) {
   });
   const show = async (...args: Parameters<Board["show"]>) => {
     last = args;
-    const position = args[0];
-    await board.show(...args);
-    const box = focusBox(await geometry(position.variant), position);
+    let box: [number, number, number, number] | null = null;
+    if (source) {
+      await board.showOn(async () => {
+        const own = await get<OwnMap>(source);
+        box = own.frame;
+        return own;
+      });
+    } else {
+      const position = args[0];
+      await board.show(...args);
+      box = focusBox(await geometry(position.variant), position);
+    }
     const svg = board.el.querySelector("svg");
     board.zoom.attach(svg, box && !whole ? box : undefined);
     fill(
       button,
-      whole ? (gm ? "Show the powers' areas" : "Show my areas") : "Show the whole world",
+      whole
+        ? gm
+          ? "Show the powers' areas"
+          : "Show my areas"
+        : source
+          ? "Show the whole map"
+          : "Show the whole world",
     );
     button.hidden = box === null;
   };
   return { button, show };
+}
+
+/** A viewer's own generated map (`GET /api/games/:id/map`). */
+interface OwnMap {
+  geometry: MapGeometry;
+  view: BoardView;
+  frame: [number, number, number, number] | null;
 }
 
 /** Server-sent events of the game: reload on anything that changes the board or phase. */

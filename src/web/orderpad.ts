@@ -27,8 +27,11 @@ export interface PadOptions {
   readonly check: (text: string) => Promise<LineDiag[]>;
   /** The orders understood, after every check (to draw them). */
   readonly onOrders: (orders: { power: string; text: string }[]) => void;
-  /** The unit being ordered, and the places clicked so far (to highlight them). */
-  readonly onSelect?: (selected: string[]) => void;
+  /**
+   * The unit being ordered and the places clicked so far (to highlight them), and where the
+   * next click may go (its legal moves, or the units a support or convoy may help).
+   */
+  readonly onSelect?: (selected: string[], targets: string[]) => void;
   readonly powerName?: (id: string) => string;
 }
 
@@ -50,6 +53,10 @@ export function orderProvince(order: string): string | null {
     /^(?:build\s+)?[A-Za-z]\s+([a-z0-9_]+)/i.exec(order) ?? /^remove\s+([a-z0-9_]+)/i.exec(order);
   return m ? m[1]!.toLowerCase() : null;
 }
+
+/** The places a choice is clicked through: the target; or the unit helped, then its goal. */
+const steps = (c: LegalChoice): (string | undefined)[] =>
+  c.from !== undefined ? [c.from, c.target ?? c.from] : [c.target];
 
 export class OrderPad {
   readonly el: HTMLElement;
@@ -152,10 +159,20 @@ export class OrderPad {
   private filtered(): LegalChoice[] {
     if (!this.unit || !this.kind) return [];
     const all = this.unit.orders.filter((o) => o.kind === this.kind);
-    return all.filter((c) => {
-      const steps = c.from !== undefined ? [c.from, c.target ?? c.from] : [c.target];
-      return this.picks.every((p, i) => steps[i] === p);
-    });
+    return all.filter((c) => this.picks.every((p, i) => steps(c)[i] === p));
+  }
+
+  /**
+   * Where the next click may go: with only a unit chosen, its moves (or retreats); with an
+   * action, the next step of the choices left: the unit to help, then where it goes.
+   */
+  private targets(): string[] {
+    const u = this.unit;
+    if (!u) return [];
+    const next = this.kind
+      ? this.filtered().map((c) => steps(c)[this.picks.length])
+      : u.orders.filter((o) => o.kind === "move" || o.kind === "retreat").map((o) => o.target);
+    return [...new Set(next.filter((t): t is string => t !== undefined))];
   }
 
   private select(u: LegalUnit | null, kind: string | null = null): void {
@@ -166,12 +183,14 @@ export class OrderPad {
   }
 
   private render(): void {
+    // Whether the keyboard is in the pad: the buttons are drawn again, the focus goes on.
+    const focused = this.el.contains(document.activeElement);
     const legal = this.legal;
     if (!legal || legal.units.length === 0) {
       fill(this.unitsEl, h("p", { class: "hint" }, "Nothing to order in this phase."));
       fill(this.actionsEl);
       fill(this.choicesEl);
-      this.opts.onSelect?.([]);
+      this.opts.onSelect?.([], []);
       return;
     }
     const current = new Map<string, string>();
@@ -209,7 +228,7 @@ export class OrderPad {
     if (!u) {
       fill(this.actionsEl);
       fill(this.choicesEl);
-      this.opts.onSelect?.([]);
+      this.opts.onSelect?.([], []);
       return;
     }
     const kinds = [...new Set(u.orders.map((o) => o.kind))];
@@ -257,8 +276,8 @@ export class OrderPad {
     );
     const firstFocus =
       this.choicesEl.querySelector("button") ?? this.actionsEl.querySelector("button");
-    if (firstFocus && this.el.contains(document.activeElement)) (firstFocus as HTMLElement).focus();
-    this.opts.onSelect?.([u.location, ...this.picks]);
+    if (firstFocus && focused) (firstFocus as HTMLElement).focus();
+    this.opts.onSelect?.([u.location, ...this.picks], this.targets());
   }
 
   private name(p: string): string {

@@ -150,8 +150,11 @@ export function ordersPanel(ctx: GameCtx): Panel {
     mine: readonly string[],
     sendSet: (final: boolean) => Promise<void>,
   ): Promise<OrderInput> {
-    const draw = (orders: { power: string; text: string }[], selected: string[] = []) =>
-      void c.draw(c.view().position, drawnOrders(orders), selected);
+    const draw = (
+      orders: { power: string; text: string }[],
+      selected: string[] = [],
+      targets: string[] = [],
+    ) => void c.draw(c.view().position, drawnOrders(orders), selected, targets);
     const legal = await get<LegalView>(`${c.base}/legal`);
     const pad: OrderPad = new OrderPad({
       headers: mine.length > 1,
@@ -159,7 +162,7 @@ export function ordersPanel(ctx: GameCtx): Panel {
       check: async (text) =>
         (await post<{ lines: LineDiag[] }>(`${c.base}/check`, { orders: text })).lines,
       onOrders: (orders) => draw(orders),
-      onSelect: (sel) => draw(pad.orders, sel),
+      onSelect: (sel, targets) => draw(pad.orders, sel, targets),
     });
     pad.setLegal(legal);
     return {

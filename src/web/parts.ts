@@ -22,6 +22,8 @@ export interface FamilyInfo {
   players: number;
   /** The whole generated map (Age of Discovery), for the GM only. */
   moderatorMap?: string;
+  /** The viewer's own map of a generated world (Age of Discovery): geometry, view, frame. */
+  map?: string;
 }
 
 export type FamilyView = GameView & { family: FamilyInfo };
@@ -48,9 +50,11 @@ export interface GameParts {
   /**
    * The map, when the variant or family has one (a click on it goes to the orders: a unit
    * to order, or an area's number for the command box); `frame` puts a player's map on its
-   * own areas (a fogged position covers a corner of a large world).
+   * own areas (a fogged position covers a corner of a large world). `source`: a map made for
+   * this game and viewer (`GET /api/games/:id/map`: a player's Age of Discovery map, as it
+   * knows it), drawn instead of the variant's.
    */
-  readonly map: { readonly frame: boolean } | null;
+  readonly map: { readonly frame: boolean; readonly source?: string } | null;
   /** How orders are given: the order pad, or the command box with a verdict per line. */
   readonly orders: "pad" | "commands";
   /** The viewer's own report beside the map (and the turns to step back through). */
@@ -91,7 +95,11 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
     return {
       kind: `${view.family.name} · ${view.family.players} players`,
       words: { phase: "turn", orders: "commands" },
-      map: hasMap ? { frame: true } : null,
+      map: hasMap
+        ? { frame: true }
+        : view.family.map
+          ? { frame: true, source: view.family.map }
+          : null,
       orders: "commands",
       report: true,
       panels,

@@ -79,7 +79,7 @@ export async function sandboxPage(app: HTMLElement): Promise<void> {
     powerName: (p) => powers.find((x) => x.id === p)?.name ?? p,
     check: async (t) => check(t),
     onOrders: (orders) => void board.show(position, drawnOrders(orders)),
-    onSelect: (sel) => void board.show(position, drawnOrders(pad.orders), sel),
+    onSelect: (sel, targets) => void board.show(position, drawnOrders(pad.orders), sel, targets),
   });
 
   /** The typed orders read by the engine: each line's order as understood, or why not. */

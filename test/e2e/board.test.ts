@@ -49,7 +49,10 @@ interface SvgLike {
     sel: string,
   ): ArrayLike<{ getAttribute(n: string): string | null; style: { display: string } }>;
 }
-declare const document: { querySelector(selector: string): SvgLike | null };
+declare const document: {
+  querySelector(selector: string): SvgLike | null;
+  querySelectorAll(selector: string): unknown;
+};
 
 const viewBox = (page: Page) =>
   page.evaluate(() =>
@@ -59,14 +62,19 @@ const viewBox = (page: Page) =>
   );
 const zoomLevel = async (page: Page) =>
   Number(await page.locator(".game .map").getAttribute("data-zoom"));
-/** Whether the name labelled with this min zoom is shown. */
-const labelShown = (page: Page, minZoom: string) =>
-  page.evaluate((z) => {
-    const l = document.querySelector(`.game .map text[data-min-zoom="${z}"]`) as unknown as {
+/** A name on the map: whether it is shown, and the least zoom it carries (1 if none). */
+const label = (page: Page, text: string) =>
+  page.evaluate((t) => {
+    const all = document.querySelectorAll(".game .map .labels text") as unknown as ArrayLike<{
+      textContent: string | null;
       style: { display: string };
-    } | null;
-    return l ? l.style.display !== "none" : null;
-  }, minZoom);
+      getAttribute(n: string): string | null;
+    }>;
+    const l = Array.from(all).find((x) => x.textContent === t);
+    return l
+      ? { shown: l.style.display !== "none", minZoom: Number(l.getAttribute("data-min-zoom") ?? 1) }
+      : null;
+  }, text);
 
 describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_000 }, () => {
   let id = "";
@@ -157,7 +165,9 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     await page.locator(".game .map svg").waitFor();
     const whole = await viewBox(page);
     assert.equal(await zoomLevel(page), 1, "the board starts fitted");
-    assert.equal(await labelShown(page, "2.5"), false, "Clyde's small name waits for 2.5×");
+    const clyde = (await label(page, "CLY"))!;
+    assert.ok(clyde.minZoom > 2.25, `Clyde's small name is for a close view: ${clyde.minZoom}`);
+    assert.equal(clyde.shown, false, "Clyde's small name waits for its zoom");
     await page.getByRole("button", { name: "zoom in" }).click();
     assert.equal(await zoomLevel(page), 1.5, "+ zooms in by half");
     const zoomed = await viewBox(page);
@@ -169,8 +179,10 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     await page.locator(".game .map").focus();
     await page.keyboard.press("+");
     assert.equal(await zoomLevel(page), 2.25, "+ on the keyboard");
-    assert.equal(await labelShown(page, "2.1"), true, "Liverpool's name is shown at 2.25×");
-    assert.equal(await labelShown(page, "2.5"), false, "Clyde's still waits at 2.25×");
+    const lvp = (await label(page, "LVP"))!;
+    assert.ok(lvp.minZoom > 1 && lvp.minZoom <= 2.25, `Liverpool's name: ${lvp.minZoom}`);
+    assert.equal(lvp.shown, true, "Liverpool's name is shown at 2.25×");
+    assert.equal((await label(page, "CLY"))!.shown, false, "Clyde's still waits at 2.25×");
     const before = await viewBox(page);
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowDown");
@@ -192,9 +204,9 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
           (document.querySelector(".game .map") as unknown as SvgLike).getAttribute("data-zoom"),
         ) > 1,
     );
-    await page.getByRole("button", { name: "zoom in" }).click();
-    await page.getByRole("button", { name: "zoom in" }).click();
-    assert.equal(await labelShown(page, "2.5"), true, "every name is shown close up");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "zoom in" }).click();
+    assert.ok((await zoomLevel(page)) >= clyde.minZoom, "close up");
+    assert.equal((await label(page, "CLY"))!.shown, true, "every name is shown close up");
     // A redraw (an order typed draws it on the board) keeps the view.
     const kept = await viewBox(page);
     await page.locator("textarea.orders-text").fill("F lon - nth\nA lvp - yor\nF edi - nwg");

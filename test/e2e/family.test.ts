@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import type { Api } from "../../src/server/testing.ts";
 import { BrowserHarness, type GameJson } from "./harness.ts";
+import { docShot } from "./shots.ts";
 
 /*
  * The game page (src/web/game.ts) of a Global Diplomacy game (seed 004) in Chromium: a game
@@ -10,7 +11,8 @@ import { BrowserHarness, type GameJson } from "./harness.ts";
  * types commands and reads the judge's verdict on each line; France's player sees none of
  * them; the GM sees the set received and resolves the turn from the console; England reads
  * its turn 1 report with the command's result, and the map shows its fleet where it went.
- * An Age of Discovery game: no map for a player, the moderator map only for the GM.
+ * An Age of Discovery game: each player's own map, framed on the areas it knows and labelled
+ * as its report names them; the moderator map only for the GM.
  * Screenshots go to test-artifacts/.
  */
 
@@ -223,13 +225,13 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       assert.deepEqual(pageErrors(p), [], "no script errors on the page");
   });
 
-  test("Age of Discovery: no map for a player; the moderator map for the GM only", async () => {
+  test("Age of Discovery: a player's own map, as its report knows it; the moderator map for the GM only", async () => {
     const id = await familyGame(
       { name: "Discovery", variant: "discovery", players: 9, seed: 11 },
       9,
       "d",
     );
-    const player = await as("d2");
+    const player = await as("d2", { width: 1440, height: 900 });
     await player.goto(`${base}/game/${id}`);
     await player.locator("pre.report").first().waitFor();
     assert.match(
@@ -237,7 +239,35 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       /^Opening report of 2-[A-Z][a-z]+$/,
       "the player's own opening report",
     );
-    assert.equal(await player.locator(".map").count(), 0, "no world map: the report is the view");
+    // The player's own map: the areas it knows, each named as its report names it.
+    await player.locator(".map svg .labels text.label").first().waitFor();
+    const report = (await player.locator("pre.report").first().textContent()) ?? "";
+    const labels = await player.locator(".map svg .labels text.label").allTextContents();
+    assert.ok(labels.length >= 5, `its known areas are drawn: ${labels.join(", ")}`);
+    for (const l of labels) {
+      // The id, and the square where the name fits (the squares' X and Y are on the margins).
+      const m = /^(\d+)(?: (\d{4}))?$/.exec(l);
+      assert.ok(m, `an area's id and square: "${l}"`);
+      assert.match(report, new RegExp(`\\b${m[1]}\\b`), `${l}: an area of the report`);
+      if (m[2]) assert.ok(report.includes(m[2]), `${l}: the square as the report names it`);
+    }
+    assert.ok(
+      labels.some((l) => / \d{4}$/.test(l)),
+      "areas named by their square where it fits",
+    );
+    const box = (await player.locator(".map svg").getAttribute("viewBox"))!.split(" ").map(Number);
+    const fit = (await player.locator(".map svg").getAttribute("data-fit"))!.split(" ").map(Number);
+    assert.ok(box[2]! < fit[2]! / 2, `framed on what it knows: ${box} of ${fit}`);
+    assert.ok(
+      await player.getByRole("button", { name: "Show the whole map" }).isVisible(),
+      "and the whole map a click away",
+    );
+    await docShot(h, player, "discovery-map-desktop");
+    const phone = await as("d2", { width: 390, height: 844 });
+    await phone.goto(`${base}/game/${id}`);
+    await phone.locator(".map svg .labels text.label").first().waitFor();
+    await phone.locator(".map").scrollIntoViewIfNeeded();
+    await docShot(h, phone, "discovery-map-phone");
     assert.equal(
       await player.getByText("Download the moderator map").count(),
       0,

@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { BrowserHarness, type GameJson } from "./harness.ts";
+import { docShot as shot } from "./shots.ts";
+
+/*
+ * The board itself in Chromium (issue 19): choosing a unit outlines its legal targets on the
+ * map, choosing a support or convoy the units it may help, by mouse and by keyboard; the
+ * legend beside the map at 1440×900 and under it on a phone, never over it; the 1935 board
+ * with no unit over a name as Chromium lays the text out. Screenshots at 1440×900 and
+ * 390×844 go to test-artifacts/ and, with ENTENTE_DOC_SHOTS set, to docs/screens/.
+ */
+
+const h = new BrowserHarness();
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+const docShot = (page: Page, name: string) => shot(h, page, name);
+
+interface LegalView {
+  units: {
+    location: string;
+    province: string;
+    orders: { kind: string; target?: string; from?: string }[];
+  }[];
+}
+
+/** The provinces outlined as targets on the map, sorted. */
+const outlined = async (page: Page) =>
+  (
+    await page
+      .locator(".game .map g.targets path.target")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-province") ?? ""))
+  ).sort();
+
+/** Waits until the map outlines exactly these provinces. */
+async function waitOutlined(page: Page, want: string[]): Promise<void> {
+  const sorted = [...want].sort();
+  for (let i = 0; i < 100; i++) {
+    if (JSON.stringify(await outlined(page)) === JSON.stringify(sorted)) return;
+    await page.waitForTimeout(100);
+  }
+  assert.deepEqual(await outlined(page), sorted, "the provinces outlined on the map");
+}
+
+const provinceOf = (loc: string) => loc.split("/")[0]!;
+const unique = (list: (string | undefined)[]) =>
+  [...new Set(list.filter((x): x is string => !!x).map(provinceOf))].sort();
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const apart = (a: Box, b: Box) =>
+  a.x + a.width <= b.x + 0.5 ||
+  b.x + b.width <= a.x + 0.5 ||
+  a.y + a.height <= b.y + 0.5 ||
+  b.y + b.height <= a.y + 0.5;
+
+describe("the board in Chromium: legal targets, the legend, names clear of units", {
+  timeout: 240_000,
+}, () => {
+  let id = "";
+  let legal: LegalView;
+  before(async () => {
+    await h.start(["gm", "alice"]);
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      { name: "Board", scenario: "7", options: { deadlines: { unit: "hours" } } },
+      h.tokens.gm,
+    );
+    id = g.id;
+    const code = g.invites!.find((i) => i.role === "player")!.code;
+    const view = await h.api.ok<{ seatList: { index: number; powers: string[] }[] }>(
+      "GET",
+      `/api/games/${id}`,
+    );
+    const england = view.seatList.find((s) => s.powers.includes("england"))!;
+    await h.api.ok("POST", `/api/invites/${code}`, { seat: england.index }, h.tokens.alice);
+    await h.api.ok("POST", `/api/games/${id}/gm/start`, undefined, h.tokens.gm);
+    legal = await h.api.ok<LegalView>("GET", `/api/games/${id}/legal`, undefined, h.tokens.alice);
+  });
+  after(() => h.close());
+
+  test("a unit chosen outlines its legal moves; a support, the units it may help, then where they go", async () => {
+    const page = await h.as("alice", DESKTOP);
+    await page.goto(`${h.base}/game/${id}`);
+    await page.locator(".game .map svg").waitFor();
+    assert.equal(await page.locator(".game .map g.targets").count(), 0, "nothing chosen yet");
+    const lon = legal.units.find((u) => u.location === "lon")!;
+    const moves = unique(lon.orders.filter((o) => o.kind === "move").map((o) => o.target));
+    assert.deepEqual(moves, ["eng", "nth", "wal", "yor"], "the engine's moves for F lon");
+
+    // By the mouse: the fleet clicked on the map.
+    await page.locator('.game .map g.unit[data-location="lon"]').click();
+    await waitOutlined(page, moves);
+    assert.equal(
+      await page.locator('.game .map rect.dim[mask="url(#choice-dim)"]').count(),
+      1,
+      "the rest of the map is dimmed",
+    );
+    // Support: first the units it may help (England's and France's Brest fleet alike).
+    await page.locator('button[data-action="support"]').click();
+    const supports = lon.orders.filter((o) => o.kind === "support");
+    const helped = unique(supports.map((o) => o.from));
+    assert.ok(helped.includes("lvp") && helped.includes("bre"), `helped: ${helped}`);
+    await waitOutlined(page, helped);
+    await docShot(page, "board-support-desktop");
+    // The Liverpool army clicked: where it may go with London's support.
+    await page.locator('.game .map g.unit[data-location="lvp"]').click();
+    const goals = unique(supports.filter((o) => o.from === "lvp").map((o) => o.target ?? o.from));
+    await waitOutlined(page, goals);
+    assert.ok(goals.includes("yor") && goals.includes("wal"), `goals: ${goals}`);
+    // A click where Yorkshire's name is written (shown or not at this zoom).
+    const at = await page
+      .locator(".game .map .labels text", { hasText: /^(Yorkshire|YOR)$/ })
+      .evaluate((t) => {
+        const svg = t as unknown as {
+          getAttribute(n: string): string;
+          ownerSVGElement: {
+            createSVGPoint(): {
+              x: number;
+              y: number;
+              matrixTransform(m: unknown): { x: number; y: number };
+            };
+            getScreenCTM(): unknown;
+          };
+        };
+        const p = svg.ownerSVGElement.createSVGPoint();
+        p.x = Number(svg.getAttribute("x"));
+        p.y = Number(svg.getAttribute("y"));
+        const s = p.matrixTransform(svg.ownerSVGElement.getScreenCTM());
+        return { x: s.x, y: s.y };
+      });
+    await page.mouse.click(at.x, at.y);
+    await page.locator(".diags li.ok", { hasText: "F lon S A lvp - yor" }).waitFor();
+    await waitOutlined(page, []);
+
+    // By the keyboard: the Edinburgh fleet, Move, and the first target, all with Enter.
+    await page.locator('button[data-unit="edi"]').focus();
+    await page.keyboard.press("Enter");
+    const edi = legal.units.find((u) => u.location === "edi")!;
+    await waitOutlined(
+      page,
+      unique(edi.orders.filter((o) => o.kind === "move").map((o) => o.target)),
+    );
+    await page.locator('button[data-action="move"]').focus();
+    await page.keyboard.press("Enter");
+    const first = page.locator(".choices button").first();
+    await first.waitFor();
+    assert.equal(
+      await first.evaluate(
+        (b) => b === (b.ownerDocument as unknown as { activeElement: unknown }).activeElement,
+      ),
+      true,
+      "the first target has the focus",
+    );
+    const text = (await first.textContent())!.trim();
+    await page.keyboard.press("Enter");
+    await page.locator(".diags li.ok", { hasText: text }).waitFor();
+    await waitOutlined(page, []);
+    // Escape drops a unit chosen, and its outlines.
+    await page.locator('button[data-unit="lvp"]').focus();
+    await page.keyboard.press("Enter");
+    await waitOutlined(
+      page,
+      unique(
+        legal.units
+          .find((u) => u.location === "lvp")!
+          .orders.filter((o) => o.kind === "move")
+          .map((o) => o.target),
+      ),
+    );
+    await page.keyboard.press("Escape");
+    await waitOutlined(page, []);
+
+    const phone = await h.as("alice", PHONE);
+    await phone.goto(`${h.base}/game/${id}`);
+    await phone.locator(".game .map svg").waitFor();
+    await phone.locator('button[data-unit="lon"]').click();
+    await waitOutlined(phone, moves);
+    await phone.locator(".game .map").scrollIntoViewIfNeeded();
+    await docShot(phone, "board-targets-phone");
+    for (const p of [page, phone]) assert.deepEqual(h.pageErrors(p), [], "no script errors");
+  });
+
+  test("the legend: beside the map at 1440×900, under it on a phone, never over it", async () => {
+    const page = await h.as("alice", DESKTOP);
+    await page.goto(`${h.base}/game/${id}`);
+    const legend = page.getByRole("list", { name: "legend" });
+    await legend.locator("li[data-power]").first().waitFor();
+    const names = await legend.locator("li[data-power] .name").allTextContents();
+    assert.deepEqual(
+      names,
+      ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"],
+      "every power by name",
+    );
+    assert.equal(
+      await legend.locator('li[data-power="england"] svg circle').count(),
+      1,
+      "its army",
+    );
+    assert.equal(await legend.locator("li.key .name").textContent(), "supply centre");
+    const map = (await page.locator(".game .map").boundingBox())!;
+    const box = (await legend.boundingBox())!;
+    assert.ok(box.x >= map.x + map.width, "beside the map, not over it");
+    assert.ok(box.y + box.height <= DESKTOP.height, "in view without scrolling");
+    const phone = await h.as("alice", PHONE);
+    await phone.goto(`${h.base}/game/${id}`);
+    const small = phone.getByRole("list", { name: "legend" });
+    await small.locator("li[data-power]").first().waitFor();
+    const pmap = (await phone.locator(".game .map").boundingBox())!;
+    const pbox = (await small.boundingBox())!;
+    assert.ok(pbox.y >= pmap.y + pmap.height, "under the map on a phone");
+    assert.ok(pbox.x + pbox.width <= PHONE.width, "no wider than the phone");
+    await small.scrollIntoViewIfNeeded();
+    await docShot(phone, "board-legend-phone");
+  });
+
+  test("the 1935 board: no unit over a name as drawn, small names as the zoom grows", async () => {
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      { name: "Committee", variant: "europe1935" },
+      h.tokens.gm,
+    );
+    const page = await h.as("gm", DESKTOP);
+    await page.goto(`${h.base}/game/${g.id}`);
+    await page.locator(".game .map svg").waitFor();
+    const overlaps = () =>
+      page.evaluate(() => {
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } }
+        ).document;
+        type El = {
+          getBBox(): Box;
+          textContent: string | null;
+          getAttribute(n: string): string | null;
+          style: { display: string };
+        };
+        const texts = Array.from(
+          doc.querySelectorAll(".game .map .labels text.label") as ArrayLike<El>,
+        ).filter((t) => t.style.display !== "none");
+        const units = Array.from(doc.querySelectorAll(".game .map g.unit") as ArrayLike<El>);
+        const out: string[] = [];
+        for (const t of texts) {
+          const a = t.getBBox();
+          for (const u of units) {
+            const b = u.getBBox();
+            const clear =
+              a.x + a.width <= b.x + 0.5 ||
+              b.x + b.width <= a.x + 0.5 ||
+              a.y + a.height <= b.y + 0.5 ||
+              b.y + b.height <= a.y + 0.5;
+            if (!clear)
+              out.push(
+                `${t.textContent} under ${u.getAttribute("data-location")} (${[a.x, a.y, a.width, a.height].map(Math.round)} / ${[b.x, b.y, b.width, b.height].map(Math.round)})`,
+              );
+          }
+        }
+        return { out, texts: texts.length, units: units.length };
+      });
+    const whole = await overlaps();
+    assert.ok(whole.units >= 40 && whole.texts > 100, `drawn: ${JSON.stringify(whole)}`);
+    assert.deepEqual(whole.out, [], "no unit over a name at the whole-map view");
+    // Zoomed into central Europe: more names shown, still none under a unit.
+    await page.locator(".game .map").focus();
+    for (const k of ["+", "+", "+", "ArrowLeft"]) await page.keyboard.press(k);
+    const close = await overlaps();
+    assert.ok(close.texts > whole.texts, `small names appear: ${whole.texts} → ${close.texts}`);
+    assert.deepEqual(close.out, [], "none when zoomed either");
+    assert.ok(
+      apart(
+        (await page.locator(".game .map").boundingBox())!,
+        (await page.getByRole("list", { name: "legend" }).boundingBox())!,
+      ),
+      "the legend beside",
+    );
+    await docShot(page, "board-1935-zoom-desktop");
+    const phone = await h.as("gm", PHONE);
+    await phone.goto(`${h.base}/game/${g.id}`);
+    await phone.locator(".game .map svg").waitFor();
+    await phone.getByRole("button", { name: "zoom in" }).click();
+    await phone.getByRole("button", { name: "zoom in" }).click();
+    await docShot(phone, "board-1935-zoom-phone");
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+});
