@@ -49,8 +49,8 @@ export function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
-/** The GM's edits as the record keeps them (docs/records.md). */
-function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
+/** The GM's edits as the record keeps them (docs/records.md); a family game's likewise. */
+export function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
   return rows
     .filter((e) => e.kind === "remove-unit")
     .map((e) => {

@@ -1,11 +1,13 @@
 import type { PowerId } from "../engine/types.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
-import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import { iso, parseJson, seatOf } from "./game-data.ts";
+import { type PlayedGame, powerList, powerNamed } from "./played.ts";
 import type { Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
 
 /*
- * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them.
+ * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them;
+ * for a game of any family, its powers and its negotiation phases as its rules say (played.ts).
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -20,7 +22,7 @@ export class Press extends Room {
       signedAs?: string | undefined;
     },
   ) {
-    return this.mutate(gameId, async (trx, g) => {
+    return this.mutatePlayed(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       const kind = (input.kind ?? "white").toLowerCase().replace(/[\s_]+/g, "-");
       if (kind === "dark-grey" || kind === "dark-gray") {
@@ -43,7 +45,7 @@ export class Press extends Room {
 
   private async pressLocked(
     trx: Tx,
-    g: GameData,
+    g: PlayedGame,
     v: Viewer,
     input: {
       to: "all" | readonly string[];
@@ -74,10 +76,12 @@ export class Press extends Room {
         throw invalid("white press is off in this game");
       if (input.kind === "grey" && !g.options.press.grey)
         throw invalid("grey press is off in this game");
-      const type = g.state.phase.slice(-1);
+      // Negotiation is in movement phases, and in each turn of a game counted in turns
+      // (Global Diplomacy: every turn is a round of messages and moves, seed 004 §7.12).
+      const negotiating = g.phase.kind === "movement" || g.phase.kind === "turn";
       if (
         g.game.status === "active" &&
-        type !== "M" &&
+        !negotiating &&
         !g.options.press.duringRetreatsAndAdjustments
       ) {
         throw conflict(
@@ -85,14 +89,16 @@ export class Press extends Room {
         );
       }
     }
-    const all = g.scenario.variant.powers.map((p) => p.id as string);
     let recipients: "all" | string[];
     if (input.to === "all") recipients = "all";
     else {
-      recipients = [...new Set(input.to.map((p) => p.toLowerCase()))];
+      // A power by its id or its name (`england`, `3`, `China`).
+      const named = input.to.map((p) => powerNamed(g.powers, p) ?? p.toLowerCase());
+      recipients = [...new Set(named)];
       if (recipients.length === 0) throw invalid('give at least one recipient power, or "all"');
       for (const p of recipients) {
-        if (!all.includes(p)) throw invalid(`unknown power "${p}"; use ${all.join(", ")} or "all"`);
+        if (!g.powers.some((x) => x.id === p))
+          throw invalid(`unknown power "${p}"; use ${powerList(g.powers)} or "all"`);
         if (v.powers.includes(p as PowerId)) throw invalid(`${p} is yours: no need to write to it`);
       }
     }
@@ -135,7 +141,7 @@ export class Press extends Room {
    * authorship is shown to nobody but the author and the GM (seed 002 X(2)).
    */
   async press(user: User | null, gameId: string, afterId = 0) {
-    const g = await loadGame(this.db, gameId);
+    const g = await this.loadHosted(this.db, gameId);
     const v = this.viewerIn(g, user);
     const rows = await this.db
       .selectFrom("press")
