@@ -186,14 +186,6 @@ export function seatNamed(seats: readonly Seat[], word: string): number {
   });
 }
 
-/** Seats still in the game: some power of theirs has a unit or a supply centre. */
-export function survivingSeats(seats: readonly Seat[], position: Position): number[] {
-  const alive = new Set<string>();
-  for (const u of position.units) alive.add(u.power);
-  for (const owner of position.centers.values()) alive.add(owner);
-  return seats.flatMap((s, i) => (s.powers.some((p) => alive.has(p)) ? [i] : []));
-}
-
 /**
  * Game years in a row, up to the last completed one, in which no supply centre changed hands
  * (seed 002 IX(2)). The start counts as the end of the year before the first.
