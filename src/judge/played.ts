@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { PhaseInfo, PowerInfo } from "../engine/game.ts";
+import { type AnyGameRules, hosted, type PhaseInfo, type PowerInfo } from "../engine/game.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { DB } from "../store/schema.ts";
 import { diplomacyRules } from "../variants/diplomacy.ts";
@@ -38,16 +38,22 @@ export interface PlayedGame extends HostedGame {
     | { readonly kind: "family"; readonly game: FamilyGame };
 }
 
-/** A Diplomacy game as the hosting tools read it. */
-export function playedDiplomacy(g: GameData): PlayedGame {
-  const rules = diplomacyRules(g.scenario.variant, [g.scenario]);
-  const state = rules.decode(g.record);
+/** What the hosting tools ask of a game's rules, about its stored state. */
+function asked(rules: AnyGameRules, stored: unknown) {
+  const state = rules.decode(stored);
   return {
-    ...g,
     powers: rules.powers(state),
     phase: rules.phase(state),
     mustOrder: rules.mustOrder(state),
     alive: rules.mayOrder(state),
+  };
+}
+
+/** A Diplomacy game as the hosting tools read it. */
+export function playedDiplomacy(g: GameData): PlayedGame {
+  return {
+    ...g,
+    ...asked(hosted(diplomacyRules(g.scenario.variant, [g.scenario])), g.record),
     quiet: () => ({ periods: yearsWithoutCentreChange(g.record), unit: "game year" }),
     own: { kind: "diplomacy", game: g },
   };
@@ -57,13 +63,9 @@ export function playedDiplomacy(g: GameData): PlayedGame {
 export function playedFamily(g: FamilyGame): PlayedGame {
   const rules = gameRules(g.head.family);
   if (!rules) throw new Error(`game ${g.game.id}: no rules for family ${g.head.family}`);
-  const state = rules.decode({ ...g.position, rules: g.head.rules });
   return {
     ...g,
-    powers: rules.powers(state),
-    phase: rules.phase(state),
-    mustOrder: rules.mustOrder(state),
-    alive: rules.mayOrder(state),
+    ...asked(rules, { ...g.position, rules: g.head.rules }),
     quiet: () => ({ periods: turnsWithoutCentreChange(g), unit: "turn" }),
     own: { kind: "family", game: g },
   };
