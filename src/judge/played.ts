@@ -38,37 +38,79 @@ export interface PlayedGame extends HostedGame {
     | { readonly kind: "family"; readonly game: FamilyGame };
 }
 
-/** What the hosting tools ask of a game's rules, about its stored state. */
-function asked(rules: AnyGameRules, stored: unknown) {
-  const state = rules.decode(stored);
+type Asked = Pick<PlayedGame, "powers" | "phase" | "mustOrder" | "alive">;
+
+/**
+ * A game's base data with what its rules say of its stored state, asked once and only when
+ * first read (the scheduler reads none of it for a phase with no vote due).
+ */
+function played(
+  g: HostedGame,
+  rules: () => AnyGameRules,
+  stored: () => unknown,
+  rest: Pick<PlayedGame, "quiet" | "own">,
+): PlayedGame {
+  let memo: Asked | undefined;
+  const ask = (): Asked => {
+    if (memo) return memo;
+    const r = rules();
+    const state = r.decode(stored());
+    memo = {
+      powers: r.powers(state),
+      phase: r.phase(state),
+      mustOrder: r.mustOrder(state),
+      alive: r.mayOrder(state),
+    };
+    return memo;
+  };
   return {
-    powers: rules.powers(state),
-    phase: rules.phase(state),
-    mustOrder: rules.mustOrder(state),
-    alive: rules.mayOrder(state),
+    game: g.game,
+    state: g.state,
+    members: g.members,
+    seats: g.seats,
+    options: g.options,
+    get powers() {
+      return ask().powers;
+    },
+    get phase() {
+      return ask().phase;
+    },
+    get mustOrder() {
+      return ask().mustOrder;
+    },
+    get alive() {
+      return ask().alive;
+    },
+    ...rest,
   };
 }
 
 /** A Diplomacy game as the hosting tools read it. */
 export function playedDiplomacy(g: GameData): PlayedGame {
-  return {
-    ...g,
-    ...asked(hosted(diplomacyRules(g.scenario.variant, [g.scenario])), g.record),
-    quiet: () => ({ periods: yearsWithoutCentreChange(g.record), unit: "game year" }),
-    own: { kind: "diplomacy", game: g },
-  };
+  return played(
+    g,
+    () => hosted(diplomacyRules(g.scenario.variant, [g.scenario])),
+    () => g.record,
+    {
+      quiet: () => ({ periods: yearsWithoutCentreChange(g.record), unit: "game year" }),
+      own: { kind: "diplomacy", game: g },
+    },
+  );
 }
 
 /** A family game as the hosting tools read it. */
 export function playedFamily(g: FamilyGame): PlayedGame {
   const rules = gameRules(g.head.family);
   if (!rules) throw new Error(`game ${g.game.id}: no rules for family ${g.head.family}`);
-  return {
-    ...g,
-    ...asked(rules, { ...g.position, rules: g.head.rules }),
-    quiet: () => ({ periods: turnsWithoutCentreChange(g), unit: "turn" }),
-    own: { kind: "family", game: g },
-  };
+  return played(
+    g,
+    () => rules,
+    () => ({ ...g.position, rules: g.head.rules }),
+    {
+      quiet: () => ({ periods: turnsWithoutCentreChange(g), unit: "turn" }),
+      own: { kind: "family", game: g },
+    },
+  );
 }
 
 /** Any game read back as the hosting tools read it. */

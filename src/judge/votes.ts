@@ -189,6 +189,7 @@ export class Votes extends Room {
       .where("due_idx", "<=", g.state.phase_idx)
       .orderBy("id")
       .execute();
+    if (due.length === 0) return false;
     const now = this.now();
     const survivors = survivingSeats(g.seats, g.alive);
     const seated = new Set(
