@@ -271,15 +271,21 @@ for (const kind of STORE_KINDS) {
       await leaks("after the turn", [MOVE_MARKER, "MO 999 1", FIRST], new Set(["power3"]));
       await leaks("the message", [SECRET], new Set(["power3", "power4"]));
 
-      // What the judge does not do for these games says so.
-      const press = await api.call(
+      // The judge's press serves these games as every game (the game's options say which
+      // kinds; ME stays the game's own anonymous message): grey press to France by name.
+      await api.ok(
         "POST",
         `/api/games/${id}/press`,
-        { to: "all", body: "hello" },
+        { to: ["France"], body: "hello", kind: "grey" },
         tokens[3],
       );
-      assert.equal(press.status, 409, "press is refused: ME is the game's press");
-      assert.match(String((press.body as J).error), /global game/, "with a reason");
+      const press = async (p: number) =>
+        (await api.ok<J[]>("GET", `/api/games/${id}/press`, undefined, tokens[p])).map((m) => [
+          m.body,
+          m.fromName,
+        ]);
+      assert.deepEqual(await press(4), [["hello", "Anonymous"]], "France reads it, unsigned");
+      assert.deepEqual(await press(5), [], "Germany does not read France's press");
     });
   });
 }

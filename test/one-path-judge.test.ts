@@ -1,69 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Judge, type User } from "../src/judge/judge.ts";
-import { Clock } from "../src/judge/testing.ts";
-import { STORE_KINDS, testStore } from "../src/store/testing.ts";
+import type { User } from "../src/judge/judge.ts";
+import { STORE_KINDS } from "../src/store/testing.ts";
+import { nmrs, OPTIONS, table, user } from "./one-path.ts";
 
 /*
  * A classical game and a Global Diplomacy game in one judge go through the same code for
  * seats, deadlines, missed orders, civil disorder, replacement and GM corrections
  * (src/judge/games.ts, adjudication.ts, missed.ts, gm-tools.ts): each feature checked on both, side by side.
+ * Votes, press, the GM's end of a game, draws and removed units: one-path-talk.test.ts.
  */
-
-const OPTIONS = {
-  deadlines: { unit: "minutes" as const, movement: 10, retreats: 5, adjustments: 5 },
-  civilDisorderAfter: 2,
-};
-
-interface Table {
-  readonly judge: Judge;
-  readonly clock: Clock;
-  readonly gm: User;
-  readonly classical: string;
-  readonly global: string;
-  /** Players by game and seat index. */
-  readonly players: Record<string, User[]>;
-}
-
-let n = 0;
-const user = async (judge: Judge, name: string) =>
-  (await judge.register(`${name}${++n}`, "password1")).user;
-
-async function table(t: Parameters<typeof testStore>[0], kind: "sqlite" | "postgres") {
-  const ts = await testStore(t, kind);
-  if (!ts) return null;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const gm = await user(judge, "gm");
-  const classical = await judge.createGame(gm, { name: "C", options: OPTIONS, seed: 3 });
-  const global = await judge.createGame(gm, {
-    name: "G",
-    variant: "global",
-    options: OPTIONS,
-    seed: 5,
-  });
-  const players: Record<string, User[]> = {};
-  for (const g of [classical, global]) {
-    const code = g.invites!.find((i) => i.role === "player")!.code;
-    players[g.id] = [];
-    // Seats taken by a power's name: the same words work for both (`England`, `China`).
-    for (const seat of g.seatList) {
-      const u = await user(judge, "p");
-      const v = await judge.acceptInvite(u, code, { power: seat.name });
-      assert.equal(v.you?.seat, seat.index, `${g.variant}: ${seat.name} taken by its name`);
-      players[g.id]!.push(u);
-    }
-  }
-  return { judge, clock, gm, classical: classical.id, global: global.id, players } as Table;
-}
-
-const nmrs = (j: Judge, gameId: string) =>
-  j.store.db
-    .selectFrom("nmrs")
-    .select(["phase", "power", "seat"])
-    .where("game_id", "=", gameId)
-    .orderBy("id")
-    .execute();
 
 for (const kind of STORE_KINDS) {
   describe(`one path for every game family (${kind})`, () => {

@@ -80,18 +80,26 @@ describe("the game page's parts, from the game view", () => {
     assert.equal(player.orders, "commands", "commands, with a verdict per line");
     assert.deepEqual(player.map, { frame: true }, "the world map, framed on its areas");
     assert.equal(player.report, true, "the player's own report");
-    assert.deepEqual(player.panels, ["orders"], "a player's one tab: its commands");
+    assert.deepEqual(
+      player.panels,
+      ["orders", "press", "votes"],
+      "a player's tabs: its commands, press and votes",
+    );
     assert.equal(player.names, "seats", "powers go by number and seat (3-England)");
     assert.equal(player.kind, "Global Diplomacy · 11 players", "the head names the family");
     assert.deepEqual(player.words, { phase: "turn", orders: "commands" }, "its words");
     const gmParts = await pageView(judge, gm, game.id);
-    assert.deepEqual(gmParts.panels, ["turns", "gm"], "the GM: the turns and the console");
+    assert.deepEqual(
+      gmParts.panels,
+      ["turns", "press", "votes", "gm"],
+      "the GM: the turns, press, votes and the console",
+    );
     assert.equal(gmParts.gm.corrections, true, "the GM corrects and replaces here too");
-    assert.equal(gmParts.gm.end, false, "ending by the GM is for Diplomacy variants");
+    assert.equal(gmParts.gm.end, true, "the GM ends it (a draw, abandoned) as any game");
     assert.equal(gmParts.gm.resolve, "deadline", "Resolve now moves the deadline to now");
     assert.equal(gmParts.gm.moderatorMap, null, "the world is public: no moderator map");
     const visitor = await pageView(judge, null, game.id);
-    assert.deepEqual(visitor.panels, ["seats"], "a visitor sees who plays");
+    assert.deepEqual(visitor.panels, ["seats", "press"], "a visitor sees who plays, and press");
   });
 
   test("Age of Discovery: each player's own map, as its report knows it; the moderator map for the GM", async (t) => {

@@ -65,10 +65,14 @@ export interface RecordEdit {
 }
 
 /** A position with the edits made at one point applied (units removed). */
-export function applyEdits(pos: PositionJson, edits: readonly RecordEdit[]): PositionJson {
+export function applyEdits<P extends { readonly units?: unknown }>(
+  pos: P,
+  edits: readonly Pick<RecordEdit, "power" | "unit">[],
+): P {
   if (edits.length === 0) return pos;
   const units: Record<string, string[]> = {};
-  for (const [p, list] of Object.entries(pos.units)) units[p] = [...list];
+  for (const [p, list] of Object.entries((pos.units ?? {}) as Record<string, readonly string[]>))
+    units[p] = [...list];
   for (const e of edits) {
     const list = units[e.power];
     const i = list?.indexOf(e.unit) ?? -1;

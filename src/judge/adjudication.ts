@@ -3,11 +3,12 @@ import { powersThatMustOrder } from "../engine/must-order.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
-import { isFamilyGame } from "./family.ts";
+import { isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import { contactWindow, recordMissed } from "./missed.ts";
 import { phaseLengthMs } from "./options.ts";
 import { applyEarlySets } from "./orders.ts";
+import { playedDiplomacy, playedFamily } from "./played.ts";
 import type { Tx } from "./room.ts";
 import { Room } from "./room.ts";
 
@@ -76,14 +77,15 @@ export class Adjudication extends Room {
         .where((eb) => eb.or([eb("deadline_at", "<=", now), eb("ready", "=", 1)]))
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) return false;
-      if (family) {
-        // A game of another family plays its turn by its own rules (family.ts).
-        await this.families.resolveClaimed(trx, gameId);
-      } else {
-        const g = await loadGame(trx, gameId);
-        const ended = await this.rooms.votes.decideVotes(trx, g);
-        if (!ended) await this.resolve(trx, g);
-      }
+      const g = family
+        ? playedFamily(await loadFamilyGame(trx, gameId))
+        : playedDiplomacy(await loadGame(trx, gameId));
+      // Votes due with this phase are decided first, for a game of any family: a draw or a
+      // concession that passes ends the game instead of the adjudication (seed 002 IX(4)).
+      const ended = await this.rooms.votes.decideVotes(trx, g);
+      // A game of another family plays its turn by its own rules (family.ts).
+      if (!ended && g.own.kind === "family") await this.families.resolveClaimed(trx, g.own.game);
+      else if (!ended && g.own.kind === "diplomacy") await this.resolve(trx, g.own.game);
       this.fail("adjudicate-before-commit");
       this.core.adjudications++;
       return true;

@@ -4,7 +4,7 @@ import {
   moderatorMap,
   playDiscoveryJson,
 } from "../variants/discovery/host.ts";
-import { discovery } from "../variants/discovery/index.ts";
+import { discovery, mapOfPosition } from "../variants/discovery/index.ts";
 import { PLAYER_NAMES } from "../variants/discovery/mapdata.ts";
 import {
   adjudicateTurn,
@@ -65,11 +65,21 @@ export interface FamilyRules {
   alive(position: Json): readonly string[];
   /** The turn a position is at. */
   turn(position: Json): number;
+  /** Who holds each area with supply value (a supply centre), by area id: draws count it. */
+  centres(position: Json): Record<string, string>;
   /**
    * The moderator's whole map of a game whose map is made for it (discovery), from its
    * opening position; absent for a family with one fixed map. Only the GM reads it.
    */
   moderatorMap?(start: Json): Json;
+}
+
+/** The owned areas of a state that have supply value (supply centres), by area id. */
+function supplyOwners(map: GlobalMap, s: GameState): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [area, owner] of Object.entries(s.owners))
+    if ((map.area(Number(area))?.supply ?? 0) > 0) out[area] = String(owner);
+  return out;
 }
 
 function globalRulesOn(map: GlobalMap): FamilyRules {
@@ -119,6 +129,7 @@ function globalRulesOn(map: GlobalMap): FamilyRules {
       return map.powers.filter((p) => alive.has(p.id)).map((p) => String(p.id));
     },
     turn: (position) => state(position).turn,
+    centres: (position) => supplyOwners(map, state(position)),
   };
 }
 
@@ -166,6 +177,10 @@ function discoveryRules(): FamilyRules {
       return [...alive].sort((a, b) => Number(a) - Number(b));
     },
     turn: turnOf,
+    centres: (position) => {
+      const { global } = mapOfPosition(position);
+      return supplyOwners(global, readGlobalPosition(global, { ...position }));
+    },
     moderatorMap: (start) => moderatorMap(start),
   };
 }

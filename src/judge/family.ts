@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from "kysely";
+import { applyEdits } from "../engine/record.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
@@ -13,7 +14,7 @@ import {
   familyTurns,
   familyView,
 } from "./family-views.ts";
-import { FAMILY_SCENARIO, insertNewGame, iso, parseJson } from "./game-data.ts";
+import { FAMILY_SCENARIO, insertNewGame, iso, parseJson, recordEdits } from "./game-data.ts";
 import { recordMissed } from "./missed.ts";
 import {
   DEFAULT_OPTIONS,
@@ -135,22 +136,35 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
     .where("superseded", "=", 0)
     .orderBy("idx")
     .execute();
-  const turns = rows.map((r) => parseJson<FamilyTurn>(r.record));
   const members = await db
     .selectFrom("members")
     .selectAll()
     .where("game_id", "=", gameId)
     .execute();
+  // The GM's removed units (gm-tools.ts), applied to the position after the turn they follow.
+  const edits = recordEdits(
+    await db.selectFrom("edits").selectAll().where("game_id", "=", gameId).orderBy("id").execute(),
+  );
+  const edited = <P extends Json>(p: P, after: number): P =>
+    applyEdits(
+      p,
+      edits.filter((e) => e.after === after),
+    );
+  const turns = rows.map((r, i) => {
+    const t = parseJson<FamilyTurn>(r.record);
+    return { ...t, position: edited(t.position, i + 1) };
+  });
+  const start = edited(head.start, 0);
   return {
     game,
     options: parseJson<GameOptions>(game.options),
     state,
     seats: head.seats,
     members,
-    head,
+    head: { ...head, start },
     rules,
     turns,
-    position: turns.at(-1)?.position ?? head.start,
+    position: turns.at(-1)?.position ?? start,
   };
 }
 
@@ -420,11 +434,7 @@ export class FamilyGames {
    * Plays the open turn, claimed by the judge's scheduler (adjudication.ts: the conditional
    * update of phase_state, as for every game), in the claim's transaction.
    */
-  async resolveClaimed(trx: Kysely<DB>, gameId: string): Promise<void> {
-    await this.resolve(trx, await loadFamilyGame(trx, gameId));
-  }
-
-  private async resolve(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
+  async resolveClaimed(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
     const now = this.ctx.now();
     const idx = g.state.phase_idx;
     const latest = await this.latest(trx, g);

@@ -49,8 +49,8 @@ export function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
-/** The GM's edits as the record keeps them (docs/records.md). */
-function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
+/** The GM's edits as the record keeps them (docs/records.md); a family game's likewise. */
+export function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
   return rows
     .filter((e) => e.kind === "remove-unit")
     .map((e) => {
@@ -184,14 +184,6 @@ export function seatNamed(seats: readonly Seat[], word: string): number {
       s.powers.some((p) => p.toLowerCase() === w) || name === w || name.replace(/^\d+-/, "") === w
     );
   });
-}
-
-/** Seats still in the game: some power of theirs has a unit or a supply centre. */
-export function survivingSeats(seats: readonly Seat[], position: Position): number[] {
-  const alive = new Set<string>();
-  for (const u of position.units) alive.add(u.power);
-  for (const owner of position.centers.values()) alive.add(owner);
-  return seats.flatMap((s, i) => (s.powers.some((p) => alive.has(p)) ? [i] : []));
 }
 
 /**

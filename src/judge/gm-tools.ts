@@ -7,17 +7,10 @@ import { chairDeadline } from "./chair.ts";
 import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
-import {
-  type GameData,
-  iso,
-  parseJson,
-  type RemoveUnitEdit,
-  seatOf,
-  survivingSeats,
-  yearsWithoutCentreChange,
-} from "./game-data.ts";
+import { type GameData, iso, parseJson, type RemoveUnitEdit, seatOf } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
+import { powerNamed, survivingPowers } from "./played.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
@@ -306,20 +299,35 @@ export class GmTools extends Room {
     });
   }
 
-  /** Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once). */
+  /**
+   * Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once), in
+   * a game of any family whose units stand in areas (a Global Diplomacy unit is `F 233`, or
+   * its area `233`). Where a family's units are secret (seed 004 §8), only the GM and the
+   * unit's power are told.
+   */
   async removeUnit(
     user: User,
     gameId: string,
     input: { power: string; unit: string; reason: string },
   ) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutatePlayed(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state === "done") throw conflict("the game is over");
-      const power = input.power.toLowerCase();
-      const pos = writePosition(g.scenario.variant, g.position);
-      const wanted = input.unit.trim().replace(/\s+/g, " ");
-      const list = pos.units[power] ?? [];
-      const unit = list.find((u) => u.toLowerCase() === wanted.toLowerCase());
+      const power = powerNamed(g.powers, input.power) ?? input.power.toLowerCase();
+      const own = g.own;
+      const units =
+        own.kind === "diplomacy"
+          ? writePosition(own.game.scenario.variant, own.game.position).units
+          : own.game.position.units;
+      if (typeof units !== "object" || units === null)
+        throw conflict(`a ${g.game.variant} game has no units standing in areas: none to remove`);
+      const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
+      const list = ((units as Record<string, readonly string[]>)[power] ?? []).map(String);
+      // The unit as the position writes it (`A par`, `F 233`), or its area alone.
+      const unit = list.find((u) => {
+        const w = u.toLowerCase();
+        return w === wanted || w.slice(w.indexOf(" ") + 1) === wanted;
+      });
       if (!unit) {
         throw invalid(
           `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
@@ -330,7 +338,8 @@ export class GmTools extends Room {
         .insertInto("edits")
         .values({
           game_id: gameId,
-          after_idx: g.record.phases.length,
+          after_idx:
+            own.kind === "diplomacy" ? own.game.record.phases.length : own.game.turns.length,
           kind: "remove-unit",
           data: JSON.stringify(edit),
           reason: input.reason,
@@ -338,7 +347,8 @@ export class GmTools extends Room {
           at: this.now(),
         })
         .execute();
-      await this.emit(trx, gameId, "unit_removed", "public", { ...edit, reason: input.reason });
+      const audience = own.kind === "family" ? `powers:${power}` : "public";
+      await this.emit(trx, gameId, "unit_removed", audience, { ...edit, reason: input.reason });
     });
     return this.rooms.views.gameView(user, gameId);
   }
@@ -433,10 +443,10 @@ export class GmTools extends Room {
       note?: string | undefined;
     },
   ) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutatePlayed(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.game.status === "finished") throw conflict("the game is already over");
-      const powers = (input.powers ?? []).map((p) => p.toLowerCase());
+      const powers = (input.powers ?? []).map((p) => powerNamed(g.powers, p) ?? p.toLowerCase());
       for (const p of powers) {
         if (seatOf(g.seats, p) === -1) throw invalid(`nobody plays "${p}" in this game`);
       }
@@ -444,10 +454,13 @@ export class GmTools extends Room {
         throw invalid("a concession names exactly one power");
       }
       if (input.result === "points") {
-        const { scores } = await committeeFields(trx, g);
+        const own = g.own;
+        const { scores } = own.kind === "diplomacy" ? await committeeFields(trx, own.game) : {};
         if (!scores)
           throw invalid(
-            `${g.scenario.variant.id} has no victory points: end it with "draw", "concession" or "abandoned"`,
+            own.kind === "diplomacy"
+              ? `${own.game.scenario.variant.id} has no victory points: end it with "draw", "concession" or "abandoned"`
+              : `a ${own.game.rules.name} game is won on victory points by its own end (seed 004 §6), not by the GM: end it with "draw", "concession" or "abandoned"`,
           );
         const totals = Object.fromEntries(scores.rows.map((r) => [r.power, r.total]));
         await this.finish(trx, g, {
@@ -464,10 +477,7 @@ export class GmTools extends Room {
         input.result === "draw"
           ? {
               kind: "draw",
-              powers:
-                powers.length > 0
-                  ? powers
-                  : survivingSeats(g.seats, g.position).flatMap((i) => g.seats[i]!.powers),
+              powers: powers.length > 0 ? powers : survivingPowers(g),
               by: "gm",
             }
           : input.result === "concession"
@@ -484,18 +494,20 @@ export class GmTools extends Room {
    * survivors. `warn: true` gives the warning; the declaration needs one given earlier.
    */
   async declareDraw(user: User, gameId: string, input: { warn: boolean }) {
-    await this.mutate(gameId, async (trx, g) => {
+    await this.mutatePlayed(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.game.status !== "active") throw conflict("the game is not running");
-      const years = yearsWithoutCentreChange(g.record);
+      // Game years in Diplomacy; turns in a game counted in turns (played.ts).
+      const { periods: years, unit } = g.quiet();
+      const count = unit === "turn" ? { turns: years } : { years };
       const needed = g.options.drawAfterYearsWithoutChange;
       if (years < needed) {
         throw conflict(
-          `supply centres changed hands ${years === 0 ? "in the last game year" : `${years} game year(s) ago`}; a draw may be declared after ${needed} years without change`,
+          `supply centres changed hands ${years === 0 ? `in the last ${unit}` : `${years} ${unit}(s) ago`}; a draw may be declared after ${needed} ${unit === "turn" ? "turns" : "years"} without change`,
         );
       }
       if (input.warn) {
-        await this.emit(trx, gameId, "draw_warning", "public", { years, phase: g.state.phase });
+        await this.emit(trx, gameId, "draw_warning", "public", { ...count, phase: g.state.phase });
         return;
       }
       const warned = await trx
@@ -505,8 +517,7 @@ export class GmTools extends Room {
         .where("kind", "=", "draw_warning")
         .executeTakeFirst();
       if (!warned) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
-      const powers = survivingSeats(g.seats, g.position).flatMap((i) => g.seats[i]!.powers);
-      await this.finish(trx, g, { kind: "draw", powers, by: "gm", years });
+      await this.finish(trx, g, { kind: "draw", powers: survivingPowers(g), by: "gm", ...count });
     });
     return this.rooms.views.gameView(user, gameId);
   }

@@ -2,13 +2,15 @@ import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
 import type { DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
-import { type GameData, iso, loadGame, parseJson, seatOf } from "./game-data.ts";
+import { iso, parseJson, seatOf } from "./game-data.ts";
 import { pressPage, readableCount, readerOf } from "./numbering.ts";
-import type { Tx, User, Viewer } from "./room.ts";
+import { type PlayedGame, powerList, powerNamed } from "./played.ts";
+import type { HostedGame, Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
 
 /*
- * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them.
+ * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them;
+ * for a game of any family, its powers and its negotiation phases as its rules say (played.ts).
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -23,7 +25,7 @@ export class Press extends Room {
       signedAs?: string | undefined;
     },
   ) {
-    return this.mutate(gameId, async (trx, g) => {
+    return this.mutatePlayed(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       const kind = (input.kind ?? "white").toLowerCase().replace(/[\s_]+/g, "-");
       if (kind === "dark-grey" || kind === "dark-gray") {
@@ -46,7 +48,7 @@ export class Press extends Room {
 
   private async pressLocked(
     trx: Tx,
-    g: GameData,
+    g: PlayedGame,
     v: Viewer,
     input: {
       to: "all" | readonly string[];
@@ -77,10 +79,12 @@ export class Press extends Room {
         throw invalid("white press is off in this game");
       if (input.kind === "grey" && !g.options.press.grey)
         throw invalid("grey press is off in this game");
-      const type = g.state.phase.slice(-1);
+      // Negotiation is in movement phases, and in each turn of a game counted in turns
+      // (Global Diplomacy: every turn is a round of messages and moves, seed 004 §7.12).
+      const negotiating = g.phase.kind === "movement" || g.phase.kind === "turn";
       if (
         g.game.status === "active" &&
-        type !== "M" &&
+        !negotiating &&
         !g.options.press.duringRetreatsAndAdjustments
       ) {
         throw conflict(
@@ -88,14 +92,16 @@ export class Press extends Room {
         );
       }
     }
-    const all = g.scenario.variant.powers.map((p) => p.id as string);
     let recipients: "all" | string[];
     if (input.to === "all") recipients = "all";
     else {
-      recipients = [...new Set(input.to.map((p) => p.toLowerCase()))];
+      // A power by its id or its name (`england`, `3`, `China`).
+      const named = input.to.map((p) => powerNamed(g.powers, p) ?? p.toLowerCase());
+      recipients = [...new Set(named)];
       if (recipients.length === 0) throw invalid('give at least one recipient power, or "all"');
       for (const p of recipients) {
-        if (!all.includes(p)) throw invalid(`unknown power "${p}"; use ${all.join(", ")} or "all"`);
+        if (!g.powers.some((x) => x.id === p))
+          throw invalid(`unknown power "${p}"; use ${powerList(g.powers)} or "all"`);
         if (v.powers.includes(p as PowerId)) throw invalid(`${p} is yours: no need to write to it`);
       }
     }
@@ -141,7 +147,7 @@ export class Press extends Room {
    * viewer's own (numbering.ts): 1 to n over what they may read; `afterId` is one of them.
    */
   async press(user: User | null, gameId: string, afterId = 0) {
-    const g = await loadGame(this.db, gameId);
+    const g = await this.loadHosted(this.db, gameId);
     const v = this.viewerIn(g, user);
     const rows = await pressPage(this.db, gameId, readerOf(v), afterId, 1000);
     return rows.map(({ n, row }) => this.message(g, v, n, row));
@@ -152,7 +158,7 @@ export class Press extends Room {
    * id for it; null if they may not read it. For the mail notifier.
    */
   async pressMessage(user: User, gameId: string, rowId: number) {
-    const g = await loadGame(this.db, gameId);
+    const g = await this.loadHosted(this.db, gameId);
     const v = this.viewerIn(g, user);
     const r = readerOf(v);
     const n = await readableCount(this.db, "press", gameId, r, rowId);
@@ -161,7 +167,7 @@ export class Press extends Room {
     return hit && Number(hit.row.id) === rowId ? this.message(g, v, n, hit.row) : null;
   }
 
-  private message(g: GameData, v: Viewer, n: number, r: PressRow) {
+  private message(g: HostedGame, v: Viewer, n: number, r: PressRow) {
     const seatNames = (power: string | null) =>
       power === null ? "GM" : (g.seats[seatOf(g.seats, power)]?.name ?? power);
     const to = parseJson<"all" | string[]>(r.recipients);

@@ -3,8 +3,6 @@ import type { PositionJson } from "../engine/position-json.ts";
 import type { PhaseType, PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
 import type { DB, Role } from "../store/schema.ts";
-import { diplomacyRules } from "../variants/diplomacy.ts";
-import { gameRules } from "../variants/registry.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
@@ -15,6 +13,7 @@ import type { Games } from "./games.ts";
 import type { GmTools } from "./gm-tools.ts";
 import type { GameOptions } from "./options.ts";
 import { type LineDiagnostic, powersToOrder } from "./orders.ts";
+import { loadPlayed, type PlayedGame, playedDiplomacy, playedFamily } from "./played.ts";
 import type { Press } from "./press.ts";
 import { effectiveRules, loadSequential } from "./schedule.ts";
 import type { Submissions } from "./submissions.ts";
@@ -258,26 +257,26 @@ export abstract class Room {
   }
 
   /**
+   * `mutate` for the tools that serve every family through what the game's rules say of it
+   * (played.ts: powers, phase, who is still in): votes, press, ending the game, draws.
+   */
+  protected async mutatePlayed<T>(
+    gameId: string,
+    fn: (trx: Tx, g: PlayedGame) => Promise<T>,
+  ): Promise<T> {
+    if (!(await isFamilyGame(this.db, gameId)))
+      return this.mutate(gameId, (trx, g) => fn(trx, playedDiplomacy(g)));
+    return this.families.mutate(gameId, (trx, g) => fn(trx, playedFamily(g)));
+  }
+
+  /**
    * The seated powers that must order in the open phase, asked of the game's rules (the one
    * interface, src/engine/game.ts) for a game of any family.
    */
   protected async mustOrderNow(db: Kysely<DB>, gameId: string): Promise<string[]> {
-    let g: HostedGame;
-    let must: readonly string[];
-    if (await isFamilyGame(db, gameId)) {
-      const f = await loadFamilyGame(db, gameId);
-      const rules = gameRules(f.head.family);
-      if (!rules) throw new Error(`game ${gameId}: no rules for family ${f.head.family}`);
-      must = rules.mustOrder(rules.decode({ ...f.position, rules: f.head.rules }));
-      g = f;
-    } else {
-      const d = await loadGame(db, gameId);
-      const rules = diplomacyRules(d.scenario.variant, [d.scenario]);
-      must = rules.mustOrder(rules.decode(d.record));
-      g = d;
-    }
+    const g = await loadPlayed(db, gameId);
     const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
-    return g.state.state === "done" ? [] : must.filter((p) => seated.has(p));
+    return g.state.state === "done" ? [] : g.mustOrder.filter((p) => seated.has(p));
   }
 
   /** Any game read back, as far as every family shares it (family games included). */
@@ -301,7 +300,12 @@ export abstract class Room {
     return latest;
   }
 
-  protected async finish(trx: Tx, g: GameData, result: Record<string, unknown>): Promise<void> {
+  /** Ends a game of any family with this result: finished, its open proposals failed, told. */
+  protected async finish(
+    trx: Tx,
+    g: Pick<HostedGame, "game">,
+    result: Record<string, unknown>,
+  ): Promise<void> {
     const now = this.now();
     await trx
       .updateTable("games")

@@ -1,14 +1,15 @@
-import type { PowerId } from "../engine/types.ts";
 import type { ProposalKind } from "../store/schema.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { type GameData, loadGame, parseJson, seatOf, survivingSeats } from "./game-data.ts";
+import { parseJson, seatOf } from "./game-data.ts";
 import { mergeOptions, type OptionsPatch } from "./options.ts";
+import { loadPlayed, type PlayedGame, powerNamed, survivingSeats } from "./played.ts";
 import type { Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
 
 /*
  * Votes (seed 002 IX): proposals (draws, concessions, house rules), ballots, and their
- * outcome, decided at the deadline.
+ * outcome, decided at the deadline; for a game of any family, over what its rules say of it
+ * (played.ts: its powers, who is still in the game).
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -23,7 +24,7 @@ export class Votes extends Room {
       options?: OptionsPatch | undefined;
     },
   ) {
-    return this.mutate(gameId, async (trx, g) => {
+    return this.mutatePlayed(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       const isGm = v.role === "gm";
       if (!(v.role === "player" && v.seat !== null) && !(isGm && input.kind === "houserule")) {
@@ -47,15 +48,17 @@ export class Votes extends Room {
           `proposal ${open.id} (${open.kind}: "${open.text}") is still open: vote on it; a new ${ending(input.kind) ? "draw or concession" : "house-rule change"} may be proposed once it is decided with the orders of ${g.state.phase}`,
         );
       }
-      const survivors = survivingSeats(g.seats, g.position);
+      const survivors = survivingSeats(g.seats, g.alive);
+      // A power named by its id or its name (`england`, `3`, `China`); else as written.
+      const named = (p: string) => powerNamed(g.powers, p) ?? p.toLowerCase();
       let powers: string[] | null = null;
       let text = input.text?.trim() ?? "";
       let options: OptionsPatch | null = null;
       if (input.kind === "draw") {
-        const all = survivors.flatMap((i) => g.seats[i]!.powers);
-        powers = input.powers ? input.powers.map((p) => p.toLowerCase()) : [...all];
+        const all: string[] = survivors.flatMap((i) => g.seats[i]!.powers);
+        powers = input.powers ? input.powers.map(named) : [...all];
         for (const p of powers) {
-          if (!all.includes(p as PowerId)) throw invalid(`${p} is not a surviving power`);
+          if (!all.includes(p)) throw invalid(`${p} is not a surviving power`);
         }
         if (powers.length === 0) throw invalid("a draw includes at least one power");
         const seatsIn = new Set(powers.map((p) => seatOf(g.seats, p)));
@@ -72,7 +75,7 @@ export class Votes extends Room {
         if (input.powers?.length !== 1) {
           throw invalid("a win is conceded to exactly one player: give one power");
         }
-        const p = input.powers[0]!.toLowerCase();
+        const p = named(input.powers[0]!);
         const seat = seatOf(g.seats, p);
         if (seat === -1 || !survivors.includes(seat))
           throw invalid(`${p} is not a surviving power`);
@@ -117,16 +120,16 @@ export class Votes extends Room {
   }
 
   /** Whose vote this viewer casts on a proposal: `seat:N`, `gm`, or null (no vote). */
-  private voterKey(g: GameData, v: Viewer, kind: ProposalKind): string | null {
+  private voterKey(g: PlayedGame, v: Viewer, kind: ProposalKind): string | null {
     if (v.role === "player" && v.seat !== null) {
-      return survivingSeats(g.seats, g.position).includes(v.seat) ? `seat:${v.seat}` : null;
+      return survivingSeats(g.seats, g.alive).includes(v.seat) ? `seat:${v.seat}` : null;
     }
     if (v.role === "gm" && kind === "houserule") return "gm";
     return null;
   }
 
   async vote(user: User, gameId: string, proposalId: number, vote: "yes" | "no" | "abstain") {
-    return this.mutate(gameId, async (trx, g) => {
+    return this.mutatePlayed(gameId, async (trx, g) => {
       const p = await trx
         .selectFrom("proposals")
         .selectAll()
@@ -152,7 +155,7 @@ export class Votes extends Room {
   }
 
   async proposals(user: User, gameId: string) {
-    const g = await loadGame(this.db, gameId);
+    const g = await loadPlayed(this.db, gameId);
     const v = this.viewerIn(g, user);
     if (!v.role) throw forbidden("you are not in this game");
     const rows = await this.db
@@ -194,7 +197,7 @@ export class Votes extends Room {
    * counts are published. Returns true when a draw or concession ended the game: its result
    * is published instead of the adjudication (seed 002 IX(4)).
    */
-  async decideVotes(trx: Tx, g: GameData): Promise<boolean> {
+  async decideVotes(trx: Tx, g: PlayedGame): Promise<boolean> {
     const due = await trx
       .selectFrom("proposals")
       .selectAll()
@@ -203,8 +206,9 @@ export class Votes extends Room {
       .where("due_idx", "<=", g.state.phase_idx)
       .orderBy("id")
       .execute();
+    if (due.length === 0) return false;
     const now = this.now();
-    const survivors = survivingSeats(g.seats, g.position);
+    const survivors = survivingSeats(g.seats, g.alive);
     const seated = new Set(
       g.members.flatMap((m) => (m.role === "player" && m.seat !== null ? [m.seat] : [])),
     );

@@ -240,6 +240,7 @@ export class EmgDialect implements MailDialect {
     },
     sends: "commands",
     finalSets: false,
+    votesByMail: false,
     footer: (game) =>
       `Commands: subject EMGTURN To ${game.address}, EMGSTART, your account id, ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
     started: async (judge, game, player) => [

@@ -148,5 +148,29 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
       assert.match(mine.body, /Next: turn T2, commands due by/, "with the next deadline");
     }
     assert.equal(await notifier.tick(), 0, "nothing mailed twice");
+
+    // The GM removes Germany's unit: units are secret (seed 004 §8), so only Germany is
+    // mailed. A proposal is mailed to everybody, who vote on the page (EMG has no vote).
+    const [unit] = (await judge.gameView(gm, game.id)).position.units["5"]!;
+    await judge.removeUnit(gm, game.id, { power: "Germany", unit: unit!, reason: "extra" });
+    await judge.propose(players[3]!, game.id, { kind: "draw" });
+    await notifier.tick();
+    const later = await ts.store.db
+      .selectFrom("outbox")
+      .selectAll()
+      .where("id", ">", outbox.at(-1)!.id)
+      .orderBy("id")
+      .execute();
+    const notices = later.filter((m) => m.kind === "notice");
+    assert.deepEqual(
+      notices.map((m) => m.to_addr),
+      [addressOf(5)],
+      "the removed unit is told to its power alone",
+    );
+    assert.match(notices[0]!.body, new RegExp(`removed 5's ${unit}: extra`));
+    const proposals = later.filter((m) => m.kind === "vote");
+    assert.equal(proposals.length, 11, "the proposal to every player");
+    assert.match(proposals[0]!.body, /Vote on the game's page/, "where to vote");
+    assert.doesNotMatch(proposals[0]!.body, /VOTE/, "no mail vote command EMG does not have");
   });
 });

@@ -119,6 +119,8 @@ export interface Voice {
   readonly sends: string;
   /** Whether a set counts only once marked final (reminders name preliminary sets). */
   readonly finalSets: boolean;
+  /** Whether the dialect takes votes by mail (EMG's commands have none: the page takes them). */
+  readonly votesByMail: boolean;
   /** The last line of every mail for the game: how to write to it. */
   footer(game: MailGame): string;
   /** More of the start mail to a player: the power letters, the opening report. */

@@ -412,6 +412,7 @@ export class HouseRulesDialect implements MailDialect {
     },
     sends: "orders",
     finalSets: true,
+    votesByMail: true,
     footer: (game) => `Orders: subject "${game.abbr} YYSP" To ${game.address} (docs/email.md).`,
     started: async (_judge, game) => [
       `Power letters for subjects: ${lettersText(variantOf(game)!)}.`,

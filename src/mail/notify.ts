@@ -40,6 +40,7 @@ interface EventData extends ResultEvent {
   seatName?: string;
   player?: string | null;
   years?: number;
+  turns?: number;
   missed?: number;
   code?: string;
   kind?: string;
@@ -68,6 +69,20 @@ const FOLDED = new Set([
 ]);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * Whether a player (or the GM, seat -1) may read an event of this audience: as the judge's
+ * views decide it (views.ts), so that mail tells nobody what the page would not show them
+ * (a family game's civil disorder and removed units are the moderator's and the power's).
+ */
+const reads = (audience: string, p: Player): boolean =>
+  audience === "public" ||
+  p.seat === -1 ||
+  (audience.startsWith("powers:") &&
+    audience
+      .slice(7)
+      .split(",")
+      .some((x) => p.powers.includes(x)));
 
 export class Notifier {
   private readonly judge: Judge;
@@ -114,7 +129,9 @@ export class Notifier {
     // One mail per player per phase: vote outcomes and the GM's notices that come with a
     // phase's results (the same batch of events) are told in the results mail.
     const results = events.find((e) => e.kind === "phase_resolved" || e.kind === "phase_corrected");
-    const folded = results ? events.filter((e) => FOLDED.has(e.kind)) : [];
+    const folded = results
+      ? events.filter((e) => FOLDED.has(e.kind) && e.audience === "public")
+      : [];
     const told = folded.map((e) => this.notice(voice, e.kind, (e.data ?? {}) as EventData));
     for (const e of events) {
       if (folded.includes(e)) continue;
@@ -189,7 +206,7 @@ export class Notifier {
       case "player_replaced":
         return `The GM ${d.player ? `gave ${d.seatName}'s seat to ${d.player}` : `opened ${d.seatName}'s seat for a replacement`}.`;
       case "draw_warning":
-        return `The GM warned that a draw may be declared: no supply centre has changed hands for ${d.years} game year(s) (seed 002 IX(2)).`;
+        return `The GM warned that a draw may be declared: no supply centre has changed hands for ${d.turns !== undefined ? `${d.turns} turn(s)` : `${d.years} game year(s)`} (seed 002 IX(2)).`;
       case "civil_disorder":
         return `${d.seatName} missed ${d.missed} phases in a row and is in civil disorder; its seat is open for a replacement.`;
       default:
@@ -206,7 +223,9 @@ export class Notifier {
     const d = (e.data ?? {}) as EventData;
     const { players, gm } = game;
     // The GM, with a registered address, gets a copy of what is published (not press).
-    const everyone = gm && e.kind !== "press" ? [...players, gm] : players;
+    const everyone = (gm && e.kind !== "press" ? [...players, gm] : players).filter((p) =>
+      reads(e.audience, p),
+    );
     switch (e.kind) {
       case "started":
         return this.toAll(
@@ -272,7 +291,9 @@ export class Notifier {
           [
             `A proposal was made (number ${d.id}): ${d.text}.`,
             `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
-            `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`,
+            voice.votesByMail
+              ? `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`
+              : "Vote on the game's page (the game's mail takes commands and report requests only).",
           ].join("\n"),
         );
       case "deadline":

@@ -873,7 +873,12 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       "Remove an extra unit from the board (seed 002 VIII(2))",
       obj({
         power,
-        unit: str({ min: 3, max: 20, example: "A par" }),
+        unit: str({
+          min: 1,
+          max: 20,
+          description: "the unit as the position writes it (`A par`, `F 233`), or its area",
+          example: "A par",
+        }),
         reason: str({ min: 1, max: 2000 }),
       }),
       (u, id, b) => judge.removeUnit(u, id, b),
@@ -909,7 +914,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "declare-draw",
-      "Warn, then declare a draw of all survivors after years with no centre change (seed 002 IX(2) A)",
+      "Warn, then declare a draw of all survivors after years (turns) with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
       (u, id, b) => judge.declareDraw(u, id, b),
     ),

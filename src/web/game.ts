@@ -198,7 +198,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     orders: () => ordersPanel(ctx),
     history: () => historyPanel(ctx),
     turns: () => turnsPanel(ctx),
-    press: () => pressPanel(ctx, powers?.map((p) => p.id) ?? []),
+    // The recipients: the variant's powers, or the seats' (a family game's `3`, by seat name).
+    press: () =>
+      pressPanel(ctx, powers?.map((p) => p.id) ?? view.seatList.flatMap((s) => s.powers)),
     votes: () => votesPanel(ctx),
     points: () => pointsPanel(ctx),
     gm: () => gmPanel(ctx),

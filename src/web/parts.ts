@@ -69,10 +69,9 @@ export interface GameParts {
     readonly resolve: "now" | "deadline";
     /** Chaired play: the mode switch, the projector view, who has sent orders. */
     readonly chair: boolean;
-    /** Correct the last adjudication, replace a player, end the game. */
     /** Correct the last adjudication and replace a player (every game family). */
     readonly corrections: boolean;
-    /** End the game by the GM: a draw or abandoned (Diplomacy variants). */
+    /** End the game by the GM: a draw of all survivors or abandoned (every game family). */
     readonly end: boolean;
     /** Download the whole generated map (the view carries its address for the GM). */
     readonly moderatorMap: string | null;
@@ -88,10 +87,14 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
   const gm = role === "gm";
   if (isFamilyView(view)) {
     const seated = role === "player" && (view.you?.powers.length ?? 0) > 0;
+    // Press and votes as in every game (the judge's one path, votes.ts and press.ts).
     const panels: PanelId[] = [];
     if (seated) panels.push("orders");
-    if (gm) panels.push("turns", "gm");
-    if (panels.length === 0) panels.push("seats");
+    if (gm) panels.push("turns");
+    if (!seated && !gm) panels.push("seats");
+    panels.push("press");
+    if (view.you) panels.push("votes");
+    if (gm) panels.push("gm");
     return {
       kind: `${view.family.name} · ${view.family.players} players`,
       words: { phase: "turn", orders: "commands" },
@@ -108,7 +111,7 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
         resolve: "deadline",
         chair: false,
         corrections: true,
-        end: false,
+        end: true,
         moderatorMap: view.family.moderatorMap ?? null,
       },
     };

@@ -225,6 +225,56 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       assert.deepEqual(pageErrors(p), [], "no script errors on the page");
   });
 
+  test("Global Diplomacy: press between two powers, a proposed draw, the GM's draw from the console", async () => {
+    const id = await familyGame(
+      { name: "Talk", variant: "global", seed: 77, options: { deadlines: { unit: "hours" } } },
+      11,
+      "t",
+    );
+    // England (3) writes to France (4) from the Press tab; Germany (5) does not read it.
+    const england = await as("t3");
+    await england.goto(`${base}/game/${id}`);
+    await england.getByRole("tab", { name: "Press" }).click();
+    await england.getByLabel("message").fill("Shall we share Africa?");
+    await england.getByLabel("to").selectOption("4");
+    await england.getByRole("button", { name: "Send" }).click();
+    await england.locator(".press-item").getByText("Shall we share Africa?").waitFor();
+    const france = await as("t4");
+    await france.goto(`${base}/game/${id}`);
+    await france.getByRole("tab", { name: "Press" }).click();
+    const item = france.locator(".press-item", { hasText: "Shall we share Africa?" });
+    await item.waitFor();
+    assert.match((await item.textContent()) ?? "", /T1 · England → 4-France \(white\)/);
+    const germany = await as("t5");
+    await germany.goto(`${base}/game/${id}`);
+    await germany.getByRole("tab", { name: "Press" }).click();
+    await germany.getByText("No press yet.").waitFor();
+    // France proposes a draw from the Votes tab; England sees it open.
+    await france.getByRole("tab", { name: "Votes" }).click();
+    await france.getByRole("button", { name: "Propose a draw of all survivors" }).click();
+    await france.getByText(/A draw including all survivors/).waitFor();
+    await england.getByRole("tab", { name: "Votes" }).click();
+    await england.getByText(/A draw including all survivors.*open/).waitFor();
+    // The GM ends the game with a draw from the console, as in any game.
+    const gm = await as("gm");
+    await gm.goto(`${base}/game/${id}`);
+    await gm.getByRole("tab", { name: "Game master" }).click();
+    const ended = gm.waitForResponse((r) => r.url().endsWith("/gm/end") && r.status() === 200);
+    await gm.getByRole("button", { name: "Draw (all survivors)" }).click();
+    await ended;
+    const done = await api.ok<GameJson & { result: { kind: string; powers: string[] } }>(
+      "GET",
+      `/api/games/${id}`,
+      undefined,
+      tokens.gm,
+    );
+    assert.equal(done.result.kind, "draw", "the game ended in a draw");
+    assert.equal(done.result.powers.length, 11, "of all eleven powers");
+    await shot(france, "family-06-press");
+    for (const p of [england, france, germany, gm])
+      assert.deepEqual(pageErrors(p), [], "no script errors on the page");
+  });
+
   test("Age of Discovery: a player's own map, as its report knows it; the moderator map for the GM only", async () => {
     const id = await familyGame(
       { name: "Discovery", variant: "discovery", players: 9, seed: 11 },
