@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { parsePhase, phaseName, phaseOrdinal } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
@@ -8,6 +9,7 @@ import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
 import {
+  centreChangeSince,
   type GameData,
   iso,
   parseJson,
@@ -16,7 +18,7 @@ import {
   survivingSeats,
   yearsWithoutCentreChange,
 } from "./game-data.ts";
-import { phaseLengthMs } from "./options.ts";
+import { DEFAULT_OPTIONS, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
@@ -109,6 +111,12 @@ function familyReplay(g: FamilyGame): Replay {
       };
     },
   };
+}
+
+/** The phase `years` game years after `phase` (the same season): when a warned draw may come. */
+export function drawPossibleFrom(phase: string, years: number): string {
+  const p = parsePhase(phase);
+  return p ? phaseName({ ...p, year: p.year + years }) : phase;
 }
 
 export class GmTools extends Room {
@@ -481,7 +489,9 @@ export class GmTools extends Room {
   /**
    * Seed 002 IX(2), Alternative A: after `drawAfterYearsWithoutChange` game years with no
    * supply centre changing hands, the GM may, after a warning, declare a draw of all
-   * survivors. `warn: true` gives the warning; the declaration needs one given earlier.
+   * survivors. `warn: true` gives the warning; the declaration needs the warning period
+   * (`drawWarningYears`, default one game year) to have passed since the last warning with no
+   * centre changing hands: a change voids the warning.
    */
   async declareDraw(user: User, gameId: string, input: { warn: boolean }) {
     await this.mutate(gameId, async (trx, g) => {
@@ -489,22 +499,56 @@ export class GmTools extends Room {
       if (g.game.status !== "active") throw conflict("the game is not running");
       const years = yearsWithoutCentreChange(g.record);
       const needed = g.options.drawAfterYearsWithoutChange;
-      if (years < needed) {
-        throw conflict(
-          `supply centres changed hands ${years === 0 ? "in the last game year" : `${years} game year(s) ago`}; a draw may be declared after ${needed} years without change`,
-        );
-      }
+      const period = g.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
+      const stillWithout = () => {
+        if (years < needed)
+          throw conflict(
+            `supply centres changed hands ${years === 0 ? "in the last game year" : `${years} game year(s) ago`}; a draw may be declared after ${needed} years without change`,
+          );
+      };
       if (input.warn) {
-        await this.emit(trx, gameId, "draw_warning", "public", { years, phase: g.state.phase });
+        stillWithout();
+        await this.emit(trx, gameId, "draw_warning", "public", {
+          years,
+          phase: g.state.phase,
+          after: g.record.phases.length,
+          period,
+          from: drawPossibleFrom(g.state.phase, period),
+        });
         return;
       }
-      const warned = await trx
+      const warning = await trx
         .selectFrom("events")
-        .select("id")
+        .select("data")
         .where("game_id", "=", gameId)
         .where("kind", "=", "draw_warning")
+        .orderBy("id", "desc")
         .executeTakeFirst();
-      if (!warned) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
+      if (!warning) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
+      const w = parseJson<{ phase?: string; after?: number }>(warning.data);
+      const warnedIn = w.phase ?? g.state.phase;
+      // A warning of an older version carries no `after`: its phase says where it was given.
+      const after =
+        w.after ??
+        (() => {
+          const i = g.record.phases.findIndex((p) => p.phase === warnedIn);
+          return i === -1 ? g.record.phases.length : i;
+        })();
+      const changed = centreChangeSince(g.record, after);
+      if (changed) {
+        throw conflict(
+          `supply centres changed hands in ${changed}, after the warning given in ${warnedIn}: the warning lapsed; warn again`,
+        );
+      }
+      const from = drawPossibleFrom(warnedIn, period);
+      const now = parsePhase(g.state.phase);
+      const at = parsePhase(from);
+      if (now && at && phaseOrdinal(now) < phaseOrdinal(at)) {
+        throw conflict(
+          `the warning given in ${warnedIn} runs ${period} game year(s): the draw may be declared from ${from} if no supply centre changes hands until then`,
+        );
+      }
+      stillWithout();
       const powers = survivingSeats(g.seats, g.position).flatMap((i) => g.seats[i]!.powers);
       await this.finish(trx, g, { kind: "draw", powers, by: "gm", years });
     });

@@ -540,11 +540,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(await judge.tick(), 0);
     });
 
-    test("the GM may declare a draw after two game years with no centre change, after a warning", async (t) => {
+    test("the GM may declare a draw after two game years with no centre change, a year after a warning", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 0 });
-      const { judge, gm } = g;
+      const { judge, gm, players } = g;
       await passDeadline(g);
       await passDeadline(g);
       assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
@@ -557,9 +557,50 @@ for (const kind of STORE_KINDS) {
         message: /warn/,
       });
       await judge.declareDraw(gm, g.gameId, { warn: true });
+      const warning = (await judge.events(players.italy, g.gameId)).find(
+        (e) => e.kind === "draw_warning",
+      );
+      assert.deepEqual(
+        warning?.data,
+        { years: 2, phase: "S1903M", after: 4, period: 1, from: "S1904M" },
+        "the warning is public and says from when the draw may come",
+      );
+      // The warning period (drawWarningYears, default one game year) must pass first.
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+        kind: "conflict",
+        message: /runs 1 game year\(s\): the draw may be declared from S1904M/,
+      });
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1904M");
       const view = await judge.declareDraw(gm, g.gameId, { warn: false });
       assert.equal(view.status, "finished");
-      assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 2 });
+      assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 3 });
+    });
+
+    test("a draw warning lapses when a supply centre changes hands in its period", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store, { drawAfterYearsWithoutChange: 1 });
+      const { judge, gm, players } = g;
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
+      await judge.declareDraw(gm, g.gameId, { warn: true });
+      await judge.submitOrders(players.france, g.gameId, { orders: ["A mar-spa"] });
+      await passDeadline(g);
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1903M");
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+        kind: "conflict",
+        message: /changed hands in F1902M, after the warning given in S1902M: the warning lapsed/,
+      });
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: true }), {
+        kind: "conflict",
+        message: /changed hands in the last game year/,
+      });
+      assert.equal((await judge.gameView(gm, g.gameId)).status, "active");
     });
 
     test("deadlines in minutes for live play; a seat with several powers orders each", async (t) => {

@@ -81,6 +81,14 @@ const optionsSchema = obj(
     drawAfterYearsWithoutChange: optional(
       int({ min: 1, max: 100, description: "seed 002 IX(2) A; default 2" }),
     ),
+    drawWarningYears: optional(
+      int({
+        min: 0,
+        max: 100,
+        description:
+          "game years after the GM's draw warning, with no centre changing hands, before the draw may be declared; default 1 (seed 002 IX(2) A)",
+      }),
+    ),
   },
   "judge options; every field optional (docs/judge.md)",
 );
