@@ -371,6 +371,55 @@ for (const kind of STORE_KINDS) {
       assert.equal((await g.judge.gameView(g.gm, g.gameId)).phase, "S1902M");
     });
 
+    test("the GM refuses a repetitive proposal with a reason: nobody votes, the proposer is told why", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, gm, players } = g;
+      const p = await judge.propose(players.turkey, g.gameId, { kind: "draw" });
+      await judge.vote(players.italy, g.gameId, p.id, "yes");
+      await assert.rejects(judge.refuseProposal(players.italy, g.gameId, p.id, "no"), {
+        kind: "forbidden",
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "  "), {
+        kind: "invalid",
+        message: /reason/,
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, 999, "x"), { kind: "not-found" });
+      const r = await judge.refuseProposal(gm, g.gameId, p.id, "the same draw failed last phase");
+      assert.deepEqual(r, {
+        proposal: p.id,
+        status: "refused",
+        reason: "the same draw failed last phase",
+      });
+      await assert.rejects(judge.vote(players.austria, g.gameId, p.id, "yes"), {
+        kind: "conflict",
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "again"), {
+        kind: "conflict",
+        message: /refused, not open/,
+      });
+      const list = await judge.proposals(players.austria, g.gameId);
+      assert.equal(list[0]!.status, "refused");
+      // Everybody is told it was refused; the reason only the proposer (and the GM) reads.
+      const kinds = async (u: typeof gm) =>
+        (await judge.events(u, g.gameId))
+          .filter((e) => e.kind.startsWith("proposal_refused"))
+          .map((e) => [e.kind, (e.data as { reason?: string }).reason ?? null]);
+      assert.deepEqual(await kinds(players.austria), [["proposal_refused", null]]);
+      assert.deepEqual(await kinds(players.turkey), [
+        ["proposal_refused", null],
+        ["proposal_refused_reason", "the same draw failed last phase"],
+      ]);
+      assert.deepEqual(await kinds(gm), await kinds(players.turkey));
+      await passDeadline(g);
+      assert.equal(
+        (await judge.events(gm, g.gameId)).filter((e) => e.kind === "vote_result").length,
+        0,
+        "a refused proposal is not decided at the deadline",
+      );
+    });
+
     test("press: white and grey to one, some or all; grey authorship hidden; dark grey and black refused", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;

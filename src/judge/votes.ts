@@ -134,6 +134,48 @@ export class Votes extends Room {
     });
   }
 
+  /**
+   * The GM refuses to conduct a vote on a proposal (seed 002 IX(5): repetitive or humorous):
+   * it is closed as refused and nobody votes on it. Every member is told it was refused (they
+   * were told it was made); the reason goes to the proposer alone (and the GM), so that who
+   * proposed stays secret (IX(4)).
+   */
+  async refuse(user: User, gameId: string, proposalId: number, reason: string) {
+    return this.mutate(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      const why = reason.trim();
+      if (why === "") throw invalid("give the reason for refusing the proposal");
+      const p = await trx
+        .selectFrom("proposals")
+        .selectAll()
+        .where("id", "=", proposalId)
+        .where("game_id", "=", gameId)
+        .executeTakeFirst();
+      if (!p) throw notFound(`no proposal ${proposalId} in this game`);
+      if (p.status !== "open") throw conflict(`proposal ${proposalId} is ${p.status}, not open`);
+      await trx
+        .updateTable("proposals")
+        .set({ status: "refused", closed_at: this.now() })
+        .where("id", "=", p.id)
+        .execute();
+      const id = Number(p.id);
+      await this.emit(trx, gameId, "proposal_refused", "public", {
+        id,
+        kind: p.kind,
+        text: p.text,
+      });
+      const seat = p.proposer_seat === null ? undefined : g.seats[p.proposer_seat];
+      await this.emit(
+        trx,
+        gameId,
+        "proposal_refused_reason",
+        seat ? `powers:${seat.powers.join(",")}` : "gm",
+        { id, kind: p.kind, text: p.text, reason: why },
+      );
+      return { proposal: id, status: "refused" as const, reason: why };
+    });
+  }
+
   async proposals(user: User, gameId: string) {
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);

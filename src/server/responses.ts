@@ -185,7 +185,7 @@ export const proposalsAnswer = many(
     text: nullable(text()),
     powers: nullable(many(text("power id"))),
     options: nullable(described("houserule: the options proposed")),
-    status: text("open, passed or failed"),
+    status: text("open, passed, failed or refused (the GM would not put it to the vote)"),
     due: int({ description: "the phase index the proposal is decided with" }),
     counts: anyJson("decided proposals: the counts of yes, no and abstain"),
     yourVote: optional(nullable(oneOf(["yes", "no", "abstain"] as const))),
@@ -207,6 +207,12 @@ export const voteAnswer = obj({
   proposal: int(),
   vote: oneOf(["yes", "no", "abstain"] as const),
   due: text("the phase it is decided with"),
+});
+
+export const proposalRefused = obj({
+  proposal: int(),
+  status: oneOf(["refused"] as const),
+  reason: text("the GM's reason, told to the proposer"),
 });
 
 const recipients = anyJson('"all" or a list of power ids');

@@ -888,6 +888,13 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     ),
     gm(
       judge,
+      "refuse-proposal",
+      "Refuse to conduct a vote on a repetitive or humorous proposal (seed 002 IX(5)); the reason goes to the proposer",
+      obj({ proposal: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
+      (u, id, b) => judge.refuseProposal(u, id, b.proposal, b.reason),
+    ),
+    gm(
+      judge,
       "declare-draw",
       "Warn, then declare a draw of all survivors after years with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
@@ -901,6 +908,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
 /** What the GM's actions answer: the game as the GM sees it, unless named here. */
 const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
   replace: R.replaceAnswer,
+  "refuse-proposal": R.proposalRefused,
   mail: R.documented(
     "the game's mail settings: abbreviation, address, power letters (docs/email.md)",
   ),
