@@ -1,12 +1,14 @@
 import { sql } from "kysely";
 import { parsePhase, phaseName, phaseOrdinal } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
+import { findPowerByName } from "../engine/powers.ts";
 import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
+import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
 import {
   centreChangeSince,
@@ -314,24 +316,57 @@ export class GmTools extends Room {
     });
   }
 
-  /** Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once). */
+  /**
+   * Removes an extra unit from the board now (seed 002 VIII(2), Alternative B). The GM names
+   * the unit (one the GM's own error put or left on the board), or says how it came to be and
+   * the house rule names it (extra-unit.ts): too many built (`cause: "built"`, the excess-builds
+   * rule, in the adjustment phase `phase` or the last one the power built in), too few removed
+   * (`"not-removed"`, the civil-disorder rule, distances from the position now).
+   */
   async removeUnit(
     user: User,
     gameId: string,
-    input: { power: string; unit: string; reason: string },
+    input: {
+      power: string;
+      unit?: string | undefined;
+      cause?: ExtraUnitCause | undefined;
+      phase?: string | undefined;
+      reason: string;
+    },
   ) {
+    let removed: { power: string; unit: string; rule: string | null } | null = null;
     await this.mutate(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state === "done") throw conflict("the game is over");
-      const power = input.power.toLowerCase();
-      const pos = writePosition(g.scenario.variant, g.position);
-      const wanted = input.unit.trim().replace(/\s+/g, " ");
-      const list = pos.units[power] ?? [];
-      const unit = list.find((u) => u.toLowerCase() === wanted.toLowerCase());
-      if (!unit) {
+      const power =
+        findPowerByName(g.scenario.variant.powers, input.power) ?? input.power.trim().toLowerCase();
+      if (!g.scenario.variant.powers.some((p) => p.id === power)) {
         throw invalid(
-          `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+          `unknown power "${input.power}"; the powers are ${g.scenario.variant.powers.map((p) => p.name).join(", ")}`,
         );
+      }
+      if ((input.unit === undefined) === (input.cause === undefined)) {
+        throw invalid(
+          'name the unit ("unit": "A par"), or say how it came to be ("cause": "built" or "not-removed") and the house rule names it, not both',
+        );
+      }
+      const pos = writePosition(g.scenario.variant, g.position);
+      const list = pos.units[power] ?? [];
+      let unit: string;
+      let rule: string | null = null;
+      if (input.unit !== undefined) {
+        const wanted = input.unit.trim().replace(/\s+/g, " ");
+        const found = list.find((u) => u.toLowerCase() === wanted.toLowerCase());
+        if (!found) {
+          throw invalid(
+            `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+          );
+        }
+        unit = found;
+      } else {
+        const x = extraUnitByRule(g, power as PowerId, input.cause!, input.phase);
+        unit = x.unit;
+        rule = x.rule;
       }
       const edit: RemoveUnitEdit = { power, unit };
       await trx
@@ -346,9 +381,14 @@ export class GmTools extends Room {
           at: this.now(),
         })
         .execute();
-      await this.emit(trx, gameId, "unit_removed", "public", { ...edit, reason: input.reason });
+      await this.emit(trx, gameId, "unit_removed", "public", {
+        ...edit,
+        reason: input.reason,
+        ...(rule ? { rule } : {}),
+      });
+      removed = { power, unit, rule };
     });
-    return this.rooms.views.gameView(user, gameId);
+    return { ...(await this.rooms.views.gameView(user, gameId)), removed: removed! };
   }
 
   /** Gives a seat to another user (by name), or vacates it with an invitation for a replacement. */

@@ -89,49 +89,60 @@ const seatView = obj({
   player: nullable(text("the player's user name; null for a free seat")),
 });
 
-export const gameView = obj(
-  {
-    ...summaryFields,
-    rules: anyJson("the rule options in force (docs/rules.md)"),
-    options: described("the judge options (docs/judge.md)"),
-    state: text("the phase state: forming, open, paused, done"),
-    phaseIndex: int(),
-    seatList: many(seatView),
-    position: described("the current position (docs/adjudicate-json.md, position)"),
-    toOrder: many(text("power id"), "powers that have something to order in the open phase"),
-    result: anyJson("how the game ended (null while it goes on)"),
-    you: nullable(
+const gameViewFields = {
+  ...summaryFields,
+  rules: anyJson("the rule options in force (docs/rules.md)"),
+  options: described("the judge options (docs/judge.md)"),
+  state: text("the phase state: forming, open, paused, done"),
+  phaseIndex: int(),
+  seatList: many(seatView),
+  position: described("the current position (docs/adjudicate-json.md, position)"),
+  toOrder: many(text("power id"), "powers that have something to order in the open phase"),
+  result: anyJson("how the game ended (null while it goes on)"),
+  you: nullable(
+    obj({
+      role: oneOf(["gm", "player", "observer"] as const),
+      seat: nullable(int()),
+      powers: many(text("power id")),
+    }),
+  ),
+  invites: optional(
+    many(
       obj({
-        role: oneOf(["gm", "player", "observer"] as const),
+        code: text(),
+        role: oneOf(["player", "observer"] as const),
         seat: nullable(int()),
-        powers: many(text("power id")),
       }),
+      "the GM only: the open invitations",
     ),
-    invites: optional(
-      many(
-        obj({
-          code: text(),
-          role: oneOf(["player", "observer"] as const),
-          seat: nullable(int()),
-        }),
-        "the GM only: the open invitations",
-      ),
-    ),
-    scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
-    conferences: optional(
-      described("europe1935: the running conference and the past ones (docs/committee.md)"),
-    ),
-    family: optional(
-      obj({
-        id: text(),
-        name: text(),
-        turn: int(),
-        turnsAdjudicated: int(),
-        report: text("where the reports are"),
-      }),
-    ),
+  ),
+  scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
+  conferences: optional(
+    described("europe1935: the running conference and the past ones (docs/committee.md)"),
+  ),
+  family: optional(
+    obj({
+      id: text(),
+      name: text(),
+      turn: int(),
+      turnsAdjudicated: int(),
+      report: text("where the reports are"),
+    }),
+  ),
+};
+
+export const gameView = obj(gameViewFields, "a game as the caller may see it");
+
+export const unitRemoved = obj(
+  {
+    ...gameViewFields,
+    removed: obj({
+      power: text("power id"),
+      unit: text("the unit removed (A par)"),
+      rule: nullable(text("the house rule that named it, when the GM did not")),
+    }),
   },
-  "a game as the caller may see it",
+  "the game as the GM sees it, and the unit removed",
 );
 
 export const phasesAnswer = many(

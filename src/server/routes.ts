@@ -850,10 +850,19 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "remove-unit",
-      "Remove an extra unit from the board (seed 002 VIII(2))",
+      "Remove an extra unit from the board (seed 002 VIII(2)): the unit named, or the one the house rule names for how it came to be",
       obj({
         power,
-        unit: str({ min: 3, max: 20, example: "A par" }),
+        unit: optional(str({ min: 3, max: 20, example: "A par" })),
+        cause: optional(
+          oneOf(
+            ["built", "not-removed"] as const,
+            "instead of a unit: built (too many built: the excess-builds rule, V(2)) or not-removed (too few removed: the civil-disorder rule, V(4))",
+          ),
+        ),
+        phase: optional(
+          str({ max: 12, example: "W1901A", description: "cause built: the adjustment phase" }),
+        ),
         reason: str({ min: 1, max: 2000 }),
       }),
       (u, id, b) => judge.removeUnit(u, id, b),
@@ -909,6 +918,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
 const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
   replace: R.replaceAnswer,
   "refuse-proposal": R.proposalRefused,
+  "remove-unit": R.unitRemoved,
   mail: R.documented(
     "the game's mail settings: abbreviation, address, power letters (docs/email.md)",
   ),
