@@ -176,7 +176,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     assert.equal(noReason.accepted, false);
     assert.match(
       noReason.text,
-      /no line "Reason: \.\.\."[^]*What to send instead: "CORRECT SED Germany"/,
+      /no line "Reason: \.\.\.".*What to send instead: "CORRECT SED Germany"/s,
     );
     const orphan = await gm("CORRECT SED", "Reason: late orders\nA mun-ruh");
     assert.match(orphan.text, /the order "A mun-ruh" comes before any power is named/);
@@ -187,7 +187,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       "CORRECT SED Germany",
       `Secret: ${g.secrets.germany}\nReason: mine\nA mun-ruh`,
     );
-    assert.match(notGm.text, /NOT done[^]*game master/, "only the GM corrects");
+    assert.match(notGm.text, /NOT done.*game master/s, "only the GM corrects");
     const corrected = await gm(
       "CORRECT SED Germany",
       "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie",
@@ -207,7 +207,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
 
     // REMOVE (VIII(2)): by the house rule the GM says applies, or the unit named.
     const nothing = await gm("REMOVE SED France", "");
-    assert.match(nothing.text, /no power, or no unit or cause[^]*"REMOVE SED France BUILT"/);
+    assert.match(nothing.text, /no power, or no unit or cause.*"REMOVE SED France BUILT"/s);
     const noBuilds = await gm("REMOVE SED France BUILT", "");
     assert.match(
       noBuilds.text,
@@ -247,7 +247,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       }),
     );
     const unsaid = await gm("REFUSE SED 1");
-    assert.match(unsaid.text, /no line "Reason: \.\.\." saying why[^]*"REFUSE SED 3"/);
+    assert.match(unsaid.text, /no line "Reason: \.\.\." saying why.*"REFUSE SED 3"/s);
     const which = await gm("REFUSE SED pizza", "Reason: humorous");
     assert.match(which.text, /"pizza" is not a proposal's number/);
     const refused = await gm("REFUSE SED 1", "Reason: humorous proposals are not put to the vote");
