@@ -5,7 +5,7 @@ import type { GameCtx, Panel } from "./game.ts";
 /*
  * Press and votes: the press the viewer may read (grey press without its author) and a form
  * to send white or grey press to everybody or a power; the proposals with the viewer's vote,
- * and a draw to propose.
+ * and a draw to propose; for the GM, refusing a proposal with a reason.
  */
 
 interface PressItem {
@@ -117,6 +117,33 @@ export function votesPanel(ctx: GameCtx): Panel {
     async show() {
       const props = await get<Proposal[]>(`${ctx.base}/votes`);
       const player = ctx.view().you?.role === "player";
+      const gm = ctx.view().you?.role === "gm";
+      /** The GM's refusal of a repetitive or humorous proposal (seed 002 IX(5)), with a reason. */
+      const refusal = (id: number) => {
+        const reason = h("input", {
+          type: "text",
+          "aria-label": `reason for refusing proposal ${id}`,
+          placeholder: "reason (the proposer reads it)",
+          maxlength: 2000,
+        });
+        return h(
+          "span",
+          { class: "row" },
+          reason,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "chip",
+              onclick: () =>
+                void act(() =>
+                  post(`${ctx.base}/gm/refuse-proposal`, { proposal: id, reason: reason.value }),
+                ),
+            },
+            "Refuse (no vote)",
+          ),
+        );
+      };
       fill(
         el,
         props.length === 0 ? h("p", {}, "No proposals.") : null,
@@ -155,6 +182,7 @@ export function votesPanel(ctx: GameCtx): Panel {
                     ),
                   )
                 : null,
+              p.status === "open" && gm ? refusal(p.id) : null,
             ),
           ),
         ),
