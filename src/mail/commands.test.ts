@@ -190,7 +190,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     assert.match(notGm.text, /NOT done.*game master/s, "only the GM corrects");
     const corrected = await gm(
       "CORRECT SED Germany",
-      "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie",
+      "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie\n\n-- \nThe GM",
     );
     assert.equal(corrected.accepted, true, corrected.text);
     assert.match(

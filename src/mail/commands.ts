@@ -145,8 +145,10 @@ async function correctByMail(
   let current = subjectPower;
   if (current !== undefined) orders[current] = [];
   for (const raw of body.split(/\r?\n/)) {
+    // A signature ends the orders; quoted lines (a reply's) are not the GM's.
+    if (/^--\s*$/.test(raw)) break;
     const line = raw.trim();
-    if (line === "" || /^reason\s*:/i.test(line)) continue;
+    if (line === "" || line.startsWith(">") || /^reason\s*:/i.test(line)) continue;
     const head = /^([\p{L}][\p{L} .'-]*?)\s*:$/u.exec(line);
     if (head) {
       current = head[1]!;
