@@ -401,6 +401,10 @@ for (const kind of STORE_KINDS) {
       });
       const list = await judge.proposals(players.austria, g.gameId);
       assert.equal(list[0]!.status, "refused");
+      assert.equal(list[0]!.reason, undefined, "another player does not read the reason");
+      const mine = await judge.proposals(players.turkey, g.gameId);
+      assert.equal(mine[0]!.reason, "the same draw failed last phase", "the proposer does");
+      assert.equal((await judge.proposals(gm, g.gameId))[0]!.reason, mine[0]!.reason);
       // Everybody is told it was refused; the reason only the proposer (and the GM) reads.
       const kinds = async (u: typeof gm) =>
         (await judge.events(u, g.gameId))

@@ -186,6 +186,20 @@ export class Votes extends Room {
       .where("game_id", "=", gameId)
       .orderBy("id")
       .execute();
+    // A refusal's reason (seed 002 IX(5)) is the proposer's and the GM's to read.
+    const reasons = new Map<number, string>();
+    if (rows.some((p) => p.status === "refused")) {
+      const events = await this.db
+        .selectFrom("events")
+        .select("data")
+        .where("game_id", "=", gameId)
+        .where("kind", "=", "proposal_refused_reason")
+        .execute();
+      for (const e of events) {
+        const d = parseJson<{ id: number; reason: string }>(e.data);
+        reasons.set(d.id, d.reason);
+      }
+    }
     const out = [];
     for (const p of rows) {
       const voter = this.voterKey(g, v, p.kind);
@@ -208,6 +222,9 @@ export class Votes extends Room {
         counts: p.counts ? parseJson<unknown>(p.counts) : null,
         yourVote: p.status === "open" && voter ? (mine?.vote ?? null) : undefined,
         yours: p.proposer_user === user.id,
+        ...((v.role === "gm" || p.proposer_user === user.id) && reasons.has(Number(p.id))
+          ? { reason: reasons.get(Number(p.id))! }
+          : {}),
       });
     }
     return out;

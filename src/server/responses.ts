@@ -201,6 +201,7 @@ export const proposalsAnswer = many(
     counts: anyJson("decided proposals: the counts of yes, no and abstain"),
     yourVote: optional(nullable(oneOf(["yes", "no", "abstain"] as const))),
     yours: bool("you made it"),
+    reason: optional(text("a refused proposal: the GM's reason, for its proposer and the GM")),
   }),
 );
 

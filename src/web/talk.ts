@@ -96,6 +96,8 @@ interface Proposal {
   status: string;
   counts: unknown;
   yourVote?: string | null;
+  /** A refused proposal: the GM's reason, for its proposer and the GM. */
+  reason?: string;
 }
 
 export function votesPanel(ctx: GameCtx): Panel {
@@ -158,6 +160,7 @@ export function votesPanel(ctx: GameCtx): Panel {
               p.powers ? ` (${p.powers.map(name).join(", ")})` : "",
               p.text ? ` “${p.text}”` : "",
               ` · ${p.status}`,
+              p.reason ? `: ${p.reason}` : "",
               p.counts ? ` · ${JSON.stringify(p.counts)}` : "",
               p.status === "open" && player
                 ? h(
