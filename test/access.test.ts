@@ -138,6 +138,10 @@ const RULES: Record<string, Rule> = {
   },
   "POST /api/games/{id}/gm/end": { who: "gm", body: () => ({ result: "abandoned" }) },
   "POST /api/games/{id}/gm/declare-draw": { who: "gm", body: () => ({ warn: true }) },
+  "POST /api/games/{id}/gm/refuse-proposal": {
+    who: "gm",
+    body: (w) => ({ proposal: w.proposal, reason: "the same draw as last phase" }),
+  },
   // Sequential movement: the schedule is the GM's alone; contracts their powers' and the GM's.
   "GET /api/games/{id}/schedule": { who: "gm" },
   "POST /api/games/{id}/schedule/{season}": { who: "gm", body: () => ({ schedule: "generated" }) },

@@ -213,6 +213,26 @@ export function yearsWithoutCentreChange(record: GameRecord): number {
   return Math.max(0, completed - lastChange);
 }
 
+/**
+ * The first phase after the first `after` adjudicated phases in which a supply centre changed
+ * hands (seed 002 IX(2): a draw warning lapses when one does), or null if none has.
+ */
+export function centreChangeSince(record: GameRecord, after: number): string | null {
+  const key = (p: PositionJson) =>
+    JSON.stringify(
+      Object.entries(p.centers ?? {})
+        .map(([k, v]) => [k, [...v].sort()])
+        .sort(),
+    );
+  let prev = key(after > 0 ? (record.phases[after - 1]?.position ?? record.start) : record.start);
+  for (const p of record.phases.slice(after)) {
+    const centres = key(p.position);
+    if (centres !== prev) return p.phase;
+    prev = centres;
+  }
+  return null;
+}
+
 /** What a new game's rows are made of (a standard game or a game family alike). */
 export interface NewGameRows {
   readonly id: string;

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { parsePhase, phaseName, phaseOrdinal } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
@@ -6,11 +7,19 @@ import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
+import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
-import { type GameData, iso, parseJson, type RemoveUnitEdit, seatOf } from "./game-data.ts";
-import { phaseLengthMs } from "./options.ts";
+import {
+  centreChangeSince,
+  type GameData,
+  iso,
+  parseJson,
+  type RemoveUnitEdit,
+  seatOf,
+} from "./game-data.ts";
+import { DEFAULT_OPTIONS, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import { powerNamed, survivingPowers } from "./played.ts";
+import { powerList, powerNamed, survivingPowers } from "./played.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
@@ -102,6 +111,12 @@ function familyReplay(g: FamilyGame): Replay {
       };
     },
   };
+}
+
+/** The phase `years` game years after `phase` (the same season): when a warned draw may come. */
+export function drawPossibleFrom(phase: string, years: number): string {
+  const p = parsePhase(phase);
+  return p ? phaseName({ ...p, year: p.year + years }) : phase;
 }
 
 export class GmTools extends Room {
@@ -300,20 +315,39 @@ export class GmTools extends Room {
   }
 
   /**
-   * Removes a unit from the board now (seed 002 VIII(2): an extra unit, removed at once), in
-   * a game of any family whose units stand in areas (a Global Diplomacy unit is `F 233`, or
-   * its area `233`). Where a family's units are secret (seed 004 §8), only the GM and the
-   * unit's power are told.
+   * Removes an extra unit from the board now (seed 002 VIII(2), Alternative B), in a game of
+   * any family whose units stand in areas (a Global Diplomacy unit is `F 233`, or its area
+   * `233`). The GM names the unit (one the GM's own error put or left on the board), or, in a
+   * Diplomacy game, says how it came to be and the house rule names it (extra-unit.ts): too
+   * many built (`cause: "built"`, the excess-builds rule, in the adjustment phase `phase` or
+   * the last one the power built in), too few removed (`"not-removed"`, the civil-disorder
+   * rule, distances from the position now). Where a family's units are secret (seed 004 §8),
+   * only the GM and the unit's power are told.
    */
   async removeUnit(
     user: User,
     gameId: string,
-    input: { power: string; unit: string; reason: string },
+    input: {
+      power: string;
+      unit?: string | undefined;
+      cause?: ExtraUnitCause | undefined;
+      phase?: string | undefined;
+      reason: string;
+    },
   ) {
+    let removed: { power: string; unit: string; rule: string | null } | null = null;
     await this.mutatePlayed(gameId, async (trx, g) => {
       this.requireGm(g, user);
       if (g.state.state === "done") throw conflict("the game is over");
-      const power = powerNamed(g.powers, input.power) ?? input.power.toLowerCase();
+      const power = powerNamed(g.powers, input.power);
+      if (power === undefined) {
+        throw invalid(`unknown power "${input.power}"; the powers are ${powerList(g.powers)}`);
+      }
+      if ((input.unit === undefined) === (input.cause === undefined)) {
+        throw invalid(
+          'name the unit ("unit": "A par"), or say how it came to be ("cause": "built" or "not-removed") and the house rule names it, not both',
+        );
+      }
       const own = g.own;
       const units =
         own.kind === "diplomacy"
@@ -321,16 +355,29 @@ export class GmTools extends Room {
           : own.game.position.units;
       if (typeof units !== "object" || units === null)
         throw conflict(`a ${g.game.variant} game has no units standing in areas: none to remove`);
-      const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
       const list = ((units as Record<string, readonly string[]>)[power] ?? []).map(String);
-      // The unit as the position writes it (`A par`, `F 233`), or its area alone.
-      const unit = list.find((u) => {
-        const w = u.toLowerCase();
-        return w === wanted || w.slice(w.indexOf(" ") + 1) === wanted;
-      });
-      if (!unit) {
+      let unit: string;
+      let rule: string | null = null;
+      if (input.unit !== undefined) {
+        const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
+        // The unit as the position writes it (`A par`, `F 233`), or its area alone.
+        const found = list.find((u) => {
+          const w = u.toLowerCase();
+          return w === wanted || w.slice(w.indexOf(" ") + 1) === wanted;
+        });
+        if (!found) {
+          throw invalid(
+            `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+          );
+        }
+        unit = found;
+      } else if (own.kind === "diplomacy") {
+        const x = extraUnitByRule(own.game, power as PowerId, input.cause!, input.phase);
+        unit = x.unit;
+        rule = x.rule;
+      } else {
         throw invalid(
-          `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+          `the house rules' extra-unit rules (seed 002 V(2), V(4)) are Diplomacy's; in a ${g.game.variant} game name the unit ("unit": "F 233")`,
         );
       }
       const edit: RemoveUnitEdit = { power, unit };
@@ -348,9 +395,14 @@ export class GmTools extends Room {
         })
         .execute();
       const audience = own.kind === "family" ? `powers:${power}` : "public";
-      await this.emit(trx, gameId, "unit_removed", audience, { ...edit, reason: input.reason });
+      await this.emit(trx, gameId, "unit_removed", audience, {
+        ...edit,
+        reason: input.reason,
+        ...(rule ? { rule } : {}),
+      });
+      removed = { power, unit, rule };
     });
-    return this.rooms.views.gameView(user, gameId);
+    return { ...(await this.rooms.views.gameView(user, gameId)), removed: removed! };
   }
 
   /** Gives a seat to another user (by name), or vacates it with an invitation for a replacement. */
@@ -491,7 +543,9 @@ export class GmTools extends Room {
   /**
    * Seed 002 IX(2), Alternative A: after `drawAfterYearsWithoutChange` game years with no
    * supply centre changing hands, the GM may, after a warning, declare a draw of all
-   * survivors. `warn: true` gives the warning; the declaration needs one given earlier.
+   * survivors. `warn: true` gives the warning; the declaration needs the warning period
+   * (`drawWarningYears`, default one game year) to have passed since the last warning with no
+   * centre changing hands: a change voids the warning.
    */
   async declareDraw(user: User, gameId: string, input: { warn: boolean }) {
     await this.mutatePlayed(gameId, async (trx, g) => {
@@ -500,23 +554,77 @@ export class GmTools extends Room {
       // Game years in Diplomacy; turns in a game counted in turns (played.ts).
       const { periods: years, unit } = g.quiet();
       const count = unit === "turn" ? { turns: years } : { years };
+      const units = unit === "turn" ? "turn(s)" : "game year(s)";
       const needed = g.options.drawAfterYearsWithoutChange;
-      if (years < needed) {
-        throw conflict(
-          `supply centres changed hands ${years === 0 ? `in the last ${unit}` : `${years} ${unit}(s) ago`}; a draw may be declared after ${needed} ${unit === "turn" ? "turns" : "years"} without change`,
-        );
-      }
+      const period = g.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
+      const own = g.own;
+      // Where the game stood at the warning: phases adjudicated (Diplomacy) or turns.
+      const played =
+        own.kind === "diplomacy" ? own.game.record.phases.length : own.game.turns.length;
+      const stillWithout = () => {
+        if (years < needed)
+          throw conflict(
+            `supply centres changed hands ${years === 0 ? `in the last ${unit}` : `${years} ${unit}(s) ago`}; a draw may be declared after ${needed} ${unit === "turn" ? "turns" : "years"} without change`,
+          );
+      };
       if (input.warn) {
-        await this.emit(trx, gameId, "draw_warning", "public", { ...count, phase: g.state.phase });
+        stillWithout();
+        await this.emit(trx, gameId, "draw_warning", "public", {
+          ...count,
+          phase: g.state.phase,
+          after: played,
+          period,
+          ...(own.kind === "diplomacy" ? { from: drawPossibleFrom(g.state.phase, period) } : {}),
+        });
         return;
       }
-      const warned = await trx
+      const warning = await trx
         .selectFrom("events")
-        .select("id")
+        .select("data")
         .where("game_id", "=", gameId)
         .where("kind", "=", "draw_warning")
+        .orderBy("id", "desc")
         .executeTakeFirst();
-      if (!warned) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
+      if (!warning) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
+      const w = parseJson<{ phase?: string; after?: number; years?: number; turns?: number }>(
+        warning.data,
+      );
+      const warnedIn = w.phase ?? g.state.phase;
+      const lapsed = (where: string) =>
+        conflict(
+          `supply centres changed hands ${where}, after the warning given in ${warnedIn}: the warning lapsed; warn again`,
+        );
+      if (own.kind === "diplomacy") {
+        // A warning of an older version carries no `after`: its phase says where it was given.
+        const record = own.game.record;
+        const after =
+          w.after ??
+          (() => {
+            const i = record.phases.findIndex((p) => p.phase === warnedIn);
+            return i === -1 ? record.phases.length : i;
+          })();
+        const changed = centreChangeSince(record, after);
+        if (changed) throw lapsed(`in ${changed}`);
+        const from = drawPossibleFrom(warnedIn, period);
+        const now = parsePhase(g.state.phase);
+        const at = parsePhase(from);
+        if (now && at && phaseOrdinal(now) < phaseOrdinal(at)) {
+          throw conflict(
+            `the warning given in ${warnedIn} runs ${period} game year(s): the draw may be declared from ${from} if no supply centre changes hands until then`,
+          );
+        }
+      } else {
+        // A game of turns: every turn is a period; quiet turns grow by one per turn played
+        // since the warning unless a supply area changed hands.
+        const since = played - (w.after ?? played);
+        if (years < (w.turns ?? 0) + since) throw lapsed("since");
+        if (since < period) {
+          throw conflict(
+            `the warning given in ${warnedIn} runs ${period} ${units}: ${period - since} more turn(s) without a supply area changing hands`,
+          );
+        }
+      }
+      stillWithout();
       await this.finish(trx, g, { kind: "draw", powers: survivingPowers(g), by: "gm", ...count });
     });
     return this.rooms.views.gameView(user, gameId);

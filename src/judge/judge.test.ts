@@ -383,6 +383,59 @@ for (const kind of STORE_KINDS) {
       assert.equal((await g.judge.gameView(g.gm, g.gameId)).phase, "S1902M");
     });
 
+    test("the GM refuses a repetitive proposal with a reason: nobody votes, the proposer is told why", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, gm, players } = g;
+      const p = await judge.propose(players.turkey, g.gameId, { kind: "draw" });
+      await judge.vote(players.italy, g.gameId, p.id, "yes");
+      await assert.rejects(judge.refuseProposal(players.italy, g.gameId, p.id, "no"), {
+        kind: "forbidden",
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "  "), {
+        kind: "invalid",
+        message: /reason/,
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, 999, "x"), { kind: "not-found" });
+      const r = await judge.refuseProposal(gm, g.gameId, p.id, "the same draw failed last phase");
+      assert.deepEqual(r, {
+        proposal: p.id,
+        status: "refused",
+        reason: "the same draw failed last phase",
+      });
+      await assert.rejects(judge.vote(players.austria, g.gameId, p.id, "yes"), {
+        kind: "conflict",
+      });
+      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "again"), {
+        kind: "conflict",
+        message: /refused, not open/,
+      });
+      const list = await judge.proposals(players.austria, g.gameId);
+      assert.equal(list[0]!.status, "refused");
+      assert.equal(list[0]!.reason, undefined, "another player does not read the reason");
+      const mine = await judge.proposals(players.turkey, g.gameId);
+      assert.equal(mine[0]!.reason, "the same draw failed last phase", "the proposer does");
+      assert.equal((await judge.proposals(gm, g.gameId))[0]!.reason, mine[0]!.reason);
+      // Everybody is told it was refused; the reason only the proposer (and the GM) reads.
+      const kinds = async (u: typeof gm) =>
+        (await judge.events(u, g.gameId))
+          .filter((e) => e.kind.startsWith("proposal_refused"))
+          .map((e) => [e.kind, (e.data as { reason?: string }).reason ?? null]);
+      assert.deepEqual(await kinds(players.austria), [["proposal_refused", null]]);
+      assert.deepEqual(await kinds(players.turkey), [
+        ["proposal_refused", null],
+        ["proposal_refused_reason", "the same draw failed last phase"],
+      ]);
+      assert.deepEqual(await kinds(gm), await kinds(players.turkey));
+      await passDeadline(g);
+      assert.equal(
+        (await judge.events(gm, g.gameId)).filter((e) => e.kind === "vote_result").length,
+        0,
+        "a refused proposal is not decided at the deadline",
+      );
+    });
+
     test("press: white and grey to one, some or all; grey authorship hidden; dark grey and black refused", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
@@ -552,11 +605,11 @@ for (const kind of STORE_KINDS) {
       assert.equal(await judge.tick(), 0);
     });
 
-    test("the GM may declare a draw after two game years with no centre change, after a warning", async (t) => {
+    test("the GM may declare a draw after two game years with no centre change, a year after a warning", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 0 });
-      const { judge, gm } = g;
+      const { judge, gm, players } = g;
       await passDeadline(g);
       await passDeadline(g);
       assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
@@ -569,9 +622,50 @@ for (const kind of STORE_KINDS) {
         message: /warn/,
       });
       await judge.declareDraw(gm, g.gameId, { warn: true });
+      const warning = (await judge.events(players.italy, g.gameId)).find(
+        (e) => e.kind === "draw_warning",
+      );
+      assert.deepEqual(
+        warning?.data,
+        { years: 2, phase: "S1903M", after: 4, period: 1, from: "S1904M" },
+        "the warning is public and says from when the draw may come",
+      );
+      // The warning period (drawWarningYears, default one game year) must pass first.
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+        kind: "conflict",
+        message: /runs 1 game year\(s\): the draw may be declared from S1904M/,
+      });
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1904M");
       const view = await judge.declareDraw(gm, g.gameId, { warn: false });
       assert.equal(view.status, "finished");
-      assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 2 });
+      assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 3 });
+    });
+
+    test("a draw warning lapses when a supply centre changes hands in its period", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store, { drawAfterYearsWithoutChange: 1 });
+      const { judge, gm, players } = g;
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
+      await judge.declareDraw(gm, g.gameId, { warn: true });
+      await judge.submitOrders(players.france, g.gameId, { orders: ["A mar-spa"] });
+      await passDeadline(g);
+      await passDeadline(g);
+      await passDeadline(g);
+      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1903M");
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+        kind: "conflict",
+        message: /changed hands in F1902M, after the warning given in S1902M: the warning lapsed/,
+      });
+      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: true }), {
+        kind: "conflict",
+        message: /changed hands in the last game year/,
+      });
+      assert.equal((await judge.gameView(gm, g.gameId)).status, "active");
     });
 
     test("deadlines in minutes for live play; a seat with several powers orders each", async (t) => {

@@ -176,6 +176,11 @@ export class Judge {
     return this.rooms.votes.vote(...a);
   }
 
+  /** The GM refuses to conduct a vote on a proposal (seed 002 IX(5)), with a reason. */
+  refuseProposal(...a: Parameters<Votes["refuse"]>): ReturnType<Votes["refuse"]> {
+    return this.rooms.votes.refuse(...a);
+  }
+
   proposals(...a: Parameters<Votes["proposals"]>): ReturnType<Votes["proposals"]> {
     return this.rooms.votes.proposals(...a);
   }

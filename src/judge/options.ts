@@ -50,6 +50,11 @@ export interface GameOptions {
    * which the GM may declare a draw of all survivors (after a warning).
    */
   readonly drawAfterYearsWithoutChange: number;
+  /**
+   * Seed 002 IX(2), Alternative A, as issue 18 asks: game years that must pass after the GM's
+   * warning, with no supply centre changing hands, before the draw may be declared. Default 1.
+   */
+  readonly drawWarningYears: number;
 }
 
 export const DEFAULT_OPTIONS: GameOptions = {
@@ -60,6 +65,7 @@ export const DEFAULT_OPTIONS: GameOptions = {
   press: { white: true, grey: true, duringRetreatsAndAdjustments: false },
   startWhenFull: true,
   drawAfterYearsWithoutChange: 2,
+  drawWarningYears: 1,
 };
 
 /** Options as a client may give them: any part, the rest from the base. */
@@ -71,6 +77,7 @@ export interface OptionsPatch {
   readonly press?: Partial<GameOptions["press"]> | undefined;
   readonly startWhenFull?: boolean | undefined;
   readonly drawAfterYearsWithoutChange?: number | undefined;
+  readonly drawWarningYears?: number | undefined;
 }
 
 const UNIT_MS: Record<DeadlineUnit, number> = {
@@ -96,6 +103,8 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
     press: { ...base.press, ...defined(p.press) },
     startWhenFull: p.startWhenFull ?? base.startWhenFull,
     drawAfterYearsWithoutChange: p.drawAfterYearsWithoutChange ?? base.drawAfterYearsWithoutChange,
+    drawWarningYears:
+      p.drawWarningYears ?? base.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears,
   };
   const d = out.deadlines;
   if (!(d.unit in UNIT_MS)) throw invalid(`deadlines.unit must be days, hours or minutes`);
@@ -120,6 +129,9 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
   }
   if (!Number.isInteger(out.drawAfterYearsWithoutChange) || out.drawAfterYearsWithoutChange < 1) {
     throw invalid("drawAfterYearsWithoutChange must be a whole number, 1 or more");
+  }
+  if (!Number.isInteger(out.drawWarningYears) || out.drawWarningYears < 0) {
+    throw invalid("drawWarningYears must be a whole number of game years, 0 or more");
   }
   return out;
 }

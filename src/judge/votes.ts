@@ -154,6 +154,48 @@ export class Votes extends Room {
     });
   }
 
+  /**
+   * The GM refuses to conduct a vote on a proposal (seed 002 IX(5): repetitive or humorous):
+   * it is closed as refused and nobody votes on it. Every member is told it was refused (they
+   * were told it was made); the reason goes to the proposer alone (and the GM), so that who
+   * proposed stays secret (IX(4)).
+   */
+  async refuse(user: User, gameId: string, proposalId: number, reason: string) {
+    return this.mutateBase(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      const why = reason.trim();
+      if (why === "") throw invalid("give the reason for refusing the proposal");
+      const p = await trx
+        .selectFrom("proposals")
+        .selectAll()
+        .where("id", "=", proposalId)
+        .where("game_id", "=", gameId)
+        .executeTakeFirst();
+      if (!p) throw notFound(`no proposal ${proposalId} in this game`);
+      if (p.status !== "open") throw conflict(`proposal ${proposalId} is ${p.status}, not open`);
+      await trx
+        .updateTable("proposals")
+        .set({ status: "refused", closed_at: this.now() })
+        .where("id", "=", p.id)
+        .execute();
+      const id = Number(p.id);
+      await this.emit(trx, gameId, "proposal_refused", "public", {
+        id,
+        kind: p.kind,
+        text: p.text,
+      });
+      const seat = p.proposer_seat === null ? undefined : g.seats[p.proposer_seat];
+      await this.emit(
+        trx,
+        gameId,
+        "proposal_refused_reason",
+        seat ? `powers:${seat.powers.join(",")}` : "gm",
+        { id, kind: p.kind, text: p.text, reason: why },
+      );
+      return { proposal: id, status: "refused" as const, reason: why };
+    });
+  }
+
   async proposals(user: User, gameId: string) {
     const g = await loadPlayed(this.db, gameId);
     const v = this.viewerIn(g, user);
@@ -164,6 +206,20 @@ export class Votes extends Room {
       .where("game_id", "=", gameId)
       .orderBy("id")
       .execute();
+    // A refusal's reason (seed 002 IX(5)) is the proposer's and the GM's to read.
+    const reasons = new Map<number, string>();
+    if (rows.some((p) => p.status === "refused")) {
+      const events = await this.db
+        .selectFrom("events")
+        .select("data")
+        .where("game_id", "=", gameId)
+        .where("kind", "=", "proposal_refused_reason")
+        .execute();
+      for (const e of events) {
+        const d = parseJson<{ id: number; reason: string }>(e.data);
+        reasons.set(d.id, d.reason);
+      }
+    }
     const out = [];
     for (const p of rows) {
       const voter = this.voterKey(g, v, p.kind);
@@ -186,6 +242,9 @@ export class Votes extends Room {
         counts: p.counts ? parseJson<unknown>(p.counts) : null,
         yourVote: p.status === "open" && voter ? (mine?.vote ?? null) : undefined,
         yours: p.proposer_user === user.id,
+        ...((v.role === "gm" || p.proposer_user === user.id) && reasons.has(Number(p.id))
+          ? { reason: reasons.get(Number(p.id))! }
+          : {}),
       });
     }
     return out;

@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Judge } from "../judge/judge.ts";
+import { setMailAddress } from "../judge/mail.ts";
 import { Clock, DAY, POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { MAIL_GAMES_PER_USER } from "./commands.ts";
-import { addressOf, gatewayOf, rawMail } from "./testing.ts";
+import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
 
 /*
  * Sign-up and a game run entirely by mail (docs/email.md): REGISTER, JOIN with an invitation
- * code, the GM's CREATE, START, EXTEND, PAUSE, RESUME, PROCESS and REPLACE, HELP; each bad
- * command answered with what was wrong and what to send instead.
+ * code, the GM's CREATE, START, EXTEND, PAUSE, RESUME, PROCESS and REPLACE, HELP; the GM's acts
+ * of seed 002 VIII-IX: CORRECT, REMOVE, WARN, DRAW, REFUSE; each bad command answered with what
+ * was wrong and what to send instead.
  */
 
 const JUDGE = "judge@judge.test";
@@ -41,6 +43,11 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       "EXTEND",
       "PROCESS",
       "REPLACE",
+      "CORRECT",
+      "REMOVE",
+      "WARN",
+      "DRAW",
+      "REFUSE",
     ])
       assert.match(help.text, new RegExp(`^ {2}${c}\\b`, "m"), `HELP lists ${c}`);
 
@@ -182,5 +189,113 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     clock.advance(DAY - (MAIL_GAMES_PER_USER.max - 1) * (3_600_000 / 4) + 1);
     const next = await send("CREATE Q21 houserules", `Secret: ${secret}`);
     assert.equal(next.accepted, true, `a day after the first: ${next.text}`);
+  });
+
+  test("the GM's acts by mail: a correction, an extra unit by the house rule, a draw warning, a refused proposal", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    const { judge, clock } = g;
+    const gmSecret = (await setMailAddress(judge, g.gm, { address: GM })).secret;
+    const gw = gatewayOf(judge);
+    const send = async (from: string, subject: string, text: string) => {
+      const r = await gw.receive(rawMail({ from, to: JUDGE, subject, text }));
+      assert.equal(r.replies.length, 1, `${subject}: answered once`);
+      return { accepted: r.accepted, text: r.replies[0]!.text };
+    };
+    const gm = (subject: string, body = "") => send(GM, subject, `Secret: ${gmSecret}\n${body}`);
+
+    // Spring 1901: France moves; Germany's orders reach the GM but not the judge.
+    await judge.submitOrders(g.players.france, g.gameId, {
+      orders: ["A par-bur", "A mar-spa", "F bre-mao"],
+    });
+    clock.t = Date.parse((await judge.gameView(null, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1);
+
+    // CORRECT (seed 002 VIII(1)).
+    const noReason = await gm("CORRECT SED Germany", "A mun-ruh");
+    assert.equal(noReason.accepted, false);
+    assert.match(
+      noReason.text,
+      /no line "Reason: \.\.\.".*What to send instead: "CORRECT SED Germany"/s,
+    );
+    const orphan = await gm("CORRECT SED", "Reason: late orders\nA mun-ruh");
+    assert.match(orphan.text, /the order "A mun-ruh" comes before any power is named/);
+    const narnia = await gm("CORRECT SED", "Reason: late orders\nNarnia:\nA mun-ruh");
+    assert.match(narnia.text, /unknown power "Narnia"; the powers are austria/);
+    const notGm = await send(
+      addressOf("germany"),
+      "CORRECT SED Germany",
+      `Secret: ${g.secrets.germany}\nReason: mine\nA mun-ruh`,
+    );
+    assert.match(notGm.text, /NOT done.*game master/s, "only the GM corrects");
+    const corrected = await gm(
+      "CORRECT SED Germany",
+      "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie\n\n-- \nThe GM",
+    );
+    assert.equal(corrected.accepted, true, corrected.text);
+    assert.match(
+      corrected.text,
+      /corrected \(Germany's orders reached the GM before the deadline\)/,
+    );
+    assert.match(
+      corrected.text,
+      /S1901M, the corrected orders as read:\n {2}Germany:\n {4}A mun - ruh: succeeds/,
+    );
+    const phases = await judge.phases(g.gameId);
+    assert.equal(phases.length, 1, "the same phase, played again");
+    assert.deepEqual(phases[0]!.orders.germany, ["A mun-ruh", "F kie-den", "A ber-kie"]);
+
+    // REMOVE (VIII(2)): by the house rule the GM says applies, or the unit named.
+    const nothing = await gm("REMOVE SED France", "");
+    assert.match(nothing.text, /no power, or no unit or cause.*"REMOVE SED France BUILT"/s);
+    const noBuilds = await gm("REMOVE SED France BUILT", "");
+    assert.match(
+      noBuilds.text,
+      /France has built no unit in this game: name the extra unit instead/,
+    );
+    const wrongUnit = await gm("REMOVE SED France A par", "");
+    assert.match(wrongUnit.text, /france has no unit "A par"; its units: F mao, A bur, A spa/);
+    const removed = await gm("REMOVE SED France NOT-REMOVED", "Reason: a removal was never made");
+    assert.equal(removed.accepted, true, removed.text);
+    assert.match(
+      removed.text,
+      /France's F mao is removed from the board of SED \(a removal was never made\)\.\nWhy this unit: .*civil-disorder rule.*farthest from home \(1 moves\), fleets before armies/,
+      "ties at one move: the fleet goes first",
+    );
+    assert.deepEqual([...(await judge.gameView(null, g.gameId)).position.units.france!].sort(), [
+      "A bur",
+      "A spa",
+    ]);
+
+    // WARN and DRAW (IX(2) A): refused with the reason while centres still change.
+    const warn = await gm("WARN SED");
+    assert.equal(warn.accepted, false);
+    assert.match(
+      warn.text,
+      /supply centres changed hands in the last game year; a draw may be declared after 2 years/,
+    );
+    const draw = await gm("DRAW SED");
+    assert.match(draw.text, /warn the players first/);
+
+    // REFUSE (IX(5)).
+    await gw.receive(
+      rawMail({
+        from: addressOf("italy"),
+        to: GAME_ADDRESS,
+        subject: "SED VOTE",
+        text: `Secret: ${g.secrets.italy}\npropose houserule: pizza on Fridays`,
+      }),
+    );
+    const unsaid = await gm("REFUSE SED 1");
+    assert.match(unsaid.text, /no line "Reason: \.\.\." saying why.*"REFUSE SED 3"/s);
+    const which = await gm("REFUSE SED pizza", "Reason: humorous");
+    assert.match(which.text, /"pizza" is not a proposal's number/);
+    const refused = await gm("REFUSE SED 1", "Reason: humorous proposals are not put to the vote");
+    assert.equal(refused.accepted, true, refused.text);
+    assert.match(refused.text, /Proposal 1 of SED is refused: nobody votes on it/);
+    assert.equal((await judge.proposals(g.players.italy, g.gameId))[0]!.status, "refused");
+    const twice = await gm("REFUSE SED 1", "Reason: again");
+    assert.match(twice.text, /proposal 1 is refused, not open/);
   });
 });

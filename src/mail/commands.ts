@@ -1,4 +1,5 @@
 import { JudgeError } from "../judge/errors.ts";
+import { drawPossibleFrom } from "../judge/gm-tools.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import {
   configureMailGame,
@@ -7,6 +8,7 @@ import {
   sameSecret,
   setMailAddress,
 } from "../judge/mail.ts";
+import { DEFAULT_OPTIONS } from "../judge/options.ts";
 import { randomId } from "../judge/password.ts";
 import { gameByAbbr, takeSecret } from "./identity.ts";
 import type { IncomingMail } from "./message.ts";
@@ -26,6 +28,10 @@ import type { IncomingMail } from "./message.ts";
  *   EXTEND <ABBR> <hours>         (GM) move the deadline later
  *   PROCESS <ABBR>                (GM) adjudicate now: the deadline is set to now
  *   REPLACE <ABBR> <power> [user] (GM) empty a seat, for a replacement (or give it to a user)
+ *   CORRECT <ABBR> [power]        (GM) correct the last adjudication (seed 002 VIII(1))
+ *   REMOVE <ABBR> <power> <how>   (GM) remove an extra unit (VIII(2)), by the house rule
+ *   WARN|DRAW <ABBR>              (GM) warn of, then declare, a draw of all survivors (IX(2) A)
+ *   REFUSE <ABBR> <proposal>      (GM) refuse to put a proposal to the vote (IX(5))
  */
 
 const COMMANDS = [
@@ -39,6 +45,11 @@ const COMMANDS = [
   "EXTEND",
   "PROCESS",
   "REPLACE",
+  "CORRECT",
+  "REMOVE",
+  "WARN",
+  "DRAW",
+  "REFUSE",
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -57,6 +68,16 @@ export const HELP_TEXT = [
   "  EXTEND <ABBR> <hours>          (GM) move the deadline later",
   "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
+  "  CORRECT <ABBR> [power]         (GM) correct the last adjudication: body lines",
+  '                                 "Reason: <why>", then "<Power>:" and its orders',
+  "  REMOVE <ABBR> <power> <how>    (GM) remove an extra unit; <how> is BUILT [phase]",
+  "                                 (too many built: the excess-builds rule names it),",
+  "                                 NOT-REMOVED (too few removed: the civil-disorder rule",
+  "                                 names it), or the unit your own error put there (A par)",
+  "  WARN <ABBR>                    (GM) warn that a draw of all survivors may be declared",
+  "  DRAW <ABBR>                    (GM) declare it, once the warning period has passed",
+  "  REFUSE <ABBR> <number>         (GM) refuse to put a proposal to the vote; body line",
+  '                                 "Reason: <why>", mailed to the proposer',
   "",
   'Orders, press and votes go to the game\'s address with the subject "ABBR 01SA",',
   '"ABBR PRESS" or "ABBR VOTE".',
@@ -121,6 +142,122 @@ async function accountOf(judge: Judge, address: string) {
     .executeTakeFirst();
   return row ? { user: { id: row.id, name: row.name } as User, secret: row.secret } : null;
 }
+
+/** A body line `Name: value` (the first), or undefined. */
+function fieldOf(body: string, name: string): string | undefined {
+  const v = new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
+  return v === "" ? undefined : v;
+}
+
+/**
+ * CORRECT: the last adjudicated phase played again (seed 002 VIII(1)), some powers' orders
+ * replaced: the subject's power takes the order lines before any "<Power>:" line; each such
+ * line starts another power's orders. The reply shows the corrected orders as read, with
+ * their results, so that a mistyped correction is seen at once.
+ */
+async function correctByMail(
+  judge: Judge,
+  user: User,
+  gameId: string,
+  abbr: string,
+  subjectPower: string | undefined,
+  body: string,
+): Promise<CommandAnswer> {
+  const reason = fieldOf(body, "reason");
+  const how = `"CORRECT ${abbr} Germany" with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
+  if (!reason) return refuse('no line "Reason: ..." saying what the correction is for', how);
+  const orders: Record<string, string[]> = {};
+  let current = subjectPower;
+  if (current !== undefined) orders[current] = [];
+  for (const raw of body.split(/\r?\n/)) {
+    // A signature ends the orders; quoted lines (a reply's) are not the GM's.
+    if (/^--\s*$/.test(raw)) break;
+    const line = raw.trim();
+    if (line === "" || line.startsWith(">") || /^reason\s*:/i.test(line)) continue;
+    const head = /^([\p{L}][\p{L} .'-]*?)\s*:$/u.exec(line);
+    if (head) {
+      current = head[1]!;
+      orders[current] = orders[current] ?? [];
+      continue;
+    }
+    if (current === undefined) {
+      return refuse(`the order "${line}" comes before any power is named`, how);
+    }
+    orders[current]!.push(line.replace(/^\d+[.)]\s*/, ""));
+  }
+  const view = await judge.correct(user, gameId, { orders, reason });
+  const lines = [
+    `The last adjudication of ${abbr} is corrected (${reason}).`,
+    `The corrected results go to every player. Now: ${view.phase ?? "the game is over"}${view.deadline ? `, due by ${view.deadline}` : ""}.`,
+  ];
+  if (!view.family) {
+    const last = (await judge.phases(gameId, user)).at(-1);
+    const powers = Object.keys(orders).map((name) => {
+      const w = name.toLowerCase();
+      const seat = view.seatList.find((s) => s.name.toLowerCase() === w || s.powers.includes(w));
+      return { name: seat?.name ?? name, id: seat?.powers.includes(w) ? w : seat?.powers[0] };
+    });
+    if (last && powers.length > 0) {
+      lines.push("", `${last.phase}, the corrected orders as read:`);
+      for (const p of powers) {
+        const results = last.results[p.id ?? p.name.toLowerCase()] ?? [];
+        lines.push(`  ${p.name}:${results.length === 0 ? " no orders" : ""}`);
+        for (const r of results)
+          lines.push(`    ${r.order ?? r.text}: ${r.result}${r.reason ? ` (${r.reason})` : ""}`);
+      }
+    }
+  }
+  return { accepted: true, text: lines.join("\n") };
+}
+
+/**
+ * REMOVE: an extra unit off the board (seed 002 VIII(2)). BUILT [phase]: too many built, the
+ * excess-builds rule names it; NOT-REMOVED: too few removed, the civil-disorder rule names it;
+ * otherwise the unit named (one the GM's own error put on the board).
+ */
+async function removeByMail(
+  judge: Judge,
+  user: User,
+  gameId: string,
+  abbr: string,
+  args: readonly string[],
+  body: string,
+): Promise<CommandAnswer> {
+  const [power, ...rest] = args;
+  const how = `"REMOVE ${abbr} France BUILT" (too many built; a phase such as W1901A may follow), "REMOVE ${abbr} France NOT-REMOVED" (too few removed), or "REMOVE ${abbr} France A par" (a unit your own error put on the board)`;
+  if (!power || rest.length === 0) return refuse("no power, or no unit or cause", how);
+  const word = rest.join(" ").toUpperCase();
+  const cause =
+    rest[0]!.toUpperCase() === "BUILT"
+      ? ("built" as const)
+      : /^NOT[- ]?REMOVED$/.test(word)
+        ? ("not-removed" as const)
+        : undefined;
+  if (cause === "built" && rest.length > 2)
+    return refuse(`"${rest.join(" ")}" is not understood`, how);
+  const reason =
+    fieldOf(body, "reason") ??
+    (cause === "built"
+      ? "too many units built (seed 002 VIII(2))"
+      : cause === "not-removed"
+        ? "too few units removed (seed 002 VIII(2))"
+        : "a unit an error put on the board (seed 002 VIII(2))");
+  const r = await judge.removeUnit(user, gameId, {
+    power,
+    ...(cause ? { cause, ...(rest[1] ? { phase: rest[1] } : {}) } : { unit: rest.join(" ") }),
+    reason,
+  });
+  return {
+    accepted: true,
+    text: [
+      `${capitalize(r.removed.power)}'s ${r.removed.unit} is removed from the board of ${abbr} (${reason}).`,
+      ...(r.removed.rule ? [`Why this unit: ${r.removed.rule}.`] : []),
+      "Every player is told.",
+    ].join("\n"),
+  };
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Carries out a command mail. */
 export async function runCommand(judge: Judge, mail: IncomingMail): Promise<CommandAnswer> {
@@ -280,6 +417,53 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             return {
               accepted: true,
               text: `${seat.name}'s seat in ${abbr!.toUpperCase()} is ${c.args[2] ? `given to ${c.args[2]}` : "open for a replacement"}.${r.invite ? ` Invitation code for the replacement: ${r.invite}` : ""}`,
+            };
+          }
+          case "CORRECT":
+            return await correctByMail(judge, user, gameId, abbr!.toUpperCase(), c.args[1], body);
+          case "REMOVE":
+            return await removeByMail(
+              judge,
+              user,
+              gameId,
+              abbr!.toUpperCase(),
+              c.args.slice(1),
+              body,
+            );
+          case "WARN": {
+            const view = await judge.declareDraw(user, gameId, { warn: true });
+            const years = view.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
+            return {
+              accepted: true,
+              text: [
+                `The players of ${abbr!.toUpperCase()} are warned that a draw of all survivors may be declared (seed 002 IX(2)).`,
+                `If no supply centre changes hands before ${drawPossibleFrom(view.phase ?? "", years)} (${years} game year(s)), send "DRAW ${abbr!.toUpperCase()}" then.`,
+              ].join("\n"),
+            };
+          }
+          case "DRAW": {
+            const view = await judge.declareDraw(user, gameId, { warn: false });
+            const powers = (view.result as { powers?: string[] } | null)?.powers ?? [];
+            return {
+              accepted: true,
+              text: `Game ${abbr!.toUpperCase()} is over: you declared a draw of all survivors (${powers.join(", ")}). Every player is told.`,
+            };
+          }
+          case "REFUSE": {
+            const id = Number((c.args[1] ?? "").replace(/^#/, ""));
+            const reason = fieldOf(body, "reason");
+            if (!Number.isInteger(id) || id <= 0 || !reason) {
+              return refuse(
+                !Number.isInteger(id) || id <= 0
+                  ? `"${c.args[1] ?? ""}" is not a proposal's number`
+                  : 'no line "Reason: ..." saying why',
+                `"REFUSE ${abbr!.toUpperCase()} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`,
+              );
+            }
+            const r = await judge.refuseProposal(user, gameId, id, reason);
+            return {
+              accepted: true,
+              text: `Proposal ${r.proposal} of ${abbr!.toUpperCase()} is refused: nobody votes on it (seed 002 IX(5)). Every player is told; the proposer also reads your reason: ${r.reason}`,
             };
           }
           default:

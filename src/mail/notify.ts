@@ -54,6 +54,9 @@ interface EventData extends ResultEvent {
   due?: string;
   contactUntil?: string;
   seat?: number;
+  rule?: string;
+  from?: string;
+  period?: number;
 }
 
 /** Events told in the results mail when they come with it. */
@@ -66,6 +69,7 @@ const FOLDED = new Set([
   "player_replaced",
   "draw_warning",
   "civil_disorder",
+  "proposal_refused",
 ]);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -135,7 +139,7 @@ export class Notifier {
     const told = folded.map((e) => this.notice(voice, e.kind, (e.data ?? {}) as EventData));
     for (const e of events) {
       if (folded.includes(e)) continue;
-      mails.push(...(await this.event(game, voice, e, e === results ? told : [])));
+      mails.push(...(await this.event(game, voice, e, e === results ? told : [], events)));
     }
     const reminders = await this.reminders(game, voice);
     if (events.length === 0 && reminders === null) return 0;
@@ -202,11 +206,13 @@ export class Notifier {
       case "resumed":
         return `The GM resumed the game: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
       case "unit_removed":
-        return `The GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}${d.reason ? `: ${d.reason}` : ""} (seed 002 VIII(2)).`;
+        return `The GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}${d.reason ? `: ${d.reason}` : ""} (seed 002 VIII(2))${d.rule ? `; the unit by the house rule: ${d.rule}` : ""}.`;
       case "player_replaced":
         return `The GM ${d.player ? `gave ${d.seatName}'s seat to ${d.player}` : `opened ${d.seatName}'s seat for a replacement`}.`;
       case "draw_warning":
-        return `The GM warned that a draw may be declared: no supply centre has changed hands for ${d.turns !== undefined ? `${d.turns} turn(s)` : `${d.years} game year(s)`} (seed 002 IX(2)).`;
+        return `The GM warned that a draw of all survivors may be declared: no supply centre has changed hands for ${d.turns !== undefined ? `${d.turns} turn(s)` : `${d.years} game year(s)`} (seed 002 IX(2)).${d.from ? ` If none changes hands before ${voice.phase(d.from)}, the GM may declare it then.` : d.period !== undefined && d.turns !== undefined ? ` If none changes hands in the next ${d.period} turn(s), the GM may declare it then.` : ""}`;
+      case "proposal_refused":
+        return `The GM refused to put proposal ${d.id} ("${d.text}") to the vote (seed 002 IX(5)): nobody votes on it.`;
       case "civil_disorder":
         return `${d.seatName} missed ${d.missed} phases in a row and is in civil disorder; its seat is open for a replacement.`;
       default:
@@ -219,6 +225,7 @@ export class Notifier {
     voice: Voice,
     e: { id: number; kind: string; audience: string; data: unknown },
     told: readonly string[] = [],
+    batch: readonly { kind: string; audience: string; data: unknown }[] = [],
   ): Promise<OutgoingMail[]> {
     const d = (e.data ?? {}) as EventData;
     const { players, gm } = game;
@@ -274,7 +281,11 @@ export class Notifier {
       }
       case "game_over":
         return this.toAll(game, voice, everyone, "results", "the game is over", () =>
-          [`Game ${game.abbr} is over.`, "", `Result: ${JSON.stringify(e.data)}`].join("\n"),
+          [
+            `Game ${game.abbr} is over.${d.kind === "draw" && (e.data as { by?: string }).by === "gm" ? ` The GM declared a draw of all survivors (${(d.powers ?? []).map((x) => voice.power(game, x)).join(", ")}), seed 002 IX(2).` : ""}`,
+            "",
+            `Result: ${JSON.stringify(e.data)}`,
+          ].join("\n"),
         );
       case "vote_result":
         return this.toAll(
@@ -316,6 +327,36 @@ export class Notifier {
       case "civil_disorder":
         return this.toAll(game, voice, everyone, "notice", "the GM", () =>
           this.notice(voice, e.kind, d),
+        );
+      case "proposal_refused": {
+        // The proposer, mailed the reason in this same batch, gets that one mail only.
+        const reason = batch.find(
+          (x) => x.kind === "proposal_refused_reason" && (x.data as EventData | null)?.id === d.id,
+        );
+        const proposer = reason ? this.audienceOf(players, reason.audience) : [];
+        return this.toAll(
+          game,
+          voice,
+          everyone.filter((p) => !proposer.includes(p)),
+          "vote",
+          `proposal ${d.id} refused`,
+          () => this.notice(voice, e.kind, d),
+        );
+      }
+      case "proposal_refused_reason":
+        // To the proposer alone (who proposed is secret, seed 002 IX(4)); the GM gave it.
+        return this.toAll(
+          game,
+          voice,
+          this.audienceOf(players, e.audience),
+          "vote",
+          `proposal ${d.id} refused`,
+          () =>
+            [
+              `The GM refused to put your proposal ${d.id} ("${d.text}") to the vote (seed 002 IX(5)): nobody votes on it.`,
+              `The GM's reason: ${d.reason}`,
+              "Every player is told that it was refused, not who proposed it nor why.",
+            ].join("\n"),
         );
       case "missed_orders": {
         // At once, to the seat's player and the GM: the player keeps the seat (seed 002 VII(6)).
@@ -381,6 +422,13 @@ export class Notifier {
       default:
         return [];
     }
+  }
+
+  /** The players an event's audience (`powers:a,b`) names; nobody for "public" or "gm". */
+  private audienceOf(players: readonly Player[], audience: string): Player[] {
+    if (!audience.startsWith("powers:")) return [];
+    const powers = audience.slice(7).split(",");
+    return players.filter((p) => p.powers.some((x) => powers.includes(x)));
   }
 
   /** A message to those who may read it (the judge decides that, as for the web page). */

@@ -237,6 +237,58 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.match(spring1902, /No orders received from Russia/, "the NMR is published");
   });
 
+  test("the GM's acts since the last results come inside the results mail; a refusal's reason to its proposer", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const g = await mailTestGame(ts.store);
+    await setMailAddress(g.judge, g.gm, { address: GM });
+    const postman = new Postman({ store: g.judge.store, now: g.judge.now });
+    const notifier = new Notifier({ judge: g.judge, postman });
+    await send(g, "italy", "SED VOTE", "propose houserule: armies wear hats");
+    await notifier.tick();
+    const before = Number(
+      (
+        await g.judge.store.db
+          .selectFrom("outbox")
+          .select("id")
+          .orderBy("id", "desc")
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
+    // Between two ticks of the notifier: a refusal, a removal, then the deadline.
+    await g.judge.refuseProposal(g.gm, g.gameId, 1, "humorous");
+    await g.judge.removeUnit(g.gm, g.gameId, { power: "italy", unit: "A ven", reason: "extra" });
+    const v = await g.judge.gameView(g.gm, g.gameId);
+    g.clock.t = Date.parse(v.deadline!) + 1;
+    assert.equal(await g.judge.tick(), 1);
+    await notifier.tick();
+    const mails = (await g.judge.store.db.selectFrom("outbox").selectAll().execute()).filter(
+      (m) => Number(m.id) > before,
+    );
+    const everybody = [
+      ...["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(addressOf),
+      GM,
+    ].sort();
+    const results = mails.filter((m) => m.kind === "results");
+    assert.deepEqual(results.map((m) => m.to_addr).sort(), everybody, "one results mail each");
+    for (const m of results) {
+      assert.match(
+        m.body,
+        /The GM's acts since the last results:\n {2}The GM refused to put proposal 1 \("armies wear hats"\) to the vote.*\n {2}The GM removed italy's A ven: extra/,
+        m.to_addr,
+      );
+      assert.doesNotMatch(m.body, /humorous/, "the reason is not published");
+    }
+    // (Nobody ordered: the missed-orders mails are apart, seed 002 VII(6).)
+    const others = mails.filter((m) => m.kind !== "results" && m.kind !== "nmr");
+    assert.deepEqual(
+      others.map((m) => [m.to_addr, m.subject]),
+      [[addressOf("italy"), "SED: proposal 1 refused"]],
+      "besides the results, only the proposer's mail with the reason",
+    );
+    assert.match(others[0]!.body, /The GM's reason: humorous/);
+  });
+
   test("a mail for a finished game says so, and what to do instead", async (t) => {
     const ts = await testStore(t, "sqlite");
     assert.ok(ts, "sqlite store");

@@ -15,7 +15,9 @@ import { addressOf, GAME_ADDRESS } from "./testing.ts";
  * sign-up by REGISTER, JOIN with the invitation code from the GM's CREATE, orders every
  * movement phase, white and grey press, a vote, one missed phase (the player keeps the seat;
  * the player and the GM are told at once, the GM again once the contact window has passed),
- * a GM act by mail (EXTEND); asserted on what each player's and the GM's mailbox receives.
+ * the GM's acts by mail (EXTEND; CORRECT of the last adjudication, seed 002 VIII(1); REFUSE of
+ * a humorous proposal, IX(5); WARN and, a game year later, DRAW, IX(2) A); asserted on what
+ * each player's and the GM's mailbox receives.
  */
 
 interface Delivered {
@@ -68,7 +70,7 @@ async function until<T>(what: string, f: () => T | undefined, ms = 5000): Promis
   }
 }
 
-test("three game years by mail over SMTP: sign-up, orders, press, a vote, a missed phase", async (t) => {
+test("three game years by mail over SMTP: sign-up, orders, press, votes, a missed phase, the GM's acts", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
   const clock = new Clock();
@@ -144,10 +146,24 @@ test("three game years by mail over SMTP: sign-up, orders, press, a vote, a miss
 
   const all: Delivered[] = [];
   const silent = new Set(["S1902M:russia"]);
+  const gmSays: Record<string, string> = {};
   for (;;) {
-    const view = await judge.gameView(null, gameId);
+    let view = await judge.gameView(null, gameId);
     const phase = view.phase!;
     if (phase === "S1904M") break;
+    if (phase === "S1902M") {
+      // France's orders for F1901M reached the GM in time, but not the judge as written: the
+      // GM corrects the last adjudication by mail (seed 002 VIII(1)).
+      gmSays.correct = (
+        await ask(
+          GM,
+          "CORRECT SED France",
+          `Secret: ${gmSecret}\nReason: France's orders reached the GM before the deadline\nA par - bur\nA mar H\nF bre H`,
+        )
+      ).text;
+      all.push(...(await deliver()));
+      view = await judge.gameView(null, gameId);
+    }
     if (phase.endsWith("M")) {
       const season = phase[0]!;
       const yy = phase.slice(3, 5);
@@ -185,6 +201,21 @@ test("three game years by mail over SMTP: sign-up, orders, press, a vote, a miss
         GAME_ADDRESS,
       );
     }
+    if (phase === "S1903M") {
+      // A humorous proposal the GM will not put to the vote (IX(5)); two game years without a
+      // centre changing hands: the GM warns that a draw may be declared (IX(2) A).
+      await ask(
+        addressOf("italy"),
+        "SED VOTE",
+        `Secret: ${secrets.italy}\npropose houserule: all press in verse`,
+        GAME_ADDRESS,
+      );
+      gmSays.refuse = (
+        await ask(GM, "REFUSE SED 2", `Secret: ${gmSecret}\nReason: humorous, not put to the vote`)
+      ).text;
+      gmSays.warn = (await ask(GM, "WARN SED", `Secret: ${gmSecret}`)).text;
+      all.push(...(await deliver()));
+    }
     if (phase === "F1902M") {
       const ext = await ask(GM, "EXTEND SED 24", `Secret: ${gmSecret}`);
       assert.match(ext.text, /deadline/i, `the GM's act by mail is answered: ${ext.text}`);
@@ -199,6 +230,11 @@ test("three game years by mail over SMTP: sign-up, orders, press, a vote, a miss
     all.push(...(await deliver()));
   }
 
+  // A year after the warning, no centre having changed hands: the GM declares the draw.
+  gmSays.draw = (await ask(GM, "DRAW SED", `Secret: ${gmSecret}`)).text;
+  all.push(...(await deliver()));
+
+  const everybody = [...POWERS.map(addressOf), GM].sort();
   const to = (who: string) => all.filter((m) => m.to === who);
   const results = (who: string) => to(who).filter((m) => m.subject.includes("results of"));
   for (const who of [...POWERS.map(addressOf), GM]) {
@@ -240,4 +276,64 @@ test("three game years by mail over SMTP: sign-up, orders, press, a vote, a miss
     false,
     "no seat was emptied",
   );
+
+  // The vote: everybody and the GM were asked to vote, and read the counts with the results.
+  assert.deepEqual(
+    all
+      .filter((m) => m.subject.includes("proposal 1: A draw including all survivors"))
+      .map((m) => m.to)
+      .sort(),
+    everybody,
+    "the proposal goes to every player and the GM",
+  );
+  assert.match(
+    all.find((m) => m.subject.includes("proposal 1:"))!.text,
+    /Vote by mail: subject "SED VOTE", a body line "vote 1 yes"/,
+  );
+  for (const who of everybody) {
+    const f01 = results(who).find((m) => /^SED: results of .*\(F1901M\)/.test(m.subject))!;
+    assert.match(f01.text, /Proposal 1 .* failed: 1 for, 6 against/, `${who} reads the counts`);
+  }
+
+  // The correction: the GM's reply shows the orders as read; every player and the GM get the
+  // corrected results, with the reason; France's army is where the correction put it.
+  assert.match(
+    gmSays.correct!,
+    /F1901M, the corrected orders as read:\n {2}France:\n {4}A par - bur: succeeds/,
+  );
+  const corrected = all.filter((m) => m.subject.includes("corrected results of"));
+  assert.deepEqual(corrected.map((m) => m.to).sort(), everybody, "one corrected results mail each");
+  for (const m of corrected) {
+    assert.match(m.subject, /\(F1901M\)/);
+    assert.match(
+      m.text,
+      /The GM corrected the adjudication of .*F1901M.*: France's orders reached the GM before the deadline/,
+    );
+    assert.match(m.text, /A par - bur/, `${m.to} reads France's corrected order`);
+  }
+
+  // The refused proposal: everybody told it was refused, the reason to the proposer alone.
+  assert.match(gmSays.refuse!, /Proposal 2 of SED is refused: nobody votes on it/);
+  const refused = all.filter((m) => m.subject.includes("proposal 2 refused"));
+  assert.deepEqual(refused.map((m) => m.to).sort(), everybody, "one mail each, no more");
+  for (const m of refused) {
+    assert.match(m.text, /refused to put (your )?proposal 2 \("all press in verse"\) to the vote/);
+    if (m.to === addressOf("italy"))
+      assert.match(m.text, /The GM's reason: humorous, not put to the vote/, "the proposer");
+    else assert.doesNotMatch(m.text, /humorous/, `${m.to} does not read the reason`);
+  }
+
+  // The draw: warned in S1903M, declared in S1904M, each told by mail.
+  assert.match(
+    gmSays.warn!,
+    /If no supply centre changes hands before S1904M \(1 game year\(s\)\)/,
+  );
+  const warned = all.filter((m) => /The GM warned that a draw of all survivors/.test(m.text));
+  assert.deepEqual(warned.map((m) => m.to).sort(), everybody, "the warning, to everybody");
+  assert.match(warned[0]!.text, /If none changes hands before Spring 1904/);
+  assert.match(gmSays.draw!, /Game SED is over: you declared a draw of all survivors/);
+  const over = all.filter((m) => m.subject.includes("the game is over"));
+  assert.deepEqual(over.map((m) => m.to).sort(), everybody, "the end, to everybody");
+  assert.match(over[0]!.text, /The GM declared a draw of all survivors \(Austria, England, France/);
+  assert.equal((await judge.gameView(null, gameId)).status, "finished");
 });

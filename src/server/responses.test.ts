@@ -148,6 +148,22 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
     tok.austria,
     { vote: "no" },
   );
+  // A humorous proposal the GM will not put to the vote (seed 002 IX(5)).
+  const joke = await fits<{ id: number }>(
+    "POST",
+    `/api/games/${id}/votes`,
+    "/api/games/{id}/votes",
+    tok.turkey,
+    { kind: "houserule", text: "All units wear hats" },
+  );
+  const refused = await fits<{ status: string }>(
+    "POST",
+    `/api/games/${id}/gm/refuse-proposal`,
+    "/api/games/{id}/gm/refuse-proposal",
+    gm.token,
+    { proposal: joke.id, reason: "humorous" },
+  );
+  assert.equal(refused.status, "refused");
   await fits("GET", `/api/games/${id}/orders`, "/api/games/{id}/orders", tok.france);
   for (const p of POWERS) {
     const orders = p === "france" ? ["A par - bur", "A mar - spa", "F bre - mao"] : [];

@@ -90,54 +90,65 @@ const seatView = obj({
   player: nullable(text("the player's user name; null for a free seat")),
 });
 
-export const gameView = obj(
-  {
-    ...summaryFields,
-    rules: anyJson("the rule options in force (docs/rules.md)"),
-    options: described("the judge options (docs/judge.md)"),
-    state: text("the phase state: forming, open, paused, done"),
-    phaseIndex: int(),
-    seatList: many(seatView),
-    position: described("the current position (docs/adjudicate-json.md, position)"),
-    toOrder: many(text("power id"), "powers that have something to order in the open phase"),
-    result: anyJson("how the game ended (null while it goes on)"),
-    you: nullable(
+const gameViewFields = {
+  ...summaryFields,
+  rules: anyJson("the rule options in force (docs/rules.md)"),
+  options: described("the judge options (docs/judge.md)"),
+  state: text("the phase state: forming, open, paused, done"),
+  phaseIndex: int(),
+  seatList: many(seatView),
+  position: described("the current position (docs/adjudicate-json.md, position)"),
+  toOrder: many(text("power id"), "powers that have something to order in the open phase"),
+  result: anyJson("how the game ended (null while it goes on)"),
+  you: nullable(
+    obj({
+      role: oneOf(["gm", "player", "observer"] as const),
+      seat: nullable(int()),
+      powers: many(text("power id")),
+    }),
+  ),
+  invites: optional(
+    many(
       obj({
-        role: oneOf(["gm", "player", "observer"] as const),
+        code: text(),
+        role: oneOf(["player", "observer"] as const),
         seat: nullable(int()),
-        powers: many(text("power id")),
       }),
+      "the GM only: the open invitations",
     ),
-    invites: optional(
-      many(
-        obj({
-          code: text(),
-          role: oneOf(["player", "observer"] as const),
-          seat: nullable(int()),
-        }),
-        "the GM only: the open invitations",
+  ),
+  scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
+  conferences: optional(
+    described("europe1935: the running conference and the past ones (docs/committee.md)"),
+  ),
+  family: optional(
+    obj({
+      id: text(),
+      name: text(),
+      turn: int(),
+      turnsAdjudicated: int(),
+      report: text("where the reports are"),
+      players: optional(int({ description: "the number of players" })),
+      moderatorMap: optional(text("the GM: where the whole generated map is (discovery)")),
+      map: optional(
+        text("the viewer's own map of a generated world (discovery): GET it for the drawing"),
       ),
-    ),
-    scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
-    conferences: optional(
-      described("europe1935: the running conference and the past ones (docs/committee.md)"),
-    ),
-    family: optional(
-      obj({
-        id: text(),
-        name: text(),
-        turn: int(),
-        turnsAdjudicated: int(),
-        report: text("where the reports are"),
-        players: optional(int({ description: "the number of players" })),
-        moderatorMap: optional(text("the GM: where the whole generated map is (discovery)")),
-        map: optional(
-          text("the viewer's own map of a generated world (discovery): GET it for the drawing"),
-        ),
-      }),
-    ),
+    }),
+  ),
+};
+
+export const gameView = obj(gameViewFields, "a game as the caller may see it");
+
+export const unitRemoved = obj(
+  {
+    ...gameViewFields,
+    removed: obj({
+      power: text("power id"),
+      unit: text("the unit removed (A par)"),
+      rule: nullable(text("the house rule that named it, when the GM did not")),
+    }),
   },
-  "a game as the caller may see it",
+  "the game as the GM sees it, and the unit removed",
 );
 
 export const phasesAnswer = many(
@@ -191,11 +202,12 @@ export const proposalsAnswer = many(
     text: nullable(text()),
     powers: nullable(many(text("power id"))),
     options: nullable(described("houserule: the options proposed")),
-    status: text("open, passed or failed"),
+    status: text("open, passed, failed or refused (the GM would not put it to the vote)"),
     due: int({ description: "the phase index the proposal is decided with" }),
     counts: anyJson("decided proposals: the counts of yes, no and abstain"),
     yourVote: optional(nullable(oneOf(["yes", "no", "abstain"] as const))),
     yours: bool("you made it"),
+    reason: optional(text("a refused proposal: the GM's reason, for its proposer and the GM")),
   }),
 );
 
@@ -213,6 +225,12 @@ export const voteAnswer = obj({
   proposal: int(),
   vote: oneOf(["yes", "no", "abstain"] as const),
   due: text("the phase it is decided with"),
+});
+
+export const proposalRefused = obj({
+  proposal: int(),
+  status: oneOf(["refused"] as const),
+  reason: text("the GM's reason, told to the proposer"),
 });
 
 const recipients = anyJson('"all" or a list of power ids');

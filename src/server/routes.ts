@@ -83,6 +83,14 @@ const optionsSchema = obj(
     drawAfterYearsWithoutChange: optional(
       int({ min: 1, max: 100, description: "seed 002 IX(2) A; default 2" }),
     ),
+    drawWarningYears: optional(
+      int({
+        min: 0,
+        max: 100,
+        description:
+          "game years after the GM's draw warning, with no centre changing hands, before the draw may be declared; default 1 (seed 002 IX(2) A)",
+      }),
+    ),
   },
   "judge options; every field optional (docs/judge.md)",
 );
@@ -870,15 +878,26 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "remove-unit",
-      "Remove an extra unit from the board (seed 002 VIII(2))",
+      "Remove an extra unit from the board (seed 002 VIII(2)): the unit named, or the one the house rule names for how it came to be",
       obj({
         power,
-        unit: str({
-          min: 1,
-          max: 20,
-          description: "the unit as the position writes it (`A par`, `F 233`), or its area",
-          example: "A par",
-        }),
+        unit: optional(
+          str({
+            min: 1,
+            max: 20,
+            description: "the unit as the position writes it (`A par`, `F 233`), or its area",
+            example: "A par",
+          }),
+        ),
+        cause: optional(
+          oneOf(
+            ["built", "not-removed"] as const,
+            "instead of a unit: built (too many built: the excess-builds rule, V(2)) or not-removed (too few removed: the civil-disorder rule, V(4))",
+          ),
+        ),
+        phase: optional(
+          str({ max: 12, example: "W1901A", description: "cause built: the adjustment phase" }),
+        ),
         reason: str({ min: 1, max: 2000 }),
       }),
       (u, id, b) => judge.removeUnit(u, id, b),
@@ -913,6 +932,13 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     ),
     gm(
       judge,
+      "refuse-proposal",
+      "Refuse to conduct a vote on a repetitive or humorous proposal (seed 002 IX(5)); the reason goes to the proposer",
+      obj({ proposal: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
+      (u, id, b) => judge.refuseProposal(u, id, b.proposal, b.reason),
+    ),
+    gm(
+      judge,
       "declare-draw",
       "Warn, then declare a draw of all survivors after years (turns) with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
@@ -928,6 +954,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
 /** What the GM's actions answer: the game as the GM sees it, unless named here. */
 const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
   replace: R.replaceAnswer,
+  "refuse-proposal": R.proposalRefused,
+  "remove-unit": R.unitRemoved,
   mail: R.documented(
     "the game's mail settings: abbreviation, address, power letters (docs/email.md)",
   ),

@@ -127,7 +127,7 @@ export interface NmrsTable {
 }
 
 export type ProposalKind = "draw" | "concede" | "houserule";
-export type ProposalStatus = "open" | "passed" | "failed";
+export type ProposalStatus = "open" | "passed" | "failed" | "refused";
 
 export interface ProposalsTable {
   id: Generated<number>;

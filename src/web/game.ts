@@ -361,7 +361,10 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     "joined",
     "chair_mode",
     "press",
+    "proposal",
     "vote_result",
+    "proposal_refused",
+    "unit_removed",
   ];
   void (async () => {
     let after = 0;

@@ -6,7 +6,8 @@ import { type PressItem, type PressThread, pressThreads } from "./parts.ts";
 /*
  * Press and votes: the press the viewer may read (grey press without its author) as
  * conversations with unread counts, and a form to answer in one or start another, white or
- * grey; the proposals with the viewer's own vote, and a draw to propose while none is open.
+ * grey; the proposals with the viewer's own vote, and a draw to propose while none is open;
+ * for the GM, refusing a proposal with a reason.
  */
 
 /** Per viewer and game, the last message read in each thread (kept in this browser). */
@@ -253,6 +254,8 @@ interface Proposal {
   counts: { for: number; against: number; abstain: number } | null;
   yourVote?: string | null;
   yours?: boolean;
+  /** A refused proposal: the GM's reason, for its proposer and the GM. */
+  reason?: string;
 }
 
 /** Proposals to end the game (the page proposes draws); one is open at a time (votes.ts). */
@@ -285,6 +288,35 @@ export function votesPanel(ctx: GameCtx): Panel {
     async show() {
       const props = await get<Proposal[]>(`${ctx.base}/votes`);
       const player = ctx.view().you?.role === "player";
+      const gm = ctx.view().you?.role === "gm";
+      /** The GM's refusal of a repetitive or humorous proposal (seed 002 IX(5)), with a reason. */
+      const refusal = (id: number) => {
+        const reason = h("input", {
+          type: "text",
+          "aria-label": `reason for refusing proposal ${id}`,
+          placeholder: "reason (the proposer reads it)",
+          maxlength: 2000,
+        });
+        return h(
+          "span",
+          { class: "row" },
+          reason,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "chip",
+              onclick: () =>
+                void act(
+                  () =>
+                    post(`${ctx.base}/gm/refuse-proposal`, { proposal: id, reason: reason.value }),
+                  `Proposal ${id} is refused: nobody votes on it; its proposer reads your reason.`,
+                ),
+            },
+            "Refuse (no vote)",
+          ),
+        );
+      };
       const open = props.find((p) => p.status === "open" && ending(p));
       keepFocus(el, () =>
         fill(
@@ -300,6 +332,7 @@ export function votesPanel(ctx: GameCtx): Panel {
                 h("strong", {}, p.text ?? p.kind),
                 p.powers && p.kind !== "draw" ? ` (${p.powers.map(name).join(", ")})` : "",
                 h("span", { class: `badge ${p.status}` }, p.status),
+                p.reason ? h("small", {}, ` ${p.reason}`) : null,
                 p.yours ? h("small", {}, " proposed by you") : null,
                 p.counts
                   ? h(
@@ -337,6 +370,7 @@ export function votesPanel(ctx: GameCtx): Panel {
                       ),
                     )
                   : null,
+                p.status === "open" && gm ? refusal(p.id) : null,
               ),
             ),
           ),

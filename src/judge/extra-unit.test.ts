@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { testStore } from "../store/testing.ts";
+import { Judge, type User } from "./judge.ts";
+import { Clock, POWERS, user } from "./testing.ts";
+
+/*
+ * Seed 002 VIII(2): an extra unit removed by the house rule that applies, not picked by hand:
+ * too many built, the excess-builds rule (V(2)) names the build over the number, followed to
+ * where that unit stands now; too few removed, the civil-disorder rule (V(4)) names the unit
+ * farthest from home on the board as it stands.
+ */
+
+for (const [rules, excess] of [
+  // DATC: builds beyond the number are taken in the order written: the last written is over.
+  ["datc", "A mar"],
+  // House rules V(2) Alternative B: counted from the bottom up: the topmost is over.
+  ["houserules", "A par"],
+] as const) {
+  test(`an extra unit by the house rule (${rules}): the excess build, then the farthest from home`, async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gm = await user(judge, "gm");
+    const created = await judge.createGame(gm, { name: "Dutchman", rules, seed: 7 });
+    const code = created.invites!.find((i) => i.role === "player")!.code;
+    const players = {} as Record<(typeof POWERS)[number], User>;
+    for (const p of POWERS) {
+      players[p] = await user(judge, p);
+      await judge.acceptInvite(players[p], code, { power: p });
+    }
+    const id = created.id;
+    const pass = async (france: string[]) => {
+      const view = await judge.gameView(gm, id);
+      if (france.length > 0) await judge.submitOrders(players.france, id, { orders: france });
+      clock.t = Date.parse(view.deadline!) + 1;
+      assert.equal(await judge.tick(), 1, `${view.phase} adjudicated`);
+      return (await judge.gameView(gm, id)).phase!;
+    };
+    await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
+    const winter = await pass(["F mao-por", "A bur-bel"]);
+    await pass(["build A par", "build F bre", "build A mar"]);
+    // The unit built over the number walks off before anybody notices.
+    await pass([`${excess} - gas`]);
+
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "france", unit: "A gas", cause: "built", reason: "x" }),
+      { kind: "invalid", message: /not both/ },
+    );
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "england", cause: "built", reason: "x" }),
+      { kind: "invalid", message: /England has built no unit/ },
+    );
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "france", cause: "built", phase: "S1901M", reason: "x" }),
+      { kind: "invalid", message: /France built nothing in S1901M/ },
+    );
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "narnia", cause: "built", reason: "x" }),
+      { kind: "invalid", message: /unknown power "narnia"; the powers are Austria/ },
+    );
+    const built = await judge.removeUnit(gm, id, {
+      power: "France",
+      cause: "built",
+      reason: "one build too many",
+    });
+    assert.equal(built.removed.unit, "A gas", "the excess build, where it stands now");
+    assert.match(
+      built.removed.rule!,
+      new RegExp(`built in ${winter}.*build of ${excess}.*now A gas`),
+    );
+    assert.equal(built.position.units.france!.includes("A gas"), false);
+    const events = await judge.events(players.italy, id);
+    const notice = events.find((e) => e.kind === "unit_removed")!.data as Record<string, string>;
+    assert.equal(notice.unit, "A gas");
+    assert.match(notice.rule!, /excess-builds rule/, "every player reads which rule named it");
+
+    // Too few removed: the civil-disorder rule, distances from the position now. F por and
+    // A bel are two moves from home; fleets go first.
+    const dropped = await judge.removeUnit(gm, id, {
+      power: "france",
+      cause: "not-removed",
+      reason: "a removal was missed",
+    });
+    assert.equal(dropped.removed.unit, "F por");
+    assert.match(dropped.removed.rule!, /civil-disorder rule .* farthest from home \(2 moves\)/);
+    assert.deepEqual(
+      [...dropped.position.units.france!].sort(),
+      ["A bel", "A spa", "F bre", excess === "A par" ? "A mar" : "A par"].sort(),
+    );
+  });
+}
