@@ -4,6 +4,7 @@ import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { isFamilyGame } from "./family.ts";
 import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
+import { checkLabel, labelFree } from "./labels.ts";
 import { randomId } from "./password.ts";
 
 /*
@@ -104,28 +105,31 @@ async function requireGm(judge: Judge, user: User, gameId: string): Promise<void
 
 /**
  * Lets a game take orders by mail: its abbreviation for subjects (`SED` in `SED 01SA`, unique
- * among the judge's games) and the address orders must be sent To.
+ * among the judge's games) and the address orders must be sent To. The abbreviation is the
+ * game's id (labels.ts): by default the one its GM chose at creation; a game without one gets
+ * it now. Once the game has started, its id is in its players' reports and mail: it stays.
  */
 export async function configureMailGame(
   judge: Judge,
   user: User,
   gameId: string,
-  input: { abbreviation: string; address: string },
+  input: { abbreviation?: string | undefined; address: string },
 ): Promise<MailGame> {
   await requireGm(judge, user, gameId);
-  const abbr = input.abbreviation.trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9_-]{0,11}$/.test(abbr)) {
+  const row = await judge.store.db
+    .selectFrom("games")
+    .select(["label", "status"])
+    .where("id", "=", gameId)
+    .executeTakeFirstOrThrow();
+  if (input.abbreviation === undefined && row.label === null)
     throw invalid(
-      `an abbreviation is 1 to 12 letters or digits (like SED), not "${input.abbreviation}"`,
+      'give the game an abbreviation (its id in every mail, like SED or GD001): {"abbreviation": ..., "address": ...}',
     );
-  }
-  if (
-    /^(?:RE|FW|FWD|EMGTURN|EMGREPORT|HELP|REGISTER|JOIN|CREATE|START|PAUSE|RESUME|EXTEND|PROCESS|REPLACE)$/.test(
-      abbr,
-    )
-  ) {
-    throw invalid(`"${abbr}" would be confused with a mail command; choose another abbreviation`);
-  }
+  const abbr = checkLabel(input.abbreviation ?? row.label!, "an abbreviation");
+  if (row.label !== null && abbr !== row.label && row.status !== "forming")
+    throw conflict(
+      `this game is ${row.label} in its players' reports and mail since it started: its abbreviation stays ${row.label}`,
+    );
   const address = checkAddress(input.address, "the game's address");
   const db = judge.store.db;
   // Global Diplomacy's mail names no power in its subject (EMGTURN, seed 004 §9): no letters.
@@ -138,14 +142,8 @@ export async function configureMailGame(
       `this variant's power letters are not unique (${clash.map((l) => `${l.letter} ${l.name}`).join(", ")}): subjects could not name the power; fix the variant's "letter"s`,
     );
   }
-  const taken = await db
-    .selectFrom("mail_games")
-    .select("game_id")
-    .where("abbr", "=", abbr)
-    .executeTakeFirst();
-  if (taken && taken.game_id !== gameId) {
-    throw conflict(`another game already uses the abbreviation ${abbr}`);
-  }
+  await labelFree(db, abbr, gameId);
+  await db.updateTable("games").set({ label: abbr }).where("id", "=", gameId).execute();
   const old = await db
     .selectFrom("mail_games")
     .select("game_id")

@@ -74,6 +74,8 @@ export interface GameSummary {
   readonly deadline: string | null;
   readonly seats: number;
   readonly players: number;
+  /** The game's id as its players know it (`GD001`, labels.ts), when its GM chose one. */
+  readonly label?: string;
 }
 
 export interface GameView extends GameSummary {

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import { type GameData, loadGame } from "../judge/game-data.ts";
 import type { GameView, Judge, User } from "../judge/judge.ts";
-import { sameSecret } from "../judge/mail.ts";
+import { normalAddress, sameSecret } from "../judge/mail.ts";
 import type { MailGamesTable } from "../store/schema.ts";
 
 /*
@@ -175,4 +175,47 @@ export function secretProblem(secret: string | null): string {
   return secret === null
     ? 'the body has no secret line. Put your secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).'
     : 'the secret in the body is not yours. Put your own secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).';
+}
+
+/** An account as a mail proves it (its registered address and its secret), and its games. */
+export interface AccountGames {
+  readonly name: string;
+  /** The games played by mail where the account holds a seat: the game id and the seat. */
+  readonly games: readonly { readonly abbr: string; readonly seat: string }[];
+}
+
+/**
+ * The account a mail is from when its From line is the account's registered address and the
+ * secret (EMG's account id) is that account's; null otherwise. With the games it plays by
+ * mail, so that a mail naming the wrong game can be told which ones are its.
+ */
+export async function accountGames(
+  judge: Judge,
+  from: string,
+  secret: string | null,
+): Promise<AccountGames | null> {
+  if (secret === null) return null;
+  const db = judge.store.db;
+  const row = await db
+    .selectFrom("mail_users")
+    .innerJoin("users", "users.id", "mail_users.user_id")
+    .select(["users.id", "users.name", "mail_users.secret"])
+    .where("mail_users.address", "=", normalAddress(from))
+    .executeTakeFirst();
+  if (!row || !sameSecret(row.secret, secret)) return null;
+  const seats = await db
+    .selectFrom("members")
+    .innerJoin("mail_games", "mail_games.game_id", "members.game_id")
+    .select(["mail_games.abbr", "members.game_id", "members.seat"])
+    .where("members.user_id", "=", row.id)
+    .where("members.role", "=", "player")
+    .orderBy("mail_games.abbr")
+    .execute();
+  const games: { abbr: string; seat: string }[] = [];
+  for (const s of seats) {
+    if (s.seat === null) continue;
+    const view = await judge.gameView(null, s.game_id);
+    games.push({ abbr: s.abbr, seat: view.seatList[s.seat]?.name ?? `seat ${s.seat}` });
+  }
+  return { name: row.name, games };
 }

@@ -291,6 +291,15 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         seed: optional(
           int({ min: 0, max: 2 ** 31, description: "seed of the game's random choices" }),
         ),
+        label: optional(
+          str({
+            min: 1,
+            max: 12,
+            example: "GD001",
+            description:
+              "the game's id as its players know it (reports, mail subjects, EMG's game id): 1 to 12 letters or digits, unique; default none (the judge's id)",
+          }),
+        ),
         players: optional(
           int({
             min: 0,
@@ -871,9 +880,16 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "mail",
-      "Play the game by mail: its subject abbreviation (SED in 'SED 01SA') and the address orders go To",
+      "Play the game by mail: its subject abbreviation (SED in 'SED 01SA'; by default the game's label) and the address orders go To",
       obj({
-        abbreviation: str({ min: 1, max: 12, example: "SED" }),
+        abbreviation: optional(
+          str({
+            min: 1,
+            max: 12,
+            example: "SED",
+            description: "the game's id in mail; default its label (chosen at creation)",
+          }),
+        ),
         address: str({ min: 3, max: 254, example: "sed@judge.example.org" }),
       }),
       (u, id, b) => configureMailGame(judge, u, id, b),
