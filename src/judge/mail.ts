@@ -213,3 +213,97 @@ export async function outbox(judge: Judge, user: User, gameId: string, afterId =
     error: r.error,
   }));
 }
+
+/** Who gets the judge's own mail (results, reports, reminders, notices): docs/email.md. */
+export interface NoticeSettings {
+  /** The registered address; null: none, so no mail at all. */
+  readonly address: string | null;
+  /** For the whole account: false stops the judge's own mail for every game. */
+  readonly notices: boolean;
+  /** Each game the user is in, and whether its mail goes out to them. */
+  readonly games: readonly {
+    readonly gameId: string;
+    readonly name: string;
+    readonly label: string | null;
+    readonly role: string;
+    /** This membership's choice (mail goes out only when this and the account's are true). */
+    readonly notices: boolean;
+  }[];
+}
+
+/** A user's notice settings: the account's, and each game's. */
+export async function noticeSettings(judge: Judge, user: User): Promise<NoticeSettings> {
+  const db = judge.store.db;
+  const mail = await db
+    .selectFrom("mail_users")
+    .select(["address", "notices"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  const games = await db
+    .selectFrom("members")
+    .innerJoin("games", "games.id", "members.game_id")
+    .select(["games.id", "games.name", "games.label", "members.role", "members.notices"])
+    .where("members.user_id", "=", user.id)
+    .where("members.role", "in", ["gm", "player"])
+    .orderBy("games.created_at")
+    .execute();
+  return {
+    address: mail?.address ?? null,
+    notices: (mail?.notices ?? 1) === 1,
+    games: games.map((g) => ({
+      gameId: g.id,
+      name: g.name,
+      label: g.label,
+      role: g.role,
+      notices: g.notices === 1,
+    })),
+  };
+}
+
+/**
+ * Turns the judge's own mail on or off: for one game (`game`, its id or its label, where the
+ * user is a player or the GM), or for the whole account. Mail about the user's own seat (no
+ * orders received, seed 002 VII(6)) and answers to their own mails still go out.
+ */
+export async function setNotices(
+  judge: Judge,
+  user: User,
+  input: { notices: boolean; game?: string | undefined },
+): Promise<NoticeSettings> {
+  const db = judge.store.db;
+  const value = input.notices ? 1 : 0;
+  if (input.game === undefined) {
+    const r = await db
+      .updateTable("mail_users")
+      .set({ notices: value })
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      throw notFound(
+        'you have no mail address, so the judge mails you nothing: POST /api/me/mail {"address": ...} first',
+      );
+    return noticeSettings(judge, user);
+  }
+  const key = input.game.trim();
+  const game = await db
+    .selectFrom("games")
+    .select("id")
+    .where((eb) => eb.or([eb("id", "=", key), eb("label", "=", key.toUpperCase())]))
+    .executeTakeFirst();
+  const r = game
+    ? await db
+        .updateTable("members")
+        .set({ notices: value })
+        .where("game_id", "=", game.id)
+        .where("user_id", "=", user.id)
+        .where("role", "in", ["gm", "player"])
+        .executeTakeFirst()
+    : null;
+  if (!r || Number(r.numUpdatedRows) === 0) {
+    const mine = (await noticeSettings(judge, user)).games;
+    throw notFound(
+      `you are no player or GM of a game "${input.game}"; your games: ${mine.map((g) => g.label ?? g.gameId).join(", ") || "none"}`,
+    );
+  }
+  return noticeSettings(judge, user);
+}

@@ -48,6 +48,8 @@ export interface JudgeConfig {
   readonly log?: (message: string) => void;
   /** Test hook: kill this process at a named point (`adjudicate-before-commit`). */
   readonly failpoint?: string | undefined;
+  /** Where the web page is reached (links.ts), checked; null or absent: mails carry no links. */
+  readonly publicUrl?: string | null | undefined;
 }
 
 export interface Viewer {

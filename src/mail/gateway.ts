@@ -15,6 +15,7 @@ import {
   type SenderProblem,
 } from "./identity.ts";
 import { type IncomingMail, MAX_MAIL_BYTES, type OutgoingMail, readMail } from "./message.ts";
+import { isNoticesCommand, runNotices } from "./notices.ts";
 import type { Postman } from "./postman.ts";
 
 /*
@@ -300,6 +301,13 @@ export class MailGateway {
       ]);
     }
     this.perSender.add(sender, now);
+    // Opting out of (or back into) the judge's own mail: NOTICES OFF [game id].
+    if (isNoticesCommand(mail.subject)) {
+      const answer = await runNotices(this.judge, mail);
+      const out = reply(mail, null, answer.text);
+      await this.send([out]);
+      return { accepted: answer.accepted, dialect: "commands", replies: [out] };
+    }
     // The judge's own commands (HELP, REGISTER, JOIN, the GM's CREATE ... REPLACE).
     if (commandOf(mail.subject) !== null) {
       const answer = await runCommand(this.judge, mail);

@@ -26,6 +26,12 @@ export interface Player {
   /** The registered address, or null. */
   readonly address: string | null;
   readonly secret: string | null;
+  /**
+   * Whether the judge's own mail for this game goes to them: neither their account nor this
+   * membership opted out (docs/email.md). Answers to their mails and mail about their own
+   * seat go regardless.
+   */
+  readonly notices: boolean;
 }
 
 export interface MailGame {
@@ -70,7 +76,7 @@ export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<Mail
   const data = view.family ? null : await loadGame(db, row.game_id);
   const members = await db
     .selectFrom("members")
-    .select(["user_id", "role", "seat"])
+    .select(["user_id", "role", "seat", "notices"])
     .where("game_id", "=", row.game_id)
     .execute();
   const ids = members.map((m) => m.user_id);
@@ -80,25 +86,32 @@ export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<Mail
       : await db
           .selectFrom("users")
           .leftJoin("mail_users", "mail_users.user_id", "users.id")
-          .select(["users.id", "users.name", "mail_users.address", "mail_users.secret"])
+          .select([
+            "users.id",
+            "users.name",
+            "mail_users.address",
+            "mail_users.secret",
+            "mail_users.notices",
+          ])
           .where("users.id", "in", ids)
           .execute();
-  const person = (userId: string, seat: number): Player => {
-    const u = users.find((x) => x.id === userId);
+  const person = (m: (typeof members)[number], seat: number): Player => {
+    const u = users.find((x) => x.id === m.user_id);
     return {
-      user: { id: userId, name: u?.name ?? userId },
+      user: { id: m.user_id, name: u?.name ?? m.user_id },
       seat,
       powers: seat < 0 ? [] : (view.seatList[seat]?.powers ?? []),
       address: u?.address ?? null,
       secret: u?.secret ?? null,
+      notices: m.notices === 1 && (u?.notices ?? 1) === 1,
     };
   };
   const players = members
     .filter((m) => m.role === "player" && m.seat !== null)
-    .map((m) => person(m.user_id, m.seat!))
+    .map((m) => person(m, m.seat!))
     .sort((a, b) => a.seat - b.seat);
   const gmMember = members.find((m) => m.role === "gm");
-  const gm = gmMember ? person(gmMember.user_id, -1) : null;
+  const gm = gmMember ? person(gmMember, -1) : null;
   return {
     row,
     id: row.game_id,
