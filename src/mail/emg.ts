@@ -86,20 +86,25 @@ export function readEnvelope(text: string): EmgEnvelope | { error: string } {
   return { account: inner[0]!, game: inner[1]!, commands: inner.slice(2) };
 }
 
-/** How an EMG mail is written: the tail of every refusal. */
-export const EMG_FORMAT = [
-  "Write it like this (spacing and indentation do not matter):",
-  "",
-  "    Subject: EMGTURN",
-  "",
-  "    EMGSTART",
-  "      <your account id>",
-  "      <the game id>",
-  "      <one command per line>",
-  "    EMGEND",
-  "",
-  "Subject EMGREPORT with EMGSTART, account id, game id and EMGEND asks for your report.",
-].join("\n");
+/** How an EMG mail is written, for a game named by its id (the tail of every refusal). */
+export function emgFormat(gameId = "<the game id>"): string {
+  return [
+    "Write it like this (spacing and indentation do not matter):",
+    "",
+    "    Subject: EMGTURN",
+    "",
+    "    EMGSTART",
+    "      <your account id>",
+    `      ${gameId}`,
+    "      <one command per line>",
+    "    EMGEND",
+    "",
+    `Subject EMGREPORT with EMGSTART, account id, ${gameId} and EMGEND asks for your report.`,
+  ].join("\n");
+}
+
+/** How an EMG mail is written, before its game is known. */
+export const EMG_FORMAT = emgFormat();
 
 const IDS =
   "The account id is your mail secret; the game id is the game's abbreviation; mail must come from your registered address.";
@@ -186,7 +191,7 @@ export class EmgDialect implements MailDialect {
         problems: [
           `${invalid.length} of ${commands.length} commands are invalid; your previous commands stay on file.`,
         ],
-        after: [...listing(checks), "", EMG_FORMAT].join("\n"),
+        after: [...listing(checks), "", emgFormat(game.abbr)].join("\n"),
       };
     }
     // Stored for the turn it was checked against, or refused if that turn has just ended.

@@ -85,6 +85,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.equal(invalid.accepted, false, "a set with an invalid command is not stored");
     assert.match(invalid.text, /VC 20 400 {2}-> ok/, "the valid line is acknowledged");
     assert.match(invalid.text, /MO 999 1 {2}-> INVALID: /, "the invalid one with its reason");
+    assert.match(invalid.text, /EMGSTART\n {6}<your account id>\n {6}GD001\n/, "how, for GD001");
     assert.deepEqual((await judge.currentOrders(players[3]!, game.id)).sets, [], "nothing on file");
 
     const first = await emg(3, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400", "ME 4 hello"]);
