@@ -182,9 +182,11 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           return refuse("no abbreviation", '"CREATE SED houserules", the abbreviation first');
         const field = (name: string) =>
           new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
+        // The abbreviation is the game's id from its creation: a taken one creates nothing.
         const game = await judge.createGame(user, {
           name: field("name") ?? abbr,
           rules: rules ?? "houserules",
+          label: abbr,
         });
         const address = field("address") ?? mail.to[0] ?? "";
         await configureMailGame(judge, user, game.id, { abbreviation: abbr, address });

@@ -147,6 +147,13 @@ describe("mail: web players' mail and opting out", () => {
       new RegExp(`player: ${code} {2}\\(or on the web: ${base}/join/${code}\\)`),
       "the invitation's link",
     );
+    const twice = await send(
+      "gm@club.test",
+      "CREATE sed houserules",
+      `Secret: ${gm}\nName: Again\nAddress: sed2@judge.test`,
+    );
+    assert.match(twice, /NOT done.*another game already has the id SED/s, "a game id is unique");
+    assert.equal((await judge.listGames()).length, 1, "and the refused CREATE made no game");
     const ann = secretOf(await send("ann@players.test", "REGISTER ann"));
     const joined = await send("ann@players.test", `JOIN ${code} france`, `Secret: ${ann}`);
     const gameId = (await judge.listGames())[0]!.id;
