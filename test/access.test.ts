@@ -182,6 +182,8 @@ const RULES: Record<string, Rule> = {
   // Play by mail: the secret is its owner's; the outbox (mail to every player) the GM's.
   "GET /api/me/mail": { who: "user" },
   "POST /api/me/mail": { who: "user", body: () => ({ address: "someone@example.org" }) },
+  "GET /api/me/notices": { who: "user" },
+  "POST /api/me/notices": { who: "user", body: () => ({ notices: true }) },
   "GET /api/games/{id}/mail": { who: "anyone" },
   "GET /api/games/{id}/outbox": { who: "gm" },
   "POST /api/games/{id}/gm/mail": {

@@ -506,7 +506,17 @@ describe("Age of Discovery in the judge: mail", () => {
     const ok = await emg(3, "EMGTURN", [secrets[3]!, "AD001", `SP ${mine}`]);
     assert.equal(ok.accepted, true, `a spy named by the player's own XXYY: ${ok.text}`);
     const report = await emg(3, "EMGREPORT", [secrets[3]!, "AD001"]);
-    assert.equal(report.text.trimEnd(), discoveryOpeningReport(start, 3, game.id).trimEnd(), "own");
+    // The accounting section (seed 004 §8), then the opening report under the game's id.
+    const at = report.text.indexOf("AGE OF DISCOVERY");
+    assert.match(
+      report.text.slice(0, at),
+      new RegExp(`^ACCOUNTING\n {2}Account Id {2}${secrets[3]!} `),
+    );
+    assert.equal(
+      report.text.slice(at).trimEnd(),
+      discoveryOpeningReport(start, 3, "AD001").trimEnd(),
+      "own",
+    );
     clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
     assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });

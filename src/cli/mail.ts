@@ -29,7 +29,7 @@ export async function cmdMailIngest(opts: IngestOptions): Promise<{ ok: boolean;
     schema: env.ENTENTE_PG_SCHEMA || undefined,
   });
   try {
-    const judge = new Judge({ store });
+    const judge = new Judge({ store, publicUrl: env.ENTENTE_PUBLIC_URL });
     const postman = postmanFor(judge, mailConfig(env, {}, data));
     try {
       const gateway = new MailGateway(judge, defaultDialects(), postman);

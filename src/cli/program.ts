@@ -535,6 +535,10 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
         port,
       )
       .option("--smtp-host <H>", "the mail receiver's address (default: ENTENTE_SMTP_HOST)")
+      .option(
+        "--public-url <URL>",
+        "the judge's web address, for links in mail (default: ENTENTE_PUBLIC_URL, or none)",
+      )
       .action(
         run(
           (o: {
@@ -543,6 +547,7 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
             data?: string;
             smtpPort?: string;
             smtpHost?: string;
+            publicUrl?: string;
           }) => {
             import("./serve.ts")
               .then(({ serve }) => serve(o))

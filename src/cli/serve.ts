@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { Judge } from "../judge/judge.ts";
+import { readPublicUrl } from "../judge/links.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
 import { openStore } from "../store/db.ts";
@@ -16,6 +17,8 @@ export interface ServeOptions {
   /** The SMTP receiver's port and host (docs/email.md); also ENTENTE_SMTP_PORT, _HOST. */
   readonly smtpPort?: string | undefined;
   readonly smtpHost?: string | undefined;
+  /** The judge's web address for links in mail (docs/email.md); also ENTENTE_PUBLIC_URL. */
+  readonly publicUrl?: string | undefined;
 }
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number {
@@ -61,12 +64,18 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // Checked before the database is opened: a wrong setting stops the start at once.
   const host = bindAddress(opts.host ?? env.HOST);
   const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
+  const publicUrl = readPublicUrl(opts.publicUrl ?? env.ENTENTE_PUBLIC_URL);
   const store = await openStore({
     url: env.DATABASE_URL,
     sqlitePath: opts.data ? `${opts.data.replace(/\/$/, "")}/entente.sqlite` : undefined,
     schema: env.ENTENTE_PG_SCHEMA || undefined,
   });
-  const judge = new Judge({ store, log, failpoint: env.ENTENTE_FAILPOINT || undefined });
+  const judge = new Judge({
+    store,
+    log,
+    failpoint: env.ENTENTE_FAILPOINT || undefined,
+    publicUrl,
+  });
   const server = await startServer({
     judge,
     port,

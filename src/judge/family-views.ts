@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.ts";
+import { accountingSection } from "../variants/global/report.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
   type FamilyGame,
@@ -11,6 +12,7 @@ import {
   viewer,
 } from "./family.ts";
 import { gameSummary, parseJson } from "./game-data.ts";
+import { gameLabel } from "./labels.ts";
 
 /*
  * What each viewer may read of a family game (seed 004 §8): the game view (a player's own
@@ -108,7 +110,13 @@ export async function familyReport(
   user: User,
   gameId: string,
   q: { power?: string | undefined; turn?: number | undefined },
-): Promise<{ power: string; turn: number; phase: string | null; report: string }> {
+): Promise<{
+  power: string;
+  turn: number;
+  phase: string | null;
+  report: string;
+  accounting?: string;
+}> {
   if (!(await isFamilyGame(db, gameId))) {
     const m = await db
       .selectFrom("members")
@@ -136,22 +144,83 @@ export async function familyReport(
   } else if (v.role === "gm") {
     throw invalid("say whose report: ?power=3 (a power's number or name)");
   } else power = v.powers[0]!;
+  // The accounting section (seed 004 §8) names the account's id: its own player's alone.
+  const own = v.role === "player" && v.powers.includes(power);
+  const answer = async (turn: number, phase: string | null, report: string) => ({
+    power,
+    turn,
+    phase,
+    report,
+    ...(own ? { accounting: await accounting(db, g, user, power, turn) } : {}),
+  });
   if (q.turn !== undefined) {
     const t = g.turns.find((x) => x.turn === q.turn);
     if (!t)
       throw notFound(
         `no report for turn ${q.turn}: turns adjudicated so far are ${g.turns.map((x) => x.turn).join(", ") || "none"}`,
       );
-    return { power, turn: t.turn, phase: t.phase, report: t.reports[power] ?? "" };
+    return answer(t.turn, t.phase, t.reports[power] ?? "");
   }
   const last = g.turns.at(-1);
-  if (last) return { power, turn: last.turn, phase: last.phase, report: last.reports[power] ?? "" };
-  return {
-    power,
-    turn: 0,
-    phase: null,
-    report: g.rules.startReport(g.head.start, power, g.game.id),
-  };
+  if (last) return answer(last.turn, last.phase, last.reports[power] ?? "");
+  return answer(0, null, g.rules.startReport(g.head.start, power, gameLabel(g.game)));
+}
+
+const when = (ms: number | null) =>
+  ms === null ? null : `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * The accounting section of a player's report of turn `upTo` (0: the opening report): the
+ * account (its mail secret is EMG's account id, docs/email.md), and the last ten turns up to
+ * that one with when each was processed and how many commands the power had on file.
+ */
+async function accounting(
+  db: Kysely<DB>,
+  g: FamilyGame,
+  user: User,
+  power: string,
+  upTo: number,
+): Promise<string> {
+  const mail = await db
+    .selectFrom("mail_users")
+    .select(["address", "secret"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  const rows = await db
+    .selectFrom("phases")
+    .select(["phase", "adjudicated_at"])
+    .where("game_id", "=", g.game.id)
+    .where("superseded", "=", 0)
+    .execute();
+  const processed = new Map(rows.map((r) => [r.phase, Number(r.adjudicated_at)]));
+  const turns = g.turns
+    .filter((t) => upTo === 0 || t.turn <= upTo)
+    .slice(-10)
+    .map((t) => ({
+      turn: t.turn,
+      processed: when(processed.get(t.phase) ?? null) ?? "",
+      commands: t.missed.includes(power) ? 0 : (t.orders[power]?.length ?? 0),
+    }));
+  const latest = upTo === 0 || upTo === g.turns.at(-1)?.turn;
+  const open = g.state.state !== "done" && g.game.status !== "finished";
+  const name = g.rules.powers(g.seats.length).find((p) => p.id === power)?.name ?? power;
+  return accountingSection({
+    accountId: mail?.secret ?? null,
+    name: user.name,
+    address: mail?.address ?? null,
+    game: gameLabel(g.game),
+    power: `${power}-${name}`,
+    turns: upTo === 0 ? [] : turns,
+    // An older turn's report names the turn after it; the latest, the open turn's deadline.
+    next: !latest
+      ? { turn: upTo + 1, deadline: null }
+      : open
+        ? {
+            turn: g.rules.turn(g.position),
+            deadline: g.state.state === "open" ? when(g.state.deadline_at) : null,
+          }
+        : null,
+  });
 }
 
 /** The moderator's view of every adjudicated turn: commands, results, reports, positions. */

@@ -15,6 +15,7 @@ import {
   familyView,
 } from "./family-views.ts";
 import { FAMILY_SCENARIO, insertNewGame, iso, parseJson, recordEdits } from "./game-data.ts";
+import { checkLabel, gameLabel } from "./labels.ts";
 import { recordMissed } from "./missed.ts";
 import {
   DEFAULT_OPTIONS,
@@ -216,7 +217,7 @@ export function readCommands(
 
 /**
  * Plays one turn from `position` with these command sets: the turn as stored (every power's
- * report, issued under the game's id) and the winners if the game ended. The scheduler's
+ * report, issued under the game's id as its players know it, labels.ts) and the winners if the game ended. The scheduler's
  * turn and a GM's correction of it (gm-tools.ts) are both played here.
  */
 export function playTurn(
@@ -225,7 +226,7 @@ export function playTurn(
   orders: Readonly<Record<string, readonly string[]>>,
   missed: readonly string[],
 ): { turn: FamilyTurn; winners: string[] | null } {
-  const played = g.rules.adjudicate(position, g.head.rules, orders, g.game.id);
+  const played = g.rules.adjudicate(position, g.head.rules, orders, gameLabel(g.game));
   const turn: FamilyTurn = {
     turn: g.rules.turn(position),
     phase: turnPhase(g.rules.turn(position)),
@@ -280,10 +281,12 @@ export class FamilyGames {
       options?: OptionsPatch | undefined;
       seed?: number | undefined;
       players?: number | undefined;
+      label?: string | undefined;
     },
   ): Promise<string> {
     const name = input.name.trim();
     if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
+    const label = input.label === undefined ? null : checkLabel(input.label, "label");
     const rules = familyRules(input.variant);
     if (!rules)
       throw invalid(
@@ -321,6 +324,7 @@ export class FamilyGames {
         phase: turnPhase(rules.turn(head.start)),
         gmUserId: user.id,
         now,
+        label,
       });
       await this.emit(trx, id, "game_created", "public", { name });
     });

@@ -14,6 +14,7 @@ import type { Position } from "../engine/types.ts";
 import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
+import { labelFree } from "./labels.ts";
 import type { GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
 
@@ -246,6 +247,8 @@ export interface NewGameRows {
   readonly phase: string;
   readonly gmUserId: string;
   readonly now: number;
+  /** The game's id as its players know it (labels.ts), checked; null: none. */
+  readonly label?: string | null;
 }
 
 /**
@@ -253,6 +256,7 @@ export interface NewGameRows {
  * GM, and one player and one observer invitation.
  */
 export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<void> {
+  if (g.label) await labelFree(trx, g.label, null);
   await trx
     .insertInto("games")
     .values({
@@ -266,6 +270,7 @@ export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<vo
       result: null,
       created_by: g.gmUserId,
       created_at: g.now,
+      label: g.label ?? null,
     })
     .execute();
   await trx
@@ -343,7 +348,9 @@ export const iso = (ms: number | null): string | null =>
  * its phase while it is on, the deadline while orders are open, its seats and players.
  */
 export function gameSummary(
-  game: Pick<Selectable<GamesTable>, "id" | "name" | "variant" | "scenario" | "status">,
+  game: Pick<Selectable<GamesTable>, "id" | "name" | "variant" | "scenario" | "status"> & {
+    readonly label?: string | null;
+  },
   state: Pick<Selectable<PhaseStateTable>, "phase" | "deadline_at" | "state">,
   seats: number,
   players: number,
@@ -358,5 +365,6 @@ export function gameSummary(
     deadline: state.state === "open" ? iso(state.deadline_at) : null,
     seats,
     players,
+    ...(game.label ? { label: game.label } : {}),
   };
 }

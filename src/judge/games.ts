@@ -15,6 +15,7 @@ import {
   parseJson,
   seatNamed,
 } from "./game-data.ts";
+import { checkLabel } from "./labels.ts";
 import { DEFAULT_OPTIONS, mergeOptions, type OptionsPatch, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { GameSummary, GameView, Tx, User } from "./room.ts";
@@ -40,6 +41,8 @@ export class Games extends Room {
       variantData?: unknown;
       /** Players of a game family with a chosen count (discovery: 9 to 20; family.ts). */
       players?: number | undefined;
+      /** The game's id as its players know it (`GD001`; labels.ts). */
+      label?: string | undefined;
     },
   ): Promise<GameView> {
     if (input.variantData === undefined && input.variant && getGame(input.variant))
@@ -53,6 +56,7 @@ export class Games extends Room {
       );
     const name = input.name.trim();
     if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
+    const label = input.label === undefined ? null : checkLabel(input.label, "label");
     const upload = input.variantData === undefined ? null : variantFromData(input.variantData);
     if (upload && !upload.ok)
       throw invalid(`variantData is not a valid variant:\n  ${upload.errors.join("\n  ")}`);
@@ -94,6 +98,7 @@ export class Games extends Room {
         phase: phaseName(scenario.variant.start.phase),
         gmUserId: user.id,
         now,
+        label,
       });
       await this.emit(trx, id, "game_created", "public", { name });
     });
@@ -111,6 +116,7 @@ export class Games extends Room {
         "games.scenario",
         "games.status",
         "games.record_head",
+        "games.label",
         "phase_state.phase",
         "phase_state.deadline_at",
         "phase_state.state",

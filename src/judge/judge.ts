@@ -4,6 +4,7 @@ import { Adjudication } from "./adjudication.ts";
 import { FamilyGames } from "./family.ts";
 import { Games } from "./games.ts";
 import { GmTools } from "./gm-tools.ts";
+import { readPublicUrl } from "./links.ts";
 import type { Reader } from "./numbering.ts";
 import { Press } from "./press.ts";
 import type { JudgeConfig, JudgeCore, Rooms } from "./room.ts";
@@ -37,12 +38,15 @@ export type {
 export class Judge {
   readonly store: Store;
   readonly now: () => number;
+  /** The judge's web address for links in mail (links.ts); null: none known. */
+  readonly publicUrl: string | null;
   private readonly core: JudgeCore;
   private readonly rooms: Rooms;
 
   constructor(cfg: JudgeConfig) {
     this.store = cfg.store;
     this.now = cfg.now ?? Date.now;
+    this.publicUrl = readPublicUrl(cfg.publicUrl);
     const log = cfg.log ?? (() => {});
     const core: JudgeCore = {
       store: cfg.store,

@@ -4,6 +4,7 @@ import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { isFamilyGame } from "./family.ts";
 import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
+import { checkLabel, labelFree } from "./labels.ts";
 import { randomId } from "./password.ts";
 
 /*
@@ -104,28 +105,31 @@ async function requireGm(judge: Judge, user: User, gameId: string): Promise<void
 
 /**
  * Lets a game take orders by mail: its abbreviation for subjects (`SED` in `SED 01SA`, unique
- * among the judge's games) and the address orders must be sent To.
+ * among the judge's games) and the address orders must be sent To. The abbreviation is the
+ * game's id (labels.ts): by default the one its GM chose at creation; a game without one gets
+ * it now. Once the game has started, its id is in its players' reports and mail: it stays.
  */
 export async function configureMailGame(
   judge: Judge,
   user: User,
   gameId: string,
-  input: { abbreviation: string; address: string },
+  input: { abbreviation?: string | undefined; address: string },
 ): Promise<MailGame> {
   await requireGm(judge, user, gameId);
-  const abbr = input.abbreviation.trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9_-]{0,11}$/.test(abbr)) {
+  const row = await judge.store.db
+    .selectFrom("games")
+    .select(["label", "status"])
+    .where("id", "=", gameId)
+    .executeTakeFirstOrThrow();
+  if (input.abbreviation === undefined && row.label === null)
     throw invalid(
-      `an abbreviation is 1 to 12 letters or digits (like SED), not "${input.abbreviation}"`,
+      'give the game an abbreviation (its id in every mail, like SED or GD001): {"abbreviation": ..., "address": ...}',
     );
-  }
-  if (
-    /^(?:RE|FW|FWD|EMGTURN|EMGREPORT|HELP|REGISTER|JOIN|CREATE|START|PAUSE|RESUME|EXTEND|PROCESS|REPLACE)$/.test(
-      abbr,
-    )
-  ) {
-    throw invalid(`"${abbr}" would be confused with a mail command; choose another abbreviation`);
-  }
+  const abbr = checkLabel(input.abbreviation ?? row.label!, "an abbreviation");
+  if (row.label !== null && abbr !== row.label && row.status !== "forming")
+    throw conflict(
+      `this game is ${row.label} in its players' reports and mail since it started: its abbreviation stays ${row.label}`,
+    );
   const address = checkAddress(input.address, "the game's address");
   const db = judge.store.db;
   // Global Diplomacy's mail names no power in its subject (EMGTURN, seed 004 §9): no letters.
@@ -138,14 +142,8 @@ export async function configureMailGame(
       `this variant's power letters are not unique (${clash.map((l) => `${l.letter} ${l.name}`).join(", ")}): subjects could not name the power; fix the variant's "letter"s`,
     );
   }
-  const taken = await db
-    .selectFrom("mail_games")
-    .select("game_id")
-    .where("abbr", "=", abbr)
-    .executeTakeFirst();
-  if (taken && taken.game_id !== gameId) {
-    throw conflict(`another game already uses the abbreviation ${abbr}`);
-  }
+  await labelFree(db, abbr, gameId);
+  await db.updateTable("games").set({ label: abbr }).where("id", "=", gameId).execute();
   const old = await db
     .selectFrom("mail_games")
     .select("game_id")
@@ -218,4 +216,98 @@ export async function outbox(judge: Judge, user: User, gameId: string, afterId =
     sentAt: iso(r.sent_at),
     error: r.error,
   }));
+}
+
+/** Who gets the judge's own mail (results, reports, reminders, notices): docs/email.md. */
+export interface NoticeSettings {
+  /** The registered address; null: none, so no mail at all. */
+  readonly address: string | null;
+  /** For the whole account: false stops the judge's own mail for every game. */
+  readonly notices: boolean;
+  /** Each game the user is in, and whether its mail goes out to them. */
+  readonly games: readonly {
+    readonly gameId: string;
+    readonly name: string;
+    readonly label: string | null;
+    readonly role: string;
+    /** This membership's choice (mail goes out only when this and the account's are true). */
+    readonly notices: boolean;
+  }[];
+}
+
+/** A user's notice settings: the account's, and each game's. */
+export async function noticeSettings(judge: Judge, user: User): Promise<NoticeSettings> {
+  const db = judge.store.db;
+  const mail = await db
+    .selectFrom("mail_users")
+    .select(["address", "notices"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  const games = await db
+    .selectFrom("members")
+    .innerJoin("games", "games.id", "members.game_id")
+    .select(["games.id", "games.name", "games.label", "members.role", "members.notices"])
+    .where("members.user_id", "=", user.id)
+    .where("members.role", "in", ["gm", "player"])
+    .orderBy("games.created_at")
+    .execute();
+  return {
+    address: mail?.address ?? null,
+    notices: (mail?.notices ?? 1) === 1,
+    games: games.map((g) => ({
+      gameId: g.id,
+      name: g.name,
+      label: g.label,
+      role: g.role,
+      notices: g.notices === 1,
+    })),
+  };
+}
+
+/**
+ * Turns the judge's own mail on or off: for one game (`game`, its id or its label, where the
+ * user is a player or the GM), or for the whole account. Mail about the user's own seat (no
+ * orders received, seed 002 VII(6)) and answers to their own mails still go out.
+ */
+export async function setNotices(
+  judge: Judge,
+  user: User,
+  input: { notices: boolean; game?: string | undefined },
+): Promise<NoticeSettings> {
+  const db = judge.store.db;
+  const value = input.notices ? 1 : 0;
+  if (input.game === undefined) {
+    const r = await db
+      .updateTable("mail_users")
+      .set({ notices: value })
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      throw notFound(
+        'you have no mail address, so the judge mails you nothing: POST /api/me/mail {"address": ...} first',
+      );
+    return noticeSettings(judge, user);
+  }
+  const key = input.game.trim();
+  const game = await db
+    .selectFrom("games")
+    .select("id")
+    .where((eb) => eb.or([eb("id", "=", key), eb("label", "=", key.toUpperCase())]))
+    .executeTakeFirst();
+  const r = game
+    ? await db
+        .updateTable("members")
+        .set({ notices: value })
+        .where("game_id", "=", game.id)
+        .where("user_id", "=", user.id)
+        .where("role", "in", ["gm", "player"])
+        .executeTakeFirst()
+    : null;
+  if (!r || Number(r.numUpdatedRows) === 0) {
+    const mine = (await noticeSettings(judge, user)).games;
+    throw notFound(
+      `you are no player or GM of a game "${input.game}"; your games: ${mine.map((g) => g.label ?? g.gameId).join(", ") || "none"}`,
+    );
+  }
+  return noticeSettings(judge, user);
 }

@@ -47,6 +47,8 @@ export interface JudgeConfig {
   readonly log?: (message: string) => void;
   /** Test hook: kill this process at a named point (`adjudicate-before-commit`). */
   readonly failpoint?: string | undefined;
+  /** Where the web page is reached (links.ts), checked; null or absent: mails carry no links. */
+  readonly publicUrl?: string | null | undefined;
 }
 
 export interface Viewer {
@@ -73,6 +75,8 @@ export interface GameSummary {
   readonly deadline: string | null;
   readonly seats: number;
   readonly players: number;
+  /** The game's id as its players know it (`GD001`, labels.ts), when its GM chose one. */
+  readonly label?: string;
 }
 
 export interface GameView extends GameSummary {

@@ -1,6 +1,7 @@
 import { JudgeError } from "../judge/errors.ts";
 import { drawPossibleFrom } from "../judge/gm-tools.ts";
 import type { Judge, User } from "../judge/judge.ts";
+import { gameLink, inviteLink } from "../judge/links.ts";
 import {
   configureMailGame,
   mailGame,
@@ -81,6 +82,8 @@ export const HELP_TEXT = [
   "",
   'Orders, press and votes go to the game\'s address with the subject "ABBR 01SA",',
   '"ABBR PRESS" or "ABBR VOTE".',
+  "",
+  '"NOTICES OFF [ABBR]" stops the judge\'s own mail to you (one game, or all); "NOTICES ON" undoes it.',
 ].join("\n");
 
 /** The command a subject gives, with its words; null when the subject is no command. */
@@ -326,11 +329,13 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           mailInfo = "";
         }
         const powers = view.you?.powers ?? [];
+        const link = gameLink(judge.publicUrl, view.id);
         return {
           accepted: true,
           text: [
             `You joined ${view.name}${powers.length > 0 ? ` as ${powers.join(" and ")}` : ""}.`,
             `Your secret for its mail: ${account.secret} (the line "Secret: ${account.secret}" in every mail).${mailInfo}`,
+            ...(link ? [`The game on the web: ${link}`] : []),
           ].join("\n"),
         };
       }
@@ -342,13 +347,18 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         if (quota) return quota;
         const field = (name: string) =>
           new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
+        // The abbreviation is the game's id from its creation: a taken one creates nothing.
         const game = await judge.createGame(user, {
           name: field("name") ?? abbr,
           rules: rules ?? "houserules",
+          label: abbr,
         });
         const address = field("address") ?? mail.to[0] ?? "";
         await configureMailGame(judge, user, game.id, { abbreviation: abbr, address });
-        const codes = (game.invites ?? []).map((i) => `  ${i.role}: ${i.code}`);
+        const codes = (game.invites ?? []).map((i) => {
+          const link = inviteLink(judge.publicUrl, i.code);
+          return `  ${i.role}: ${i.code}${link ? `  (or on the web: ${link})` : ""}`;
+        });
         return {
           accepted: true,
           text: [
@@ -416,7 +426,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             });
             return {
               accepted: true,
-              text: `${seat.name}'s seat in ${abbr!.toUpperCase()} is ${c.args[2] ? `given to ${c.args[2]}` : "open for a replacement"}.${r.invite ? ` Invitation code for the replacement: ${r.invite}` : ""}`,
+              text: `${seat.name}'s seat in ${abbr!.toUpperCase()} is ${c.args[2] ? `given to ${c.args[2]}` : "open for a replacement"}.${r.invite ? ` Invitation code for the replacement: ${r.invite}${judge.publicUrl ? ` (on the web: ${inviteLink(judge.publicUrl, r.invite)})` : ""}` : ""}`,
             };
           }
           case "CORRECT":

@@ -2,6 +2,7 @@ import { describePhase } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { Position, PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
+import type { Judge } from "../judge/judge.ts";
 import {
   type Envelope,
   type Letter,
@@ -11,7 +12,7 @@ import {
   submit,
   type Voice,
 } from "./gateway.ts";
-import type { MailGame, Player, SenderProblem } from "./identity.ts";
+import type { AccountGames, MailGame, Player, SenderProblem } from "./identity.ts";
 import type { IncomingMail } from "./message.ts";
 
 /*
@@ -85,23 +86,34 @@ export function readEnvelope(text: string): EmgEnvelope | { error: string } {
   return { account: inner[0]!, game: inner[1]!, commands: inner.slice(2) };
 }
 
-/** How an EMG mail is written: the tail of every refusal. */
-export const EMG_FORMAT = [
-  "Write it like this (spacing and indentation do not matter):",
-  "",
-  "    Subject: EMGTURN",
-  "",
-  "    EMGSTART",
-  "      <your account id>",
-  "      <the game id>",
-  "      <one command per line>",
-  "    EMGEND",
-  "",
-  "Subject EMGREPORT with EMGSTART, account id, game id and EMGEND asks for your report.",
-].join("\n");
+/** How an EMG mail is written, for a game named by its id (the tail of every refusal). */
+export function emgFormat(gameId = "<the game id>"): string {
+  return [
+    "Write it like this (spacing and indentation do not matter):",
+    "",
+    "    Subject: EMGTURN",
+    "",
+    "    EMGSTART",
+    "      <your account id>",
+    `      ${gameId}`,
+    "      <one command per line>",
+    "    EMGEND",
+    "",
+    `Subject EMGREPORT with EMGSTART, account id, ${gameId} and EMGEND asks for your report.`,
+  ].join("\n");
+}
+
+/** How an EMG mail is written, before its game is known. */
+export const EMG_FORMAT = emgFormat();
 
 const IDS =
   "The account id is your mail secret; the game id is the game's abbreviation; mail must come from your registered address.";
+
+/** The games an account plays by mail, for a mail that named another. */
+const playsIn = (a: AccountGames): string =>
+  a.games.length === 0
+    ? `account ${a.name} plays in no game by mail here (a GM's invitation code joins one: "JOIN <code>").`
+    : `account ${a.name} plays ${a.games.map((g) => `${g.abbr} (${g.seat})`).join(", ")}: write that game id on the line after your account id.`;
 
 const listing = (checks: readonly EmgCommandCheck[]) =>
   checks.map(
@@ -135,7 +147,10 @@ export class EmgDialect implements MailDialect {
     return game.data === null || this.rulesFor(game.view.variant) !== null;
   }
 
-  unknownGame(envelope: Envelope): string {
+  unknownGame(envelope: Envelope, _known: readonly string[], account: AccountGames | null) {
+    // A valid account id is not called invalid: the game id is what is wrong.
+    if (account)
+      return `the game id "${envelope.game}" is invalid: no game here has it. Your account id is valid; ${playsIn(account)}`;
     return `the game id "${envelope.game}" is invalid. ${IDS}`;
   }
 
@@ -144,9 +159,18 @@ export class EmgDialect implements MailDialect {
     return { power: null, phase: null };
   }
 
-  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope, game: MailGame): string {
+  sender(
+    problem: SenderProblem,
+    mail: IncomingMail,
+    envelope: Envelope,
+    game: MailGame,
+    account: AccountGames | null,
+  ): string {
     // Mail from an address that plays no power here: the game id is the likelier mistake,
     // and the account id (perhaps valid for the sender's own game) is not called invalid.
+    if (problem.kind === "unknown-sender" && account) {
+      return `${mail.from} plays no power in game ${game.abbr}: the game id is wrong (the line after your account id). Your account id is valid; ${playsIn(account)}`;
+    }
     if (problem.kind === "unknown-sender" && !problem.elsewhere) {
       return `${mail.from} plays no power in game ${game.abbr}: check the game id (the line after your account id); the account id was not checked. ${IDS}`;
     }
@@ -167,7 +191,7 @@ export class EmgDialect implements MailDialect {
         problems: [
           `${invalid.length} of ${commands.length} commands are invalid; your previous commands stay on file.`,
         ],
-        after: [...listing(checks), "", EMG_FORMAT].join("\n"),
+        after: [...listing(checks), "", emgFormat(game.abbr)].join("\n"),
       };
     }
     // Stored for the turn it was checked against, or refused if that turn has just ended.
@@ -212,7 +236,7 @@ export class EmgDialect implements MailDialect {
   /** The player's report: the family's own (seed 004 §8), the variant's, or a short one. */
   private async report(letter: Letter, rules: EmgRules | null): Promise<string> {
     const { judge, game, player, power } = letter;
-    if (!game.data) return (await judge.report(player.user, game.id, {})).report;
+    if (!game.data) return ownReport(judge, player, game.id);
     const current = await judge.currentOrders(player.user, game.id);
     const onFile = current.sets.find((s) => s.power === power)?.orders ?? [];
     const g = emgGame(game, power);
@@ -243,10 +267,7 @@ export class EmgDialect implements MailDialect {
     votesByMail: false,
     footer: (game) =>
       `Commands: subject EMGTURN To ${game.address}, EMGSTART, your account id, ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
-    started: async (judge, game, player) => [
-      "",
-      (await judge.report(player.user, game.id, {})).report,
-    ],
+    started: async (judge, game, player) => ["", await ownReport(judge, player, game.id)],
     results: async (judge, game, e, to, next) => {
       const turn = /^T(\d+)$/.exec(e.data.phase ?? "");
       if (!turn) return [];
@@ -263,16 +284,30 @@ export class EmgDialect implements MailDialect {
           });
           continue;
         }
-        const r = await judge.report(p.user, game.id, { turn: Number(turn[1]) });
+        const report = await ownReport(judge, p, game.id, Number(turn[1]));
         out.push({
           to: p,
           subject: `report of turn ${turn[1]}`,
-          text: [r.report, "", next ?? ""].join("\n"),
+          text: [report, "", next ?? ""].join("\n"),
         });
       }
       return out;
     },
   };
+}
+
+/**
+ * A player's report as mailed to them (seed 004 §8): the accounting section (their account id,
+ * name, address, the last ten turns) and the report of the turn (default: the last).
+ */
+async function ownReport(
+  judge: Judge,
+  player: Player,
+  gameId: string,
+  turn?: number,
+): Promise<string> {
+  const r = await judge.report(player.user, gameId, turn === undefined ? {} : { turn });
+  return `${r.accounting ?? ""}${r.report}`;
 }
 
 function emgGame(game: MailGame, power: string): EmgGame {

@@ -64,22 +64,28 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.equal(wrongGame.accepted, false, "not a game player 3 plays");
     assert.match(
       wrongGame.text,
-      /power3@players\.test plays no power in game GD002: check the game id/,
-      "the game id is named as the likely mistake",
+      /power3@players\.test plays no power in game GD002: the game id is wrong/,
+      "the game id is named as the mistake",
     );
-    assert.doesNotMatch(
+    assert.match(
       wrongGame.text,
-      /account id "[^"]*" is invalid/,
-      "a valid account id is not called invalid",
+      new RegExp(`Your account id is valid; account ${players[3]!.name} plays GD001 \\(England\\)`),
+      "and the games this account plays",
     );
+    assert.doesNotMatch(wrongGame.text, /invalid/, "a valid account id is not called invalid");
     const noGame = await emg(3, "EMGTURN", [secrets[3]!, "GD999", "VC 20 400"]);
-    assert.match(noGame.text, /the game id "GD999" is invalid/, "an unknown game id");
-    assert.doesNotMatch(noGame.text, /account id "[^"]*" is invalid/, "and only that");
+    assert.match(noGame.text, /the game id "GD999" is invalid: no game here has it/, "unknown");
+    assert.match(noGame.text, /Your account id is valid; account \S+ plays GD001 \(England\)/);
+    assert.doesNotMatch(noGame.text, /account id "[^"]*" is invalid/, "and the account id is not");
+    const both = await emg(3, "EMGTURN", ["NOPE", "GD999", "VC 20 400"]);
+    assert.match(both.text, /the game id "GD999" is invalid/, "no account proved: only the id");
+    assert.doesNotMatch(both.text, /plays GD001/, "and no account's games are told");
 
     const invalid = await emg(3, "EMGTURN", [secrets[3]!, "gd001", "VC 20 400", "MO 999 1"]);
     assert.equal(invalid.accepted, false, "a set with an invalid command is not stored");
     assert.match(invalid.text, /VC 20 400 {2}-> ok/, "the valid line is acknowledged");
     assert.match(invalid.text, /MO 999 1 {2}-> INVALID: /, "the invalid one with its reason");
+    assert.match(invalid.text, /EMGSTART\n {6}<your account id>\n {6}GD001\n/, "how, for GD001");
     assert.deepEqual((await judge.currentOrders(players[3]!, game.id)).sets, [], "nothing on file");
 
     const first = await emg(3, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400", "ME 4 hello"]);
@@ -173,4 +179,140 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.match(proposals[0]!.body, /Vote on the game's page/, "where to vote");
     assert.doesNotMatch(proposals[0]!.body, /VOTE/, "no mail vote command EMG does not have");
   });
+});
+
+describe("EMG: the game id its players know, and the accounting section (seed 004 §8-9)", () => {
+  for (const kind of ["sqlite", "postgres"] as const)
+    test(`the GM's game id names the game in reports and mail; reports open with the account (${kind})`, async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return t.skip(`no ${kind} server`);
+      const clock = new Clock();
+      const judge = new Judge({ store: ts.store, now: clock.now });
+      const gm = await user(judge, "gm");
+      await assert.rejects(
+        judge.createGame(gm, { name: "World", variant: "global", label: "GD 7" }),
+        (e: Error & { kind?: string }) =>
+          e.kind === "invalid" && /1 to 12 letters or digits \(like GD001/.test(e.message),
+        "an id that is not one is refused, saying what one looks like",
+      );
+      await assert.rejects(
+        judge.createGame(gm, { name: "World", variant: "global", label: "EMGTURN" }),
+        { kind: "invalid" },
+        "nor a mail command word",
+      );
+      const game = await judge.createGame(gm, {
+        name: "World",
+        variant: "global",
+        seed: 5,
+        label: "gd007",
+      });
+      assert.equal(game.label, "GD007", "upper case, in the game view");
+      await assert.rejects(
+        judge.createGame(gm, { name: "Again", variant: "global", label: "GD007" }),
+        (e: Error & { kind?: string }) => e.kind === "conflict" && /GD007/.test(e.message),
+        "unique",
+      );
+      const classic = await judge.createGame(gm, { name: "Classic" });
+      await configureMailGame(judge, gm, classic.id, { abbreviation: "SED", address: "s@j.test" });
+      await assert.rejects(
+        judge.createGame(gm, { name: "Clash", variant: "global", label: "sed" }),
+        { kind: "conflict" },
+        "nor another game's mail abbreviation",
+      );
+      assert.equal((await judge.gameView(null, classic.id)).label, "SED", "that is its id too");
+      const mail = await configureMailGame(judge, gm, game.id, { address: GAME_ADDRESS });
+      assert.equal(mail.abbreviation, "GD007", "mail uses the id chosen at creation");
+
+      const code = game.invites!.find((i) => i.role === "player")!.code;
+      const secrets: Record<number, string> = {};
+      const players: Record<number, User> = {};
+      for (let p = 1; p <= 11; p++) {
+        players[p] = await user(judge, `w${p}`);
+        secrets[p] = (await setMailAddress(judge, players[p]!, { address: addressOf(p) })).secret;
+        await judge.acceptInvite(players[p]!, code, { power: String(p) });
+      }
+      await assert.rejects(
+        configureMailGame(judge, gm, game.id, { abbreviation: "GD008", address: GAME_ADDRESS }),
+        (e: Error & { kind?: string }) => e.kind === "conflict" && /stays GD007/.test(e.message),
+        "once started, the game's id stays",
+      );
+      const gw = gatewayOf(judge);
+      const emg = async (from: number, subject: string, lines: string[]) =>
+        (
+          await gw.receive(
+            rawMail({
+              from: addressOf(from),
+              to: GAME_ADDRESS,
+              subject,
+              text: ["EMGSTART", ...lines, "EMGEND"].join("\n"),
+            }),
+          )
+        ).replies[0]?.text ?? "";
+
+      const opening = await emg(3, "EMGREPORT", [secrets[3]!, "GD007"]);
+      assert.match(opening, /^ACCOUNTING\n {2}Account Id {2}(\S+)/, "the accounting section first");
+      assert.match(opening, new RegExp(`Account Id {2}${secrets[3]} `), "with the account id");
+      assert.match(opening, new RegExp(`Name {8}${players[3]!.name}\\n`), "the account's name");
+      assert.match(opening, /Address {5}power3@players\.test/, "and address");
+      assert.match(opening, /Game {8}GD007, Great Power 3-England/, "the game by its id");
+      assert.match(opening, /Last turns {2}none processed yet/, "no turn yet");
+      assert.match(opening, /Next turn {3}1, commands due by \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      assert.match(
+        opening,
+        /GLOBAL DIPLOMACY {3}Game GD007 {3}Turn 0 report/,
+        "the report's header",
+      );
+
+      // Turn 1 with England's commands, turn 2 without.
+      const sent = await emg(3, "EMGTURN", [secrets[3]!, "GD007", "VC 20 400", "ME 4 hello"]);
+      assert.match(sent, /Accepted: 2 commands for game GD007, turn T1/, sent);
+      for (let turn = 1; turn <= 2; turn++) {
+        clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
+        assert.equal(await judge.tick(), 1, `turn ${turn} adjudicated`);
+      }
+      const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
+      await new Notifier({ judge, postman }).tick();
+      const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+      const report2 = outbox.find(
+        (m) => m.to_addr === addressOf(3) && m.subject === "GD007: report of turn 2",
+      );
+      assert.ok(report2, "England's report of turn 2, its subject naming the game by its id");
+      assert.match(report2.body, /Game {8}GD007, Great Power 3-England/);
+      assert.match(report2.body, /Last 2 turns/);
+      assert.match(
+        report2.body,
+        /^ {7}1 {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}2 received$/m,
+        "turn 1",
+      );
+      assert.match(
+        report2.body,
+        /^ {7}2 {2}\S+ \S+ UTC {2}none received: your units held$/m,
+        "turn 2: nothing received",
+      );
+      assert.match(report2.body, /Next turn {3}3, commands due by /, "and what is next");
+      assert.match(report2.body, /Game GD007 {3}Turn 2 report/, "the report issued under the id");
+      const report1 = outbox.find((m) => m.subject === "GD007: report of turn 1");
+      assert.ok(report1, "turn 1's reports were mailed too");
+      for (let p = 1; p <= 11; p++) {
+        const mine = outbox.filter((m) => m.to_addr === addressOf(p) && /report/.test(m.subject));
+        for (const m of mine) {
+          for (let q = 1; q <= 11; q++)
+            assert.equal(
+              m.body.includes(secrets[q]!),
+              p === q,
+              `power ${p}'s mail names power ${q}'s account id only if it is its own`,
+            );
+        }
+      }
+      // The GM reads every report, never an account id.
+      const gmRead = await judge.report(gm, game.id, { power: "3" });
+      assert.equal(gmRead.accounting, undefined, "no accounting section for the GM");
+      assert.ok(!gmRead.report.includes(secrets[3]!), "nor the account id in the report");
+      const turns = JSON.stringify(await judge.familyTurns(gm, game.id));
+      assert.ok(!Object.values(secrets).some((s) => turns.includes(s)), "nor in any turn");
+      // An older turn's report, asked for: its accounting up to that turn.
+      const older = await judge.report(players[3]!, game.id, { turn: 1 });
+      assert.match(older.accounting ?? "", /Last turn\n/, "one turn");
+      assert.match(older.accounting ?? "", /Next turn {3}2\n/, "and the turn after it");
+    });
 });

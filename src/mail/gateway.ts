@@ -4,6 +4,8 @@ import type { ReadOptions } from "../judge/orders.ts";
 import { SlidingWindow, type Window } from "../judge/rate.ts";
 import { commandOf, runCommand } from "./commands.ts";
 import {
+  type AccountGames,
+  accountGames,
   gameByAbbr,
   identify,
   loadMailGame,
@@ -13,6 +15,7 @@ import {
   type SenderProblem,
 } from "./identity.ts";
 import { type IncomingMail, MAX_MAIL_BYTES, type OutgoingMail, readMail } from "./message.ts";
+import { isNoticesCommand, runNotices } from "./notices.ts";
 import type { Postman } from "./postman.ts";
 
 /*
@@ -85,8 +88,11 @@ export interface MailDialect {
   claims(mail: IncomingMail): boolean;
   /** The envelope, or what is wrong with it. */
   envelope(mail: IncomingMail): Envelope | Refusal;
-  /** The answer when no game has the name the mail gives. */
-  unknownGame(envelope: Envelope, known: readonly string[]): string;
+  /**
+   * The answer when no game has the name the mail gives; `account` is the sender's account
+   * when the mail proves it (its registered address and secret), with the games it plays.
+   */
+  unknownGame(envelope: Envelope, known: readonly string[], account: AccountGames | null): string;
   /** Whether the game takes mail in this dialect (its family's, or a variant with EmgRules). */
   takes(game: MailGame): boolean;
   /** Whether the game's address must be on the To line (seed 002 II(2)). */
@@ -99,8 +105,14 @@ export interface MailDialect {
   ): { power: string | null; phase: string | null } | { problem: string };
   /** What is wrong with the body before anything is done (press without a To: line). */
   bodyProblems?(envelope: Envelope, game: MailGame): string[];
-  /** A sender problem in this dialect's words. */
-  sender(problem: SenderProblem, mail: IncomingMail, envelope: Envelope, game: MailGame): string;
+  /** A sender problem in this dialect's words (`account` as for unknownGame). */
+  sender(
+    problem: SenderProblem,
+    mail: IncomingMail,
+    envelope: Envelope,
+    game: MailGame,
+    account: AccountGames | null,
+  ): string;
   /** Carries out the request of a mail from a known player. */
   handle(letter: Letter): Promise<Outcome>;
   /** This dialect's words for the judge's own mail, for the games it serves. */
@@ -291,6 +303,13 @@ export class MailGateway {
       ]);
     }
     this.perSender.add(sender, now);
+    // Opting out of (or back into) the judge's own mail: NOTICES OFF [game id].
+    if (isNoticesCommand(mail.subject)) {
+      const answer = await runNotices(this.judge, mail);
+      const out = reply(mail, null, answer.text);
+      await this.send([out]);
+      return { accepted: answer.accepted, dialect: "commands", replies: [out] };
+    }
     // The judge's own commands (HELP, REGISTER, JOIN, the GM's CREATE ... REPLACE).
     if (commandOf(mail.subject) !== null) {
       const answer = await runCommand(this.judge, mail);
@@ -317,7 +336,13 @@ export class MailGateway {
     const row = await gameByAbbr(judge, envelope.game);
     if (!row) {
       return refused(null, {
-        problems: [dialect.unknownGame(envelope, await mailGameNames(judge))],
+        problems: [
+          dialect.unknownGame(
+            envelope,
+            await mailGameNames(judge),
+            await accountGames(judge, mail.from, envelope.secret),
+          ),
+        ],
       });
     }
     const game = await loadMailGame(judge, row);
@@ -354,7 +379,13 @@ export class MailGateway {
     if ("problem" in named) problems.push(named.problem);
     const power = "problem" in named ? null : named.power;
     const who = identify(game, mail.from, envelope.secret, power);
-    if ("problem" in who) problems.push(dialect.sender(who.problem, mail, envelope, game));
+    if ("problem" in who) {
+      const account =
+        who.problem.kind === "unknown-sender"
+          ? await accountGames(judge, mail.from, envelope.secret)
+          : null;
+      problems.push(dialect.sender(who.problem, mail, envelope, game, account));
+    }
     problems.push(...(dialect.bodyProblems?.(envelope, game) ?? []));
     if ("problem" in named || "problem" in who || problems.length > 0) {
       // A wrong secret for a power named: perhaps impersonation (seed 002 X(6)). The GM is told.

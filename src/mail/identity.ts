@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import { type GameData, loadGame } from "../judge/game-data.ts";
 import type { GameView, Judge, User } from "../judge/judge.ts";
-import { sameSecret } from "../judge/mail.ts";
+import { normalAddress, sameSecret } from "../judge/mail.ts";
 import type { MailGamesTable } from "../store/schema.ts";
 
 /*
@@ -26,6 +26,12 @@ export interface Player {
   /** The registered address, or null. */
   readonly address: string | null;
   readonly secret: string | null;
+  /**
+   * Whether the judge's own mail for this game goes to them: neither their account nor this
+   * membership opted out (docs/email.md). Answers to their mails and mail about their own
+   * seat go regardless.
+   */
+  readonly notices: boolean;
 }
 
 export interface MailGame {
@@ -70,7 +76,7 @@ export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<Mail
   const data = view.family ? null : await loadGame(db, row.game_id);
   const members = await db
     .selectFrom("members")
-    .select(["user_id", "role", "seat"])
+    .select(["user_id", "role", "seat", "notices"])
     .where("game_id", "=", row.game_id)
     .execute();
   const ids = members.map((m) => m.user_id);
@@ -80,25 +86,32 @@ export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<Mail
       : await db
           .selectFrom("users")
           .leftJoin("mail_users", "mail_users.user_id", "users.id")
-          .select(["users.id", "users.name", "mail_users.address", "mail_users.secret"])
+          .select([
+            "users.id",
+            "users.name",
+            "mail_users.address",
+            "mail_users.secret",
+            "mail_users.notices",
+          ])
           .where("users.id", "in", ids)
           .execute();
-  const person = (userId: string, seat: number): Player => {
-    const u = users.find((x) => x.id === userId);
+  const person = (m: (typeof members)[number], seat: number): Player => {
+    const u = users.find((x) => x.id === m.user_id);
     return {
-      user: { id: userId, name: u?.name ?? userId },
+      user: { id: m.user_id, name: u?.name ?? m.user_id },
       seat,
       powers: seat < 0 ? [] : (view.seatList[seat]?.powers ?? []),
       address: u?.address ?? null,
       secret: u?.secret ?? null,
+      notices: m.notices === 1 && (u?.notices ?? 1) === 1,
     };
   };
   const players = members
     .filter((m) => m.role === "player" && m.seat !== null)
-    .map((m) => person(m.user_id, m.seat!))
+    .map((m) => person(m, m.seat!))
     .sort((a, b) => a.seat - b.seat);
   const gmMember = members.find((m) => m.role === "gm");
-  const gm = gmMember ? person(gmMember.user_id, -1) : null;
+  const gm = gmMember ? person(gmMember, -1) : null;
   return {
     row,
     id: row.game_id,
@@ -175,4 +188,47 @@ export function secretProblem(secret: string | null): string {
   return secret === null
     ? 'the body has no secret line. Put your secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).'
     : 'the secret in the body is not yours. Put your own secret on a line of its own: "Secret: <your secret>" (GET /api/me/mail shows it).';
+}
+
+/** An account as a mail proves it (its registered address and its secret), and its games. */
+export interface AccountGames {
+  readonly name: string;
+  /** The games played by mail where the account holds a seat: the game id and the seat. */
+  readonly games: readonly { readonly abbr: string; readonly seat: string }[];
+}
+
+/**
+ * The account a mail is from when its From line is the account's registered address and the
+ * secret (EMG's account id) is that account's; null otherwise. With the games it plays by
+ * mail, so that a mail naming the wrong game can be told which ones are its.
+ */
+export async function accountGames(
+  judge: Judge,
+  from: string,
+  secret: string | null,
+): Promise<AccountGames | null> {
+  if (secret === null) return null;
+  const db = judge.store.db;
+  const row = await db
+    .selectFrom("mail_users")
+    .innerJoin("users", "users.id", "mail_users.user_id")
+    .select(["users.id", "users.name", "mail_users.secret"])
+    .where("mail_users.address", "=", normalAddress(from))
+    .executeTakeFirst();
+  if (!row || !sameSecret(row.secret, secret)) return null;
+  const seats = await db
+    .selectFrom("members")
+    .innerJoin("mail_games", "mail_games.game_id", "members.game_id")
+    .select(["mail_games.abbr", "members.game_id", "members.seat"])
+    .where("members.user_id", "=", row.id)
+    .where("members.role", "=", "player")
+    .orderBy("mail_games.abbr")
+    .execute();
+  const games: { abbr: string; seat: string }[] = [];
+  for (const s of seats) {
+    if (s.seat === null) continue;
+    const view = await judge.gameView(null, s.game_id);
+    games.push({ abbr: s.abbr, seat: view.seatList[s.seat]?.name ?? `seat ${s.seat}` });
+  }
+  return { name: row.name, games };
 }

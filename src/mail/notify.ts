@@ -1,5 +1,6 @@
 import { parsePhase } from "../engine/phase.ts";
 import type { Judge } from "../judge/judge.ts";
+import { gameLink, inviteLink } from "../judge/links.ts";
 import { phaseLengthMs } from "../judge/options.ts";
 import { defaultDialects } from "./dialects.ts";
 import type { MailDialect, ResultEvent, Voice } from "./gateway.ts";
@@ -71,6 +72,10 @@ const FOLDED = new Set([
   "civil_disorder",
   "proposal_refused",
 ]);
+
+/** The last line of the judge's own mail: how to stop it (docs/email.md). */
+const optOut = (game: MailGame) =>
+  `Not wanted? Mail the subject "NOTICES OFF ${game.abbr}" (this game) or "NOTICES OFF" (every game) to ${game.address}, or untick it in your mail settings on the web page (POST /api/me/notices); "NOTICES ON" undoes it.`;
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -171,11 +176,20 @@ export class Notifier {
     subject: string,
     text: string,
   ): OutgoingMail {
+    const link = gameLink(this.judge.publicUrl, game.id);
     return {
       from: game.address,
       to: to.address!,
       subject: `${game.abbr}: ${subject}`,
-      text: `${text.trimEnd()}\n\n-- \nEntente judge, game ${game.abbr}. ${voice.footer(game)}\n`,
+      text: [
+        text.trimEnd(),
+        "",
+        "-- ",
+        `Entente judge, game ${game.abbr}. ${voice.footer(game)}`,
+        ...(link ? [`The game on the web: ${link}`] : []),
+        optOut(game),
+        "",
+      ].join("\n"),
       gameId: game.id,
       kind,
     };
@@ -228,7 +242,10 @@ export class Notifier {
     batch: readonly { kind: string; audience: string; data: unknown }[] = [],
   ): Promise<OutgoingMail[]> {
     const d = (e.data ?? {}) as EventData;
-    const { players, gm } = game;
+    // The judge's own mail goes to those who did not opt out (docs/email.md); mail about a
+    // player's own seat (missed orders) and the GM's duties goes to them regardless.
+    const players = game.players.filter((p) => p.notices);
+    const gm = game.gm?.notices ? game.gm : null;
     // The GM, with a registered address, gets a copy of what is published (not press).
     const everyone = (gm && e.kind !== "press" ? [...players, gm] : players).filter((p) =>
       reads(e.audience, p),
@@ -360,8 +377,8 @@ export class Notifier {
         );
       case "missed_orders": {
         // At once, to the seat's player and the GM: the player keeps the seat (seed 002 VII(6)).
-        const holder = players.filter((p) => p.seat === d.seat);
-        const to = gm ? [...holder, gm] : holder;
+        const holder = game.players.filter((p) => p.seat === d.seat);
+        const to = game.gm ? [...holder, game.gm] : holder;
         const names = (d.powers ?? []).map((x) => voice.power(game, x)).join(" and ");
         return this.toAll(
           game,
@@ -380,12 +397,12 @@ export class Notifier {
       }
       case "replacement_suggested":
         // To the GM only, once the contact window has passed: the commands to replace.
-        return gm?.address
+        return game.gm?.address
           ? [
               this.mail(
                 game,
                 voice,
-                gm,
+                game.gm,
                 "nmr",
                 `a replacement may be arranged for ${d.seatName}`,
                 [
@@ -401,17 +418,17 @@ export class Notifier {
           : [];
       case "replacement_needed":
         // To the GM only: the seat's invitation code and the mail command to replace.
-        return gm?.address
+        return game.gm?.address
           ? [
               this.mail(
                 game,
                 voice,
-                gm,
+                game.gm,
                 "notice",
                 `a replacement may be arranged for ${d.seatName}`,
                 [
                   `${d.seatName} is in civil disorder (seed 002 VII(6)); a replacement may be arranged.`,
-                  `Give the replacement the invitation code ${d.code} (they send "JOIN ${d.code}"),`,
+                  `Give the replacement the invitation code ${d.code} (they send "JOIN ${d.code}"${d.code && this.judge.publicUrl ? `, or open ${inviteLink(this.judge.publicUrl, d.code)}` : ""}),`,
                   `or send "REPLACE ${game.abbr} ${d.seatName} <user>" with your secret line.`,
                 ].join("\n"),
               ),
@@ -435,7 +452,7 @@ export class Notifier {
   private async press(game: MailGame, voice: Voice, id: number): Promise<OutgoingMail[]> {
     const out: OutgoingMail[] = [];
     for (const p of game.players) {
-      if (!p.address) continue;
+      if (!p.address || !p.notices) continue;
       // The event names the message by its row id; the player reads it as the judge lets them.
       const m = await this.judge.pressMessage(p.user, game.id, id);
       if (!m || m.yours) continue;
@@ -481,7 +498,7 @@ export class Notifier {
     const due = `${voice.phase(v.phase)} are due by ${iso(deadlineAt)}`;
     const out: OutgoingMail[] = [];
     for (const p of game.players) {
-      if (!p.address) continue;
+      if (!p.address || !p.notices) continue;
       const missing = p.powers.filter(
         (x) => onFile.has(x) && (voice.finalSets || onFile.get(x) === "none"),
       );

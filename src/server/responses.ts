@@ -78,6 +78,7 @@ const summaryFields = {
   deadline: nullable(iso("the open phase's deadline; null unless a phase is open")),
   seats: int({ description: "seats in the game" }),
   players: int({ description: "seats taken" }),
+  label: optional(text("the game's id as its players know it (GD001), chosen by its GM")),
 };
 
 export const gameSummary = obj(summaryFields, "a game in the list");

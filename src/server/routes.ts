@@ -5,8 +5,10 @@ import {
   configureMailGame,
   mailGame,
   mailIdentity,
+  noticeSettings,
   outbox,
   setMailAddress,
+  setNotices,
 } from "../judge/mail.ts";
 import { discoveryMapFor } from "../render/families.ts";
 import { hasMap, sendMap } from "../render/serve.ts";
@@ -301,6 +303,15 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         seed: optional(
           int({ min: 0, max: 2 ** 31, description: "seed of the game's random choices" }),
         ),
+        label: optional(
+          str({
+            min: 1,
+            max: 12,
+            example: "GD001",
+            description:
+              "the game's id as its players know it (reports, mail subjects, EMG's game id): 1 to 12 letters or digits, unique; default none (the judge's id)",
+          }),
+        ),
         players: optional(
           int({
             min: 0,
@@ -593,6 +604,35 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         newSecret: optional(bool("make a new secret (the old one stops working)")),
       }),
       handler: async (c) => setMailAddress(judge, need(c.user), c.body),
+    }),
+    route({
+      method: "GET",
+      path: "/api/me/notices",
+      response: R.documented(
+        "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
+      ).json,
+      tag: "mail",
+      summary: "Whether the judge mails you results, reports and reminders, for each of your games",
+      auth: "required",
+      handler: async (c) => noticeSettings(judge, need(c.user)),
+    }),
+    route({
+      method: "POST",
+      path: "/api/me/notices",
+      response: R.documented(
+        "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
+      ).json,
+      tag: "mail",
+      summary: "Opt out of (or back into) the judge's mail: for one game, or for every game",
+      description:
+        "notices false stops the judge's own mail (start, results and reports, reminders, press, votes, the GM's notices) to your address: for the game named by game (its id or label), or without game for your whole account. Mail about your own seat (no orders received) and answers to your own mails still come. Every such mail says how to stop it.",
+      auth: "required",
+      body: obj({
+        notices: bool("true: mail me; false: do not"),
+        game: optional(str({ min: 1, max: 40, description: "a game's id or label; default: all" })),
+      }),
+      responses: { 404: "no mail address yet, or not a game of yours" },
+      handler: async (c) => setNotices(judge, need(c.user), c.body),
     }),
     route({
       method: "GET",
@@ -923,9 +963,16 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     gm(
       judge,
       "mail",
-      "Play the game by mail: its subject abbreviation (SED in 'SED 01SA') and the address orders go To",
+      "Play the game by mail: its subject abbreviation (SED in 'SED 01SA'; by default the game's label) and the address orders go To",
       obj({
-        abbreviation: str({ min: 1, max: 12, example: "SED" }),
+        abbreviation: optional(
+          str({
+            min: 1,
+            max: 12,
+            example: "SED",
+            description: "the game's id in mail; default its label (chosen at creation)",
+          }),
+        ),
         address: str({ min: 3, max: 254, example: "sed@judge.example.org" }),
       }),
       (u, id, b) => configureMailGame(judge, u, id, b),

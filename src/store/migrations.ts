@@ -362,6 +362,37 @@ function pressByGame(): Migration {
   };
 }
 
+/**
+ * A game's id as its players know it (`GD001`, seed 004 §9: chosen by its GM, unique; the
+ * mail abbreviation of a mail game, which it is filled from), and who wants the judge's own
+ * mail: per account (`mail_users.notices`) and per seat (`members.notices`), 1 yes, 0 no.
+ */
+function labelsAndNotices(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable("games").addColumn("label", "text").execute();
+      await sql`update games set label = (select abbr from mail_games where mail_games.game_id = games.id)`.execute(
+        db,
+      );
+      await db.schema.createIndex("games_label").on("games").column("label").unique().execute();
+      await db.schema
+        .alterTable("mail_users")
+        .addColumn("notices", "integer", (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema
+        .alterTable("members")
+        .addColumn("notices", "integer", (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.alterTable("members").dropColumn("notices").execute();
+      await db.schema.alterTable("mail_users").dropColumn("notices").execute();
+      await db.schema.dropIndex("games_label").execute();
+      await db.schema.alterTable("games").dropColumn("label").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -372,6 +403,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0003_sequential": sequential(dialect),
         "0004_committee": committee(dialect),
         "0005_press_by_game": pressByGame(),
+        "0006_labels_notices": labelsAndNotices(),
       };
     },
   };

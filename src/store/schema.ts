@@ -40,6 +40,8 @@ export interface GamesTable {
   result: string | null;
   created_by: string;
   created_at: number;
+  /** The game's id as its players know it (`GD001`): chosen by its GM, upper case, unique. */
+  label: string | null;
 }
 
 export type PhaseStateName = "forming" | "open" | "paused" | "done";
@@ -87,6 +89,8 @@ export interface MembersTable {
   /** The seat index (into the record's seats) for players. */
   seat: number | null;
   joined_at: number;
+  /** 1: the player gets the judge's mail for this game (results, reminders); 0: opted out. */
+  notices: Generated<number>;
 }
 
 export interface InvitesTable {
@@ -204,6 +208,8 @@ export interface MailUsersTable {
   /** The line a player puts in every order mail (seed 002 X(6)). */
   secret: string;
   updated_at: number;
+  /** 1: the judge's own mail (results, reminders) goes to this address; 0: opted out. */
+  notices: Generated<number>;
 }
 
 /** A game played by mail: its subject abbreviation (`SED`) and the address orders go To. */

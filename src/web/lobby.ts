@@ -1,10 +1,12 @@
 import { ApiError, get, post, session } from "./api.ts";
 import { countdown, fill, h, message } from "./dom.ts";
+import { mailSettings } from "./settings.ts";
 import type { GameSummary, GameView } from "./types.ts";
 
 /*
  * The lobby: log in or create an account; your games with their deadlines; create a game
- * (variant, scenario, options, chaired play); join one with an invitation code.
+ * (variant, scenario, options, chaired play); join one with an invitation code; your mail
+ * settings (settings.ts).
  */
 
 interface VariantInfo {
@@ -102,6 +104,12 @@ function gameTable(games: GameSummary[], withRole: boolean): HTMLElement {
 
 function createForm(variants: VariantInfo[]): HTMLElement {
   const name = h("input", { name: "game-name", required: true, maxlength: 80 });
+  const label = h("input", {
+    name: "game-label",
+    maxlength: 12,
+    placeholder: "GD001",
+    autocomplete: "off",
+  });
   const variant = h(
     "select",
     { name: "variant" },
@@ -136,7 +144,7 @@ function createForm(variants: VariantInfo[]): HTMLElement {
     "form",
     { class: "card", "aria-label": "create a game" },
     h("h2", {}, "Create a game"),
-    field("Name", name),
+    h("div", { class: "row" }, field("Name", name), field("Game id (optional)", label)),
     h("div", { class: "row" }, field("Variant", variant), field("Scenario", scenario)),
     h(
       "fieldset",
@@ -168,6 +176,7 @@ function createForm(variants: VariantInfo[]): HTMLElement {
         name: name.value,
         variant: variant.value,
         scenario: scenario.value,
+        ...(label.value.trim() ? { label: label.value.trim() } : {}),
         options: {
           deadlines: {
             unit: unit.value,
@@ -235,6 +244,7 @@ export async function lobbyPage(app: HTMLElement): Promise<void> {
     h("section", { "aria-label": "my games" }, h("h2", {}, "My games"), gameTable(mine, true)),
     h("div", { class: "cols" }, createForm(variants), joinForm()),
     h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
+    await mailSettings(),
   );
 }
 

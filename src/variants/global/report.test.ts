@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { newsBulletins, turnReport } from "./report.ts";
+import { accountingSection, newsBulletins, turnReport } from "./report.ts";
 import { play } from "./testing.ts";
 import { worldMap } from "./world.ts";
 
@@ -66,5 +66,45 @@ describe("8.0 the report", () => {
       /3-England and 4-France are now allies/,
       "headline",
     );
+  });
+});
+
+describe("the accounting section (section 8)", () => {
+  test("the account, and the last ten turns with the commands received", () => {
+    const turns = Array.from({ length: 12 }, (_, i) => ({
+      turn: i + 1,
+      processed: `2030-01-${String(i + 1).padStart(2, "0")} 12:00 UTC`,
+      commands: i === 10 ? 0 : i + 1,
+    }));
+    const text = accountingSection({
+      accountId: "4hT9xQ2mKp7L",
+      name: "ann",
+      address: "ann@example.org",
+      game: "GD001",
+      power: "3-England",
+      turns,
+      next: { turn: 13, deadline: "2030-01-20 12:00 UTC" },
+    });
+    assert.match(text, /^ACCOUNTING\n {2}Account Id {2}4hT9xQ2mKp7L /, "the account id first");
+    assert.match(text, /Name {8}ann\n {2}Address {5}ann@example\.org/, "name and address");
+    assert.match(text, /Game {8}GD001, Great Power 3-England/, "the game's id and the power");
+    assert.match(text, /Last 10 turns/, "ten turns");
+    assert.doesNotMatch(text, /^ {7}[12] {2}/m, "not turns 1 and 2");
+    assert.match(text, /^ {7}3 {2}2030-01-03 12:00 UTC {2}3 received$/m, "turn 3 with its count");
+    assert.match(text, /^ {6}11 {2}2030-01-11 12:00 UTC {2}none received: your units held$/m);
+    assert.match(text, /^ {6}12 /m, "up to the last");
+    assert.match(text, /Next turn {3}13, commands due by 2030-01-20 12:00 UTC/, "the next turn");
+    const none = accountingSection({
+      accountId: null,
+      name: "bob",
+      address: null,
+      game: "GD001",
+      power: "4-France",
+      turns: [],
+      next: null,
+    });
+    assert.match(none, /Account Id {2}none: register a mail address/, "no account id yet");
+    assert.match(none, /Last turns {2}none processed yet/);
+    assert.match(none, /The game is over\./);
   });
 });

@@ -238,3 +238,54 @@ export function turnReport(
   } else lines.push("  (the game is over)");
   return `${lines.join("\n")}\n`;
 }
+
+/** What the accounting section of a report shows (section 8): the account and its last turns. */
+export interface Accounting {
+  /** The account id the player writes after EMGSTART; null: the account plays no mail. */
+  readonly accountId: string | null;
+  /** The account's name and mail address (the judge keeps no other personal details). */
+  readonly name: string;
+  readonly address: string | null;
+  /** The game's id as its players know it, and the player's power (`3-England`). */
+  readonly game: string;
+  readonly power: string;
+  /** The last turns processed (at most ten, oldest first): when, and the commands received. */
+  readonly turns: readonly {
+    readonly turn: number;
+    readonly processed: string;
+    readonly commands: number;
+  }[];
+  /** The next turn and its deadline, while the game goes on. */
+  readonly next: { readonly turn: number; readonly deadline: string | null } | null;
+}
+
+/**
+ * The accounting section of section 8, the first part of a report as its player receives it:
+ * the account id, name and address, and the last ten game turns (when each was processed and
+ * how many commands the account had on file; none: its units held). It names the account's
+ * id, so it goes to that account's player alone, never into the reports the GM reads.
+ */
+export function accountingSection(a: Accounting): string {
+  const rule = "-".repeat(78);
+  const turns = a.turns.slice(-10);
+  return [
+    "ACCOUNTING",
+    `  Account Id  ${a.accountId ?? "none: register a mail address to play by mail (docs/email.md)"}${a.accountId ? "   (the line after EMGSTART in your mail; keep it to yourself)" : ""}`,
+    `  Name        ${a.name}`,
+    `  Address     ${a.address ?? "none"}`,
+    `  Game        ${a.game}, Great Power ${a.power}`,
+    turns.length === 0
+      ? "  Last turns  none processed yet"
+      : `  Last ${turns.length === 1 ? "turn" : `${turns.length} turns`}`,
+    ...(turns.length > 0 ? ["    Turn  Processed             Your commands"] : []),
+    ...turns.map(
+      (t) =>
+        `    ${lpad(t.turn, 4)}  ${pad(t.processed, 20)}  ${t.commands > 0 ? `${t.commands} received` : "none received: your units held"}`,
+    ),
+    a.next
+      ? `  Next turn   ${a.next.turn}${a.next.deadline ? `, commands due by ${a.next.deadline}` : ""}`
+      : "  The game is over.",
+    rule,
+    "",
+  ].join("\n");
+}

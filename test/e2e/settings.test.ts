@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { BrowserHarness, type GameJson } from "./harness.ts";
+
+/*
+ * The lobby's mail settings in Chromium (docs/web.md, docs/email.md): a web player gives an
+ * address, then opts out of one game's mail and of all mail; each choice is the API's.
+ */
+
+const h = new BrowserHarness();
+
+describe("the lobby's mail settings in Chromium", { timeout: 180_000 }, () => {
+  before(() => h.start(["gm", "dora"]));
+  after(() => h.close());
+
+  test("an address, then mail off for one game and for all, as the API stores it", async () => {
+    const game = await h.api.ok<GameJson & { label?: string }>(
+      "POST",
+      "/api/games",
+      { name: "Web and mail", label: "WM1" },
+      h.tokens.gm,
+    );
+    assert.equal(game.label, "WM1", "the game's id chosen at creation");
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    await h.api.ok("POST", `/api/invites/${code}`, { power: "france" }, h.tokens.dora);
+    const page = await h.as("dora");
+    await page.goto(`${h.base}/`);
+    const card = page.getByRole("region", { name: "mail settings" });
+    const all = card.locator('input[name="notices"]');
+    assert.equal(await all.isDisabled(), true, "no address yet: nothing to opt out of");
+    await card.getByLabel("Mail address").fill("dora@players.test");
+    await card.getByRole("button", { name: "Save address" }).click();
+    await card.getByText(/Saved: dora@players\.test\. Your secret for order mail: \S+/).waitFor();
+    const one = card.locator(`input[name="notices-${game.id}"]`);
+    await one.waitFor();
+    assert.equal(await one.isChecked(), true, "mail is on by default");
+    assert.match((await card.locator("li").first().textContent()) ?? "", /WM1: Web and mail/);
+    await one.uncheck();
+    await card.getByText("Saved.").waitFor();
+    type Notices = { address: string; notices: boolean; games: { notices: boolean }[] };
+    let stored = await h.api.ok<Notices>("GET", "/api/me/notices", undefined, h.tokens.dora);
+    assert.equal(stored.address, "dora@players.test");
+    assert.deepEqual(
+      [stored.notices, stored.games[0]?.notices],
+      [true, false],
+      "off for this game only",
+    );
+    await card.locator('input[name="notices"]').uncheck();
+    await card.getByText("Saved.").waitFor();
+    stored = await h.api.ok<Notices>("GET", "/api/me/notices", undefined, h.tokens.dora);
+    assert.equal(stored.notices, false, "off for every game");
+    assert.equal(await card.locator("li").count(), 0, "the games' boxes hidden while all is off");
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+});
