@@ -386,6 +386,25 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
   return chosen;
 }
 
+/**
+ * An army ordered to a province it cannot reach over land needs fleets that could carry it
+ * (DATC 4.E.1: without any, the move is impossible and the army holds): such an order is
+ * set aside. (Module functions, not ones made per phase: tsx makes every named inner
+ * function cost a property definition each time it is made.)
+ */
+function setAsideImpossible(ctx: InterpretContext, e: Entry): boolean {
+  const why = e.order ? impossibleConvoy(ctx, e.order) : null;
+  if (why === null) return false;
+  e.result = "invalid";
+  e.reason = why;
+  e.order = null;
+  return true;
+}
+
+/** A power nobody plays does not retreat: its dislodged units are disbanded at once. */
+const disbandedAtOnce = (table: AdjudicateOptions, d: DislodgedUnit): boolean =>
+  table.disbandDislodged?.has(d.power) === true;
+
 function movementPhase(
   variant: Variant,
   ctx: InterpretContext,
@@ -394,23 +413,13 @@ function movementPhase(
 ): PhaseResult {
   const { position, rules, map } = ctx;
 
-  // An army ordered to a province it cannot reach over land needs fleets that could carry it
-  // (DATC 4.E.1: without any, the move is impossible and the army holds).
-  const setAsideImpossible = (e: Entry): boolean => {
-    const why = e.order ? impossibleConvoy(ctx, e.order) : null;
-    if (why === null) return false;
-    e.result = "invalid";
-    e.reason = why;
-    e.order = null;
-    return true;
-  };
   // Seed 002 III(6): illegal orders are set aside before deciding whether a unit was ordered
   // more than once. (Other duplicate rules take the order they name, legal or not.)
-  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(e);
+  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(ctx, e);
   const chosen = dedupe(entries, rules);
   for (const e of chosen.values()) {
     const o = e.order;
-    if (o && o.kind !== "waive" && setAsideImpossible(e)) chosen.delete(unitKey(o.unit));
+    if (o && o.kind !== "waive" && setAsideImpossible(ctx, e)) chosen.delete(unitKey(o.unit));
   }
 
   const orders: MovementOrder[] = [];
@@ -488,20 +497,18 @@ function movementPhase(
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
-  // A power nobody plays does not retreat: its dislodged units are disbanded at once.
-  const gone = (d: DislodgedUnit): boolean => table.disbandDislodged?.has(d.power) === true;
   const after: Position = {
     phase: phaseAfterMovement(position.phase, rules),
     units: board.units,
-    dislodged: board.dislodged.filter((d) => !gone(d)),
+    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
     contested: res.contested,
     centers: position.centers,
   };
   const options = board.dislodged.map((unit) => ({
     unit,
-    retreats: gone(unit) ? [] : retreatOptions(variant, after, unit, rules),
+    retreats: disbandedAtOnce(table, unit) ? [] : retreatOptions(variant, after, unit, rules),
   }));
-  for (const d of board.dislodged.filter(gone)) {
+  for (const d of board.dislodged.filter((x) => disbandedAtOnce(table, x))) {
     const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
     const i = results.findIndex(
       (r) =>
@@ -670,13 +677,10 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
   // Seed 002 V(2): builds and removals beyond the number allowed: taken in the order written,
   // or from the bottom of the order set up.
   const outcome = new Map<Entry, OrderResult>();
-  const record = (e: Entry, r: OrderResult): void => {
-    outcome.set(e, r);
-  };
   for (const e of rules.excessAdjustments === "last" ? [...entries].reverse() : entries) {
     const o = e.order;
     if (!o) {
-      record(e, toResult(e));
+      outcome.set(e, toResult(e));
       continue;
     }
     const n = counts.get(e.power) ?? 0;
@@ -696,7 +700,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      record(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
+      outcome.set(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
       continue;
     }
     used.set(e.power, u + 1);
@@ -708,7 +712,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       const idx = units.findIndex((x) => x.province === o.unit.province);
       units.splice(idx, 1);
     }
-    record(e, { ...toResult(e), result: "succeeds", reason: null });
+    outcome.set(e, { ...toResult(e), result: "succeeds", reason: null });
   }
   const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
   // Civil disorder: removals a power did not order.

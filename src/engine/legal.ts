@@ -7,6 +7,7 @@ import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
   type Coast,
+  type DislodgedUnit,
   dislodgedKey,
   type Location,
   type Position,
@@ -181,13 +182,32 @@ interface Prepared {
   /** Per connected group of fleet-held seas, the coastal provinces it touches. */
   readonly compCoasts: readonly (readonly number[])[];
   readonly anyConvoy: boolean;
-  /** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
-  readonly markConvoyReach: (p: number) => number;
+}
+
+/*
+ * The hot functions here define no functions inside them: tsx keeps function names by
+ * wrapping every named inner function in a call that defines its `name` each time it is
+ * made, which cost the self-play loop several per cent. Helpers are module functions.
+ */
+
+/** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
+function markConvoyReach(prep: Prepared, p: number): number {
+  const { t, compCoasts } = prep;
+  const { comp, stamp, compStamp } = t;
+  const s = nextStamp(t);
+  for (const sea of t.seasTouching[p]!) {
+    const c = comp[sea]!;
+    if (c === -1 || compStamp[c] === s) continue;
+    compStamp[c] = s;
+    for (const j of compCoasts[c]!) stamp[j] = s;
+  }
+  stamp[p] = 0;
+  return s;
 }
 
 function prepare(variant: Variant, position: Position): Prepared {
   const t = tablesFor(variant);
-  const { n, kind, at, comp, stamp, compStamp, incoming } = t;
+  const { n, kind, at, comp, stamp, incoming } = t;
   markClosed(t, variant, position);
   const units = position.units;
   const nu = units.length;
@@ -232,19 +252,7 @@ function prepare(variant: Variant, position: Position): Prepared {
   }
   const anyConvoy = compCoasts.length > 0;
 
-  /** Marks (with a fresh stamp) the provinces an army at `p` could be convoyed to. */
-  const markConvoyReach = (p: number): number => {
-    const s = nextStamp(t);
-    for (const sea of t.seasTouching[p]!) {
-      const c = comp[sea]!;
-      if (c === -1 || compStamp[c] === s) continue;
-      compStamp[c] = s;
-      for (const j of compCoasts[c]!) stamp[j] = s;
-    }
-    stamp[p] = 0;
-    return s;
-  };
-  return { t, units, up, compCoasts, anyConvoy, markConvoyReach };
+  return { t, units, up, compCoasts, anyConvoy };
 }
 
 /**
@@ -271,7 +279,8 @@ export function legalMovementOrders(
 ): Map<ProvinceId, readonly MovementOrder[]> {
   // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
   const unneeded = rules.unneededConvoy === "illegal";
-  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
+  const prep = prepare(variant, position);
+  const { t, units, up, compCoasts, anyConvoy } = prep;
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
   const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
@@ -283,7 +292,7 @@ export function legalMovementOrders(
     out.set(unit.province, list);
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-      const s = convoy ? markConvoyReach(p) : -1;
+      const s = convoy ? markConvoyReach(prep, p) : -1;
       for (const d of armyAdj[p]!) {
         if (closed[d] === 1) continue;
         list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
@@ -371,7 +380,8 @@ export function randomLegalMovementOrders(
   r: Rng,
 ): MovementOrder[] {
   const unneeded = rules.unneededConvoy === "illegal";
-  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
+  const prep = prepare(variant, position);
+  const { t, units, up, compCoasts, anyConvoy } = prep;
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
   const nu = units.length;
   const moves = new Int32Array(nu);
@@ -383,7 +393,7 @@ export function randomLegalMovementOrders(
     let c = 0;
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-      const s = convoy ? markConvoyReach(p) : -1;
+      const s = convoy ? markConvoyReach(prep, p) : -1;
       for (const d of armyAdj[p]!) {
         if (closed[d] === 1) continue;
         c += stamp[d] === s ? 2 : 1;
@@ -421,18 +431,13 @@ export function randomLegalMovementOrders(
     const convoyer = unit.type === "F" && kind[p] === KIND_SEA;
     const coasts = convoyer ? compCoasts[comp[p]!]! : [];
     let convoys = 0;
-    /** Whether the convoy of the army in `a` to `d` by this fleet is listed. */
-    const listed = (a: number, d: number): boolean =>
-      d !== a &&
-      closed[d] !== 1 &&
-      !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!));
     if (convoyer) {
       let open = 0;
       for (const d of coasts) if (closed[d] !== 1) open++;
       for (const a of coasts) {
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
-        if (unneeded) for (const d of coasts) convoys += listed(a, d) ? 1 : 0;
+        if (unneeded) for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
         else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
@@ -443,7 +448,7 @@ export function randomLegalMovementOrders(
     }
     k -= 1;
     if (k < moves[u]!) {
-      out.push(kthMove(t, unit, p, k, anyConvoy, markConvoyReach));
+      out.push(kthMove(prep, unit, p, k));
       continue;
     }
     k -= moves[u]!;
@@ -491,7 +496,7 @@ export function randomLegalMovementOrders(
       const v = at[a]!;
       if (v === -1 || units[v]!.type !== "A") continue;
       for (const d of coasts) {
-        if (!listed(a, d) || k-- > 0) continue;
+        if (!convoyListed(variant, t, unneeded, p, a, d) || k-- > 0) continue;
         found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
         break;
       }
@@ -502,19 +507,30 @@ export function randomLegalMovementOrders(
   return out;
 }
 
-/** The `k`-th move of a unit, in the order `legalMovementOrders` lists its moves. */
-function kthMove(
+/** Whether the convoy by the fleet in `p` of the army in `a` to `d` is listed. */
+function convoyListed(
+  variant: Variant,
   t: Tables,
-  unit: Unit,
+  unneeded: boolean,
   p: number,
-  k: number,
-  anyConvoy: boolean,
-  markConvoyReach: (p: number) => number,
-): MovementOrder {
+  a: number,
+  d: number,
+): boolean {
+  const { ids } = t;
+  return (
+    d !== a &&
+    t.closed[d] !== 1 &&
+    !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!))
+  );
+}
+
+/** The `k`-th move of a unit, in the order `legalMovementOrders` lists its moves. */
+function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrder {
+  const { t, anyConvoy } = prep;
   const { n, kind, armyAdj, armyAdjM, stamp, closed } = t;
   if (unit.type === "A") {
     const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-    const s = convoy ? markConvoyReach(p) : -1;
+    const s = convoy ? markConvoyReach(prep, p) : -1;
     for (const d of armyAdj[p]!) {
       if (closed[d] === 1) continue;
       if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
@@ -536,6 +552,15 @@ function kthMove(
   throw new Error(`no move ${k} for ${unit.type} ${unit.province}`);
 }
 
+/** Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones). */
+function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, rules: RuleOptions): boolean {
+  return (
+    t.at[q] === 1 ||
+    t.closed[q] === 1 ||
+    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin))
+  );
+}
+
 /**
  * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
  * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
@@ -547,7 +572,7 @@ export function legalRetreatOrders(
   rules: RuleOptions,
 ): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
-  const { at, closed } = t;
+  const { at } = t;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
@@ -558,19 +583,16 @@ export function legalRetreatOrders(
     const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
     const list: Order[] = [];
     const p = t.index.get(d.province)!;
-    const blocked = (q: number): boolean =>
-      at[q] === 1 ||
-      closed[q] === 1 ||
-      (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin));
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!blocked(q)) list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
+        if (!retreatBlocked(t, d, q, rules)) list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
       if (info) {
         info.targets.forEach((to, i) => {
-          if (!blocked(info.targetProv[i]!)) list.push({ kind: "retreat", unit, to });
+          if (!retreatBlocked(t, d, info.targetProv[i]!, rules))
+            list.push({ kind: "retreat", unit, to });
         });
       }
     }
@@ -600,14 +622,14 @@ export function legalAdjustmentOrders(
     if (n > 0) {
       for (const site of buildSites(variant, position, power)) {
         const prov = map.get(site);
-        const build = (type: "A" | "F", coast: Coast | null): Order => ({
-          kind: "build",
-          unit: { power, type, province: site, coast },
-        });
-        if (prov.kind !== "sea") orders.push(build("A", null));
+        if (prov.kind !== "sea")
+          orders.push({ kind: "build", unit: { power, type: "A", province: site, coast: null } });
         if (prov.kind === "coast") {
-          if (prov.coasts.length === 0) orders.push(build("F", null));
-          else for (const c of prov.coasts) orders.push(build("F", c));
+          if (prov.coasts.length === 0)
+            orders.push({ kind: "build", unit: { power, type: "F", province: site, coast: null } });
+          else
+            for (const coast of prov.coasts)
+              orders.push({ kind: "build", unit: { power, type: "F", province: site, coast } });
         }
       }
       orders.push({ kind: "waive", power });

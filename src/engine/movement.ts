@@ -559,8 +559,12 @@ class Resolver {
    */
   private inPlaceOrder(list: readonly number[]): readonly number[] {
     if (list.length < 2) return list;
-    const at = (i: number) => this.orders[i]!.unit.province;
-    return [...list].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+    const { orders } = this;
+    return [...list].sort((a, b) => {
+      const pa = orders[a]!.unit.province;
+      const pb = orders[b]!.unit.province;
+      return pa < pb ? -1 : pa > pb ? 1 : 0;
+    });
   }
 
   private describe(i: number): string {
