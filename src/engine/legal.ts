@@ -437,7 +437,8 @@ export function randomLegalMovementOrders(
       for (const a of coasts) {
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
-        if (unneeded) for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
+        if (unneeded)
+          for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
         else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
@@ -585,7 +586,8 @@ export function legalRetreatOrders(
     const p = t.index.get(d.province)!;
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!retreatBlocked(t, d, q, rules)) list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
+        if (!retreatBlocked(t, d, q, rules))
+          list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
