@@ -25,9 +25,12 @@ export interface MovementResolution {
   readonly paradox: readonly boolean[];
   /** Provinces left empty by a standoff: no retreat there. */
   readonly contested: readonly ProvinceId[];
-  /** Why each unsuccessful order failed, in words a chair can read aloud. */
+  /**
+   * Why each unsuccessful order failed, in words a chair can read aloud. (Built when first
+   * read, from the settled decisions: what is never read costs nothing.)
+   */
   readonly reasons: readonly (string | null)[];
-  /** How each order came out, successful or not: a chair can read it aloud. */
+  /** How each order came out, successful or not: a chair can read it aloud. (Idem.) */
   readonly explanations: readonly string[];
 }
 
@@ -232,21 +235,41 @@ class Resolver {
     }
     contested.sort();
 
-    const result = {
+    // The words are built when first read (most readers, self-play among them, read none):
+    // every decision is settled by now, so they come out as they would have here.
+    const resolver = this;
+    return {
       success,
       dislodgedBy,
       usesConvoy: this.usesConvoy,
       paradox: this.paradox,
       contested,
-      reasons: [] as (string | null)[],
-      explanations: [] as string[],
+      get reasons(): readonly (string | null)[] {
+        return resolver.texts(success, dislodgedBy).reasons;
+      },
+      get explanations(): readonly string[] {
+        return resolver.texts(success, dislodgedBy).explanations;
+      },
     };
-    for (let i = 0; i < n; i++) {
+  }
+
+  private words: { reasons: (string | null)[]; explanations: string[] } | null = null;
+
+  /** Every order's reason and explanation, built once, after resolution. */
+  private texts(
+    success: readonly boolean[],
+    dislodgedBy: readonly number[],
+  ): { reasons: (string | null)[]; explanations: string[] } {
+    if (this.words) return this.words;
+    const reasons: (string | null)[] = [];
+    const explanations: string[] = [];
+    for (let i = 0; i < this.n; i++) {
       const reason = success[i] ? null : `${this.explain(i, dislodgedBy)}${this.halfNote(i)}`;
-      result.reasons.push(reason);
-      result.explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
+      reasons.push(reason);
+      explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
     }
-    return result;
+    this.words = { reasons, explanations };
+    return this.words;
   }
 
   /** Kruijswijk's resolve: the decision of order `i`, guessing through cycles. */
