@@ -66,6 +66,9 @@ interface Tables {
   readonly incoming: number[][];
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
+  /** Each unit's province index (`Prepared.up`), and a count per unit. */
+  up: Int32Array;
+  counts: Int32Array;
   stampCounter: number;
 }
 
@@ -143,6 +146,8 @@ function tablesFor(variant: Variant): Tables {
     compStamp: new Int32Array(n),
     incoming: provs.map(() => []),
     closed: new Uint8Array(n),
+    up: new Int32Array(n),
+    counts: new Int32Array(n),
     stampCounter: 0,
   };
   tableCache.set(map, t);
@@ -177,7 +182,7 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
 interface Prepared {
   readonly t: Tables;
   readonly units: readonly Unit[];
-  /** Each unit's province index. */
+  /** Each unit's province index (scratch: longer than `units`). */
   readonly up: Int32Array;
   /** Per connected group of fleet-held seas, the coastal provinces it touches. */
   readonly compCoasts: readonly (readonly number[])[];
@@ -215,7 +220,8 @@ function prepare(variant: Variant, position: Position): Prepared {
   comp.fill(-1);
   for (let p = 0; p < n; p++) incoming[p]!.length = 0;
 
-  const up = new Int32Array(nu);
+  if (t.up.length < nu) t.up = new Int32Array(nu);
+  const { up } = t;
   for (let u = 0; u < nu; u++) {
     const p = t.index.get(units[u]!.province)!;
     up[u] = p;
@@ -384,7 +390,8 @@ export function randomLegalMovementOrders(
   const { t, units, up, compCoasts, anyConvoy } = prep;
   const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
   const nu = units.length;
-  const moves = new Int32Array(nu);
+  if (t.counts.length < nu) t.counts = new Int32Array(nu);
+  const moves = t.counts;
   // Pass 1, as legalMovementOrders' first loop: the moves of each unit counted, and who could
   // move where.
   for (let u = 0; u < nu; u++) {
@@ -424,9 +431,13 @@ export function randomLegalMovementOrders(
     let holdSupports = 0;
     let moveSupports = 0;
     for (const d of reach) {
-      if (at[d] !== -1 && closed[d] !== 1) holdSupports++;
-      const inc = incoming[d]!;
-      moveSupports += inc.length - (inc.includes(u) ? 1 : 0);
+      // Pass 1 listed this unit among those that could move to each open province of its
+      // reach (that reach is where it moves), and only there: it supports none of its own.
+      if (closed[d] === 1) moveSupports += incoming[d]!.length;
+      else {
+        moveSupports += incoming[d]!.length - 1;
+        if (at[d] !== -1) holdSupports++;
+      }
     }
     const convoyer = unit.type === "F" && kind[p] === KIND_SEA;
     const coasts = convoyer ? compCoasts[comp[p]!]! : [];

@@ -37,6 +37,16 @@ export interface MovementResolution {
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
 class Restart extends Error {}
 
+/** The shared empty list of supports or convoys (never added to: see `addTo`). */
+const NONE: number[] = [];
+
+/** Adds `i` to `lists[k]`, giving it a list of its own if it had the shared empty one. */
+function addTo(lists: number[][], k: number, i: number): void {
+  const list = lists[k]!;
+  if (list === NONE) lists[k] = [i];
+  else list.push(i);
+}
+
 const UNRESOLVED = 0;
 const GUESSING = 1;
 const RESOLVED = 2;
@@ -85,8 +95,10 @@ class Resolver {
     this.state = new Uint8Array(n);
     this.res = new Uint8Array(n);
     this.started = new Uint32Array(n);
-    this.supportsOf = Array.from({ length: n }, () => []);
-    this.convoysOf = Array.from({ length: n }, () => []);
+    // Most orders have no supports and no convoys: they share one empty list, replaced by
+    // the order's own on the first one added (`addTo`).
+    this.supportsOf = new Array<number[]>(n).fill(NONE);
+    this.convoysOf = new Array<number[]>(n).fill(NONE);
     this.convoyed = new Array<number>(n).fill(-1);
     this.usesConvoy = new Array<boolean>(n).fill(false);
     this.anyRoute = new Uint8Array(n);
@@ -113,7 +125,7 @@ class Resolver {
       if (m === undefined) return;
       const mo = orders[m]!;
       if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
-        this.convoysOf[m]!.push(i);
+        addTo(this.convoysOf, m, i);
         this.convoyed[i] = m;
       }
     });
@@ -170,7 +182,7 @@ class Resolver {
             o.toCoast === to.to.coast;
         }
       }
-      if (matches && t !== undefined) this.supportsOf[t]!.push(i);
+      if (matches && t !== undefined) addTo(this.supportsOf, t, i);
       else this.voidSupport[i] = true;
     });
   }
