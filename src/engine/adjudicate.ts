@@ -303,8 +303,25 @@ function phaseOf(
   }
 }
 
-/** One order per unit: a unit is its power's and its province's (see `dislodgedKey`). */
-const unitKey = (u: Unit): string => dislodgedKey(u);
+/**
+ * One order per unit: a unit is its power's and its province's (see `dislodgedKey`). The keys
+ * are made once per power and province and then reused, so that a phase builds no strings
+ * to look its units up (bounded by the variants' powers times their provinces).
+ */
+const unitKeys = new Map<PowerId, Map<ProvinceId, string>>();
+function unitKey(u: Unit): string {
+  let byProvince = unitKeys.get(u.power);
+  if (!byProvince) {
+    byProvince = new Map();
+    unitKeys.set(u.power, byProvince);
+  }
+  let k = byProvince.get(u.province);
+  if (k === undefined) {
+    k = dislodgedKey(u);
+    byProvince.set(u.province, k);
+  }
+  return k;
+}
 
 /** What a successful order of a retreat or adjustment phase did. */
 function successText(o: Order | null): string {
@@ -335,20 +352,25 @@ const toResult = (e: Entry): OrderResult => ({
 
 /** Applies the duplicate-order rule: one order per unit survives; the others are set aside. */
 function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
-  const byUnit = new Map<string, Entry[]>();
+  // Each unit's first order, in the order of the units' first orders; the units ordered more
+  // than once are listed apart (they are few: most phases have none).
+  const chosen = new Map<string, Entry>();
+  let several: Map<string, Entry[]> | null = null;
   for (const e of entries) {
     if (!e.order || e.order.kind === "waive" || e.order.kind === "build") continue;
     const k = unitKey(e.order.unit);
-    const list = byUnit.get(k);
-    if (list) list.push(e);
-    else byUnit.set(k, [e]);
-  }
-  const chosen = new Map<string, Entry>();
-  for (const [k, list] of byUnit) {
-    if (list.length === 1) {
-      chosen.set(k, list[0]!);
+    const first = chosen.get(k);
+    if (first === undefined) {
+      chosen.set(k, e);
       continue;
     }
+    several ??= new Map();
+    const list = several.get(k);
+    if (list) list.push(e);
+    else several.set(k, [first, e]);
+  }
+  if (several === null) return chosen;
+  for (const [k, list] of several) {
     if (rules.duplicateOrders === "hold") {
       // Seed 002 III(6): identical orders are one order.
       const first = list[0]!;
@@ -382,6 +404,7 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
       e.order = null;
     }
     if (keep) chosen.set(k, keep);
+    else chosen.delete(k);
   }
   return chosen;
 }

@@ -63,7 +63,12 @@ interface Tables {
   readonly comp: Int32Array;
   readonly stamp: Int32Array;
   readonly compStamp: Int32Array;
+  /**
+   * Per province, the units that could move there: the first `incomingN[p]` entries of
+   * `incoming[p]` (the lists are overwritten, never shrunk, so no phase reallocates them).
+   */
   readonly incoming: number[][];
+  readonly incomingN: Int32Array;
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
   /** Each unit's province index (`Prepared.up`), and a count per unit. */
@@ -145,6 +150,7 @@ function tablesFor(variant: Variant): Tables {
     stamp: new Int32Array(n),
     compStamp: new Int32Array(n),
     incoming: provs.map(() => []),
+    incomingN: new Int32Array(n),
     closed: new Uint8Array(n),
     up: new Int32Array(n),
     counts: new Int32Array(n),
@@ -195,6 +201,11 @@ interface Prepared {
  * made, which cost the self-play loop several per cent. Helpers are module functions.
  */
 
+/** Lists unit `u` among those that could move to province `d`. */
+function addIncoming(t: Tables, d: number, u: number): void {
+  t.incoming[d]![t.incomingN[d]!++] = u;
+}
+
 /** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
 function markConvoyReach(prep: Prepared, p: number): number {
   const { t, compCoasts } = prep;
@@ -212,13 +223,13 @@ function markConvoyReach(prep: Prepared, p: number): number {
 
 function prepare(variant: Variant, position: Position): Prepared {
   const t = tablesFor(variant);
-  const { n, kind, at, comp, stamp, incoming } = t;
+  const { kind, at, comp, stamp } = t;
   markClosed(t, variant, position);
   const units = position.units;
   const nu = units.length;
   at.fill(-1);
   comp.fill(-1);
-  for (let p = 0; p < n; p++) incoming[p]!.length = 0;
+  t.incomingN.fill(0);
 
   if (t.up.length < nu) t.up = new Int32Array(nu);
   const { up } = t;
@@ -287,7 +298,7 @@ export function legalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
   const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
   // Holds and moves; and who could move where, for supports.
@@ -303,14 +314,14 @@ export function legalMovementOrders(
         if (closed[d] === 1) continue;
         list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
         if (stamp[d] === s) list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: true });
-        incoming[d]!.push(u);
+        addIncoming(t, d, u);
       }
       if (convoy) {
         const row = p * n;
         for (let d = 0; d < n; d++) {
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
-          incoming[d]!.push(u);
+          addIncoming(t, d, u);
         }
       }
     } else {
@@ -321,7 +332,7 @@ export function legalMovementOrders(
         if (closed[targetProv[i]!] === 1) continue;
         list.push({ kind: "move", unit, to: targets[i]!, viaConvoy: false });
       }
-      for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+      for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
     }
   }
 
@@ -344,7 +355,9 @@ export function legalMovementOrders(
       });
     }
     for (const d of reach) {
-      for (const v of incoming[d]!) {
+      const inc = incoming[d]!;
+      for (let q = 0; q < incomingN[d]!; q++) {
+        const v = inc[q]!;
         if (v === u) continue;
         const x = units[v]!;
         list.push({
@@ -388,7 +401,7 @@ export function randomLegalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
   const nu = units.length;
   if (t.counts.length < nu) t.counts = new Int32Array(nu);
   const moves = t.counts;
@@ -404,21 +417,21 @@ export function randomLegalMovementOrders(
       for (const d of armyAdj[p]!) {
         if (closed[d] === 1) continue;
         c += stamp[d] === s ? 2 : 1;
-        incoming[d]!.push(u);
+        addIncoming(t, d, u);
       }
       if (convoy) {
         const row = p * n;
         for (let d = 0; d < n; d++) {
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           c++;
-          incoming[d]!.push(u);
+          addIncoming(t, d, u);
         }
       }
     } else {
       const info = fleetInfo(t, p, unit.coast);
       if (info) {
         for (const d of info.targetProv) if (closed[d] !== 1) c++;
-        for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+        for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
       }
     }
     moves[u] = c;
@@ -433,9 +446,9 @@ export function randomLegalMovementOrders(
     for (const d of reach) {
       // Pass 1 listed this unit among those that could move to each open province of its
       // reach (that reach is where it moves), and only there: it supports none of its own.
-      if (closed[d] === 1) moveSupports += incoming[d]!.length;
+      if (closed[d] === 1) moveSupports += incomingN[d]!;
       else {
-        moveSupports += incoming[d]!.length - 1;
+        moveSupports += incomingN[d]! - 1;
         if (at[d] !== -1) holdSupports++;
       }
     }
@@ -484,7 +497,9 @@ export function randomLegalMovementOrders(
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
       for (const d of reach) {
-        for (const v of incoming[d]!) {
+        const inc = incoming[d]!;
+        for (let q = 0; q < incomingN[d]!; q++) {
+          const v = inc[q]!;
           if (v === u || k-- > 0) continue;
           const x = units[v]!;
           found = {
