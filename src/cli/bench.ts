@@ -12,10 +12,9 @@ import { classicalScenarios } from "../variants/classical/scenarios.ts";
  * (legal orders, a random choice per unit, the typed path into the adjudicator, the next
  * position, the scenario's rules, the invariant checks) and, separately, two scopes of one
  * movement phase: complete (orders in, results with reasons and explanations, the next
- * position, centres, the phase sequence; the results and their words are made when read, so
- * it is timed as given and again with every result read) and the movement resolver alone.
- * Nothing of the games is kept: the scopes are timed in a second pass that replays the same
- * games (they are deterministic for the seed), each movement phase three times over, warm.
+ * position, centres, the phase sequence) and the movement resolver alone. Nothing of the
+ * games is kept: the scopes are timed in a second pass that replays the same games (they are
+ * deterministic for the seed), each movement phase three times over, warm.
  */
 
 export interface BenchResult {
@@ -34,13 +33,6 @@ export interface BenchResult {
   completeSeconds: number;
   completeMovementPhasesPerSecond: number;
   completeMovementPhasesPerCpuSecond: number;
-  /**
-   * The complete phase with every result read, its reason and explanation made (results and
-   * their words are made when first read; `completeMovementPhases...` reads none).
-   */
-  completeReadSeconds: number;
-  completeReadMovementPhasesPerSecond: number;
-  completeReadMovementPhasesPerCpuSecond: number;
   resolveSeconds: number;
   adjudicatedMovementPhasesPerSecond: number;
   adjudicatedMovementPhasesPerCpuSecond: number;
@@ -97,13 +89,10 @@ export function benchSelfPlay(
   // The two scopes of a movement phase, over the same phases: each timed three times
   // (warm: the loop above ran them), the median of the three totals.
   const complete = [0, 0, 0];
-  const completeRead = [0, 0, 0];
   const resolver = [0, 0, 0];
   // The same in this process's CPU time (on a loaded machine, closer to the true cost).
   const completeCpu = [0, 0, 0];
-  const completeReadCpu = [0, 0, 0];
   const resolverCpu = [0, 0, 0];
-  let words = 0;
   const map = scenario.variant.map;
   for (let g = 0; g < games; g++) {
     selfPlayGame({
@@ -124,25 +113,16 @@ export function benchSelfPlay(
           resolveMovement(map, input, rules);
           const t2 = performance.now();
           const c2 = cpu();
-          const read = stepParsed(scenario, rules, seed + g, before, parsedSets(orders));
-          for (const r of read.result.results)
-            words += r.explanation.length + (r.reason?.length ?? 0);
-          const t3 = performance.now();
-          const c3 = cpu();
           complete[k]! += t1 - t0;
           resolver[k]! += t2 - t1;
-          completeRead[k]! += t3 - t2;
           completeCpu[k]! += (c1 - c0) * 1000;
           resolverCpu[k]! += (c2 - c1) * 1000;
-          completeReadCpu[k]! += (c3 - c2) * 1000;
         }
       },
     });
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]! / 1000;
-  if (words === 0) throw new Error("the results read had no explanations");
   const completeSeconds = median(complete);
-  const completeReadSeconds = median(completeRead);
   const resolveSeconds = median(resolver);
   return {
     games,
@@ -158,9 +138,6 @@ export function benchSelfPlay(
     completeSeconds: Number(completeSeconds.toFixed(3)),
     completeMovementPhasesPerSecond: Math.round(movementPhases / completeSeconds),
     completeMovementPhasesPerCpuSecond: Math.round(movementPhases / median(completeCpu)),
-    completeReadSeconds: Number(completeReadSeconds.toFixed(3)),
-    completeReadMovementPhasesPerSecond: Math.round(movementPhases / completeReadSeconds),
-    completeReadMovementPhasesPerCpuSecond: Math.round(movementPhases / median(completeReadCpu)),
     resolveSeconds: Number(resolveSeconds.toFixed(3)),
     adjudicatedMovementPhasesPerSecond: Math.round(movementPhases / resolveSeconds),
     adjudicatedMovementPhasesPerCpuSecond: Math.round(movementPhases / median(resolverCpu)),
