@@ -1,6 +1,6 @@
 import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
-import { boardAfter, type MovementResolution, resolveMovement } from "./movement.ts";
+import { boardAfter, resolveMovement } from "./movement.ts";
 import {
   formatOrder,
   isMovementOrder,
@@ -470,49 +470,6 @@ function movementPhase(
     rules.movement === "sequential" ? resolveSequential(variant, position, orders, rules) : null;
   const res = seq ?? resolveMovement(map, orders, rules);
 
-  const { units, dislodged } = boardAfter(orders, res);
-  // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
-  const board = seq ?? { units, dislodged };
-  const after: Position = {
-    phase: phaseAfterMovement(position.phase, rules),
-    units: board.units,
-    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
-    contested: res.contested,
-    centers: position.centers,
-  };
-  const options = board.dislodged.map((unit) => ({
-    unit,
-    retreats: disbandedAtOnce(table, unit) ? [] : retreatOptions(variant, after, unit, rules),
-  }));
-  const anyRetreat = options.some((d) => d.retreats.length > 0);
-  const next = anyRetreat
-    ? after
-    : afterRetreats(variant, { ...after, dislodged: [], contested: [] }, rules);
-  // The results, with their words, are made when first read (self-play reads none).
-  const { dislodged: all } = board;
-  return finish(
-    variant,
-    position,
-    () => movementResults(variant, position, entries, owner, orders, res, all, table),
-    next,
-    options,
-  );
-}
-
-/**
- * A movement phase's results: one per order given, in the order given; then the units that
- * got none.
- */
-function movementResults(
-  variant: Variant,
-  position: Position,
-  entries: readonly Entry[],
-  owner: readonly (Entry | null)[],
-  orders: readonly MovementOrder[],
-  res: MovementResolution,
-  dislodged: readonly DislodgedUnit[],
-  table: AdjudicateOptions,
-): OrderResult[] {
   const results: OrderResult[] = [];
   const byEntry = new Map<Entry, number>();
   owner.forEach((e, i) => {
@@ -560,7 +517,21 @@ function movementResults(
     });
   });
 
-  for (const d of dislodged.filter((x) => disbandedAtOnce(table, x))) {
+  const { units, dislodged } = boardAfter(orders, res);
+  // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
+  const board = seq ?? { units, dislodged };
+  const after: Position = {
+    phase: phaseAfterMovement(position.phase, rules),
+    units: board.units,
+    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
+    contested: res.contested,
+    centers: position.centers,
+  };
+  const options = board.dislodged.map((unit) => ({
+    unit,
+    retreats: disbandedAtOnce(table, unit) ? [] : retreatOptions(variant, after, unit, rules),
+  }));
+  for (const d of board.dislodged.filter((x) => disbandedAtOnce(table, x))) {
     const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
     const i = results.findIndex(
       (r) =>
@@ -576,7 +547,11 @@ function movementResults(
         explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
       };
   }
-  return results;
+  const anyRetreat = options.some((d) => d.retreats.length > 0);
+  const next = anyRetreat
+    ? after
+    : afterRetreats(variant, { ...after, dislodged: [], contested: [] }, rules);
+  return finish(variant, position, results, next, options);
 }
 
 /** Every province a dislodged unit may retreat to (with the coast a fleet would take). */
@@ -830,7 +805,7 @@ export function rankForRemoval(
 function finish(
   variant: Variant,
   position: Position,
-  results: OrderResult[] | (() => OrderResult[]),
+  results: OrderResult[],
   next: Position,
   dislodged: PhaseResult["dislodged"] = [],
 ): PhaseResult {
@@ -841,19 +816,5 @@ function finish(
     for (const owner of next.centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
     for (const [p, n] of counts) if (n >= solo) winner = p;
   }
-  if (Array.isArray(results)) return { phase: position.phase, results, next, winner, dislodged };
-  // Made on first read, then kept: an own, enumerable property like any other (JSON, spreads
-  // and deep comparisons see it), so `PhaseResult` stays plain to read.
-  const make = results;
-  let made: OrderResult[] | null = null;
-  return {
-    phase: position.phase,
-    get results(): readonly OrderResult[] {
-      made ??= make();
-      return made;
-    },
-    next,
-    winner,
-    dislodged,
-  };
+  return { phase: position.phase, results, next, winner, dislodged };
 }

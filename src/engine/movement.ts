@@ -25,12 +25,9 @@ export interface MovementResolution {
   readonly paradox: readonly boolean[];
   /** Provinces left empty by a standoff: no retreat there. */
   readonly contested: readonly ProvinceId[];
-  /**
-   * Why each unsuccessful order failed, in words a chair can read aloud. (Built when first
-   * read, from the settled decisions: what is never read costs nothing.)
-   */
+  /** Why each unsuccessful order failed, in words a chair can read aloud. */
   readonly reasons: readonly (string | null)[];
-  /** How each order came out, successful or not: a chair can read it aloud. (Idem.) */
+  /** How each order came out, successful or not: a chair can read it aloud. */
   readonly explanations: readonly string[];
 }
 
@@ -247,41 +244,21 @@ class Resolver {
     }
     contested.sort();
 
-    // The words are built when first read (most readers, self-play among them, read none):
-    // every decision is settled by now, so they come out as they would have here.
-    const resolver = this;
-    return {
+    const result = {
       success,
       dislodgedBy,
       usesConvoy: this.usesConvoy,
       paradox: this.paradox,
       contested,
-      get reasons(): readonly (string | null)[] {
-        return resolver.texts(success, dislodgedBy).reasons;
-      },
-      get explanations(): readonly string[] {
-        return resolver.texts(success, dislodgedBy).explanations;
-      },
+      reasons: [] as (string | null)[],
+      explanations: [] as string[],
     };
-  }
-
-  private words: { reasons: (string | null)[]; explanations: string[] } | null = null;
-
-  /** Every order's reason and explanation, built once, after resolution. */
-  private texts(
-    success: readonly boolean[],
-    dislodgedBy: readonly number[],
-  ): { reasons: (string | null)[]; explanations: string[] } {
-    if (this.words) return this.words;
-    const reasons: (string | null)[] = [];
-    const explanations: string[] = [];
-    for (let i = 0; i < this.n; i++) {
+    for (let i = 0; i < n; i++) {
       const reason = success[i] ? null : `${this.explain(i, dislodgedBy)}${this.halfNote(i)}`;
-      reasons.push(reason);
-      explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
+      result.reasons.push(reason);
+      result.explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
     }
-    this.words = { reasons, explanations };
-    return this.words;
+    return result;
   }
 
   /** Kruijswijk's resolve: the decision of order `i`, guessing through cycles. */
