@@ -303,8 +303,25 @@ function phaseOf(
   }
 }
 
-/** One order per unit: a unit is its power's and its province's (see `dislodgedKey`). */
-const unitKey = (u: Unit): string => dislodgedKey(u);
+/**
+ * One order per unit: a unit is its power's and its province's (see `dislodgedKey`). The keys
+ * are made once per power and province and then reused, so that a phase builds no strings
+ * to look its units up (bounded by the variants' powers times their provinces).
+ */
+const unitKeys = new Map<PowerId, Map<ProvinceId, string>>();
+function unitKey(u: Unit): string {
+  let byProvince = unitKeys.get(u.power);
+  if (!byProvince) {
+    byProvince = new Map();
+    unitKeys.set(u.power, byProvince);
+  }
+  let k = byProvince.get(u.province);
+  if (k === undefined) {
+    k = dislodgedKey(u);
+    byProvince.set(u.province, k);
+  }
+  return k;
+}
 
 /** What a successful order of a retreat or adjustment phase did. */
 function successText(o: Order | null): string {
@@ -335,20 +352,25 @@ const toResult = (e: Entry): OrderResult => ({
 
 /** Applies the duplicate-order rule: one order per unit survives; the others are set aside. */
 function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
-  const byUnit = new Map<string, Entry[]>();
+  // Each unit's first order, in the order of the units' first orders; the units ordered more
+  // than once are listed apart (they are few: most phases have none).
+  const chosen = new Map<string, Entry>();
+  let several: Map<string, Entry[]> | null = null;
   for (const e of entries) {
     if (!e.order || e.order.kind === "waive" || e.order.kind === "build") continue;
     const k = unitKey(e.order.unit);
-    const list = byUnit.get(k);
-    if (list) list.push(e);
-    else byUnit.set(k, [e]);
-  }
-  const chosen = new Map<string, Entry>();
-  for (const [k, list] of byUnit) {
-    if (list.length === 1) {
-      chosen.set(k, list[0]!);
+    const first = chosen.get(k);
+    if (first === undefined) {
+      chosen.set(k, e);
       continue;
     }
+    several ??= new Map();
+    const list = several.get(k);
+    if (list) list.push(e);
+    else several.set(k, [first, e]);
+  }
+  if (several === null) return chosen;
+  for (const [k, list] of several) {
     if (rules.duplicateOrders === "hold") {
       // Seed 002 III(6): identical orders are one order.
       const first = list[0]!;
@@ -382,9 +404,29 @@ function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
       e.order = null;
     }
     if (keep) chosen.set(k, keep);
+    else chosen.delete(k);
   }
   return chosen;
 }
+
+/**
+ * An army ordered to a province it cannot reach over land needs fleets that could carry it
+ * (DATC 4.E.1: without any, the move is impossible and the army holds): such an order is
+ * set aside. (Module functions, not ones made per phase: tsx makes every named inner
+ * function cost a property definition each time it is made.)
+ */
+function setAsideImpossible(ctx: InterpretContext, e: Entry): boolean {
+  const why = e.order ? impossibleConvoy(ctx, e.order) : null;
+  if (why === null) return false;
+  e.result = "invalid";
+  e.reason = why;
+  e.order = null;
+  return true;
+}
+
+/** A power nobody plays does not retreat: its dislodged units are disbanded at once. */
+const disbandedAtOnce = (table: AdjudicateOptions, d: DislodgedUnit): boolean =>
+  table.disbandDislodged?.has(d.power) === true;
 
 function movementPhase(
   variant: Variant,
@@ -394,23 +436,13 @@ function movementPhase(
 ): PhaseResult {
   const { position, rules, map } = ctx;
 
-  // An army ordered to a province it cannot reach over land needs fleets that could carry it
-  // (DATC 4.E.1: without any, the move is impossible and the army holds).
-  const setAsideImpossible = (e: Entry): boolean => {
-    const why = e.order ? impossibleConvoy(ctx, e.order) : null;
-    if (why === null) return false;
-    e.result = "invalid";
-    e.reason = why;
-    e.order = null;
-    return true;
-  };
   // Seed 002 III(6): illegal orders are set aside before deciding whether a unit was ordered
   // more than once. (Other duplicate rules take the order they name, legal or not.)
-  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(e);
+  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(ctx, e);
   const chosen = dedupe(entries, rules);
   for (const e of chosen.values()) {
     const o = e.order;
-    if (o && o.kind !== "waive" && setAsideImpossible(e)) chosen.delete(unitKey(o.unit));
+    if (o && o.kind !== "waive" && setAsideImpossible(ctx, e)) chosen.delete(unitKey(o.unit));
   }
 
   const orders: MovementOrder[] = [];
@@ -488,20 +520,18 @@ function movementPhase(
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
-  // A power nobody plays does not retreat: its dislodged units are disbanded at once.
-  const gone = (d: DislodgedUnit): boolean => table.disbandDislodged?.has(d.power) === true;
   const after: Position = {
     phase: phaseAfterMovement(position.phase, rules),
     units: board.units,
-    dislodged: board.dislodged.filter((d) => !gone(d)),
+    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
     contested: res.contested,
     centers: position.centers,
   };
   const options = board.dislodged.map((unit) => ({
     unit,
-    retreats: gone(unit) ? [] : retreatOptions(variant, after, unit, rules),
+    retreats: disbandedAtOnce(table, unit) ? [] : retreatOptions(variant, after, unit, rules),
   }));
-  for (const d of board.dislodged.filter(gone)) {
+  for (const d of board.dislodged.filter((x) => disbandedAtOnce(table, x))) {
     const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
     const i = results.findIndex(
       (r) =>
@@ -670,13 +700,10 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
   // Seed 002 V(2): builds and removals beyond the number allowed: taken in the order written,
   // or from the bottom of the order set up.
   const outcome = new Map<Entry, OrderResult>();
-  const record = (e: Entry, r: OrderResult): void => {
-    outcome.set(e, r);
-  };
   for (const e of rules.excessAdjustments === "last" ? [...entries].reverse() : entries) {
     const o = e.order;
     if (!o) {
-      record(e, toResult(e));
+      outcome.set(e, toResult(e));
       continue;
     }
     const n = counts.get(e.power) ?? 0;
@@ -696,7 +723,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      record(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
+      outcome.set(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
       continue;
     }
     used.set(e.power, u + 1);
@@ -708,7 +735,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       const idx = units.findIndex((x) => x.province === o.unit.province);
       units.splice(idx, 1);
     }
-    record(e, { ...toResult(e), result: "succeeds", reason: null });
+    outcome.set(e, { ...toResult(e), result: "succeeds", reason: null });
   }
   const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
   // Civil disorder: removals a power did not order.

@@ -63,6 +63,30 @@ export function seaTouches(map: GameMap, sea: ProvinceId, p: ProvinceId): boolea
 const NONE = new Int32Array(0);
 
 /**
+ * Marks `mark` in `t.seen` the open seas reachable from the seas in `start` through open
+ * seas. (A module function, not one made inside `seaRoute`: tsx makes named inner
+ * functions cost a property definition each time.)
+ */
+function reach(t: SeaTables, start: Int32Array, mark: number): void {
+  const { seaNext, open, seen, queue } = t;
+  let n = 0;
+  for (const s of start) {
+    if (open[s] === 1 && seen[s] !== mark) {
+      seen[s] = mark;
+      queue[n++] = s;
+    }
+  }
+  for (let q = 0; q < n; q++) {
+    for (const s of seaNext[queue[q]!]!) {
+      if (open[s] === 1 && seen[s] !== mark) {
+        seen[s] = mark;
+        queue[n++] = s;
+      }
+    }
+  }
+}
+
+/**
  * Is there a chain of sea provinces, each accepted by `usable`, from a sea next to `from`
  * to a sea next to `to`? With `through`, the chain must be able to pass that sea.
  */
@@ -74,36 +98,18 @@ export function seaRoute(
   through?: ProvinceId,
 ): boolean {
   const t = seaTables(map);
-  const { seas, seaNext, open, seen, queue } = t;
+  const { seas, open, seen } = t;
   const starts = t.seasAt.get(from) ?? NONE;
   const ends = t.seasAt.get(to) ?? NONE;
   if (starts.length === 0 || ends.length === 0) return false;
   for (let i = 0; i < seas.length; i++) open[i] = usable(seas[i]!) ? 1 : 0;
-  // The usable seas reachable from the seas in `start` through usable seas, marked `mark`.
-  const reach = (start: Int32Array, mark: number): void => {
-    let n = 0;
-    for (const s of start) {
-      if (open[s] === 1 && seen[s] !== mark) {
-        seen[s] = mark;
-        queue[n++] = s;
-      }
-    }
-    for (let q = 0; q < n; q++) {
-      for (const s of seaNext[queue[q]!]!) {
-        if (open[s] === 1 && seen[s] !== mark) {
-          seen[s] = mark;
-          queue[n++] = s;
-        }
-      }
-    }
-  };
   seen.fill(0);
-  reach(starts, 1);
+  reach(t, starts, 1);
   if (through !== undefined) {
     const k = seas.indexOf(through);
     if (k === -1 || seen[k] !== 1) return false;
     seen.fill(0);
-    reach(ends, 1);
+    reach(t, ends, 1);
     return seen[k] === 1;
   }
   for (const s of ends) if (seen[s] === 1) return true;

@@ -79,6 +79,15 @@ const adjectiveOf = (ctx: InterpretContext, power: PowerId): string =>
 
 const nameOf = (ctx: InterpretContext, id: string): string => ctx.map.province(id)?.name ?? id;
 
+/**
+ * The first of the position's units in province `p` (not its dislodged ones): `unitAt`
+ * holds exactly that outside retreat phases.
+ */
+const unitIn = (ctx: InterpretContext, p: ProvinceId): Unit | undefined =>
+  ctx.position.phase.type === "R"
+    ? ctx.position.units.find((u) => u.province === p)
+    : ctx.unitAt.get(p);
+
 const where = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);
 
 /** Finds the power's own unit named by the order, or says why it cannot. */
@@ -240,7 +249,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
           `a unit in ${where(unit)} cannot support into ${nameOf(ctx, reach)}: it could not move there`,
         );
       }
-      const there = ctx.position.units.find((u) => u.province === target);
+      const there = unitIn(ctx, target);
       const targetType = there?.type ?? p.supported.type ?? "A";
       if (p.to === null)
         return good({ kind: "support", unit, target, targetType, to: null, toCoast: null });
@@ -258,7 +267,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (unit.type !== "F") return bad("only fleets can convoy");
       if (map.get(unit.province).kind !== "sea")
         return bad("a fleet can convoy only from a sea province");
-      const there = ctx.position.units.find((u) => u.province === p.convoyed.province);
+      const there = unitIn(ctx, p.convoyed.province);
       // Seed 002 IV(1): with `ignore`, a wrong type written for the convoyed unit is no matter.
       if (p.convoyed.type === "F" && ctx.rules.unitType !== "ignore")
         return bad("only armies can be convoyed");

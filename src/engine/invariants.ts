@@ -36,7 +36,7 @@ export function checkInvariants(variant: Variant, pos: Position): string[] {
     if (!seen.has(d.province))
       problems.push(`the dislodged unit from ${d.province} has no dislodger there`);
   }
-  for (const [c] of pos.centers) {
+  for (const c of pos.centers.keys()) {
     if (!map.province(c)?.supplyCenter) problems.push(`${c} is owned but is not a supply centre`);
   }
   // After adjustments (a spring movement phase), no power has more units than centres.

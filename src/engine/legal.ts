@@ -7,6 +7,7 @@ import type { RuleOptions } from "./rules.ts";
 import {
   COASTS,
   type Coast,
+  type DislodgedUnit,
   dislodgedKey,
   type Location,
   type Position,
@@ -62,9 +63,17 @@ interface Tables {
   readonly comp: Int32Array;
   readonly stamp: Int32Array;
   readonly compStamp: Int32Array;
+  /**
+   * Per province, the units that could move there: the first `incomingN[p]` entries of
+   * `incoming[p]` (the lists are overwritten, never shrunk, so no phase reallocates them).
+   */
   readonly incoming: number[][];
+  readonly incomingN: Int32Array;
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
+  /** Each unit's province index (`Prepared.up`), and a count per unit. */
+  up: Int32Array;
+  counts: Int32Array;
   stampCounter: number;
 }
 
@@ -141,7 +150,10 @@ function tablesFor(variant: Variant): Tables {
     stamp: new Int32Array(n),
     compStamp: new Int32Array(n),
     incoming: provs.map(() => []),
+    incomingN: new Int32Array(n),
     closed: new Uint8Array(n),
+    up: new Int32Array(n),
+    counts: new Int32Array(n),
     stampCounter: 0,
   };
   tableCache.set(map, t);
@@ -176,26 +188,51 @@ function markClosed(t: Tables, variant: Variant, position: Position): void {
 interface Prepared {
   readonly t: Tables;
   readonly units: readonly Unit[];
-  /** Each unit's province index. */
+  /** Each unit's province index (scratch: longer than `units`). */
   readonly up: Int32Array;
   /** Per connected group of fleet-held seas, the coastal provinces it touches. */
   readonly compCoasts: readonly (readonly number[])[];
   readonly anyConvoy: boolean;
-  /** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
-  readonly markConvoyReach: (p: number) => number;
+}
+
+/*
+ * The hot functions here define no functions inside them: tsx keeps function names by
+ * wrapping every named inner function in a call that defines its `name` each time it is
+ * made, which cost the self-play loop several per cent. Helpers are module functions.
+ */
+
+/** Lists unit `u` among those that could move to province `d`. */
+function addIncoming(t: Tables, d: number, u: number): void {
+  t.incoming[d]![t.incomingN[d]!++] = u;
+}
+
+/** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
+function markConvoyReach(prep: Prepared, p: number): number {
+  const { t, compCoasts } = prep;
+  const { comp, stamp, compStamp } = t;
+  const s = nextStamp(t);
+  for (const sea of t.seasTouching[p]!) {
+    const c = comp[sea]!;
+    if (c === -1 || compStamp[c] === s) continue;
+    compStamp[c] = s;
+    for (const j of compCoasts[c]!) stamp[j] = s;
+  }
+  stamp[p] = 0;
+  return s;
 }
 
 function prepare(variant: Variant, position: Position): Prepared {
   const t = tablesFor(variant);
-  const { n, kind, at, comp, stamp, compStamp, incoming } = t;
+  const { kind, at, comp, stamp } = t;
   markClosed(t, variant, position);
   const units = position.units;
   const nu = units.length;
   at.fill(-1);
   comp.fill(-1);
-  for (let p = 0; p < n; p++) incoming[p]!.length = 0;
+  t.incomingN.fill(0);
 
-  const up = new Int32Array(nu);
+  if (t.up.length < nu) t.up = new Int32Array(nu);
+  const { up } = t;
   for (let u = 0; u < nu; u++) {
     const p = t.index.get(units[u]!.province)!;
     up[u] = p;
@@ -232,19 +269,7 @@ function prepare(variant: Variant, position: Position): Prepared {
   }
   const anyConvoy = compCoasts.length > 0;
 
-  /** Marks (with a fresh stamp) the provinces an army at `p` could be convoyed to. */
-  const markConvoyReach = (p: number): number => {
-    const s = nextStamp(t);
-    for (const sea of t.seasTouching[p]!) {
-      const c = comp[sea]!;
-      if (c === -1 || compStamp[c] === s) continue;
-      compStamp[c] = s;
-      for (const j of compCoasts[c]!) stamp[j] = s;
-    }
-    stamp[p] = 0;
-    return s;
-  };
-  return { t, units, up, compCoasts, anyConvoy, markConvoyReach };
+  return { t, units, up, compCoasts, anyConvoy };
 }
 
 /**
@@ -271,8 +296,9 @@ export function legalMovementOrders(
 ): Map<ProvinceId, readonly MovementOrder[]> {
   // DATC 6.G.19 (`unneededConvoy: illegal`): only fleets some minimal route needs convoy.
   const unneeded = rules.unneededConvoy === "illegal";
-  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const prep = prepare(variant, position);
+  const { t, units, up, compCoasts, anyConvoy } = prep;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
   const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
   // Holds and moves; and who could move where, for supports.
@@ -283,19 +309,19 @@ export function legalMovementOrders(
     out.set(unit.province, list);
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-      const s = convoy ? markConvoyReach(p) : -1;
+      const s = convoy ? markConvoyReach(prep, p) : -1;
       for (const d of armyAdj[p]!) {
         if (closed[d] === 1) continue;
         list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
         if (stamp[d] === s) list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: true });
-        incoming[d]!.push(u);
+        addIncoming(t, d, u);
       }
       if (convoy) {
         const row = p * n;
         for (let d = 0; d < n; d++) {
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           list.push({ kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false });
-          incoming[d]!.push(u);
+          addIncoming(t, d, u);
         }
       }
     } else {
@@ -306,7 +332,7 @@ export function legalMovementOrders(
         if (closed[targetProv[i]!] === 1) continue;
         list.push({ kind: "move", unit, to: targets[i]!, viaConvoy: false });
       }
-      for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+      for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
     }
   }
 
@@ -329,7 +355,9 @@ export function legalMovementOrders(
       });
     }
     for (const d of reach) {
-      for (const v of incoming[d]!) {
+      const inc = incoming[d]!;
+      for (let q = 0; q < incomingN[d]!; q++) {
+        const v = inc[q]!;
         if (v === u) continue;
         const x = units[v]!;
         list.push({
@@ -371,10 +399,12 @@ export function randomLegalMovementOrders(
   r: Rng,
 ): MovementOrder[] {
   const unneeded = rules.unneededConvoy === "illegal";
-  const { t, units, up, compCoasts, anyConvoy, markConvoyReach } = prepare(variant, position);
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, closed } = t;
+  const prep = prepare(variant, position);
+  const { t, units, up, compCoasts, anyConvoy } = prep;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
   const nu = units.length;
-  const moves = new Int32Array(nu);
+  if (t.counts.length < nu) t.counts = new Int32Array(nu);
+  const moves = t.counts;
   // Pass 1, as legalMovementOrders' first loop: the moves of each unit counted, and who could
   // move where.
   for (let u = 0; u < nu; u++) {
@@ -383,25 +413,25 @@ export function randomLegalMovementOrders(
     let c = 0;
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-      const s = convoy ? markConvoyReach(p) : -1;
+      const s = convoy ? markConvoyReach(prep, p) : -1;
       for (const d of armyAdj[p]!) {
         if (closed[d] === 1) continue;
         c += stamp[d] === s ? 2 : 1;
-        incoming[d]!.push(u);
+        addIncoming(t, d, u);
       }
       if (convoy) {
         const row = p * n;
         for (let d = 0; d < n; d++) {
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           c++;
-          incoming[d]!.push(u);
+          addIncoming(t, d, u);
         }
       }
     } else {
       const info = fleetInfo(t, p, unit.coast);
       if (info) {
         for (const d of info.targetProv) if (closed[d] !== 1) c++;
-        for (const d of info.reach) if (closed[d] !== 1) incoming[d]!.push(u);
+        for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
       }
     }
     moves[u] = c;
@@ -414,25 +444,25 @@ export function randomLegalMovementOrders(
     let holdSupports = 0;
     let moveSupports = 0;
     for (const d of reach) {
-      if (at[d] !== -1 && closed[d] !== 1) holdSupports++;
-      const inc = incoming[d]!;
-      moveSupports += inc.length - (inc.includes(u) ? 1 : 0);
+      // Pass 1 listed this unit among those that could move to each open province of its
+      // reach (that reach is where it moves), and only there: it supports none of its own.
+      if (closed[d] === 1) moveSupports += incomingN[d]!;
+      else {
+        moveSupports += incomingN[d]! - 1;
+        if (at[d] !== -1) holdSupports++;
+      }
     }
     const convoyer = unit.type === "F" && kind[p] === KIND_SEA;
     const coasts = convoyer ? compCoasts[comp[p]!]! : [];
     let convoys = 0;
-    /** Whether the convoy of the army in `a` to `d` by this fleet is listed. */
-    const listed = (a: number, d: number): boolean =>
-      d !== a &&
-      closed[d] !== 1 &&
-      !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!));
     if (convoyer) {
       let open = 0;
       for (const d of coasts) if (closed[d] !== 1) open++;
       for (const a of coasts) {
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
-        if (unneeded) for (const d of coasts) convoys += listed(a, d) ? 1 : 0;
+        if (unneeded)
+          for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
         else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
@@ -443,7 +473,7 @@ export function randomLegalMovementOrders(
     }
     k -= 1;
     if (k < moves[u]!) {
-      out.push(kthMove(t, unit, p, k, anyConvoy, markConvoyReach));
+      out.push(kthMove(prep, unit, p, k));
       continue;
     }
     k -= moves[u]!;
@@ -467,7 +497,9 @@ export function randomLegalMovementOrders(
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
       for (const d of reach) {
-        for (const v of incoming[d]!) {
+        const inc = incoming[d]!;
+        for (let q = 0; q < incomingN[d]!; q++) {
+          const v = inc[q]!;
           if (v === u || k-- > 0) continue;
           const x = units[v]!;
           found = {
@@ -491,7 +523,7 @@ export function randomLegalMovementOrders(
       const v = at[a]!;
       if (v === -1 || units[v]!.type !== "A") continue;
       for (const d of coasts) {
-        if (!listed(a, d) || k-- > 0) continue;
+        if (!convoyListed(variant, t, unneeded, p, a, d) || k-- > 0) continue;
         found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
         break;
       }
@@ -502,19 +534,30 @@ export function randomLegalMovementOrders(
   return out;
 }
 
-/** The `k`-th move of a unit, in the order `legalMovementOrders` lists its moves. */
-function kthMove(
+/** Whether the convoy by the fleet in `p` of the army in `a` to `d` is listed. */
+function convoyListed(
+  variant: Variant,
   t: Tables,
-  unit: Unit,
+  unneeded: boolean,
   p: number,
-  k: number,
-  anyConvoy: boolean,
-  markConvoyReach: (p: number) => number,
-): MovementOrder {
+  a: number,
+  d: number,
+): boolean {
+  const { ids } = t;
+  return (
+    d !== a &&
+    t.closed[d] !== 1 &&
+    !(unneeded && !minimalRouteSeas(variant.map, ids[a]!, ids[d]!).has(ids[p]!))
+  );
+}
+
+/** The `k`-th move of a unit, in the order `legalMovementOrders` lists its moves. */
+function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrder {
+  const { t, anyConvoy } = prep;
   const { n, kind, armyAdj, armyAdjM, stamp, closed } = t;
   if (unit.type === "A") {
     const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
-    const s = convoy ? markConvoyReach(p) : -1;
+    const s = convoy ? markConvoyReach(prep, p) : -1;
     for (const d of armyAdj[p]!) {
       if (closed[d] === 1) continue;
       if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
@@ -536,6 +579,15 @@ function kthMove(
   throw new Error(`no move ${k} for ${unit.type} ${unit.province}`);
 }
 
+/** Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones). */
+function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, rules: RuleOptions): boolean {
+  return (
+    t.at[q] === 1 ||
+    t.closed[q] === 1 ||
+    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin))
+  );
+}
+
 /**
  * Retreat phase: for every dislodged unit (keyed by its province), its legal retreats (one
  * per reachable coast) and the disband. The orders name the position's `DislodgedUnit`
@@ -547,7 +599,7 @@ export function legalRetreatOrders(
   rules: RuleOptions,
 ): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
-  const { at, closed } = t;
+  const { at } = t;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
@@ -558,19 +610,17 @@ export function legalRetreatOrders(
     const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
     const list: Order[] = [];
     const p = t.index.get(d.province)!;
-    const blocked = (q: number): boolean =>
-      at[q] === 1 ||
-      closed[q] === 1 ||
-      (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin));
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!blocked(q)) list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
+        if (!retreatBlocked(t, d, q, rules))
+          list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
       if (info) {
         info.targets.forEach((to, i) => {
-          if (!blocked(info.targetProv[i]!)) list.push({ kind: "retreat", unit, to });
+          if (!retreatBlocked(t, d, info.targetProv[i]!, rules))
+            list.push({ kind: "retreat", unit, to });
         });
       }
     }
@@ -600,14 +650,14 @@ export function legalAdjustmentOrders(
     if (n > 0) {
       for (const site of buildSites(variant, position, power)) {
         const prov = map.get(site);
-        const build = (type: "A" | "F", coast: Coast | null): Order => ({
-          kind: "build",
-          unit: { power, type, province: site, coast },
-        });
-        if (prov.kind !== "sea") orders.push(build("A", null));
+        if (prov.kind !== "sea")
+          orders.push({ kind: "build", unit: { power, type: "A", province: site, coast: null } });
         if (prov.kind === "coast") {
-          if (prov.coasts.length === 0) orders.push(build("F", null));
-          else for (const c of prov.coasts) orders.push(build("F", c));
+          if (prov.coasts.length === 0)
+            orders.push({ kind: "build", unit: { power, type: "F", province: site, coast: null } });
+          else
+            for (const coast of prov.coasts)
+              orders.push({ kind: "build", unit: { power, type: "F", province: site, coast } });
         }
       }
       orders.push({ kind: "waive", power });

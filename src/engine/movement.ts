@@ -34,6 +34,16 @@ export interface MovementResolution {
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
 class Restart extends Error {}
 
+/** The shared empty list of supports or convoys (never added to: see `addTo`). */
+const NONE: number[] = [];
+
+/** Adds `i` to `lists[k]`, giving it a list of its own if it had the shared empty one. */
+function addTo(lists: number[][], k: number, i: number): void {
+  const list = lists[k]!;
+  if (list === NONE) lists[k] = [i];
+  else list.push(i);
+}
+
 const UNRESOLVED = 0;
 const GUESSING = 1;
 const RESOLVED = 2;
@@ -82,8 +92,10 @@ class Resolver {
     this.state = new Uint8Array(n);
     this.res = new Uint8Array(n);
     this.started = new Uint32Array(n);
-    this.supportsOf = Array.from({ length: n }, () => []);
-    this.convoysOf = Array.from({ length: n }, () => []);
+    // Most orders have no supports and no convoys: they share one empty list, replaced by
+    // the order's own on the first one added (`addTo`).
+    this.supportsOf = new Array<number[]>(n).fill(NONE);
+    this.convoysOf = new Array<number[]>(n).fill(NONE);
     this.convoyed = new Array<number>(n).fill(-1);
     this.usesConvoy = new Array<boolean>(n).fill(false);
     this.anyRoute = new Uint8Array(n);
@@ -110,7 +122,7 @@ class Resolver {
       if (m === undefined) return;
       const mo = orders[m]!;
       if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
-        this.convoysOf[m]!.push(i);
+        addTo(this.convoysOf, m, i);
         this.convoyed[i] = m;
       }
     });
@@ -167,7 +179,7 @@ class Resolver {
             o.toCoast === to.to.coast;
         }
       }
-      if (matches && t !== undefined) this.supportsOf[t]!.push(i);
+      if (matches && t !== undefined) addTo(this.supportsOf, t, i);
       else this.voidSupport[i] = true;
     });
   }
@@ -559,8 +571,12 @@ class Resolver {
    */
   private inPlaceOrder(list: readonly number[]): readonly number[] {
     if (list.length < 2) return list;
-    const at = (i: number) => this.orders[i]!.unit.province;
-    return [...list].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+    const { orders } = this;
+    return [...list].sort((a, b) => {
+      const pa = orders[a]!.unit.province;
+      const pb = orders[b]!.unit.province;
+      return pa < pb ? -1 : pa > pb ? 1 : 0;
+    });
   }
 
   private describe(i: number): string {
