@@ -114,6 +114,11 @@ const RULES: Record<string, Rule> = {
   "GET /api/games/{id}/report": { who: "player-or-gm" },
   "GET /api/games/{id}/turns": { who: "gm" },
   "GET /api/games/{id}/moderator-map": { who: "gm" },
+  // An Age of Discovery player's own map (test/e2e/family.test.ts, web-parts.test.ts).
+  "GET /api/games/{id}/map": { who: "player-or-gm" },
+  // The game so far as pictures, from the record anyone may read (src/server/pictures.test.ts).
+  "GET /api/games/{id}/history.gif": { who: "anyone" },
+  "GET /api/games/{id}/history.png": { who: "anyone" },
   "GET /api/games/{id}/votes": { who: "member" },
   "POST /api/games/{id}/votes": { who: "player", body: () => ({ kind: "draw" }) },
   "POST /api/games/{id}/votes/{pid}": { who: "player", body: () => ({ vote: "no" }) },

@@ -35,6 +35,11 @@ for (const kind of STORE_KINDS) {
         const variant: string = (await judge.gameView(x.gm, id)).variant;
         const first = await seat(judge, x, id, 0);
         const second = await seat(judge, x, id, 1);
+        await assert.rejects(
+          judge.propose(first.user, id, { kind: "draw", powers: ["Atlantis"] }),
+          /atlantis is not a surviving power/,
+          `${variant}: an unknown power is refused`,
+        );
         // Powers named by their name, as people write them (`England`, `China`).
         const concede = await judge.propose(first.user, id, {
           kind: "concede",
@@ -42,33 +47,41 @@ for (const kind of STORE_KINDS) {
         });
         assert.deepEqual(concede.powers, [second.id], `${variant}: the win conceded to a power`);
         await assert.rejects(
-          judge.propose(first.user, id, { kind: "draw", powers: ["Atlantis"] }),
-          /atlantis is not a surviving power/,
-          `${variant}: an unknown power is refused`,
-        );
-        await assert.rejects(
           judge.propose(x.gm, id, { kind: "draw" }),
           /only players/,
           `${variant}: the GM proposes no draw`,
         );
+        // One proposal to end the game open at a time (votes.ts): the draw waits.
+        await assert.rejects(
+          judge.propose(second.user, id, { kind: "draw" }),
+          /proposal \d+ \(concede: .*\) is still open/,
+          `${variant}: no second ending while one is open`,
+        );
+        await judge.vote(first.user, id, concede.id, "no");
+      }
+      clock.advance(10 * 60_000);
+      assert.equal(await judge.tick(), 2, "both games' first deadlines pass");
+      for (const id of games(x)) {
+        const variant: string = (await judge.gameView(x.gm, id)).variant;
+        const first = await seat(judge, x, id, 0);
+        const second = await seat(judge, x, id, 1);
         const draw = await judge.propose(second.user, id, { kind: "draw" });
         assert.equal(draw.text, "A draw including all survivors", `${variant}: all survivors`);
         const seats: User[] = x.players[id]!;
         assert.equal(draw.powers?.length, seats.length, `${variant}: every power is in the draw`);
-        await judge.vote(first.user, id, concede.id, "no");
         for (const u of seats) await judge.vote(u, id, draw.id, "yes");
         const mine = await judge.proposals(first.user, id);
         assert.deepEqual(
           mine.map((p) => [p.kind, p.status, p.yourVote]),
           [
-            ["concede", "open", "no"],
+            ["concede", "failed", undefined],
             ["draw", "open", "yes"],
           ],
-          `${variant}: each player reads its own ballots`,
+          `${variant}: each player reads its own ballot on the open proposal`,
         );
       }
       clock.advance(10 * 60_000);
-      assert.equal(await judge.tick(), 2, "both games' deadlines pass");
+      assert.equal(await judge.tick(), 2, "both games' second deadlines pass");
       for (const id of games(x)) {
         const view = await judge.gameView(x.gm, id);
         assert.equal(view.status, "finished", `${view.variant}: the draw ended the game`);
@@ -82,7 +95,11 @@ for (const kind of STORE_KINDS) {
           .select("idx")
           .where("game_id", "=", id)
           .execute();
-        assert.equal(played.length, 0, `${view.variant}: the result replaced the adjudication`);
+        assert.equal(
+          played.length,
+          1,
+          `${view.variant}: the first phase played; the draw replaced the second's adjudication`,
+        );
         const outcome: unknown[] = (await judge.proposals(x.players[id]![2]!, id)).map((p) => [
           p.status,
           p.counts,
@@ -254,6 +271,19 @@ for (const kind of STORE_KINDS) {
           (e) => e.kind === "draw_warning",
         );
         assert.equal(warned.length, 1, `${variant}: the players are warned`);
+        await assert.rejects(
+          judge.declareDraw(x.gm, id, { warn: false }),
+          /the warning given in (S1902M|T3) runs 1 (game year|turn)/,
+          `${variant}: not before the warning period (drawWarningYears, one year or turn) has passed`,
+        );
+      }
+      // Two more quiet phases: spring and fall 1902 (no adjustments), turns 3 and 4.
+      for (let i = 0; i < 2; i++) {
+        clock.advance(10 * 60_000);
+        await judge.tick();
+      }
+      for (const id of games(x)) {
+        const variant: string = (await judge.gameView(x.gm, id)).variant;
         const view = await judge.declareDraw(x.gm, id, { warn: false });
         const result = view.result as { kind: string; powers: string[]; by: string };
         assert.equal(result.kind, "draw", `${variant}: drawn`);
@@ -265,7 +295,9 @@ for (const kind of STORE_KINDS) {
         );
       }
       const g = (await judge.gameView(x.gm, x.global)).result as { turns?: number };
-      assert.equal(g.turns, 2, "global: the quiet turns counted");
+      assert.equal(g.turns, 4, "global: the quiet turns counted");
+      const c = (await judge.gameView(x.gm, x.classical)).result as { years?: number };
+      assert.equal(c.years, 2, "classical: the quiet years counted");
     });
 
     test("removed units: the GM removes a unit by its power's name in either game; the adjudication plays without it", async (t) => {

@@ -290,19 +290,28 @@ export async function familyMapSource(
   user: User,
   gameId: string,
 ): Promise<{ position: Readonly<Record<string, unknown>>; player: number | null }> {
-  if (!(await isFamilyGame(db, gameId)))
+  const refused = () =>
+    forbidden("a game's map is drawn for its players (each its own) and its game master");
+  if (!(await isFamilyGame(db, gameId))) {
+    const m = await db
+      .selectFrom("members")
+      .select(["role", "seat"])
+      .where("game_id", "=", gameId)
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (!m || (m.role !== "gm" && m.seat === null)) throw refused();
     throw conflict(
       "this game's map is its variant's, the same for everybody: GET /api/variants/{id}/geometry",
     );
+  }
   const g = await loadFamilyGame(db, gameId);
+  const v = viewer(g, user);
+  const power = v.powers[0];
+  if (v.role !== "gm" && power === undefined) throw refused();
   if (!g.rules.moderatorMap)
     throw conflict(
       `${g.rules.name} is played on one map for every game: GET /api/variants/${g.rules.id}/geometry`,
     );
-  const v = viewer(g, user);
   if (v.role === "gm") return { position: g.position, player: null };
-  const power = v.powers[0];
-  if (power === undefined)
-    throw forbidden("a game's map is drawn for its players (each its own) and its game master");
   return { position: g.position, player: Number(power) };
 }

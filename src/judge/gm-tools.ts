@@ -19,7 +19,7 @@ import {
 } from "./game-data.ts";
 import { DEFAULT_OPTIONS, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import { powerList, powerNamed, survivingPowers } from "./played.ts";
+import { powerNamed, survivingPowers } from "./played.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
@@ -341,7 +341,9 @@ export class GmTools extends Room {
       if (g.state.state === "done") throw conflict("the game is over");
       const power = powerNamed(g.powers, input.power);
       if (power === undefined) {
-        throw invalid(`unknown power "${input.power}"; the powers are ${powerList(g.powers)}`);
+        throw invalid(
+          `unknown power "${input.power}"; the powers are ${g.powers.map((p) => p.name).join(", ")}`,
+        );
       }
       if ((input.unit === undefined) === (input.cause === undefined)) {
         throw invalid(
