@@ -1,7 +1,7 @@
 // Load (issues 12 and 21): many players submitting and revising orders on loopback, against a
 // real `bin/entente serve` process, checked for zero errors and zero lost submissions.
 //   node --import tsx bench/load.ts [--players 500] [--seconds 60 | --minutes 30]
-//       [--interval MS] [--postgres] [--cpu-prof DIR]
+//       [--interval MS] [--warmup SECONDS] [--sample SECONDS] [--postgres] [--cpu-prof DIR]
 //   SOAK=1 node --import tsx bench/load.ts     # the soak: 30 minutes, sampled every minute
 // Prints one JSON line: requests, errors, lost submissions, requests/s, latency percentiles
 // (ms) over all requests and over each player's first, the server's CPU per request and
@@ -40,6 +40,12 @@ export interface LoadOptions {
   readonly intervalMs?: number;
   /** Sample the server's memory and the latency every this many seconds (the soak). */
   readonly sampleSeconds?: number;
+  /**
+   * Before the players start, other players (25, in games of their own) send orders for this
+   * long, not measured: the server has then served requests before, as a server that has run
+   * for a while has, and each measured player's first request is still its first.
+   */
+  readonly warmupSeconds?: number;
   /** Write the server's CPU profile here. */
   readonly cpuProf?: string | undefined;
 }
@@ -70,6 +76,7 @@ export interface LoadResult {
   readonly seconds: number;
   readonly database: string;
   readonly intervalMs: number;
+  readonly warmupSeconds: number;
   readonly requests: number;
   readonly submissions: number;
   readonly readBacks: number;
@@ -245,17 +252,41 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   }
   try {
     const seats = await setUp(store, opts.players);
+    const warmSeats = opts.warmupSeconds ? await setUp(store, 25) : [];
     const server = await spawnServer(
       { ...env, ENTENTE_TICK_MS: "1000", ENTENTE_POLL_MS: "500" },
       args,
       opts.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${opts.cpuProf}`] : [],
     );
+    const errors: string[] = [];
+    if (opts.warmupSeconds) {
+      const until = performance.now() + opts.warmupSeconds * 1000;
+      await Promise.all(
+        warmSeats.map(async (s) => {
+          const sets = REVISIONS.get(s.power)!;
+          for (let n = 0; performance.now() < until; n++) {
+            const orders = sets[n % sets.length]!;
+            try {
+              const res = await fetch(`${server.base}/api/games/${s.game}/orders`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+                body: JSON.stringify({ orders, phase: "S1901M" }),
+              });
+              const text = await res.text();
+              if (res.status !== 200) errors.push(`warm-up: ${res.status} ${text.slice(0, 200)}`);
+              else s.accepted.push(JSON.stringify(orders));
+            } catch (e) {
+              errors.push(`warm-up: connection: ${(e as Error).message}`);
+            }
+          }
+        }),
+      );
+    }
     const loadavgBefore = loadavg().map(round);
     /** Every request's latency (ms), in the order answered; and the first and later ones. */
     const latencies: number[] = [];
     const firsts: number[] = [];
     const laters: number[] = [];
-    const errors: string[] = [];
     let requests = 0;
     let readBacks = 0;
     const started = performance.now();
@@ -369,7 +400,16 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     clearInterval(sampler);
     const elapsed = (performance.now() - started) / 1000;
     const after = processStats(server.proc.pid);
-    if (opts.sampleSeconds !== undefined && latencies.length > sampled) sample();
+    // The tail since the last sample, if it is at least half a period (a few requests
+    // answered after the end would only add noise to the fit).
+    const lastAt = samples.at(-1)?.at ?? 0;
+    if (
+      opts.sampleSeconds !== undefined &&
+      latencies.length > sampled &&
+      elapsed - lastAt >= opts.sampleSeconds / 2
+    ) {
+      sample();
+    }
     await server.stop();
 
     // Nothing lost: each accepted set is stored, once, in order; the current set is the last.
@@ -386,7 +426,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       stored.set(k, list);
     }
     const lost: string[] = [];
-    for (const s of seats) {
+    for (const s of [...seats, ...warmSeats]) {
       const have = stored.get(`${s.game} ${s.power}`) ?? [];
       if (JSON.stringify(have) !== JSON.stringify(s.accepted)) {
         lost.push(
@@ -413,6 +453,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       seconds: round(elapsed),
       database: store.dialect,
       intervalMs,
+      warmupSeconds: opts.warmupSeconds ?? 0,
       requests,
       submissions,
       readBacks,
@@ -454,6 +495,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       seconds: { type: "string" },
       minutes: { type: "string" },
       interval: { type: "string", default: "0" },
+      warmup: { type: "string", default: "0" },
+      sample: { type: "string", default: "60" },
       postgres: { type: "boolean", default: false },
       "cpu-prof": { type: "string" },
     },
@@ -471,9 +514,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     players: Number(values.players),
     seconds,
     intervalMs: Number(values.interval),
+    warmupSeconds: Number(values.warmup),
     postgres: values.postgres,
     cpuProf: values["cpu-prof"],
-    ...(soak ? { sampleSeconds: 60 } : {}),
+    ...(soak ? { sampleSeconds: Number(values.sample) } : {}),
   });
   console.log(JSON.stringify(result));
   const flat = result.flat ? result.flat.memory && result.flat.latency : true;
