@@ -7,6 +7,9 @@ import { type Dialect, migrationProvider } from "./migrations.ts";
 import type { DB } from "./schema.ts";
 import { GroupCommitSqliteDialect } from "./sqlite-group.ts";
 
+/** Work done for a request runs in its arrival's name: the store serves the oldest first. */
+export { arrival } from "./sqlite-group.ts";
+
 /*
  * Opening the database: embedded SQLite in ./data by default, PostgreSQL when a postgres://
  * URL is given. Either way the schema is migrated to the latest version on open, and the code

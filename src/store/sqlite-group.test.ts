@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import SQLite from "better-sqlite3";
 import { type Generated, Kysely, sql } from "kysely";
-import { GroupCommitSqliteDialect } from "./sqlite-group.ts";
+import { arrival, GroupCommitSqliteDialect } from "./sqlite-group.ts";
 
 /*
  * Group commit on SQLite (src/store/sqlite-group.ts): units of work that queue up share one
@@ -150,5 +150,39 @@ test("a connection held over several lone statements (Kysely's connection()) wor
       got.map((r) => r.v),
       ["k1", "k2"],
     );
+  });
+});
+
+test("the connection goes to the unit whose request arrived first", async () => {
+  await withDb(async (db) => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const order: string[] = [];
+    // One unit holds the connection while the others queue, asking in the order B, A, C.
+    const holder = db.transaction().execute(async (trx) => {
+      await trx.selectFrom("t").select("id").execute();
+      await gate;
+    });
+    await new Promise((r) => setImmediate(r));
+    const unit = (name: string) => async () => {
+      await db.transaction().execute(async (trx) => {
+        order.push(name);
+        await trx.insertInto("t").values({ v: name }).execute();
+      });
+    };
+    const now = performance.now();
+    const b = arrival.run(now - 10, unit("B: arrived 10 ms ago"));
+    const a = arrival.run(now - 20, unit("A: arrived 20 ms ago"));
+    const c = unit("C: no request, counts as now")();
+    await new Promise((r) => setImmediate(r));
+    open();
+    await Promise.all([holder, a, b, c]);
+    assert.deepEqual(order, [
+      "A: arrived 20 ms ago",
+      "B: arrived 10 ms ago",
+      "C: no request, counts as now",
+    ]);
   });
 });

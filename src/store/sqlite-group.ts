@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, fdatasync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import type SQLite from "better-sqlite3";
@@ -27,8 +28,8 @@ import {
  * Here the units that queue up behind each other share one SQLite transaction, committed once:
  * - A group is opened (`BEGIN IMMEDIATE`) by the first unit to use the connection.
  * - A Kysely transaction is a savepoint inside it; its rollback undoes its own work alone.
- * - When a unit ends, the connection goes to the next unit waiting, in the order they asked
- *   (a first-come, first-served queue); when none waits, or the group has run for
+ * - When a unit ends, the connection goes to the next unit waiting, the one whose request
+ *   arrived first (`arrival`), else in the order they asked; when none waits, or the group has run for
  *   `maxGroupMs` or holds `maxGroupUnits`, the group is committed first (one `fsync`).
  * - No unit's result is handed back before the commit that makes it durable: an acknowledged
  *   order survives a crash (src/server/crash.test.ts), and nobody reads what a crash could
@@ -60,7 +61,8 @@ export interface GroupCommitStats {
 
 class GroupCommitDriver implements Driver {
   private held = false;
-  private readonly queue: (() => void)[] = [];
+  /** Units waiting for the connection, oldest arrival first. */
+  private readonly queue = new WaitQueue();
   private open = false;
   private openedAt = 0;
   private units = 0;
@@ -203,13 +205,19 @@ class GroupCommitDriver implements Driver {
     return stmt;
   }
 
-  /** The connection, first come first served. */
+  /**
+   * The connection, to the unit whose request arrived first (`arrival`; work on behalf of no
+   * request counts as arriving now): a request's later statements do not queue behind
+   * requests that came after it, so every request waits only for the work that was there
+   * before it, and none starves.
+   */
   private lock(): Promise<void> {
     if (!this.held) {
       this.held = true;
       return Promise.resolve();
     }
-    return new Promise<void>((resolve) => this.queue.push(resolve));
+    const arrived = arrival.getStore() ?? performance.now();
+    return new Promise<void>((resolve) => this.queue.push(arrived, resolve));
   }
 
   private ensureGroup(): void {
@@ -238,7 +246,7 @@ class GroupCommitDriver implements Driver {
   private unlock(): void {
     if (
       this.open &&
-      (this.queue.length === 0 ||
+      (this.queue.size === 0 ||
         this.units >= this.maxGroupUnits ||
         performance.now() - this.openedAt >= this.maxGroupMs)
     ) {
@@ -312,6 +320,62 @@ class GroupCommitDriver implements Driver {
     this.waiting = [];
     this.open = false;
     for (const w of waiting) w.reject(e);
+  }
+}
+
+/**
+ * When the request a piece of work serves arrived (`performance.now()`): the server runs each
+ * request's work inside `arrival.run(t, ...)`, and the connection goes to the oldest.
+ */
+export const arrival = new AsyncLocalStorage<number>();
+
+/** A binary heap of waiters by arrival, then by the order they asked (ties first come first). */
+class WaitQueue {
+  private readonly heap: { at: number; seq: number; wake: () => void }[] = [];
+  private seq = 0;
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  push(at: number, wake: () => void): void {
+    const h = this.heap;
+    h.push({ at, seq: this.seq++, wake });
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.before(i, p)) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+
+  shift(): (() => void) | undefined {
+    const h = this.heap;
+    const top = h[0];
+    if (!top) return undefined;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.before(l, m)) m = l;
+        if (r < h.length && this.before(r, m)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top.wake;
+  }
+
+  private before(i: number, j: number): boolean {
+    const a = this.heap[i]!;
+    const b = this.heap[j]!;
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
   }
 }
 
