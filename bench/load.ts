@@ -1,15 +1,22 @@
-// Load (issue 12): many players submitting and revising orders on loopback, against a real
-// `bin/entente serve` process, checked for zero errors and zero lost submissions.
-//   node --import tsx bench/load.ts [--players 500] [--seconds 60] [--postgres]
-// Prints one JSON line: requests, errors, submissions accepted, latency percentiles (ms).
+// Load (issues 12 and 21): many players submitting and revising orders on loopback, against a
+// real `bin/entente serve` process, checked for zero errors and zero lost submissions.
+//   node --import tsx bench/load.ts [--players 500] [--seconds 60 | --minutes 30]
+//       [--interval MS] [--warmup SECONDS] [--sample SECONDS] [--postgres] [--cpu-prof DIR]
+//   SOAK=1 node --import tsx bench/load.ts     # the soak: 30 minutes, sampled every minute
+// Prints one JSON line: requests, errors, lost submissions, requests/s, latency percentiles
+// (ms) over all requests and over each player's first, the server's CPU per request and
+// memory; with --minutes or SOAK=1 also a sample per minute and whether memory and latency
+// stayed flat. Exits 1 on any error or lost submission (or, in a soak, if either grew).
 // test/load.test.ts runs the same for a few seconds (a minute with ENTENTE_LONG=1).
-// docs/reliability.md gives the figures and the machine.
-import { mkdtempSync, rmSync } from "node:fs";
+// docs/performance.md gives the figures, docs/reliability.md the soak.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { writePosition } from "../src/engine/position-json.ts";
+import { legalMovementOrders } from "../src/engine/legal.ts";
+import { formatOrder } from "../src/engine/orders.ts";
+import { DATC_RULES } from "../src/engine/rules.ts";
 import { Judge } from "../src/judge/judge.ts";
 import { randomId } from "../src/judge/password.ts";
 import { spawnServer } from "../src/server/process.ts";
@@ -25,6 +32,42 @@ export interface LoadOptions {
   readonly postgres?: boolean;
   /** Every how many submissions a player reads its orders back (read-your-writes check). */
   readonly readEvery?: number;
+  /**
+   * Each player starts a request every `intervalMs` (0: as soon as the last is answered).
+   * Latency is counted from when the request was due, so a late answer also counts the wait
+   * it caused to the next one.
+   */
+  readonly intervalMs?: number;
+  /** Sample the server's memory and the latency every this many seconds (the soak). */
+  readonly sampleSeconds?: number;
+  /**
+   * Before the players start, other players (25, in games of their own) send orders for this
+   * long, not measured: the server has then served requests before, as a server that has run
+   * for a while has, and each measured player's first request is still its first.
+   */
+  readonly warmupSeconds?: number;
+  /** Write the server's CPU profile here. */
+  readonly cpuProf?: string | undefined;
+}
+
+export interface Percentiles {
+  readonly count: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+export interface Sample {
+  /** Seconds since the load began, at the end of this sample. */
+  readonly at: number;
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly latencyMs: Percentiles;
+  /** The server's resident memory at the end of the sample. */
+  readonly rssMB: number | null;
+  readonly loadavg: number;
 }
 
 export interface LoadResult {
@@ -32,6 +75,8 @@ export interface LoadResult {
   readonly games: number;
   readonly seconds: number;
   readonly database: string;
+  readonly intervalMs: number;
+  readonly warmupSeconds: number;
   readonly requests: number;
   readonly submissions: number;
   readonly readBacks: number;
@@ -42,14 +87,49 @@ export interface LoadResult {
   readonly lost: number;
   readonly lostSamples: readonly string[];
   readonly perSecond: number;
-  /** Each player's first request (connection included, 500 opened at once). */
-  readonly firstRequestMs: { p50: number; p99: number; max: number };
+  /** Every request, first ones included. */
+  readonly allMs: Percentiles;
+  /** Each player's first request (connection included, all players at once). */
+  readonly firstMs: Percentiles;
   /** Every later request. */
-  readonly latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
-  readonly machine: { cpus: number; model: string; loadavg: number[] };
+  readonly laterMs: Percentiles;
+  /** The server process: CPU time per request (ms), resident memory at the end (MB). */
+  readonly server: {
+    cpuMsPerRequest: number | null;
+    rssMB: number | null;
+    peakRssMB: number | null;
+  };
+  /** The soak: one sample per period, and whether memory and latency stayed flat. */
+  readonly samples?: readonly Sample[];
+  readonly flat?: { memory: boolean; latency: boolean; why: string };
+  readonly machine: { cpus: number; model: string; loadavg: number[]; loadavgBefore: number[] };
 }
 
-const UNITS = writePosition(classical, classical.start).units as Record<string, string[]>;
+/**
+ * Each power's order sets: revision n holds every unit but one, which takes one of its legal
+ * orders (the units and their orders in turn), so that each set differs from the last and all
+ * are orders a player could send (nothing for the reader to puzzle over as chatter).
+ */
+const REVISIONS: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const legal = legalMovementOrders(classical, classical.start, DATC_RULES);
+  const byPower = new Map<string, { hold: string; others: string[] }[]>();
+  for (const u of classical.start.units) {
+    const orders = (legal.get(u.province) ?? []).map(formatOrder);
+    const hold = orders.find((o) => o.endsWith(" H"))!;
+    const list = byPower.get(u.power) ?? [];
+    list.push({ hold, others: orders.filter((o) => o !== hold) });
+    byPower.set(u.power, list);
+  }
+  const out = new Map<string, string[][]>();
+  for (const [power, units] of byPower) {
+    const sets: string[][] = [];
+    units.forEach((u, i) => {
+      for (const o of u.others) sets.push(units.map((v, j) => (j === i ? o : v.hold)));
+    });
+    out.set(power, sets);
+  }
+  return out;
+})();
 
 interface Seat {
   readonly game: string;
@@ -91,15 +171,68 @@ async function setUp(store: Store, players: number): Promise<Seat[]> {
   return seats;
 }
 
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+function percentiles(values: readonly number[]): Percentiles {
+  const sorted = Float64Array.from(values).sort();
+  const at = (p: number) =>
+    sorted.length === 0
+      ? 0
+      : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return {
+    count: sorted.length,
+    p50: round(at(50)),
+    p95: round(at(95)),
+    p99: round(at(99)),
+    max: round(sorted.at(-1) ?? 0),
+    mean: round(sum / Math.max(1, sorted.length)),
+  };
+}
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
+/** A process's CPU time so far (user + system, ms) and resident memory (MB), from /proc. */
+function processStats(pid: number | undefined): { cpuMs: number; rssMB: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+    return {
+      cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, // USER_HZ is 100
+      rssMB: rss ? round(Number(rss[1]) / 1024) : 0,
+    };
+  } catch {
+    return null; // not Linux, or gone
+  }
+}
+
+/**
+ * Whether a series stays flat: the least-squares line through it, from the second sample on
+ * (the first is the warm-up), may rise over the run by at most `tolerance` of its mean.
+ */
+function rise(values: readonly number[]): { rise: number; mean: number } {
+  const ys = values.slice(1);
+  const n = ys.length;
+  if (n < 2) return { rise: 0, mean: ys[0] ?? 0 };
+  const mx = (n - 1) / 2;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  ys.forEach((y, x) => {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  });
+  return { rise: (num / den) * (n - 1), mean: my };
+}
+
+/** Memory may grow by a tenth over the run, the latency's p99 by a half (the machine is shared). */
+const MEMORY_TOLERANCE = 0.1;
+const LATENCY_TOLERANCE = 0.5;
+
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const readEvery = opts.readEvery ?? 5;
+  const intervalMs = opts.intervalMs ?? 0;
   let dir: string | null = null;
   let pg: { url: string; schema: string } | null = null;
   let env: Record<string, string>;
@@ -119,22 +252,55 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   }
   try {
     const seats = await setUp(store, opts.players);
+    const warmSeats = opts.warmupSeconds ? await setUp(store, 25) : [];
     const server = await spawnServer(
       { ...env, ENTENTE_TICK_MS: "1000", ENTENTE_POLL_MS: "500" },
       args,
+      opts.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${opts.cpuProf}`] : [],
     );
-    const latencies: number[] = [];
-    /** Each player's first request: it opens the connection, all 500 at once. */
-    const firsts: number[] = [];
     const errors: string[] = [];
+    if (opts.warmupSeconds) {
+      const until = performance.now() + opts.warmupSeconds * 1000;
+      await Promise.all(
+        warmSeats.map(async (s) => {
+          const sets = REVISIONS.get(s.power)!;
+          for (let n = 0; performance.now() < until; n++) {
+            const orders = sets[n % sets.length]!;
+            try {
+              const res = await fetch(`${server.base}/api/games/${s.game}/orders`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${s.token}`, "content-type": "application/json" },
+                body: JSON.stringify({ orders, phase: "S1901M" }),
+              });
+              const text = await res.text();
+              if (res.status !== 200) errors.push(`warm-up: ${res.status} ${text.slice(0, 200)}`);
+              else s.accepted.push(JSON.stringify(orders));
+            } catch (e) {
+              errors.push(`warm-up: connection: ${(e as Error).message}`);
+            }
+          }
+        }),
+      );
+    }
+    const loadavgBefore = loadavg().map(round);
+    /** Every request's latency (ms), in the order answered; and the first and later ones. */
+    const latencies: number[] = [];
+    const firsts: number[] = [];
+    const laters: number[] = [];
     let requests = 0;
     let readBacks = 0;
-    const end = Date.now() + opts.seconds * 1000;
-    const timed = async (f: () => Promise<Response>, first = false): Promise<Response | null> => {
-      const t0 = performance.now();
+    const started = performance.now();
+    const end = started + opts.seconds * 1000;
+    const timed = async (
+      f: () => Promise<Response>,
+      due: number,
+      first: boolean,
+    ): Promise<Response | null> => {
       try {
         const res = await f();
-        (first ? firsts : latencies).push(performance.now() - t0);
+        const ms = performance.now() - due;
+        latencies.push(ms);
+        (first ? firsts : laters).push(ms);
         requests++;
         return res;
       } catch (e) {
@@ -146,12 +312,37 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         return null;
       }
     };
-    const player = async (s: Seat) => {
+    /** Waits until `due` (the player's pace), and says when the request is due. */
+    const pace = async (due: number): Promise<number> => {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      return intervalMs > 0 ? due : performance.now();
+    };
+    const player = async (s: Seat, index: number) => {
       const base = `${server.base}/api/games/${s.game}/orders`;
       const auth = { authorization: `Bearer ${s.token}` };
-      for (let n = 0; Date.now() < end; n++) {
-        // A full set of holds, revised each time (the last line marks the revision).
-        const orders = [...UNITS[s.power]!.map((u) => `${u} H`), `revision ${n}`];
+      const sets = REVISIONS.get(s.power)!;
+      /** Reads the orders back: exactly the last accepted set. */
+      const readBack = async (at: number) => {
+        const back = await timed(() => fetch(base, { headers: auth }), at, false);
+        if (!back) return;
+        const body = (await back.json()) as { sets?: { power: string; orders: string[] }[] };
+        readBacks++;
+        const mine = body.sets?.find((x) => x.power === s.power);
+        if (back.status !== 200) errors.push(`read ${back.status} ${JSON.stringify(body)}`);
+        else if (JSON.stringify(mine?.orders) !== s.accepted.at(-1)) {
+          errors.push(`read-back: ${s.game} ${s.power} reads ${JSON.stringify(mine?.orders)}`);
+        }
+      };
+      // Paced players start spread over one interval, not all at the same instant.
+      let due = started + (intervalMs * index) / seats.length;
+      let readLast = false;
+      for (let n = 0; ; n++) {
+        const at = await pace(due);
+        due = at + intervalMs;
+        if (at >= end && n > 0) break;
+        readLast = false;
+        const orders = sets[n % sets.length]!;
         const res = await timed(
           () =>
             fetch(base, {
@@ -159,6 +350,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
               headers: { ...auth, "content-type": "application/json" },
               body: JSON.stringify({ orders, phase: "S1901M" }),
             }),
+          at,
           n === 0,
         );
         if (!res) continue;
@@ -166,21 +358,58 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         if (res.status !== 200) errors.push(`${res.status} ${text.slice(0, 200)}`);
         else s.accepted.push(JSON.stringify(orders));
         if (n % readEvery === readEvery - 1) {
-          const back = await timed(() => fetch(base, { headers: auth }));
-          if (!back) continue;
-          const body = (await back.json()) as { sets?: { power: string; orders: string[] }[] };
-          readBacks++;
-          const mine = body.sets?.find((x) => x.power === s.power);
-          if (back.status !== 200) errors.push(`read ${back.status} ${JSON.stringify(body)}`);
-          else if (JSON.stringify(mine?.orders) !== s.accepted.at(-1)) {
-            errors.push(`read-back: ${s.game} ${s.power} reads ${JSON.stringify(mine?.orders)}`);
-          }
+          const readAt = await pace(due);
+          if (readAt >= end) break;
+          if (intervalMs > 0) due = readAt + intervalMs;
+          await readBack(readAt);
+          readLast = true;
         }
       }
+      // Each player ends by reading its orders back (counted like any other request).
+      if (!readLast && s.accepted.length > 0) await readBack(performance.now());
     };
-    const started = Date.now();
+
+    // The soak: every period, the server's memory and the latency of the requests answered.
+    const samples: Sample[] = [];
+    let peakRss = 0;
+    let sampled = 0;
+    const sample = () => {
+      const now = performance.now() - started;
+      const window = latencies.slice(sampled);
+      const rssMB = processStats(server.proc.pid)?.rssMB ?? null;
+      if (rssMB !== null) peakRss = Math.max(peakRss, rssMB);
+      samples.push({
+        at: round(now / 1000),
+        requests: window.length,
+        perSecond: round(window.length / ((now - (samples.at(-1)?.at ?? 0) * 1000) / 1000)),
+        latencyMs: percentiles(window),
+        rssMB,
+        loadavg: round(loadavg()[0]!),
+      });
+      sampled = latencies.length;
+    };
+    const sampler =
+      opts.sampleSeconds !== undefined
+        ? setInterval(sample, opts.sampleSeconds * 1000)
+        : setInterval(() => {
+            peakRss = Math.max(peakRss, processStats(server.proc.pid)?.rssMB ?? 0);
+          }, 1000);
+
+    const cpuBefore = processStats(server.proc.pid)?.cpuMs ?? null;
     await Promise.all(seats.map(player));
-    const elapsed = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    const elapsed = (performance.now() - started) / 1000;
+    const after = processStats(server.proc.pid);
+    // The tail since the last sample, if it is at least half a period (a few requests
+    // answered after the end would only add noise to the fit).
+    const lastAt = samples.at(-1)?.at ?? 0;
+    if (
+      opts.sampleSeconds !== undefined &&
+      latencies.length > sampled &&
+      elapsed - lastAt >= opts.sampleSeconds / 2
+    ) {
+      sample();
+    }
     await server.stop();
 
     // Nothing lost: each accepted set is stored, once, in order; the current set is the last.
@@ -197,7 +426,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       stored.set(k, list);
     }
     const lost: string[] = [];
-    for (const s of seats) {
+    for (const s of [...seats, ...warmSeats]) {
       const have = stored.get(`${s.game} ${s.power}`) ?? [];
       if (JSON.stringify(have) !== JSON.stringify(s.accepted)) {
         lost.push(
@@ -205,14 +434,26 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         );
       }
     }
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const sortedFirsts = [...firsts].sort((a, b) => a - b);
     const submissions = seats.reduce((a, s) => a + s.accepted.length, 0);
+    let flat: LoadResult["flat"];
+    if (samples.length >= 3) {
+      const mem = rise(samples.map((x) => x.rssMB ?? 0));
+      const lat = rise(samples.map((x) => x.latencyMs.p99));
+      const memory = mem.rise <= MEMORY_TOLERANCE * mem.mean;
+      const latency = lat.rise <= LATENCY_TOLERANCE * lat.mean;
+      flat = {
+        memory,
+        latency,
+        why: `after the first sample, server RSS rose ${round(mem.rise)} MB over the run (mean ${round(mem.mean)} MB; flat if at most ${MEMORY_TOLERANCE * 100}%), p99 latency ${round(lat.rise)} ms (mean ${round(lat.mean)} ms; flat if at most ${LATENCY_TOLERANCE * 100}%), by least squares`,
+      };
+    }
     return {
       players: seats.length,
       games: new Set(seats.map((s) => s.game)).size,
       seconds: round(elapsed),
       database: store.dialect,
+      intervalMs,
+      warmupSeconds: opts.warmupSeconds ?? 0,
       requests,
       submissions,
       readBacks,
@@ -221,22 +462,23 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       lost: lost.length,
       lostSamples: lost.slice(0, 5),
       perSecond: round(requests / elapsed),
-      firstRequestMs: {
-        p50: round(percentile(sortedFirsts, 50)),
-        p99: round(percentile(sortedFirsts, 99)),
-        max: round(sortedFirsts.at(-1) ?? 0),
+      allMs: percentiles(latencies),
+      firstMs: percentiles(firsts),
+      laterMs: percentiles(laters),
+      server: {
+        cpuMsPerRequest:
+          cpuBefore !== null && after
+            ? Math.round(((after.cpuMs - cpuBefore) / Math.max(1, requests)) * 100) / 100
+            : null,
+        rssMB: after?.rssMB ?? null,
+        peakRssMB: peakRss || null,
       },
-      latencyMs: {
-        p50: round(percentile(sorted, 50)),
-        p90: round(percentile(sorted, 90)),
-        p99: round(percentile(sorted, 99)),
-        max: round(sorted.at(-1) ?? 0),
-        mean: round(sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length)),
-      },
+      ...(opts.sampleSeconds !== undefined ? { samples, flat } : {}),
       machine: {
         cpus: cpus().length,
         model: cpus()[0]?.model ?? "unknown",
         loadavg: loadavg().map(round),
+        loadavgBefore,
       },
     };
   } finally {
@@ -250,15 +492,34 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
     options: {
       players: { type: "string", default: "500" },
-      seconds: { type: "string", default: "60" },
+      seconds: { type: "string" },
+      minutes: { type: "string" },
+      interval: { type: "string", default: "0" },
+      warmup: { type: "string", default: "0" },
+      sample: { type: "string", default: "60" },
       postgres: { type: "boolean", default: false },
+      "cpu-prof": { type: "string" },
     },
   });
+  const soak = process.env.SOAK === "1" || values.minutes !== undefined;
+  const seconds =
+    values.seconds !== undefined
+      ? Number(values.seconds)
+      : values.minutes !== undefined
+        ? Number(values.minutes) * 60
+        : soak
+          ? 30 * 60
+          : 60;
   const result = await runLoad({
     players: Number(values.players),
-    seconds: Number(values.seconds),
+    seconds,
+    intervalMs: Number(values.interval),
+    warmupSeconds: Number(values.warmup),
     postgres: values.postgres,
+    cpuProf: values["cpu-prof"],
+    ...(soak ? { sampleSeconds: Number(values.sample) } : {}),
   });
   console.log(JSON.stringify(result));
-  process.exit(result.errors === 0 && result.lost === 0 ? 0 : 1);
+  const flat = result.flat ? result.flat.memory && result.flat.latency : true;
+  process.exit(result.errors === 0 && result.lost === 0 && flat ? 0 : 1);
 }

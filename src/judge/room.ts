@@ -289,14 +289,24 @@ export abstract class Room {
     return loadGame(db, gameId);
   }
 
-  /** Latest order set per power for the open phase. */
+  /**
+   * Latest order set per power for the open phase. Only each power's last row is read (every
+   * revision stays on file, and a player may revise hundreds of times: reading them all made
+   * each read grow with the phase's history, docs/performance.md).
+   */
   protected async latestSets(trx: Tx, g: GameData) {
     const rows = await trx
       .selectFrom("submissions")
       .select(["id", "power", "orders", "final", "received_at", "user_id", "diagnostics"])
-      .where("game_id", "=", g.game.id)
-      .where("phase_idx", "=", g.state.phase_idx)
-      .where("phase", "=", g.state.phase)
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("submissions")
+          .select((e) => e.fn.max("id").as("id"))
+          .where("game_id", "=", g.game.id)
+          .where("phase_idx", "=", g.state.phase_idx)
+          .where("phase", "=", g.state.phase)
+          .groupBy("power"),
+      )
       .orderBy("id")
       .execute();
     const latest = new Map<string, (typeof rows)[number]>();

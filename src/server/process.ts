@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /* Starting `bin/entente serve` as a real process, for the crash and multi-process tests. */
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "entente");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const BIN = join(ROOT, "bin", "entente");
+const LOADER = join(ROOT, "node_modules", "tsx", "dist", "loader.mjs");
+const MAIN = join(ROOT, "src", "cli", "main.ts");
 
 export interface ServerProcess {
   readonly proc: ChildProcess;
@@ -18,11 +21,21 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * `nodeArgs`: flags for node itself (`--cpu-prof`, which NODE_OPTIONS may not carry); the
+ * server is then started as node with tsx's loader, as bin/entente does.
+ */
 export async function spawnServer(
   env: Record<string, string>,
   args: string[] = [],
+  nodeArgs: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const proc = spawn(BIN, ["serve", "--port", "0", "--host", "127.0.0.1", ...args], {
+  const serve = ["serve", "--port", "0", "--host", "127.0.0.1", ...args];
+  const [cmd, argv] =
+    nodeArgs.length === 0
+      ? [BIN, serve]
+      : [process.execPath, [...nodeArgs, "--import", pathToFileURL(LOADER).href, MAIN, ...serve]];
+  const proc = spawn(cmd, argv, {
     env: { ...process.env, ENTENTE_TICK_MS: "25", ENTENTE_POLL_MS: "50", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

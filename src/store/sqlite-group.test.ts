@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import SQLite from "better-sqlite3";
+import { type Generated, Kysely, sql } from "kysely";
+import { arrival, GroupCommitSqliteDialect } from "./sqlite-group.ts";
+
+/*
+ * Group commit on SQLite (src/store/sqlite-group.ts): units of work that queue up share one
+ * commit and one sync of the log, each answered only after it; a failed unit undoes only its
+ * own work; the connection goes to units in the order they asked.
+ */
+
+interface T {
+  t: { id: Generated<number>; v: string };
+}
+
+function open(dir: string) {
+  const database = new SQLite(join(dir, "x.sqlite"));
+  database.pragma("journal_mode = WAL");
+  const dialect = new GroupCommitSqliteDialect(database);
+  return { db: new Kysely<T>({ dialect }), dialect };
+}
+
+async function withDb(
+  f: (db: Kysely<T>, d: GroupCommitSqliteDialect, dir: string) => Promise<void>,
+) {
+  const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
+  const { db, dialect } = open(dir);
+  try {
+    await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
+    await f(db, dialect, dir);
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("concurrent transactions and lone statements share commits; each reads its own writes", async () => {
+  await withDb(async (db, dialect, dir) => {
+    const before = { ...dialect.stats };
+    const n = 400;
+    const seen = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        await db.selectFrom("t").selectAll().where("v", "=", `v${i}`).execute();
+        return db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("t")
+            .values({ v: `v${i}` })
+            .execute();
+          const row = await trx.selectFrom("t").select("v").where("v", "=", `v${i}`).execute();
+          return row[0]?.v;
+        });
+      }),
+    );
+    assert.deepEqual(
+      seen,
+      Array.from({ length: n }, (_, i) => `v${i}`),
+    );
+    const units = dialect.stats.units - before.units;
+    const groups = dialect.stats.groups - before.groups;
+    assert.equal(units, 2 * n, "every transaction and lone statement is a unit");
+    assert.ok(groups < units / 4, `units shared commits (${units} units in ${groups} groups)`);
+    assert.ok(dialect.stats.syncs <= dialect.stats.groups, "at most one sync per group");
+    // Everything answered is in the file, seen by another connection.
+    const other = new SQLite(join(dir, "x.sqlite"), { readonly: true });
+    const count = other.prepare("select count(*) as c from t").get() as { c: number };
+    other.close();
+    assert.equal(count.c, n);
+  });
+});
+
+test("a failed transaction undoes only its own work; the others of its group are stored", async () => {
+  await withDb(async (db) => {
+    await db.insertInto("t").values({ v: "taken" }).execute();
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("t")
+            .values({ v: `a${i}` })
+            .execute();
+          // Every third one breaks the unique rule after writing its first row.
+          await trx
+            .insertInto("t")
+            .values({ v: i % 3 === 0 ? "taken" : `b${i}` })
+            .execute();
+        }),
+      ),
+    );
+    const failed = results.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
+    assert.deepEqual(
+      failed,
+      Array.from({ length: 10 }, (_, k) => 3 * k),
+    );
+    const rows = (await db.selectFrom("t").select("v").execute()).map((r) => r.v);
+    for (let i = 0; i < 30; i++) {
+      assert.equal(rows.includes(`a${i}`), i % 3 !== 0, `a${i}`);
+      assert.equal(rows.includes(`b${i}`), i % 3 !== 0, `b${i}`);
+    }
+    // A failed lone statement fails alone too.
+    const lone = await Promise.allSettled([
+      db.insertInto("t").values({ v: "c1" }).execute(),
+      db.insertInto("t").values({ v: "taken" }).execute(),
+      db.insertInto("t").values({ v: "c2" }).execute(),
+    ]);
+    assert.deepEqual(
+      lone.map((r) => r.status),
+      ["fulfilled", "rejected", "fulfilled"],
+    );
+    const c = await db.selectFrom("t").select("v").where("v", "in", ["c1", "c2"]).execute();
+    assert.equal(c.length, 2);
+  });
+});
+
+test("the connection goes to units in the order they asked for it", async () => {
+  await withDb(async (db) => {
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        db.transaction().execute(async (trx) => {
+          order.push(i);
+          // Two statements with a wait between: the unit keeps the connection meanwhile.
+          await trx
+            .insertInto("t")
+            .values({ v: `x${i}` })
+            .execute();
+          await new Promise((r) => setImmediate(r));
+          await trx.selectFrom("t").select("id").execute();
+        }),
+      ),
+    );
+    assert.deepEqual(
+      order,
+      Array.from({ length: 100 }, (_, i) => i),
+    );
+  });
+});
+
+test("a connection held over several lone statements (Kysely's connection()) works", async () => {
+  await withDb(async (db) => {
+    const got = await db.connection().execute(async (c) => {
+      await c.insertInto("t").values({ v: "k1" }).execute();
+      await c.insertInto("t").values({ v: "k2" }).execute();
+      return c.selectFrom("t").select("v").orderBy("id").execute();
+    });
+    assert.deepEqual(
+      got.map((r) => r.v),
+      ["k1", "k2"],
+    );
+  });
+});
+
+test("the connection goes to the unit whose request arrived first", async () => {
+  await withDb(async (db) => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const order: string[] = [];
+    // One unit holds the connection while the others queue, asking in the order B, A, C.
+    const holder = db.transaction().execute(async (trx) => {
+      await trx.selectFrom("t").select("id").execute();
+      await gate;
+    });
+    await new Promise((r) => setImmediate(r));
+    const unit = (name: string) => async () => {
+      await db.transaction().execute(async (trx) => {
+        order.push(name);
+        await trx.insertInto("t").values({ v: name }).execute();
+      });
+    };
+    const now = performance.now();
+    const b = arrival.run(now - 10, unit("B: arrived 10 ms ago"));
+    const a = arrival.run(now - 20, unit("A: arrived 20 ms ago"));
+    const c = unit("C: no request, counts as now")();
+    await new Promise((r) => setImmediate(r));
+    open();
+    await Promise.all([holder, a, b, c]);
+    assert.deepEqual(order, [
+      "A: arrived 20 ms ago",
+      "B: arrived 10 ms ago",
+      "C: no request, counts as now",
+    ]);
+  });
+});
