@@ -2,7 +2,8 @@
 # Tools the tests need beyond npm packages, installed from Debian's packages when missing:
 # Chromium for the browser tests (Playwright drives /usr/bin/chromium), and PostgreSQL's
 # server programs for the judge's PostgreSQL tests (scripts/with-postgres.sh starts a
-# throwaway cluster of its own for each run; the package's own cluster is not used).
+# throwaway cluster of its own for each run; the package's own cluster is not used), and zsh,
+# against which the shell-completion test checks the zsh script (src/cli/cli-definitions.test.ts).
 # Runs before `npm test`; does nothing when everything is already there.
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
@@ -10,6 +11,7 @@ have_pg=""
 command -v initdb >/dev/null 2>&1 && have_pg=yes
 for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && have_pg=yes; done
 [ -n "$have_pg" ] || missing="$missing postgresql"
+command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
 [ -n "$missing" ] || exit 0
 
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
