@@ -1003,3 +1003,101 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
     ],
   );
 });
+
+test("proposals are numbered per game: 1, 2, 3 in each, whatever other games propose", async (t) => {
+  const w = await build(t);
+  const { gameA, gameB } = w;
+  const api = async <T>(who: Actor, method: string, path: string, body?: unknown) => {
+    const r = await call(w, who, method, path, body);
+    assert.ok(
+      r.status === 200 || r.status === 201,
+      `${who} ${method} ${path}: ${r.status} ${r.text}`,
+    );
+    return JSON.parse(r.text) as T;
+  };
+  const listed = async (who: Actor, game: string) =>
+    (
+      await api<{ id: number; status: string; text: string }[]>(
+        who,
+        "GET",
+        `/api/games/${game}/votes`,
+      )
+    ).map((p) => [p.id, p.status, p.text]);
+  const eventIds = async (who: Actor, game: string) =>
+    (await api<{ kind: string; data: { id?: number } }[]>(who, "GET", `/api/games/${game}/events`))
+      .filter((e) => e.kind.startsWith("proposal") || e.kind === "vote_result")
+      .map((e) => [e.kind, e.data.id]);
+
+  // Game A made a proposal in the set-up (Russia's draw): its 1. Game B's first is its 1 too.
+  assert.equal(w.proposal, 1, "game A's first proposal is its 1");
+  const b1 = await api<{ id: number }>("playerB", "POST", `/api/games/${gameB}/votes`, {
+    kind: "draw",
+  });
+  assert.equal(b1.id, 1, "game B's first proposal is its 1, though game A made one before");
+  // Interleaved: A's second, B's second, each the 2 of its own game.
+  const a2 = await w.judge.propose(w.users.gmA!, gameA, { kind: "houserule", text: "rule A" });
+  const b2 = await w.judge.propose(w.users.gmB!, gameB, { kind: "houserule", text: "rule B" });
+  assert.deepEqual([a2.id, b2.id], [2, 2]);
+  // The store's rows went on counting across games (4 rows), and nobody is shown that.
+  const rows = await w.store.db.selectFrom("proposals").select("id").execute();
+  assert.equal(rows.length, 4);
+
+  // Each number names its own game's proposal: B's player votes on B's 1, B's GM refuses B's
+  // 2 (the API and the judge map the number to the game's row); A's are untouched.
+  await api("playerB", "POST", `/api/games/${gameB}/votes/1`, { vote: "yes" });
+  const refused = await api<{ proposal: number }>(
+    "gmB",
+    "POST",
+    `/api/games/${gameB}/gm/refuse-proposal`,
+    { proposal: 2, reason: "rule B again" },
+  );
+  assert.equal(refused.proposal, 2);
+  assert.deepEqual(await listed("england", gameA), [
+    [1, "open", "A draw including all survivors"],
+    [2, "open", "rule A"],
+  ]);
+  assert.deepEqual(await listed("playerB", gameB), [
+    [1, "open", "A draw including all survivors"],
+    [2, "refused", "rule B"],
+  ]);
+  const yourVote = async (who: Actor, game: string) =>
+    (
+      await api<{ id: number; yourVote?: string | null }[]>(who, "GET", `/api/games/${game}/votes`)
+    ).map((p) => [p.id, p.yourVote ?? null]);
+  assert.deepEqual(await yourVote("playerB", gameB), [
+    [1, "yes"],
+    [2, null],
+  ]);
+  assert.deepEqual(await yourVote("austria", gameA), [
+    [1, "yes"],
+    [2, null],
+  ]);
+  // A number the game has not reached is not found there, whatever other games have.
+  const missing = await call(w, "gmA", "POST", `/api/games/${gameA}/gm/refuse-proposal`, {
+    proposal: 3,
+    reason: "x",
+  });
+  assert.equal(missing.status, 404);
+  assert.match(missing.text, /no proposal 3 in this game/);
+  // A second proposal of a sort still open names the open one by its number.
+  const again = await call(w, "france", "POST", `/api/games/${gameA}/votes`, { kind: "draw" });
+  assert.equal(again.status, 409);
+  assert.match(again.text, /proposal 1 \(draw/);
+
+  // The events name proposals by the same numbers, for the players and the GM.
+  assert.deepEqual(await eventIds("england", gameA), [
+    ["proposal", 1],
+    ["proposal", 2],
+  ]);
+  assert.deepEqual(await eventIds("playerB", gameB), [
+    ["proposal", 1],
+    ["proposal", 2],
+    ["proposal_refused", 2],
+  ]);
+  assert.deepEqual(await eventIds("gmB", gameB), [
+    ["proposal", 1],
+    ["proposal", 2],
+    ["proposal_refused", 2],
+    ["proposal_refused_reason", 2],
+  ]);
+});

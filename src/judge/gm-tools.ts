@@ -1,33 +1,25 @@
 import { sql } from "kysely";
-import { parsePhase, phaseName, phaseOrdinal } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
-import { type ActInput, committeeFields, recordCommitteeAct } from "./committee.ts";
+import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
-import {
-  centreChangeSince,
-  type GameData,
-  iso,
-  parseJson,
-  type RemoveUnitEdit,
-  seatOf,
-} from "./game-data.ts";
-import { DEFAULT_OPTIONS, phaseLengthMs } from "./options.ts";
+import { type GameData, iso, parseJson, type RemoveUnitEdit } from "./game-data.ts";
+import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import { powerNamed, survivingPowers } from "./played.ts";
+import { powerNamed } from "./played.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
 
 /*
  * The game master's tools: pause, resume, deadlines, correcting the last adjudication,
- * removing a unit, replacing a player, ending the game; the committee's and sequential
- * movement's acts (committee.ts, schedule.ts).
+ * removing a unit, replacing a player; the committee's and sequential movement's acts
+ * (committee.ts, schedule.ts). Ending the game and the warned draw are endings.ts.
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -111,12 +103,6 @@ function familyReplay(g: FamilyGame): Replay {
       };
     },
   };
-}
-
-/** The phase `years` game years after `phase` (the same season): when a warned draw may come. */
-export function drawPossibleFrom(phase: string, years: number): string {
-  const p = parsePhase(phase);
-  return p ? phaseName({ ...p, year: p.year + years }) : phase;
 }
 
 export class GmTools extends Room {
@@ -481,155 +467,6 @@ export class GmTools extends Room {
       });
       return { seat: input.seat, player: name, invite: code };
     });
-  }
-
-  /**
-   * Ends the game: a draw, a conceded win, abandoned, or (a game with the europe1935
-   * committee) on victory points, the seed's way of winning it: the chairs end the session and
-   * the power alone on the highest total wins; a tie at the top is a draw between the leaders.
-   */
-  async endGame(
-    user: User,
-    gameId: string,
-    input: {
-      result: "draw" | "concession" | "abandoned" | "points";
-      powers?: readonly string[] | undefined;
-      note?: string | undefined;
-    },
-  ) {
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.game.status === "finished") throw conflict("the game is already over");
-      const powers = (input.powers ?? []).map((p) => powerNamed(g.powers, p) ?? p.toLowerCase());
-      for (const p of powers) {
-        if (seatOf(g.seats, p) === -1) throw invalid(`nobody plays "${p}" in this game`);
-      }
-      if (input.result === "concession" && powers.length !== 1) {
-        throw invalid("a concession names exactly one power");
-      }
-      if (input.result === "points") {
-        const own = g.own;
-        const { scores } = own.kind === "diplomacy" ? await committeeFields(trx, own.game) : {};
-        if (!scores)
-          throw invalid(
-            own.kind === "diplomacy"
-              ? `${own.game.scenario.variant.id} has no victory points: end it with "draw", "concession" or "abandoned"`
-              : `a ${own.game.rules.name} game is won on victory points by its own end (seed 004 §6), not by the GM: end it with "draw", "concession" or "abandoned"`,
-          );
-        const totals = Object.fromEntries(scores.rows.map((r) => [r.power, r.total]));
-        await this.finish(trx, g, {
-          kind: "points",
-          winner: scores.winner,
-          powers: [...scores.leaders],
-          scores: totals,
-          by: "gm",
-          ...(input.note ? { note: input.note } : {}),
-        });
-        return;
-      }
-      const result =
-        input.result === "draw"
-          ? {
-              kind: "draw",
-              powers: powers.length > 0 ? powers : survivingPowers(g),
-              by: "gm",
-            }
-          : input.result === "concession"
-            ? { kind: "concession", winner: powers[0], by: "gm" }
-            : { kind: "abandoned", by: "gm" };
-      await this.finish(trx, g, { ...result, ...(input.note ? { note: input.note } : {}) });
-    });
-    return this.rooms.views.gameView(user, gameId);
-  }
-
-  /**
-   * Seed 002 IX(2), Alternative A: after `drawAfterYearsWithoutChange` game years with no
-   * supply centre changing hands, the GM may, after a warning, declare a draw of all
-   * survivors. `warn: true` gives the warning; the declaration needs the warning period
-   * (`drawWarningYears`, default one game year) to have passed since the last warning with no
-   * centre changing hands: a change voids the warning.
-   */
-  async declareDraw(user: User, gameId: string, input: { warn: boolean }) {
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.game.status !== "active") throw conflict("the game is not running");
-      // Game years in Diplomacy; turns in a game counted in turns (played.ts).
-      const { periods: years, unit } = g.quiet();
-      const count = unit === "turn" ? { turns: years } : { years };
-      const units = unit === "turn" ? "turn(s)" : "game year(s)";
-      const needed = g.options.drawAfterYearsWithoutChange;
-      const period = g.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
-      const own = g.own;
-      // Where the game stood at the warning: phases adjudicated (Diplomacy) or turns.
-      const played =
-        own.kind === "diplomacy" ? own.game.record.phases.length : own.game.turns.length;
-      const stillWithout = () => {
-        if (years < needed)
-          throw conflict(
-            `supply centres changed hands ${years === 0 ? `in the last ${unit}` : `${years} ${unit}(s) ago`}; a draw may be declared after ${needed} ${unit === "turn" ? "turns" : "years"} without change`,
-          );
-      };
-      if (input.warn) {
-        stillWithout();
-        await this.emit(trx, gameId, "draw_warning", "public", {
-          ...count,
-          phase: g.state.phase,
-          after: played,
-          period,
-          ...(own.kind === "diplomacy" ? { from: drawPossibleFrom(g.state.phase, period) } : {}),
-        });
-        return;
-      }
-      const warning = await trx
-        .selectFrom("events")
-        .select("data")
-        .where("game_id", "=", gameId)
-        .where("kind", "=", "draw_warning")
-        .orderBy("id", "desc")
-        .executeTakeFirst();
-      if (!warning) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
-      const w = parseJson<{ phase?: string; after?: number; years?: number; turns?: number }>(
-        warning.data,
-      );
-      const warnedIn = w.phase ?? g.state.phase;
-      const lapsed = (where: string) =>
-        conflict(
-          `supply centres changed hands ${where}, after the warning given in ${warnedIn}: the warning lapsed; warn again`,
-        );
-      if (own.kind === "diplomacy") {
-        // A warning of an older version carries no `after`: its phase says where it was given.
-        const record = own.game.record;
-        const after =
-          w.after ??
-          (() => {
-            const i = record.phases.findIndex((p) => p.phase === warnedIn);
-            return i === -1 ? record.phases.length : i;
-          })();
-        const changed = centreChangeSince(record, after);
-        if (changed) throw lapsed(`in ${changed}`);
-        const from = drawPossibleFrom(warnedIn, period);
-        const now = parsePhase(g.state.phase);
-        const at = parsePhase(from);
-        if (now && at && phaseOrdinal(now) < phaseOrdinal(at)) {
-          throw conflict(
-            `the warning given in ${warnedIn} runs ${period} game year(s): the draw may be declared from ${from} if no supply centre changes hands until then`,
-          );
-        }
-      } else {
-        // A game of turns: every turn is a period; quiet turns grow by one per turn played
-        // since the warning unless a supply area changed hands.
-        const since = played - (w.after ?? played);
-        if (years < (w.turns ?? 0) + since) throw lapsed("since");
-        if (since < period) {
-          throw conflict(
-            `the warning given in ${warnedIn} runs ${period} ${units}: ${period - since} more turn(s) without a supply area changing hands`,
-          );
-        }
-      }
-      stillWithout();
-      await this.finish(trx, g, { kind: "draw", powers: survivingPowers(g), by: "gm", ...count });
-    });
-    return this.rooms.views.gameView(user, gameId);
   }
 
   async committeeAct(user: User, gameId: string, input: ActInput) {

@@ -1,6 +1,7 @@
 import type { Store } from "../store/db.ts";
 import { Accounts } from "./accounts.ts";
 import { Adjudication } from "./adjudication.ts";
+import { Endings } from "./endings.ts";
 import { FamilyGames } from "./family.ts";
 import { Games } from "./games.ts";
 import { GmTools } from "./gm-tools.ts";
@@ -31,7 +32,8 @@ export type {
  * done in rooms, one file each, every one extending `Room` (room.ts: the store, the clock,
  * the game's lock, the event log): accounts.ts, games.ts (games and seats), submissions.ts,
  * adjudication.ts (the scheduler: deadlines, early resolution, NMRs, civil disorder),
- * votes.ts, press.ts, gm-tools.ts and views.ts (what each viewer sees, events). Every change
+ * votes.ts, press.ts, gm-tools.ts, endings.ts (the GM ending the game, the warned draw) and
+ * views.ts (what each viewer sees, events). Every change
  * to a game is one transaction that first takes the game's lock (room.ts says how).
  */
 
@@ -65,6 +67,7 @@ export class Judge {
       votes: new Votes(core),
       press: new Press(core),
       gm: new GmTools(core),
+      endings: new Endings(core),
       views: new Views(core),
     };
     core.rooms = this.rooms;
@@ -231,14 +234,6 @@ export class Judge {
     return this.rooms.gm.replacePlayer(...a);
   }
 
-  endGame(...a: Parameters<GmTools["endGame"]>): ReturnType<GmTools["endGame"]> {
-    return this.rooms.gm.endGame(...a);
-  }
-
-  declareDraw(...a: Parameters<GmTools["declareDraw"]>): ReturnType<GmTools["declareDraw"]> {
-    return this.rooms.gm.declareDraw(...a);
-  }
-
   committeeAct(...a: Parameters<GmTools["committeeAct"]>): ReturnType<GmTools["committeeAct"]> {
     return this.rooms.gm.committeeAct(...a);
   }
@@ -257,6 +252,17 @@ export class Judge {
     ...a: Parameters<GmTools["withdrawContract"]>
   ): ReturnType<GmTools["withdrawContract"]> {
     return this.rooms.gm.withdrawContract(...a);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Ending the game: endings.ts
+
+  endGame(...a: Parameters<Endings["endGame"]>): ReturnType<Endings["endGame"]> {
+    return this.rooms.endings.endGame(...a);
+  }
+
+  declareDraw(...a: Parameters<Endings["declareDraw"]>): ReturnType<Endings["declareDraw"]> {
+    return this.rooms.endings.declareDraw(...a);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { DB, Role } from "../store/schema.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
+import type { Endings } from "./endings.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
 import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, loadGame } from "./game-data.ts";
@@ -24,8 +25,8 @@ import type { Votes } from "./votes.ts";
  * What every room of the judge shares: the store, the clock, the log, the family games
  * (family.ts), the counter of adjudications, and the helpers every operation uses: the
  * game's lock (`mutate`), the event log (`emit`), who the viewer is. The rooms (accounts,
- * games and seats, submissions, adjudication, votes, press, GM tools, views) extend `Room`;
- * src/judge/judge.ts is the facade over them.
+ * games and seats, submissions, adjudication, votes, press, GM tools, endings, views) extend
+ * `Room`; src/judge/judge.ts is the facade over them.
  *
  * Every change to a game runs in one transaction that starts by updating the game's
  * phase_state row (bumping its version, on a condition): on PostgreSQL that takes the row's
@@ -151,6 +152,7 @@ export interface Rooms {
   readonly votes: Votes;
   readonly press: Press;
   readonly gm: GmTools;
+  readonly endings: Endings;
   readonly views: Views;
 }
 

@@ -10,6 +10,10 @@ import { Room } from "./room.ts";
  * Votes (seed 002 IX): proposals (draws, concessions, house rules), ballots, and their
  * outcome, decided at the deadline; for a game of any family, over what its rules say of it
  * (played.ts: its powers, who is still in the game).
+ * A proposal is known by its number in its game (`num`: 1, 2, 3 ... in each game; every
+ * member sees every proposal of the game, so the number tells nobody anything new): in the
+ * API, the mail commands, the events and the notifier's mail. The row id, one sequence over
+ * every game, would tell how many proposals other games made; it stays inside the judge.
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -37,15 +41,15 @@ export class Votes extends Room {
       const open = (
         await trx
           .selectFrom("proposals")
-          .select(["id", "kind", "text"])
+          .select(["num", "kind", "text"])
           .where("game_id", "=", gameId)
           .where("status", "=", "open")
-          .orderBy("id")
+          .orderBy("num")
           .execute()
       ).find((p) => ending(p.kind) === ending(input.kind));
       if (open) {
         throw conflict(
-          `proposal ${open.id} (${open.kind}: "${open.text}") is still open: vote on it; a new ${ending(input.kind) ? "draw or concession" : "house-rule change"} may be proposed once it is decided with the orders of ${g.state.phase}`,
+          `proposal ${open.num} (${open.kind}: "${open.text}") is still open: vote on it; a new ${ending(input.kind) ? "draw or concession" : "house-rule change"} may be proposed once it is decided with the orders of ${g.state.phase}`,
         );
       }
       const survivors = survivingSeats(g.seats, g.alive);
@@ -89,10 +93,18 @@ export class Votes extends Room {
         }
       }
       if (text.length > 2000) throw invalid("a proposal's text is at most 2000 characters");
-      const row = await trx
+      // The game's next number (under the game's lock, so no other proposal takes it).
+      const last = await trx
+        .selectFrom("proposals")
+        .where("game_id", "=", gameId)
+        .select((eb) => eb.fn.max("num").as("n"))
+        .executeTakeFirst();
+      const id = Number(last?.n ?? 0) + 1;
+      await trx
         .insertInto("proposals")
         .values({
           game_id: gameId,
+          num: id,
           kind: input.kind,
           powers: powers ? JSON.stringify(powers) : null,
           text,
@@ -105,9 +117,7 @@ export class Votes extends Room {
           created_at: this.now(),
           closed_at: null,
         })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const id = Number(row.id);
+        .execute();
       await this.emit(trx, gameId, "proposal", "public", {
         id,
         kind: input.kind,
@@ -128,29 +138,24 @@ export class Votes extends Room {
     return null;
   }
 
-  async vote(user: User, gameId: string, proposalId: number, vote: "yes" | "no" | "abstain") {
+  /** A vote on the game's proposal number `num`. */
+  async vote(user: User, gameId: string, num: number, vote: "yes" | "no" | "abstain") {
     return this.mutatePlayed(gameId, async (trx, g) => {
-      const p = await trx
-        .selectFrom("proposals")
-        .selectAll()
-        .where("id", "=", proposalId)
-        .where("game_id", "=", gameId)
-        .executeTakeFirst();
-      if (!p) throw notFound(`no proposal ${proposalId} in this game`);
+      const p = await proposalNumbered(trx, gameId, num);
       if (p.status !== "open") throw conflict("this vote is over");
       const voter = this.voterKey(g, this.viewerIn(g, user), p.kind);
       if (!voter) throw forbidden("you have no vote on this proposal");
       const now = this.now();
       await trx
         .deleteFrom("ballots")
-        .where("proposal_id", "=", proposalId)
+        .where("proposal_id", "=", p.id)
         .where("voter", "=", voter)
         .execute();
       await trx
         .insertInto("ballots")
-        .values({ proposal_id: proposalId, voter, vote, user_id: user.id, at: now })
+        .values({ proposal_id: p.id, voter, vote, user_id: user.id, at: now })
         .execute();
-      return { proposal: proposalId, vote, due: g.state.phase };
+      return { proposal: num, vote, due: g.state.phase };
     });
   }
 
@@ -160,25 +165,19 @@ export class Votes extends Room {
    * were told it was made); the reason goes to the proposer alone (and the GM), so that who
    * proposed stays secret (IX(4)).
    */
-  async refuse(user: User, gameId: string, proposalId: number, reason: string) {
+  async refuse(user: User, gameId: string, num: number, reason: string) {
     return this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);
       const why = reason.trim();
       if (why === "") throw invalid("give the reason for refusing the proposal");
-      const p = await trx
-        .selectFrom("proposals")
-        .selectAll()
-        .where("id", "=", proposalId)
-        .where("game_id", "=", gameId)
-        .executeTakeFirst();
-      if (!p) throw notFound(`no proposal ${proposalId} in this game`);
-      if (p.status !== "open") throw conflict(`proposal ${proposalId} is ${p.status}, not open`);
+      const p = await proposalNumbered(trx, gameId, num);
+      if (p.status !== "open") throw conflict(`proposal ${num} is ${p.status}, not open`);
       await trx
         .updateTable("proposals")
         .set({ status: "refused", closed_at: this.now() })
         .where("id", "=", p.id)
         .execute();
-      const id = Number(p.id);
+      const id = num;
       await this.emit(trx, gameId, "proposal_refused", "public", {
         id,
         kind: p.kind,
@@ -204,7 +203,7 @@ export class Votes extends Room {
       .selectFrom("proposals")
       .selectAll()
       .where("game_id", "=", gameId)
-      .orderBy("id")
+      .orderBy("num")
       .execute();
     // A refusal's reason (seed 002 IX(5)) is the proposer's and the GM's to read.
     const reasons = new Map<number, string>();
@@ -232,7 +231,7 @@ export class Votes extends Room {
             .executeTakeFirst()
         : undefined;
       out.push({
-        id: Number(p.id),
+        id: p.num,
         kind: p.kind,
         text: p.text,
         powers: p.powers ? parseJson<string[]>(p.powers) : null,
@@ -242,8 +241,8 @@ export class Votes extends Room {
         counts: p.counts ? parseJson<unknown>(p.counts) : null,
         yourVote: p.status === "open" && voter ? (mine?.vote ?? null) : undefined,
         yours: p.proposer_user === user.id,
-        ...((v.role === "gm" || p.proposer_user === user.id) && reasons.has(Number(p.id))
-          ? { reason: reasons.get(Number(p.id))! }
+        ...((v.role === "gm" || p.proposer_user === user.id) && reasons.has(p.num)
+          ? { reason: reasons.get(p.num)! }
           : {}),
       });
     }
@@ -304,7 +303,7 @@ export class Votes extends Room {
         .where("id", "=", p.id)
         .execute();
       await this.emit(trx, g.game.id, "vote_result", "public", {
-        id: Number(p.id),
+        id: p.num,
         kind: p.kind,
         text: p.text,
         passed,
@@ -332,4 +331,16 @@ export class Votes extends Room {
     }
     return ended;
   }
+}
+
+/** The game's proposal number `num` (its row), or not found. */
+async function proposalNumbered(trx: Tx, gameId: string, num: number) {
+  const p = await trx
+    .selectFrom("proposals")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .where("num", "=", num)
+    .executeTakeFirst();
+  if (!p) throw notFound(`no proposal ${num} in this game`);
+  return p;
 }

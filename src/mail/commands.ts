@@ -1,5 +1,5 @@
+import { drawPossibleFrom } from "../judge/endings.ts";
 import { JudgeError } from "../judge/errors.ts";
-import { drawPossibleFrom } from "../judge/gm-tools.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
 import {

@@ -198,7 +198,7 @@ export const currentOrdersAnswer = described(
 
 export const proposalsAnswer = many(
   obj({
-    id: int(),
+    id: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
     kind: oneOf(["draw", "concede", "houserule"] as const),
     text: nullable(text()),
     powers: nullable(many(text("power id"))),
@@ -213,7 +213,7 @@ export const proposalsAnswer = many(
 );
 
 export const proposalCreated = obj({
-  id: int(),
+  id: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
   kind: oneOf(["draw", "concede", "houserule"] as const),
   text: nullable(text()),
   powers: nullable(many(text("power id"))),
@@ -223,13 +223,13 @@ export const proposalCreated = obj({
 });
 
 export const voteAnswer = obj({
-  proposal: int(),
+  proposal: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
   vote: oneOf(["yes", "no", "abstain"] as const),
   due: text("the phase it is decided with"),
 });
 
 export const proposalRefused = obj({
-  proposal: int(),
+  proposal: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
   status: oneOf(["refused"] as const),
   reason: text("the GM's reason, told to the proposer"),
 });

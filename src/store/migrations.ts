@@ -393,6 +393,73 @@ function labelsAndNotices(): Migration {
   };
 }
 
+/**
+ * Proposals numbered per game (`proposals.num`: 1, 2, 3 in each game), the number players,
+ * the GM, the API, mail and events know a proposal by; the row id, one sequence over every
+ * game, would tell how many proposals other games made. Existing proposals are numbered in
+ * the order they were made, and the events that name one (`proposal`, `vote_result`,
+ * `proposal_refused`, `proposal_refused_reason`) are rewritten to name it by its number.
+ */
+function proposalNumbers(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .alterTable("proposals")
+        .addColumn("num", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update proposals set num = (select count(*) from proposals p where p.game_id = proposals.game_id and p.id <= proposals.id)`.execute(
+        db,
+      );
+      await db.schema
+        .createIndex("proposals_by_number")
+        .on("proposals")
+        .columns(["game_id", "num"])
+        .unique()
+        .execute();
+      await renumberProposalEvents(db, true);
+    },
+    async down(db: AnyDb) {
+      await renumberProposalEvents(db, false);
+      await db.schema.dropIndex("proposals_by_number").execute();
+      await db.schema.alterTable("proposals").dropColumn("num").execute();
+    },
+  };
+}
+
+/**
+ * The events naming a proposal (`data.id`) rewritten: from its row id to its number in the
+ * game (`toNumbers`), or back.
+ */
+async function renumberProposalEvents(db: AnyDb, toNumbers: boolean): Promise<void> {
+  const proposals: { id: number | string; game_id: string; num: number | string }[] = await db
+    .selectFrom("proposals")
+    .select(["id", "game_id", "num"])
+    .execute();
+  if (proposals.length === 0) return;
+  const byGame = new Map<string, Map<number, number>>();
+  for (const p of proposals) {
+    const [from, to] = toNumbers ? [Number(p.id), Number(p.num)] : [Number(p.num), Number(p.id)];
+    const m = byGame.get(p.game_id) ?? new Map<number, number>();
+    m.set(from, to);
+    byGame.set(p.game_id, m);
+  }
+  const events: { id: number | string; game_id: string; data: string }[] = await db
+    .selectFrom("events")
+    .select(["id", "game_id", "data"])
+    .where("kind", "in", ["proposal", "vote_result", "proposal_refused", "proposal_refused_reason"])
+    .execute();
+  for (const e of events) {
+    const data = JSON.parse(e.data) as Record<string, unknown>;
+    const n = typeof data.id === "number" ? byGame.get(e.game_id)?.get(data.id) : undefined;
+    if (n === undefined || n === data.id) continue;
+    await db
+      .updateTable("events")
+      .set({ data: JSON.stringify({ ...data, id: n }) })
+      .where("id", "=", e.id)
+      .execute();
+  }
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -404,6 +471,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0004_committee": committee(dialect),
         "0005_press_by_game": pressByGame(),
         "0006_labels_notices": labelsAndNotices(),
+        "0007_proposal_numbers": proposalNumbers(),
       };
     },
   };

@@ -134,8 +134,11 @@ export type ProposalKind = "draw" | "concede" | "houserule";
 export type ProposalStatus = "open" | "passed" | "failed" | "refused";
 
 export interface ProposalsTable {
+  /** The store's own key (one sequence over every game): never shown. */
   id: Generated<number>;
   game_id: string;
+  /** The proposal's number in its game (1, 2, 3 ...): what everybody knows it by. */
+  num: number;
   kind: ProposalKind;
   /** JSON: the powers of a draw, or the one power a win is conceded to. */
   powers: string | null;

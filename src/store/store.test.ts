@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { sql } from "kysely";
+import { type Kysely, Migrator, sql } from "kysely";
 import { openStore, StoreError } from "./db.ts";
+import { migrationProvider } from "./migrations.ts";
 import { STORE_KINDS, testStore } from "./testing.ts";
 
 for (const kind of STORE_KINDS) {
@@ -80,6 +81,98 @@ for (const kind of STORE_KINDS) {
         1,
       );
     });
+
+    test("0007 numbers the proposals made before it per game, and the events that name them", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      // The shape before 0007 (no `num`): written through an untyped view of the store.
+      // biome-ignore lint/suspicious/noExplicitAny: the schema of an earlier migration
+      const db = ts.store.db as unknown as Kysely<any>;
+      const schema = ts.env.ENTENTE_PG_SCHEMA;
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider(kind),
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
+      const back = await migrator.migrateTo("0006_labels_notices");
+      assert.equal(back.error, undefined);
+      await seedGame(ts.store.db);
+      await db
+        .insertInto("games")
+        .values({ ...GAME, id: "g2" })
+        .execute();
+      // Made in turn: g1, g2, g1, g2, g2 (row ids 1 to 5), with an event naming each by row id.
+      const made = ["g1", "g2", "g1", "g2", "g2"];
+      for (const [i, game] of made.entries()) {
+        const row = await db
+          .insertInto("proposals")
+          .values({
+            game_id: game,
+            kind: "houserule",
+            powers: null,
+            text: `rule ${i}`,
+            options: null,
+            proposer_user: "u1",
+            proposer_seat: null,
+            due_idx: 0,
+            status: "open",
+            counts: null,
+            created_at: i,
+            closed_at: null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto("events")
+          .values({
+            game_id: game,
+            kind: "proposal",
+            audience: "public",
+            data: JSON.stringify({ id: Number(row.id), text: `rule ${i}` }),
+            at: i,
+          })
+          .execute();
+      }
+      const forward = await migrator.migrateToLatest();
+      assert.equal(forward.error, undefined);
+      const rows = await ts.store.db
+        .selectFrom("proposals")
+        .select(["game_id", "num", "text"])
+        .orderBy("id")
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.game_id, r.num, r.text]),
+        [
+          ["g1", 1, "rule 0"],
+          ["g2", 1, "rule 1"],
+          ["g1", 2, "rule 2"],
+          ["g2", 2, "rule 3"],
+          ["g2", 3, "rule 4"],
+        ],
+      );
+      const events = await ts.store.db
+        .selectFrom("events")
+        .select(["game_id", "data"])
+        .orderBy("id")
+        .execute();
+      assert.deepEqual(
+        events.map((e) => [e.game_id, JSON.parse(e.data).id, JSON.parse(e.data).text]),
+        [
+          ["g1", 1, "rule 0"],
+          ["g2", 1, "rule 1"],
+          ["g1", 2, "rule 2"],
+          ["g2", 2, "rule 3"],
+          ["g2", 3, "rule 4"],
+        ],
+      );
+      // One number per proposal in a game.
+      const { id: _, ...third } = await ts.store.db
+        .selectFrom("proposals")
+        .selectAll()
+        .where("num", "=", 3)
+        .executeTakeFirstOrThrow();
+      await assert.rejects(ts.store.db.insertInto("proposals").values(third).execute());
+    });
   });
 }
 
@@ -91,26 +184,25 @@ test("a DATABASE_URL that is not postgres:// is refused with a clear message", a
   });
 });
 
+const GAME = {
+  id: "g1",
+  name: "g",
+  variant: "classical",
+  scenario: "7",
+  options: "{}",
+  record_head: "{}",
+  status: "active" as const,
+  result: null,
+  created_by: "u1",
+  created_at: 1,
+};
+
 async function seedGame(db: import("kysely").Kysely<import("./schema.ts").DB>) {
   await db
     .insertInto("users")
     .values({ id: "u1", name: "ann", password_hash: "x", created_at: 1 })
     .execute();
-  await db
-    .insertInto("games")
-    .values({
-      id: "g1",
-      name: "g",
-      variant: "classical",
-      scenario: "7",
-      options: "{}",
-      record_head: "{}",
-      status: "active",
-      result: null,
-      created_by: "u1",
-      created_at: 1,
-    })
-    .execute();
+  await db.insertInto("games").values(GAME).execute();
   await db
     .insertInto("phase_state")
     .values({
