@@ -63,7 +63,8 @@ export function adjacencyDifferences(built: BuiltMap): string[] {
  * high) against the footprint of a piece at every spot a unit can stand (each province's
  * unit spot and each split coast's), a square of 0.95 × the token's radius each side of it
  * (round armies, hulls and the blocks of a variant's own pieces all fit in it). The unit's
- * radius is 0.9 × the map's font, as layers.ts draws it. Answers "LABEL under UNIT" lines.
+ * radius is 0.9 × the map's font, as layers.ts draws it. The names for a zoomed-in view
+ * (`zoomLabels`) are measured too. Answers "LABEL under UNIT" lines.
  */
 export function namesUnderUnits(built: BuiltMap): string[] {
   const g = built.geometry;
@@ -74,13 +75,61 @@ export function namesUnderUnits(built: BuiltMap): string[] {
     for (const [c, at] of Object.entries(p.coasts ?? {})) spots.push([`${id}/${c}`, at[0], at[1]]);
   }
   const out: string[] = [];
-  for (const l of built.labels) {
+  for (const l of [...built.labels, ...built.zoomLabels]) {
     const hw = textWidth(l.text, l.size) / 2;
     const hh = l.size * 0.55;
     for (const [at, x, y] of spots) {
       if (Math.abs(l.x - x) < hw + foot && Math.abs(l.y - y) < hh + foot) {
         out.push(`${l.id} "${l.text}" under the unit in ${at}`);
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * What is wrong with the names for a zoomed-in view (`zoomLabels`): each must lie inside its
+ * province, clear of every other name (its own abbreviation excepted: the two never show at
+ * once), of every other zoomed-in name and of every supply-centre marker, and must take over
+ * from its abbreviation (`maxZoom` there) no earlier than that appears. Answers lines naming
+ * the province.
+ */
+export function zoomLabelProblems(built: BuiltMap): string[] {
+  const g = built.geometry;
+  const fs = g.fontSize ?? g.width / 100;
+  const half = (l: { text: string; size: number }) =>
+    [textWidth(l.text, l.size) / 2, l.size * 0.55] as const;
+  const meet = (
+    a: { x: number; y: number; text: string; size: number },
+    b: { x: number; y: number; text: string; size: number },
+  ) => {
+    const [aw, ah] = half(a);
+    const [bw, bh] = half(b);
+    return Math.abs(a.x - b.x) < aw + bw - 0.01 && Math.abs(a.y - b.y) < ah + bh - 0.01;
+  };
+  const marks = Object.entries(g.provinces).flatMap(([id, p]) =>
+    p.centerMark ? [{ id, x: p.centerMark[0], y: p.centerMark[1] }] : [],
+  );
+  const out: string[] = [];
+  for (const [i, z] of built.zoomLabels.entries()) {
+    const own = built.labels.find((l) => l.id === z.id);
+    if (built.raster.at(z.x, z.y) !== built.ids.indexOf(z.id))
+      out.push(`${z.id} "${z.text}" lies outside it`);
+    if (!own) out.push(`${z.id} has a zoomed-in name but no name`);
+    else if (own.maxZoom !== z.minZoom || (own.minZoom ?? 1) > z.minZoom)
+      out.push(`${z.id} "${z.text}" from ${z.minZoom} does not take over from "${own.text}"`);
+    for (const l of built.labels) {
+      if (l.id !== z.id && meet(z, l))
+        out.push(`${z.id} "${z.text}" over the name ${l.id} "${l.text}"`);
+    }
+    for (const o of built.zoomLabels.slice(i + 1)) {
+      if (meet(z, o)) out.push(`${z.id} "${z.text}" over ${o.id} "${o.text}"`);
+    }
+    const [hw, hh] = half(z);
+    const r = fs * 0.35;
+    for (const m of marks) {
+      if (Math.abs(m.x - z.x) < hw + r - 0.01 && Math.abs(m.y - z.y) < hh + r - 0.01)
+        out.push(`${z.id} "${z.text}" over ${m.id}'s centre marker`);
     }
   }
   return out;

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { discoveryMap } from "../variants/discovery/index.ts";
 import { areaName } from "../variants/discovery/names.ts";
 import { worldMap } from "../variants/global/world.ts";
-import { adjacencyDifferences, namesUnderUnits } from "./check.ts";
+import { adjacencyDifferences, namesUnderUnits, zoomLabelProblems } from "./check.ts";
 import {
   discoveryBuilt,
   discoveryMapFor,
@@ -96,6 +96,29 @@ describe("the Global Diplomacy world map", () => {
 
   it("draws no unit over a label: every area's unit spot clear of every label", () => {
     assert.deepEqual(namesUnderUnits(built), [], "labels a unit would cover");
+  });
+
+  it("names in full, for a zoomed-in view, most areas that show only their number", () => {
+    const numbers = built.labels.filter((l) => /^\d+$/.test(l.text));
+    const full = new Map(built.zoomLabels.map((z) => [z.id, z]));
+    const named = numbers.filter((l) => full.has(l.id));
+    assert.ok(
+      named.length >= numbers.length * 0.8,
+      `only ${named.length} of ${numbers.length} numbers get their full name`,
+    );
+    // Europe's small areas among them: Belgium, Holland, London, Rome, Vienna, Berlin.
+    for (const id of ["20", "19", "7", "33", "39", "26"]) {
+      const z = full.get(id);
+      const area = worldMap.areas.find((a) => String(a.id) === id);
+      assert.equal(z?.text, `${id} ${area?.name}`, `${id}'s full name`);
+      const own = built.labels.find((l) => l.id === id);
+      assert.equal(own?.text, id, `${id} shows its number at the whole map`);
+      assert.equal(own?.maxZoom, z?.minZoom, `${id}'s number gives way to its name`);
+    }
+    // Thresholds a zooming client reaches (zoom.ts goes to 1.25 × the highest).
+    for (const z of built.zoomLabels)
+      assert.ok(z.minZoom > 1 && z.minZoom < 40, `${z.id}: ${z.minZoom}`);
+    assert.deepEqual(zoomLabelProblems(built), [], "full names placed badly");
   });
 
   it("is a world projection: the Americas west of Europe, Asia east, Australia south-east", () => {

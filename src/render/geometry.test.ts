@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
-import { adjacencyDifferences, namesUnderUnits } from "./check.ts";
+import { adjacencyDifferences, namesUnderUnits, zoomLabelProblems } from "./check.ts";
 import {
   type BuiltMap,
   buildMap,
@@ -82,6 +82,28 @@ for (const id of MAPPED) {
 
     it("draws no unit over a name: every unit spot and coast spot clear of every name", () => {
       assert.deepEqual(namesUnderUnits(built), [], "names a unit would cover");
+    });
+
+    it("names in full, for a zoomed-in view, the provinces written as abbreviations", () => {
+      const short = built.labels.filter(
+        (l) => !l.id.startsWith("_") && l.text !== g.provinces[l.id]?.name,
+      );
+      const full = new Map(built.zoomLabels.map((z) => [z.id, z]));
+      const missing = short.filter((l) => !full.has(l.id)).map((l) => l.text);
+      // A few are too small even for the smallest size (europe1935: BAR, PIE, MON).
+      assert.ok(
+        missing.length <= short.length / 10,
+        `${missing.length} of ${short.length} without a full name: ${missing.join(" ")}`,
+      );
+      for (const z of built.zoomLabels) {
+        assert.equal(z.text, g.provinces[z.id]?.name, `${z.id}'s full name`);
+        assert.ok(z.minZoom > 1, `${z.id} is for a zoomed-in view`);
+        const drawn = `class="label zoom-name" data-province="${z.id}"`;
+        assert.ok(g.base.includes(drawn), `${z.id}'s full name in the base map`);
+      }
+      assert.match(g.base, /class="label zoom-name"[^>]* display="none"/, "hidden in pictures");
+      assert.deepEqual(zoomLabelProblems(built), [], "full names placed badly");
+      assert.deepEqual(namesUnderUnits(built), [], "under a unit");
     });
 
     it("is cached", () => {

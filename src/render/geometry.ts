@@ -179,7 +179,21 @@ export interface BuiltMap {
   /** What was drawn: the provinces and their adjacency. */
   source: MapSource;
   /** The names as written: text, centre, font size (provinces and named neutral land). */
-  labels: { id: string; text: string; x: number; y: number; size: number; minZoom?: number }[];
+  labels: {
+    id: string;
+    text: string;
+    x: number;
+    y: number;
+    size: number;
+    minZoom?: number;
+    /** The zoom from which the province's zoomed-in name (zoomLabels) replaces this one. */
+    maxZoom?: number;
+  }[];
+  /**
+   * The full names of provinces that show only an abbreviation or a number: written smaller,
+   * shown from `minZoom` on in place of the abbreviation (hidden in pictures).
+   */
+  zoomLabels: { id: string; text: string; x: number; y: number; size: number; minZoom: number }[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -782,8 +796,17 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   };
   const labelAt = new Map<
     string,
-    { text: string; x: number; y: number; size: number; neutral: boolean; minZoom?: number }
+    {
+      text: string;
+      x: number;
+      y: number;
+      size: number;
+      neutral: boolean;
+      minZoom?: number;
+      maxZoom?: number;
+    }
   >();
+  const boxOfLabel = new Map<string, [number, number, number, number]>();
   const order = ids
     .map((_, i) => i)
     .sort((x, y) => (pixels[x]?.length ?? 0) - (pixels[y]?.length ?? 0));
@@ -914,7 +937,14 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       placed = { text, x: spot[0], y: spot[1] };
     }
     if (placed) {
-      placedBoxes.push([placed.x, placed.y, textWidth(placed.text, size) / 2, hh]);
+      const box: [number, number, number, number] = [
+        placed.x,
+        placed.y,
+        textWidth(placed.text, size) / 2,
+        hh,
+      ];
+      placedBoxes.push(box);
+      boxOfLabel.set(id, box);
       // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
       const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
       const minZoom = Math.max(small, underUnit ? 2 : 0);
@@ -987,6 +1017,63 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       g.centerMark = [round(mark[0]), round(mark[1])];
     }
     provinces[id] = g;
+  }
+
+  // Names for a zoomed-in view: where a province shows only its abbreviation (or a world
+  // area its number), its full name, smaller, inside it, clear of every unit spot, every
+  // other name (zoomed or not) and every centre marker; shown from its zoom on, when the
+  // abbreviation gives way to it (docs/maps.md).
+  const zoomLabels: BuiltMap["zoomLabels"] = [];
+  const readAt = Math.max(1, width / (100 * fontSize));
+  const zoomBoxes: [number, number, number, number][] = [];
+  const clearOfBoxes = (
+    list: [number, number, number, number][],
+    skip: unknown,
+    x: number,
+    y: number,
+    hw: number,
+    hh: number,
+  ) =>
+    list.every(
+      (b) => b === skip || Math.abs(b[0] - x) >= b[2] + hw || Math.abs(b[1] - y) >= b[3] + hh,
+    );
+  for (const i of order) {
+    const id = ids[i] as string;
+    const prov = id.startsWith("_") ? undefined : byId.get(id);
+    const own = labelAt.get(id);
+    if (!prov || !own || own.text === prov.name) continue;
+    const inner = (pixels[i] ?? [])
+      .filter((_, j) => j % 2 === 0 || (pixels[i]?.length ?? 0) < 400)
+      .sort((a, b) => (dist[b] as number) - (dist[a] as number));
+    let found: { x: number; y: number; size: number } | null = null;
+    for (const k of ZOOM_SIZES) {
+      const sz = fontSize * k;
+      const hw = textWidth(prov.name, sz) / 2;
+      const hh = sz * 0.55;
+      for (const at of inner) {
+        if ((dist[at] as number) / scale < hh) break;
+        const [x, y] = toMap(at);
+        if (!raster.boxIn(i, x, y, hw, hh) || !unitFree(x, y, hw, hh)) continue;
+        if (!clearOfBoxes(placedBoxes, boxOfLabel.get(id), x, y, hw, hh)) continue;
+        if (!clearOfBoxes(zoomBoxes, null, x, y, hw, hh)) continue;
+        found = { x, y, size: sz };
+        zoomBoxes.push([x, y, hw, hh]);
+        break;
+      }
+      if (found) break;
+    }
+    if (!found) continue;
+    const minZoom = Math.max(round(((1.5 * fontSize) / found.size) * readAt), own.minZoom ?? 1);
+    own.maxZoom = minZoom;
+    const z = { text: prov.name, x: found.x, y: found.y, size: found.size, minZoom };
+    zoomLabels.push({ id, ...z });
+    const g = provinces[id] as ProvinceGeometry;
+    g.labelMaxZoom = minZoom;
+    g.zoomName = { text: z.text, at: [round(z.x), round(z.y)], size: round(z.size), minZoom };
+  }
+  for (const l of labels) {
+    const m = labelAt.get(l.id)?.maxZoom;
+    if (m) l.maxZoom = m;
   }
 
   // Declared straits are drawn as lines between the nearest points of the two cells.
@@ -1099,8 +1186,14 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   }
   const labelParts = labels.map(
     (l) =>
-      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}${l.minZoom ? ` data-min-zoom="${l.minZoom}"` : ""}>${esc(l.text)}</text>`,
+      `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}${l.maxZoom ? ` data-max-zoom="${l.maxZoom}"` : ""}${l.minZoom ? ` data-min-zoom="${l.minZoom}"` : ""}>${esc(l.text)}</text>`,
   );
+  // Hidden unless a zooming client shows them (zoom.ts): pictures keep the abbreviations.
+  for (const l of zoomLabels) {
+    labelParts.push(
+      `<text class="label zoom-name" data-province="${esc(l.id)}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${COLOURS.label}" stroke-width="${round(l.size * 0.22)}" data-min-zoom="${l.minZoom}" display="none">${esc(l.text)}</text>`,
+    );
+  }
   parts.push(
     `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}${coastLabels.join("")}</g>`,
   );
@@ -1115,13 +1208,26 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     fontSize: round(fontSize),
     ...(spec.style ? { style: spec.style } : {}),
   };
-  return { geometry, ids, shapes, raster, touching, spec, labels, source: variant };
+  return {
+    geometry,
+    ids,
+    shapes,
+    raster,
+    touching,
+    spec,
+    labels,
+    zoomLabels,
+    source: variant,
+  };
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
 
 /** The sizes (of the map's font) a name is tried at before it gives way to a unit. */
 const SMALLER = [1, 0.85, 0.7, 0.6, 0.5];
+
+/** The sizes (of the map's font) a zoomed-in name is tried at. */
+const ZOOM_SIZES = [0.85, 0.7, 0.6, 0.5, 0.4, 0.33];
 
 function nearestPoints(
   raster: Raster,

@@ -22,6 +22,15 @@ export interface ProvinceGeometry {
    * client can hide `.labels [data-min-zoom]` below it; absent: always shown.
    */
   labelMinZoom?: number;
+  /** The zoom from which `zoomName` replaces the name (`data-max-zoom` on it in `base`). */
+  labelMaxZoom?: number;
+  /**
+   * A province whose name is written as an abbreviation (a world area as its number): its
+   * full name, smaller, for a zoomed-in view, shown from `minZoom` on in place of the
+   * abbreviation. In `base` as `<text class="label zoom-name" data-min-zoom="Z"
+   * display="none">`: hidden in pictures, shown by a zooming client.
+   */
+  zoomName?: { text: string; at: Point; size: number; minZoom: number };
   /** Where a unit standing in it is drawn. */
   unit: Point;
   /** Where a dislodged unit is drawn (offset from `unit`). */

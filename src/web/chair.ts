@@ -359,6 +359,7 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
       h(
         "aside",
         {},
+        board.legend,
         timerBox(() => (view.phaseIndex ?? 0) === 0),
         status,
         reveal,

@@ -210,6 +210,7 @@ export async function sandboxPage(app: HTMLElement): Promise<void> {
       h(
         "aside",
         {},
+        board.legend,
         h("div", { class: "row wrap" }, variantSel, setupToggle, setupPower, setupType),
         h(
           "details",

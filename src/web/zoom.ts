@@ -6,17 +6,30 @@ import { h } from "./dom.ts";
  * on the focused map (+, −, the arrows, 0 to fit). The view is kept in map units, so it stays
  * while the board is drawn again (a new phase, an order clicked). Labels carrying a
  * `data-min-zoom` (small provinces, names a unit would cover: src/render/geometry.ts) are
- * shown only from that zoom on.
+ * shown only from that zoom on, and those carrying a `data-max-zoom` (an abbreviation, a world
+ * area's number) only below it, where the province's full name (`.zoom-name`, hidden in the
+ * drawing itself) takes its place. The deepest zoom reaches every name's: at least 12, and
+ * 1.25 × the highest `data-min-zoom` of the board (the world's small names).
  */
 
 type Box = [number, number, number, number];
 
 const MAX = 12;
 
+/** The deepest zoom of a board: MAX, or deeper where its smallest names need it. */
+function deepest(svg: SVGSVGElement): number {
+  let top = 0;
+  for (const l of svg.querySelectorAll("[data-min-zoom]")) {
+    top = Math.max(top, Number(l.getAttribute("data-min-zoom")) || 0);
+  }
+  return Math.max(MAX, Math.ceil(top * 1.25));
+}
+
 export class Zoom {
   /** The view the user chose (map units), or null: the board fitted whole. */
   private view: Box | null = null;
   private fit: Box = [0, 0, 1, 1];
+  private max = MAX;
   private svg: SVGSVGElement | null = null;
   readonly controls: HTMLElement;
 
@@ -59,6 +72,10 @@ export class Zoom {
     // The board's own viewBox, kept on it before any zoom changes the attribute.
     svg.dataset.fit ??= svg.getAttribute("viewBox") ?? "0 0 1 1";
     this.fit = fit ?? (svg.dataset.fit.split(/\s+/).map(Number) as Box);
+    this.max = deepest(svg);
+    // The element takes the shape of what it shows (a player's frame is not the whole map's
+    // shape): no band of the page's background beside the drawing.
+    svg.style.aspectRatio = fit ? `${fit[2]} / ${fit[3]}` : "";
     this.apply();
   }
 
@@ -70,7 +87,7 @@ export class Zoom {
   /** Zooms by `f` around a point of the map (its centre when none is given). */
   by(f: number, at?: [number, number]): void {
     const v = this.view ?? this.fit;
-    const level = Math.min(MAX, Math.max(1, this.fit[2] / (v[2] / f)));
+    const level = Math.min(this.max, Math.max(1, this.fit[2] / (v[2] / f)));
     if (level === 1) {
       this.reset();
       return;
@@ -107,9 +124,11 @@ export class Zoom {
     const level = this.level;
     this.host.dataset.zoom = String(Math.round(level * 100) / 100);
     this.host.classList.toggle("zoomed", this.view !== null);
-    for (const l of svg.querySelectorAll<SVGElement>("[data-min-zoom]")) {
-      const min = Number(l.getAttribute("data-min-zoom"));
-      l.style.display = level >= min ? "" : "none";
+    for (const l of svg.querySelectorAll<SVGElement>("[data-min-zoom], [data-max-zoom]")) {
+      const min = Number(l.getAttribute("data-min-zoom") ?? 0);
+      const max = Number(l.getAttribute("data-max-zoom") ?? Number.POSITIVE_INFINITY);
+      // "inline" over the drawing's own display="none" of a zoomed-in name.
+      l.style.display = level >= min && level < max ? "inline" : "none";
     }
   }
 

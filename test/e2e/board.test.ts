@@ -72,7 +72,11 @@ const label = (page: Page, text: string) =>
     }>;
     const l = Array.from(all).find((x) => x.textContent === t);
     return l
-      ? { shown: l.style.display !== "none", minZoom: Number(l.getAttribute("data-min-zoom") ?? 1) }
+      ? {
+          shown: l.style.display !== "none",
+          minZoom: Number(l.getAttribute("data-min-zoom") ?? 1),
+          maxZoom: Number(l.getAttribute("data-max-zoom") ?? Number.POSITIVE_INFINITY),
+        }
       : null;
   }, text);
 
@@ -206,7 +210,13 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     );
     for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "zoom in" }).click();
     assert.ok((await zoomLevel(page)) >= clyde.minZoom, "close up");
-    assert.equal((await label(page, "CLY"))!.shown, true, "every name is shown close up");
+    // Close up, every name is shown: Clyde's abbreviation, or from its threshold on its full
+    // name in its place (docs/maps.md).
+    const cly = (await label(page, "CLY"))!;
+    const closer = (await zoomLevel(page)) >= cly.maxZoom;
+    assert.equal(cly.shown, !closer, "CLY shown until its full name takes over");
+    assert.equal((await label(page, "Clyde"))!.shown, closer, "Clyde in full from its zoom");
+    assert.ok(cly.shown || (await label(page, "Clyde"))!.shown, "every name is shown close up");
     // A redraw (an order typed draws it on the board) keeps the view.
     const kept = await viewBox(page);
     await page.locator("textarea.orders-text").fill("F lon - nth\nA lvp - yor\nF edi - nwg");

@@ -311,6 +311,17 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
     const box = (await player.locator(".map svg").getAttribute("viewBox"))!.split(" ").map(Number);
     const fit = (await player.locator(".map svg").getAttribute("data-fit"))!.split(" ").map(Number);
     assert.ok(box[2]! < fit[2]! / 2, `framed on what it knows: ${box} of ${fit}`);
+    // The drawing takes the frame's shape: no band of the map's background above the grid.
+    const drawn = (await player.locator(".map svg").boundingBox())!;
+    const holder = (await player.locator(".map").boundingBox())!;
+    assert.ok(
+      Math.abs(drawn.width / drawn.height - box[2]! / box[3]!) < 0.01 * (box[2]! / box[3]!),
+      `the drawing's shape ${drawn.width}×${drawn.height} is the frame's ${box[2]}×${box[3]}`,
+    );
+    assert.ok(
+      holder.height - drawn.height < 3 && drawn.y - holder.y < 2,
+      `the map's box holds the drawing alone: ${JSON.stringify(holder)} / ${JSON.stringify(drawn)}`,
+    );
     assert.ok(
       await player.getByRole("button", { name: "Show the whole map" }).isVisible(),
       "and the whole map a click away",

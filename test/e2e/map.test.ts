@@ -115,9 +115,10 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
     const goals = unique(supports.filter((o) => o.from === "lvp").map((o) => o.target ?? o.from));
     await waitOutlined(page, goals);
     assert.ok(goals.includes("yor") && goals.includes("wal"), `goals: ${goals}`);
-    // A click where Yorkshire's name is written (shown or not at this zoom).
+    // A click where Yorkshire's name is written (shown or not at this zoom; not the full name
+    // kept for a deeper zoom).
     const at = await page
-      .locator(".game .map .labels text", { hasText: /^(Yorkshire|YOR)$/ })
+      .locator(".game .map .labels text:not(.zoom-name)", { hasText: /^(Yorkshire|YOR)$/ })
       .evaluate((t) => {
         const svg = t as unknown as {
           getAttribute(n: string): string;
@@ -288,5 +289,200 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
     await phone.getByRole("button", { name: "zoom in" }).click();
     await docShot(phone, "board-1935-zoom-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+  test("the world: areas shown by their number get their full names as the player zooms in", async () => {
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      { name: "World", variant: "global", seed: 19, options: { deadlines: { unit: "hours" } } },
+      h.tokens.gm,
+    );
+    const code = g.invites!.find((i) => i.role === "player")!.code;
+    for (let p = 1; p <= 11; p++) {
+      await h.account(`w${p}`);
+      await h.api.ok("POST", `/api/invites/${code}`, { power: String(p) }, h.tokens[`w${p}`]);
+    }
+    for (const [size, suffix] of [
+      [DESKTOP, "desktop"],
+      [PHONE, "phone"],
+    ] as const) {
+      const page = await h.as("gm", size);
+      await page.goto(`${h.base}/game/${g.id}`);
+      const map = page.locator(".game .map");
+      await map.locator("svg .labels").waitFor();
+      // Belgium (20): its number at the whole map, its full name hidden.
+      const num = map.locator("svg .labels text.label:not(.zoom-name)", { hasText: /^20$/ });
+      const full = map.locator('svg text.zoom-name[data-province="20"]');
+      assert.equal(await full.textContent(), "20 Belgium");
+      assert.ok(await num.isVisible(), "the number at the whole map");
+      assert.ok(!(await full.isVisible()), "the full name hidden at the whole map");
+      const from = Number(await full.getAttribute("data-min-zoom"));
+      assert.equal(Number(await num.getAttribute("data-max-zoom")), from, "they swap at one zoom");
+      // The wheel over Belgium until its threshold: the point under the pointer stays there.
+      await map.scrollIntoViewIfNeeded();
+      const at = (await num.boundingBox())!;
+      await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+      for (let i = 0; i < 40 && Number(await map.getAttribute("data-zoom")) < from; i++) {
+        await page.mouse.wheel(0, -120);
+        await page.waitForTimeout(30);
+      }
+      assert.ok(Number(await map.getAttribute("data-zoom")) >= from, "the zoom reaches it");
+      assert.ok(await full.isVisible(), "the full name shown zoomed in");
+      assert.ok(!(await num.isVisible()), "in place of the number");
+      // Every name shown in view: clear of every unit and of every other name shown.
+      const drawn = await page.evaluate(() => {
+        type El = {
+          getBBox(): Box;
+          textContent: string | null;
+          getAttribute(n: string): string | null;
+          style: { display: string };
+          getAttribute(n: string): string | null;
+        };
+        const doc = (
+          globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }
+        ).document;
+        const svg = doc.querySelectorAll(".game .map svg")[0]!;
+        const [vx, vy, vw, vh] = (svg.getAttribute("viewBox") ?? "").split(" ").map(Number) as [
+          number,
+          number,
+          number,
+          number,
+        ];
+        // Shown: not hidden by the zoom, and a full name only once the zoom shows it.
+        const shown = Array.from(doc.querySelectorAll(".game .map .labels text.label"))
+          .filter(
+            (t) =>
+              t.style.display !== "none" &&
+              (!(t.getAttribute("class") ?? "").includes("zoom-name") ||
+                t.style.display === "inline"),
+          )
+          .map((t) => {
+            const b = t.getBBox();
+            return {
+              text: t.textContent ?? "",
+              box: { x: b.x, y: b.y, width: b.width, height: b.height },
+            };
+          });
+        const units = Array.from(doc.querySelectorAll(".game .map g.unit")).map((u) => {
+          const b = u.getBBox();
+          return {
+            at: u.getAttribute("data-location") ?? "",
+            box: { x: b.x, y: b.y, width: b.width, height: b.height },
+          };
+        });
+        return { view: [vx, vy, vw, vh], shown, units };
+      });
+      // Measured here, not in the page (tsx names the page's functions with a helper the
+      // page lacks).
+      const [vx, vy, vw, vh] = drawn.view as [number, number, number, number];
+      const inView = (b: Box) =>
+        b.x < vx + vw && b.x + b.width > vx && b.y < vy + vh && b.y + b.height > vy;
+      const shown = drawn.shown.filter((t) => inView(t.box));
+      const out: string[] = [];
+      for (const [i, t] of shown.entries()) {
+        for (const u of drawn.units)
+          if (!apart(t.box, u.box)) out.push(`"${t.text}" under ${u.at}`);
+        for (const o of shown.slice(i + 1))
+          if (!apart(t.box, o.box)) out.push(`"${t.text}" over "${o.text}"`);
+      }
+      assert.deepEqual(out, [], "names in view overlap");
+      const named = shown.map((t) => t.text).filter((t) => /^\d+ \S/.test(t));
+      // The phone's view is narrower: Belgium at its centre; the desktop's takes in neighbours.
+      const want =
+        suffix === "phone"
+          ? ["20 Belgium"]
+          : ["20 Belgium", "17 Picardy", "32 Westphalia", "4 Wales"];
+      await docShot(page, `world-names-zoom-${suffix}`);
+      for (const n of want) assert.ok(named.includes(n), `${n} in full: ${named.join(", ")}`);
+      assert.deepEqual(h.pageErrors(page), [], "no script errors");
+    }
+  });
+
+  test("the legend on the sandbox and on the projector, with the committee's own pieces and colours", async () => {
+    const geo = await h.api.ok<{ style: { colours: Record<string, string> } }>(
+      "GET",
+      "/api/variants/europe1935/geometry",
+    );
+    const pieces = async (page: Page) => {
+      const legend = page.getByRole("list", { name: "legend" });
+      await legend.locator("li[data-power]").first().waitFor();
+      assert.deepEqual(
+        await legend.locator("li[data-power] .name").allTextContents(),
+        [
+          "United Kingdom",
+          "France",
+          "Italy",
+          "Germany",
+          "USSR",
+          "Turkey",
+          "Yugoslavia",
+          "Spain",
+          "Poland",
+        ],
+        "every power by name",
+      );
+      for (const [power, colour] of Object.entries(geo.style.colours)) {
+        const rects = legend.locator(`li[data-power="${power}"] svg rect.piece`);
+        assert.equal(await rects.count(), 2, `${power}: its army and fleet as blocks`);
+        const [army, fleet] = await rects.evaluateAll((els) =>
+          els.map((e) => ({
+            w: Number(e.getAttribute("width")),
+            h: Number(e.getAttribute("height")),
+            fill: e.getAttribute("fill"),
+          })),
+        );
+        assert.ok(Math.abs(army!.w - army!.h) < 0.01, `${power}: a square army`);
+        assert.ok(fleet!.w > fleet!.h * 1.8, `${power}: a narrow fleet`);
+        assert.equal(army!.fill, colour, `${power} in the seed's colour`);
+        assert.equal(fleet!.fill, colour, `${power}'s fleet too`);
+      }
+      return legend;
+    };
+    // The sandbox: beside the board at 1440×900, under it on a phone, never over it.
+    const page = await h.as("gm", DESKTOP);
+    await page.goto(`${h.base}/sandbox?variant=europe1935`);
+    await page.locator(".game .map svg").waitFor();
+    const legend = await pieces(page);
+    let map = (await page.locator(".game .map").boundingBox())!;
+    let box = (await legend.boundingBox())!;
+    assert.ok(box.x >= map.x + map.width, "beside the sandbox's board");
+    assert.ok(box.y + box.height <= DESKTOP.height, "in view");
+    await docShot(page, "sandbox-legend-desktop");
+    const phone = await h.as("gm", PHONE);
+    await phone.goto(`${h.base}/sandbox?variant=europe1935`);
+    await phone.locator(".game .map svg").waitFor();
+    const small = await pieces(phone);
+    const pmap = (await phone.locator(".game .map").boundingBox())!;
+    const pbox = (await small.boundingBox())!;
+    assert.ok(pbox.y >= pmap.y + pmap.height, "under the board on a phone");
+    assert.ok(pbox.x + pbox.width <= PHONE.width, "no wider than the phone");
+    await small.scrollIntoViewIfNeeded();
+    await docShot(phone, "sandbox-legend-phone");
+    // The chair's projector view.
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      { name: "Committee room", variant: "europe1935" },
+      h.tokens.gm,
+    );
+    const chair = await h.as("gm", DESKTOP);
+    await chair.goto(`${h.base}/chair/${g.id}`);
+    await chair.locator(".projector .map svg").waitFor();
+    const big = await pieces(chair);
+    map = (await chair.locator(".projector .map").boundingBox())!;
+    box = (await big.boundingBox())!;
+    assert.ok(apart(map, box), "not over the projector's map");
+    assert.ok(box.x >= map.x + map.width, "beside it");
+    await docShot(chair, "projector-legend-desktop");
+    const chairPhone = await h.as("gm", PHONE);
+    await chairPhone.goto(`${h.base}/chair/${g.id}`);
+    await chairPhone.locator(".projector .map svg").waitFor();
+    const under = await pieces(chairPhone);
+    const cmap = (await chairPhone.locator(".projector .map").boundingBox())!;
+    assert.ok((await under.boundingBox())!.y >= cmap.y + cmap.height, "under it on a phone");
+    await under.scrollIntoViewIfNeeded();
+    await docShot(chairPhone, "projector-legend-phone");
+    for (const p of [page, phone, chair, chairPhone])
+      assert.deepEqual(h.pageErrors(p), [], "no script errors");
   });
 });
