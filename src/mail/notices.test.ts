@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import nodemailer from "nodemailer";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import { noticeSettings, setMailAddress, setNotices } from "../judge/mail.ts";
@@ -7,6 +8,7 @@ import { Clock, POWERS, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
+import { mailConfig, startMail } from "./service.ts";
 import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
 
 /*
@@ -193,15 +195,22 @@ describe("mail: web players' mail and opting out", () => {
       await judge.acceptInvite(players[p], code, { power: p });
     }
     const JUDGE = "judge@entente.test";
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({
+    // The mail service as `serve` runs it: with an SMTP server (here a transport that only
+    // writes the message out) the judge's address sends; without one, nothing is ever mailed.
+    const env = { ENTENTE_OUTBOX: "none", ENTENTE_MAIL_TICK_MS: "0", ENTENTE_REMINDER_HOURS: "12" };
+    const sending = await startMail(
       judge,
-      postman,
-      judgeAddress: JUDGE,
-      reminderMs: 12 * 3_600_000,
+      mailConfig({ ...env, ENTENTE_MAIL_FROM: JUDGE }),
+      () => {},
+      nodemailer.createTransport({ streamTransport: true }),
+    );
+    const unconfigured = await startMail(judge, mailConfig({ ...env, ENTENTE_MAIL_FROM: JUDGE }));
+    t.after(async () => {
+      await sending.close();
+      await unconfigured.close();
     });
-    // A server with no way to send mail: no judge's address, nothing is ever mailed.
-    const silent = new Notifier({ judge, postman, reminderMs: 12 * 3_600_000 });
+    const notifier = sending.notifier;
+    const silent = unconfigured.notifier;
     const outbox = async (after = 0) =>
       (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
         (m) => Number(m.id) > after,
