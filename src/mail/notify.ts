@@ -167,9 +167,11 @@ export class Notifier {
     const db = this.judge.store.db;
     const addressed = sql<boolean>`exists (select 1 from members join mail_users on mail_users.user_id = members.user_id
       where members.game_id = notice_games.game_id and members.role in ('gm', 'player'))`;
-    await sql`update notice_games set last_event = coalesce((select max(events.id) from events
-      where events.game_id = notice_games.game_id), last_event)
-      where ${this.judgeAddress === null ? sql`1 = 1` : sql`not ${addressed}`}`.execute(db);
+    // Only the rows behind their game's last event are written.
+    const newest = sql`(select max(events.id) from events where events.game_id = notice_games.game_id)`;
+    await sql`update notice_games set last_event = ${newest}
+      where ${newest} > last_event
+      ${this.judgeAddress === null ? sql`` : sql`and not ${addressed}`}`.execute(db);
     if (this.judgeAddress === null) return [];
     const rows = await db
       .selectFrom("notice_games")
