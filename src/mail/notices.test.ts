@@ -322,5 +322,13 @@ describe("mail: web players' mail and opting out", () => {
         new RegExp(`POST /api/games/${game.id}/gm/replace \\{"seat": \\d+\\}`),
       );
       assert.doesNotMatch(suggested[0]!.body, /REPLACE /);
+      // A proposal: voted on the page, not by mail.
+      const beforeVote = Number((await outbox()).at(-1)!.id);
+      await judge.propose(players.france, game.id, { kind: "draw" });
+      await notifier.tick();
+      const proposals = (await outbox(beforeVote)).filter((m) => m.kind === "vote");
+      assert.equal(proposals.length, 4, "France, England, Germany and the GM");
+      assert.match(proposals[0]!.body, /Vote on the game's page\.\n/);
+      assert.doesNotMatch(proposals[0]!.body, /Vote by mail/);
     });
 });

@@ -408,7 +408,9 @@ export class Notifier {
             `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
             voice.votesByMail && game.byMail
               ? `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`
-              : "Vote on the game's page (the game's mail takes commands and report requests only).",
+              : game.byMail
+                ? "Vote on the game's page (the game's mail takes commands and report requests only)."
+                : "Vote on the game's page.",
           ].join("\n"),
         );
       case "deadline":
