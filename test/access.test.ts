@@ -137,6 +137,10 @@ const RULES: Record<string, Rule> = {
     who: "gm",
     body: () => ({ power: "france", unit: "A par", reason: "an extra unit" }),
   },
+  "POST /api/games/{id}/gm/relocate-unit": {
+    who: "gm",
+    body: () => ({ power: "france", unit: "A par", to: "gas", reason: "a misplaced unit" }),
+  },
   "POST /api/games/{id}/gm/replace": {
     who: "gm",
     body: (w) => ({ seat: 2, user: w.names.outsider }),

@@ -57,17 +57,23 @@ export interface RecordAct {
 export interface RecordEdit {
   /** How many phases had been adjudicated when it was made: 0 before the first. */
   readonly after: number;
-  readonly kind: "remove-unit";
+  /**
+   * `remove-unit`: the unit is taken off the board (seed 002 VIII(2), or VIII(3) disbanding);
+   * `move-unit`: the unit is put where it should stand, `to` (seed 002 VIII(3)).
+   */
+  readonly kind: "remove-unit" | "move-unit";
   readonly power: string;
   /** The unit as the position writes it (`A par`, `F stp/sc`). */
   readonly unit: string;
+  /** `move-unit`: the unit where it stands after the edit (`A bur`, `F spa/sc`). */
+  readonly to?: string;
   readonly reason?: string;
 }
 
-/** A position with the edits made at one point applied (units removed). */
+/** A position with the edits made at one point applied (units removed or moved). */
 export function applyEdits<P extends { readonly units?: unknown }>(
   pos: P,
-  edits: readonly Pick<RecordEdit, "power" | "unit">[],
+  edits: readonly Pick<RecordEdit, "power" | "unit" | "to">[],
 ): P {
   if (edits.length === 0) return pos;
   const units: Record<string, string[]> = {};
@@ -76,7 +82,9 @@ export function applyEdits<P extends { readonly units?: unknown }>(
   for (const e of edits) {
     const list = units[e.power];
     const i = list?.indexOf(e.unit) ?? -1;
-    if (list && i !== -1) list.splice(i, 1);
+    if (!list || i === -1) continue;
+    if (e.to === undefined) list.splice(i, 1);
+    else list[i] = e.to;
   }
   return { ...pos, units };
 }

@@ -46,6 +46,11 @@ export interface RemoveUnitEdit {
   readonly unit: string;
 }
 
+/** A unit put where it should stand (seed 002 VIII(3)): `to` as the position writes it. */
+export interface MoveUnitEdit extends RemoveUnitEdit {
+  readonly to: string;
+}
+
 export function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
@@ -53,14 +58,15 @@ export function parseJson<T>(text: string): T {
 /** The GM's edits as the record keeps them (docs/records.md); a family game's likewise. */
 export function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
   return rows
-    .filter((e) => e.kind === "remove-unit")
+    .filter((e) => e.kind === "remove-unit" || e.kind === "move-unit")
     .map((e) => {
-      const d = parseJson<RemoveUnitEdit>(e.data);
+      const d = parseJson<RemoveUnitEdit & { to?: string }>(e.data);
       return {
         after: e.after_idx,
-        kind: "remove-unit" as const,
+        kind: e.kind === "move-unit" ? ("move-unit" as const) : ("remove-unit" as const),
         power: d.power,
         unit: d.unit,
+        ...(e.kind === "move-unit" && d.to !== undefined ? { to: d.to } : {}),
         ...(e.reason ? { reason: e.reason } : {}),
       };
     });
@@ -253,7 +259,7 @@ export interface NewGameRows {
 
 /**
  * Writes a new game inside the caller's transaction: the game, its phase state (forming), its
- * GM, and one player and one observer invitation.
+ * GM, where the judge's own mail for it starts, and one player and one observer invitation.
  */
 export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<void> {
   if (g.label) await labelFree(trx, g.label, null);
@@ -290,6 +296,11 @@ export async function insertNewGame(trx: Kysely<DB>, g: NewGameRows): Promise<vo
   await trx
     .insertInto("members")
     .values({ game_id: g.id, user_id: g.gmUserId, role: "gm", seat: null, joined_at: g.now })
+    .execute();
+  // The judge's own mail follows the game from its first event (src/mail/notify.ts).
+  await trx
+    .insertInto("notice_games")
+    .values({ game_id: g.id, last_event: 0, reminded_idx: -1 })
     .execute();
   for (const role of ["player", "observer"] as const) {
     await insertInvite(trx, {

@@ -1,14 +1,20 @@
 import { sql } from "kysely";
-import { writePosition } from "../engine/position-json.ts";
+import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
-import { gameWinner, playPhase } from "../engine/record.ts";
+import { applyEdits, gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
-import { type GameData, iso, parseJson, type RemoveUnitEdit } from "./game-data.ts";
+import {
+  type GameData,
+  iso,
+  type MoveUnitEdit,
+  parseJson,
+  type RemoveUnitEdit,
+} from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
 import { powerNamed } from "./played.ts";
@@ -391,6 +397,106 @@ export class GmTools extends Room {
       removed = { power, unit, rule };
     });
     return { ...(await this.rooms.views.gameView(user, gameId)), removed: removed! };
+  }
+
+  /**
+   * Two units in one province, a unit where an erroneous adjudication put it (seed 002
+   * VIII(3)): the GM puts the unit in the province where it should have been (`to`: empty, a
+   * place its type may stand, the coast of a fleet where the province has two), or disbands it
+   * (`disband`) when that would have been the correct result or another unit rightly stands
+   * there. The position model holds one unit per province, so the wrongly placed unit is named
+   * where it stands. Diplomacy games; kept in the record's `edits` (`move-unit`, or
+   * `remove-unit` for a disband), so the record still replays. Every player is told.
+   */
+  async relocateUnit(
+    user: User,
+    gameId: string,
+    input: {
+      power: string;
+      unit: string;
+      to?: string | undefined;
+      disband?: boolean | undefined;
+      reason: string;
+    },
+  ) {
+    let relocated: { power: string; unit: string; to: string | null } | null = null;
+    await this.mutatePlayed(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state === "done") throw conflict("the game is over");
+      const own = g.own;
+      if (own.kind !== "diplomacy")
+        throw invalid(
+          `relocating a unit (seed 002 VIII(3)) is for Diplomacy games; in a ${g.game.variant} game remove a unit that should not be there (gm/remove-unit)`,
+        );
+      const power = powerNamed(g.powers, input.power);
+      if (power === undefined)
+        throw invalid(
+          `unknown power "${input.power}"; the powers are ${g.powers.map((p) => p.name).join(", ")}`,
+        );
+      if ((input.to === undefined) === (input.disband !== true))
+        throw invalid(
+          'say where the unit should stand ("to": "bur", with the coast of a fleet where the province has two: "spa/sc"), or disband it ("disband": true), not both',
+        );
+      const variant = own.game.scenario.variant;
+      const pos = writePosition(variant, own.game.position);
+      const list = pos.units[power] ?? [];
+      const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
+      // The unit as the position writes it (`A par`), or its province alone.
+      const unit = list.find((x) => {
+        const u = x.toLowerCase();
+        const at = u.slice(u.indexOf(" ") + 1);
+        return u === wanted || at === wanted || at.split("/")[0] === wanted;
+      });
+      if (!unit)
+        throw invalid(
+          `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
+        );
+      let to: string | null = null;
+      if (input.to !== undefined) {
+        to = `${unit.split(" ")[0]} ${input.to.trim().toLowerCase()}`;
+        const where = (u: string) => (u.split(" ")[1] ?? "").split("/")[0];
+        if (where(to) === where(unit))
+          throw invalid(
+            `${unit} already stands in ${where(unit)}: name the province it should be in`,
+          );
+        try {
+          readPosition(
+            applyEdits(pos, [{ power, unit, to }]) as unknown as Record<string, unknown>,
+            variant,
+          );
+        } catch (e) {
+          if (!(e instanceof PositionError)) throw e;
+          const other = /^two units in /.test(e.message);
+          throw invalid(
+            other
+              ? `${e.message}: another unit stands in ${where(to)}; if it rightly stands there, disband ${unit} instead ("disband": true, seed 002 VIII(3))`
+              : `${unit} cannot be put there: ${e.message}`,
+          );
+        }
+      }
+      const edit: RemoveUnitEdit | MoveUnitEdit =
+        to === null ? { power, unit } : { power, unit, to };
+      await trx
+        .insertInto("edits")
+        .values({
+          game_id: gameId,
+          after_idx: own.game.record.phases.length,
+          kind: to === null ? "remove-unit" : "move-unit",
+          data: JSON.stringify(edit),
+          reason: input.reason,
+          user_id: user.id,
+          at: this.now(),
+        })
+        .execute();
+      await this.emit(trx, gameId, "unit_relocated", "public", {
+        power,
+        unit,
+        to,
+        reason: input.reason,
+      });
+      relocated = { power, unit, to };
+    });
+    return { ...(await this.rooms.views.gameView(user, gameId)), relocated: relocated! };
   }
 
   /** Gives a seat to another user (by name), or vacates it with an invitation for a replacement. */

@@ -229,6 +229,9 @@ export class Judge {
   removeUnit(...a: Parameters<GmTools["removeUnit"]>): ReturnType<GmTools["removeUnit"]> {
     return this.rooms.gm.removeUnit(...a);
   }
+  relocateUnit(...a: Parameters<GmTools["relocateUnit"]>): ReturnType<GmTools["relocateUnit"]> {
+    return this.rooms.gm.relocateUnit(...a);
+  }
 
   replacePlayer(...a: Parameters<GmTools["replacePlayer"]>): ReturnType<GmTools["replacePlayer"]> {
     return this.rooms.gm.replacePlayer(...a);

@@ -12,7 +12,7 @@ import { conflict, invalid } from "./errors.ts";
 
 /** Words that start the judge's own mail subjects: no game may be named by one. */
 const COMMAND_WORDS =
-  /^(?:RE|FW|FWD|EMGTURN|EMGREPORT|HELP|REGISTER|JOIN|CREATE|START|PAUSE|RESUME|EXTEND|PROCESS|REPLACE|CORRECT|REMOVE|DRAW|REFUSE|NOTICES)$/;
+  /^(?:RE|FW|FWD|EMGTURN|EMGREPORT|HELP|REGISTER|JOIN|CREATE|START|PAUSE|RESUME|EXTEND|PROCESS|REPLACE|CORRECT|REMOVE|RELOCATE|WARN|DRAW|REFUSE|NOTICES)$/;
 
 /** A game id as given, checked and in upper case; or a 400 saying what one looks like. */
 export function checkLabel(raw: string, what = "a game's id"): string {

@@ -156,7 +156,13 @@ export async function configureMailGame(
       .where("game_id", "=", gameId)
       .execute();
   } else {
-    // Mail goes out for what happens from now on, not for the game's past.
+    // Mail goes out for what happens from now on, not for the game's past; a reminder the
+    // judge already mailed to its web players (notice_games) is not sent again.
+    const web = await db
+      .selectFrom("notice_games")
+      .select("reminded_idx")
+      .where("game_id", "=", gameId)
+      .executeTakeFirst();
     const last = await db
       .selectFrom("events")
       .select((eb) => eb.fn.max("id").as("m"))
@@ -169,7 +175,7 @@ export async function configureMailGame(
         abbr,
         address,
         last_event: Number(last?.m ?? 0),
-        reminded_idx: -1,
+        reminded_idx: web ? Number(web.reminded_idx) : -1,
         created_at: judge.now(),
       })
       .execute();

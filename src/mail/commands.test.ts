@@ -45,6 +45,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       "REPLACE",
       "CORRECT",
       "REMOVE",
+      "RELOCATE",
       "WARN",
       "DRAW",
       "REFUSE",

@@ -31,6 +31,8 @@ import type { IncomingMail } from "./message.ts";
  *   REPLACE <ABBR> <power> [user] (GM) empty a seat, for a replacement (or give it to a user)
  *   CORRECT <ABBR> [power]        (GM) correct the last adjudication (seed 002 VIII(1))
  *   REMOVE <ABBR> <power> <how>   (GM) remove an extra unit (VIII(2)), by the house rule
+ *   RELOCATE <ABBR> <power> <unit> <province|DISBAND>
+ *                                 (GM) a misplaced unit put where it should stand (VIII(3))
  *   WARN|DRAW <ABBR>              (GM) warn of, then declare, a draw of all survivors (IX(2) A)
  *   REFUSE <ABBR> <proposal>      (GM) refuse to put a proposal to the vote (IX(5))
  */
@@ -48,6 +50,7 @@ const COMMANDS = [
   "REPLACE",
   "CORRECT",
   "REMOVE",
+  "RELOCATE",
   "WARN",
   "DRAW",
   "REFUSE",
@@ -75,6 +78,9 @@ export const HELP_TEXT = [
   "                                 (too many built: the excess-builds rule names it),",
   "                                 NOT-REMOVED (too few removed: the civil-disorder rule",
   "                                 names it), or the unit your own error put there (A par)",
+  "  RELOCATE <ABBR> <power> <unit> <province>",
+  "                                 (GM) put a unit an erroneous adjudication misplaced",
+  "                                 where it should stand (A bur PAR), or DISBAND it",
   "  WARN <ABBR>                    (GM) warn that a draw of all survivors may be declared",
   "  DRAW <ABBR>                    (GM) declare it, once the warning period has passed",
   "  REFUSE <ABBR> <number>         (GM) refuse to put a proposal to the vote; body line",
@@ -211,6 +217,44 @@ async function correctByMail(
     }
   }
   return { accepted: true, text: lines.join("\n") };
+}
+
+/**
+ * RELOCATE: a unit an erroneous adjudication put where it should not be (seed 002 VIII(3)),
+ * put in the province where it should stand, or disbanded: `RELOCATE SED France A bur PAR`,
+ * `RELOCATE SED France A bur DISBAND`.
+ */
+async function relocateByMail(
+  judge: Judge,
+  user: User,
+  gameId: string,
+  abbr: string,
+  args: readonly string[],
+  body: string,
+): Promise<CommandAnswer> {
+  const how = `"RELOCATE ${abbr} France A bur PAR" (the unit as it stands, then the province where it should stand; a fleet's coast where the province has two: SPA/SC), or "RELOCATE ${abbr} France A bur DISBAND"`;
+  const [power, ...rest] = args;
+  if (!power || rest.length < 2) return refuse("no power, unit, or where it should stand", how);
+  const where = rest.at(-1)!;
+  const unit = rest.slice(0, -1).join(" ");
+  const disband = where.toUpperCase() === "DISBAND";
+  const reason = fieldOf(body, "reason") ?? "a unit an erroneous adjudication misplaced";
+  const r = await judge.relocateUnit(user, gameId, {
+    power,
+    unit,
+    ...(disband ? { disband: true } : { to: where }),
+    reason,
+  });
+  const { unit: was, to } = r.relocated;
+  return {
+    accepted: true,
+    text: [
+      to
+        ? `${capitalize(r.relocated.power)}'s ${was} now stands as ${to} on the board of ${abbr} (seed 002 VIII(3); ${reason}).`
+        : `${capitalize(r.relocated.power)}'s ${was} is disbanded from the board of ${abbr} (seed 002 VIII(3); ${reason}).`,
+      "Orders on file for it as it stood no longer apply. Every player is told.",
+    ].join("\n"),
+  };
 }
 
 /**
@@ -433,6 +477,15 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             return await correctByMail(judge, user, gameId, abbr!.toUpperCase(), c.args[1], body);
           case "REMOVE":
             return await removeByMail(
+              judge,
+              user,
+              gameId,
+              abbr!.toUpperCase(),
+              c.args.slice(1),
+              body,
+            );
+          case "RELOCATE":
+            return await relocateByMail(
               judge,
               user,
               gameId,

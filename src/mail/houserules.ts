@@ -414,9 +414,9 @@ export class HouseRulesDialect implements MailDialect {
     finalSets: true,
     votesByMail: true,
     footer: (game) => `Orders: subject "${game.abbr} YYSP" To ${game.address} (docs/email.md).`,
-    started: async (_judge, game) => [
-      `Power letters for subjects: ${lettersText(variantOf(game)!)}.`,
-    ],
+    // The letters name powers in order mail's subjects: a game played on the web has none.
+    started: async (_judge, game) =>
+      game.byMail ? [`Power letters for subjects: ${lettersText(variantOf(game)!)}.`] : [],
     results: async (judge, game, e, to, next) => {
       const d = e.data;
       const g = game.data!;

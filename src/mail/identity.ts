@@ -47,6 +47,12 @@ export interface MailGame {
   readonly players: readonly Player[];
   /** The game master, if they registered an address. */
   readonly gm: Player | null;
+  /**
+   * Whether the game is set up for mail (`gm/mail`: orders, press and votes by mail to its
+   * address); false for a game played on the web page whose players who gave an address get
+   * the judge's own mail from the judge's address (src/mail/notify.ts).
+   */
+  readonly byMail: boolean;
 }
 
 export async function gameByAbbr(judge: Judge, abbr: string): Promise<MailGameRow | null> {
@@ -69,8 +75,15 @@ export async function mailGameNames(judge: Judge): Promise<string[]> {
   return rows.map((r) => r.abbr);
 }
 
-/** A game played by mail, read for the gateway and the notifier. */
-export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<MailGame> {
+/**
+ * A game played by mail, read for the gateway and the notifier; `byMail` false: a game played
+ * on the web page, mailed from the judge's address (its `row` then made by the notifier).
+ */
+export async function loadMailGame(
+  judge: Judge,
+  row: MailGameRow,
+  byMail = true,
+): Promise<MailGame> {
   const db = judge.store.db;
   const view = await judge.gameView(null, row.game_id);
   const data = view.family ? null : await loadGame(db, row.game_id);
@@ -121,6 +134,7 @@ export async function loadMailGame(judge: Judge, row: MailGameRow): Promise<Mail
     data,
     players,
     gm: gm?.address ? gm : null,
+    byMail,
   };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { parsePhase } from "../engine/phase.ts";
 import type { Judge } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
@@ -18,6 +19,11 @@ import type { Postman } from "./postman.ts";
  * `voice`) only words it. It follows the judge's own event log (the `events` table, the same
  * flow the web page's live updates read), so adjudication itself is untouched: each game keeps
  * the id of the last event mailed.
+ *
+ * A game played on the web page (never set up for mail) is mailed the same way to its players
+ * and GM who gave an address, from the judge's own address (`judgeAddress`, the mail service's
+ * sender): its progress is kept in `notice_games`, and while nobody of such a game has an
+ * address, or the judge sends no mail at all, its events are passed over, never mailed later.
  */
 
 export interface NotifierOptions {
@@ -28,6 +34,13 @@ export interface NotifierOptions {
   readonly log?: (message: string) => void;
   /** The dialects whose voices word the mail (default: defaultDialects()). */
   readonly dialects?: readonly MailDialect[];
+  /**
+   * The judge's own address: the sender of its mail for games not set up for mail (to their
+   * players and GM who gave an address). Null or absent: those games are mailed nothing.
+   */
+  readonly judgeAddress?: string | null;
+  /** Whether mail sent to the judge is read (a receiver, a polled mailbox): `NOTICES OFF` works. */
+  readonly takesMail?: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -58,6 +71,7 @@ interface EventData extends ResultEvent {
   rule?: string;
   from?: string;
   period?: number;
+  to?: string | null;
 }
 
 /** Events told in the results mail when they come with it. */
@@ -67,6 +81,7 @@ const FOLDED = new Set([
   "paused",
   "resumed",
   "unit_removed",
+  "unit_relocated",
   "player_replaced",
   "draw_warning",
   "civil_disorder",
@@ -74,8 +89,10 @@ const FOLDED = new Set([
 ]);
 
 /** The last line of the judge's own mail: how to stop it (docs/email.md). */
-const optOut = (game: MailGame) =>
-  `Not wanted? Mail the subject "NOTICES OFF ${game.abbr}" (this game) or "NOTICES OFF" (every game) to ${game.address}, or untick it in your mail settings on the web page (POST /api/me/notices); "NOTICES ON" undoes it.`;
+const optOut = (game: MailGame, takesMail: boolean) =>
+  game.byMail || takesMail
+    ? `Not wanted? Mail the subject "NOTICES OFF ${game.abbr}" (this game) or "NOTICES OFF" (every game) to ${game.address}, or untick it in your mail settings on the web page (POST /api/me/notices); "NOTICES ON" undoes it.`
+    : `Not wanted? Untick it in your mail settings on the web page (POST /api/me/notices {"notices": false, "game": "${game.abbr}"} for this game, without "game" for every game).`;
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -99,6 +116,8 @@ export class Notifier {
   private readonly reminderMs: number;
   private readonly log: (m: string) => void;
   private readonly dialects: readonly MailDialect[];
+  private readonly judgeAddress: string | null;
+  private readonly takesMail: boolean;
   private running = false;
 
   constructor(opts: NotifierOptions) {
@@ -107,6 +126,8 @@ export class Notifier {
     this.reminderMs = opts.reminderMs ?? 24 * HOUR;
     this.log = opts.log ?? (() => {});
     this.dialects = opts.dialects ?? defaultDialects();
+    this.judgeAddress = opts.judgeAddress ?? null;
+    this.takesMail = opts.takesMail ?? false;
   }
 
   /** Mails what happened since the last call, and the reminders due. Returns mails queued. */
@@ -118,9 +139,16 @@ export class Notifier {
       let n = 0;
       for (const game of games) {
         try {
-          n += await this.game(game);
+          n += await this.game(game, true);
         } catch (e) {
           this.log(`mail for game ${game.abbr}: ${(e as Error).stack ?? e}`);
+        }
+      }
+      for (const game of await this.webGames()) {
+        try {
+          n += await this.game(game, false);
+        } catch (e) {
+          this.log(`mail for game ${game.game_id}: ${(e as Error).stack ?? e}`);
         }
       }
       if (n > 0) await this.postman.flush();
@@ -130,9 +158,60 @@ export class Notifier {
     }
   }
 
-  private async game(row: MailGameRow): Promise<number> {
+  /**
+   * The games not set up for mail whose players or GM may be mailed now: those with somebody
+   * who gave an address, and new events or a phase still to come. Every other such game (all
+   * of them when the judge sends no mail) has its events passed over first.
+   */
+  private async webGames(): Promise<MailGameRow[]> {
+    const db = this.judge.store.db;
+    const addressed = sql<boolean>`exists (select 1 from members join mail_users on mail_users.user_id = members.user_id
+      where members.game_id = notice_games.game_id and members.role in ('gm', 'player'))`;
+    // Only the rows behind their game's last event are written.
+    const newest = sql`(select max(events.id) from events where events.game_id = notice_games.game_id)`;
+    await sql`update notice_games set last_event = ${newest}
+      where ${newest} > last_event
+      ${this.judgeAddress === null ? sql`` : sql`and not ${addressed}`}`.execute(db);
+    if (this.judgeAddress === null) return [];
+    const rows = await db
+      .selectFrom("notice_games")
+      .innerJoin("games", "games.id", "notice_games.game_id")
+      .select([
+        "notice_games.game_id",
+        "notice_games.last_event",
+        "notice_games.reminded_idx",
+        "games.label",
+        "games.created_at",
+      ])
+      .where("notice_games.game_id", "not in", db.selectFrom("mail_games").select("game_id"))
+      .where(addressed)
+      .where((eb) =>
+        eb.or([
+          eb("games.status", "!=", "finished"),
+          eb.exists(
+            eb
+              .selectFrom("events")
+              .select("events.id")
+              .whereRef("events.game_id", "=", "notice_games.game_id")
+              .whereRef("events.id", ">", "notice_games.last_event"),
+          ),
+        ]),
+      )
+      .execute();
+    // Named by its id as its players know it (its label), or the game's own id.
+    return rows.map((r) => ({
+      game_id: r.game_id,
+      abbr: r.label ?? r.game_id,
+      address: this.judgeAddress!,
+      last_event: r.last_event,
+      reminded_idx: r.reminded_idx,
+      created_at: r.created_at,
+    }));
+  }
+
+  private async game(row: MailGameRow, byMail: boolean): Promise<number> {
     const events = await this.judge.rawEvents(row.game_id, Number(row.last_event));
-    const game = await loadMailGame(this.judge, row);
+    const game = await loadMailGame(this.judge, row, byMail);
     const voice = (this.dialects.find((d) => d.voice.serves(game)) ?? this.dialects.at(-1)!).voice;
     const mails: OutgoingMail[] = [];
     // One mail per player per phase: vote outcomes and the GM's notices that come with a
@@ -153,7 +232,7 @@ export class Notifier {
     // the same database) mailed them first: each mail goes out once, and none is lost.
     return this.judge.store.db.transaction().execute(async (trx) => {
       let q = trx
-        .updateTable("mail_games")
+        .updateTable(byMail ? "mail_games" : "notice_games")
         .set({
           last_event: events.at(-1)?.id ?? Number(row.last_event),
           ...(reminders ? { reminded_idx: game.view.phaseIndex } : {}),
@@ -177,6 +256,10 @@ export class Notifier {
     text: string,
   ): OutgoingMail {
     const link = gameLink(this.judge.publicUrl, game.id);
+    // A game played on the web page takes no orders by mail: its mail says where to play.
+    const footer = game.byMail
+      ? voice.footer(game)
+      : `"${game.view.name}" is played on the judge's web page: ${voice.sends} there, not by mail.`;
     return {
       from: game.address,
       to: to.address!,
@@ -185,9 +268,9 @@ export class Notifier {
         text.trimEnd(),
         "",
         "-- ",
-        `Entente judge, game ${game.abbr}. ${voice.footer(game)}`,
+        `Entente judge, game ${game.abbr}. ${footer}`,
         ...(link ? [`The game on the web: ${link}`] : []),
-        optOut(game),
+        optOut(game, this.takesMail),
         "",
       ].join("\n"),
       gameId: game.id,
@@ -221,6 +304,10 @@ export class Notifier {
         return `The GM resumed the game: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
       case "unit_removed":
         return `The GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}${d.reason ? `: ${d.reason}` : ""} (seed 002 VIII(2))${d.rule ? `; the unit by the house rule: ${d.rule}` : ""}.`;
+      case "unit_relocated":
+        return d.to
+          ? `The GM put ${d.power ? `${d.power}'s ` : ""}${d.unit} where it should stand: ${d.to}${d.reason ? ` (${d.reason})` : ""}, seed 002 VIII(3).`
+          : `The GM disbanded ${d.power ? `${d.power}'s ` : ""}${d.unit}, a unit an erroneous adjudication put where it should not be${d.reason ? ` (${d.reason})` : ""}, seed 002 VIII(3).`;
       case "player_replaced":
         return `The GM ${d.player ? `gave ${d.seatName}'s seat to ${d.player}` : `opened ${d.seatName}'s seat for a replacement`}.`;
       case "draw_warning":
@@ -319,9 +406,11 @@ export class Notifier {
           [
             `A proposal was made (number ${d.id}): ${d.text}.`,
             `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
-            voice.votesByMail
+            voice.votesByMail && game.byMail
               ? `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`
-              : "Vote on the game's page (the game's mail takes commands and report requests only).",
+              : game.byMail
+                ? "Vote on the game's page (the game's mail takes commands and report requests only)."
+                : "Vote on the game's page.",
           ].join("\n"),
         );
       case "deadline":
@@ -339,6 +428,7 @@ export class Notifier {
               : `${capital(voice.sends)} for ${voice.phase(d.phase)} are now due by ${when(d.deadline)}.`,
         );
       case "unit_removed":
+      case "unit_relocated":
       case "player_replaced":
       case "draw_warning":
       case "civil_disorder":
@@ -407,11 +497,19 @@ export class Notifier {
                 `a replacement may be arranged for ${d.seatName}`,
                 [
                   `No orders received from ${d.player} (${d.seatName}) since ${voice.phase(d.phase)} (${d.missed} phase(s) missed in a row), and the contact window has passed: a replacement may be arranged (seed 002 VII(6)).`,
-                  `The player keeps the seat until you decide. To open it for a replacement, send`,
-                  `  REPLACE ${game.abbr} ${d.seatName}`,
-                  `with your secret line: the judge answers with the seat's invitation code, which the`,
-                  `replacement sends as "JOIN <code>". Or give it to a registered player at once:`,
-                  `  REPLACE ${game.abbr} ${d.seatName} <user>`,
+                  ...(game.byMail
+                    ? [
+                        `The player keeps the seat until you decide. To open it for a replacement, send`,
+                        `  REPLACE ${game.abbr} ${d.seatName}`,
+                        `with your secret line: the judge answers with the seat's invitation code, which the`,
+                        `replacement sends as "JOIN <code>". Or give it to a registered player at once:`,
+                        `  REPLACE ${game.abbr} ${d.seatName} <user>`,
+                      ]
+                    : [
+                        `The player keeps the seat until you decide. To open it for a replacement, or give it`,
+                        `to a registered player, use the game master's tab of the game's page`,
+                        `(POST /api/games/${game.id}/gm/replace {"seat": ${d.seat}} or {"seat": ${d.seat}, "user": ...}).`,
+                      ]),
                 ].join("\n"),
               ),
             ]
@@ -429,7 +527,9 @@ export class Notifier {
                 [
                   `${d.seatName} is in civil disorder (seed 002 VII(6)); a replacement may be arranged.`,
                   `Give the replacement the invitation code ${d.code} (they send "JOIN ${d.code}"${d.code && this.judge.publicUrl ? `, or open ${inviteLink(this.judge.publicUrl, d.code)}` : ""}),`,
-                  `or send "REPLACE ${game.abbr} ${d.seatName} <user>" with your secret line.`,
+                  game.byMail
+                    ? `or send "REPLACE ${game.abbr} ${d.seatName} <user>" with your secret line.`
+                    : `or give the seat to a registered player on the game master's tab of the game's page.`,
                 ].join("\n"),
               ),
             ]
@@ -505,7 +605,7 @@ export class Notifier {
       if (missing.length === 0) continue;
       const lines = missing.map((x) =>
         onFile.get(x) === "preliminary"
-          ? `  ${voice.power(game, x)}: preliminary ${voice.sends} on file (add a line "Final" to make them final)`
+          ? `  ${voice.power(game, x)}: preliminary ${voice.sends} on file (${game.byMail ? 'add a line "Final"' : "mark them final on the game's page"} to make them final)`
           : `  ${voice.power(game, x)}: NO ${voice.sends.toUpperCase()} on file`,
       );
       out.push(

@@ -22,7 +22,10 @@ export interface MailConfig {
   readonly imapEveryMs: number;
   /** Where mail is sent through (`smtp://user:pass@host:587`); null: the outbox only. */
   readonly smtpUrl: string | null;
-  /** The sender of mail that is not from a game's address. */
+  /**
+   * The sender of mail that is not from a game's address: replies to commands, and the
+   * judge's own mail for games not set up for mail (sent only with `smtpUrl`).
+   */
   readonly from: string;
   /** Folder for .eml files when there is no SMTP server; null: none. */
   readonly outboxFolder: string | null;
@@ -104,7 +107,16 @@ export async function startMail(
 ): Promise<RunningMail> {
   const postman = postmanFor(judge, config, log, transport);
   const gateway = new MailGateway(judge, defaultDialects(), postman);
-  const notifier = new Notifier({ judge, postman, reminderMs: config.reminderMs, log });
+  // Games not set up for mail are mailed from the judge's own address, only when the judge
+  // can send mail at all (an SMTP server): otherwise they would fill an outbox nobody reads.
+  const notifier = new Notifier({
+    judge,
+    postman,
+    reminderMs: config.reminderMs,
+    log,
+    judgeAddress: config.smtpUrl !== null || transport ? config.from : null,
+    takesMail: config.receivePort !== null || config.imapUrl !== null,
+  });
   let receiver: RunningReceiver | null = null;
   if (config.receivePort !== null) {
     receiver = await startReceiver({

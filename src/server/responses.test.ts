@@ -189,6 +189,23 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
   }
   await fits("POST", `/api/games/${id}/gm/pause`, "/api/games/{id}/gm/pause", gm.token);
   await fits("POST", `/api/games/${id}/gm/resume`, "/api/games/{id}/gm/resume", gm.token);
+  // A misplaced unit (seed 002 VIII(3)): France's army put back in Paris, its fleet disbanded.
+  const moved = await fits<{ relocated: { to: string | null } }>(
+    "POST",
+    `/api/games/${id}/gm/relocate-unit`,
+    "/api/games/{id}/gm/relocate-unit",
+    gm.token,
+    { power: "france", unit: "A bur", to: "par", reason: "the move should have failed" },
+  );
+  assert.equal(moved.relocated.to, "A par");
+  const gone = await fits<{ relocated: { to: string | null } }>(
+    "POST",
+    `/api/games/${id}/gm/relocate-unit`,
+    "/api/games/{id}/gm/relocate-unit",
+    gm.token,
+    { power: "france", unit: "F mao", disband: true, reason: "it should not be there" },
+  );
+  assert.equal(gone.relocated.to, null);
   assert.ok(checked.size >= 22, `the main routes were checked (${[...checked].join(", ")})`);
 });
 

@@ -152,6 +152,18 @@ export const unitRemoved = obj(
   "the game as the GM sees it, and the unit removed",
 );
 
+export const unitRelocated = obj(
+  {
+    ...gameViewFields,
+    relocated: obj({
+      power: text("power id"),
+      unit: text("the misplaced unit as it stood (A par)"),
+      to: nullable(text("the unit where it stands now (A gas); null: disbanded")),
+    }),
+  },
+  "the game as the GM sees it, and the unit relocated or disbanded (seed 002 VIII(3))",
+);
+
 export const phasesAnswer = many(
   obj({
     phase: text("the phase adjudicated (S1901M)"),

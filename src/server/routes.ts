@@ -944,6 +944,32 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
     ),
     gm(
       judge,
+      "relocate-unit",
+      "Put a unit an erroneous adjudication placed where it should not be (seed 002 VIII(3)) in the province where it should stand, or disband it",
+      obj({
+        power,
+        unit: str({
+          min: 1,
+          max: 20,
+          description: "the misplaced unit as the position writes it (`A par`), or its province",
+          example: "A par",
+        }),
+        to: optional(
+          str({
+            min: 2,
+            max: 12,
+            description:
+              "the province where it should stand: empty, one its type may stand in (a fleet with its coast where the province has two: `spa/sc`)",
+            example: "gas",
+          }),
+        ),
+        disband: optional(bool("true: disband the unit instead (no `to`)")),
+        reason: str({ min: 1, max: 2000 }),
+      }),
+      (u, id, b) => judge.relocateUnit(u, id, b),
+    ),
+    gm(
+      judge,
       "replace",
       "Replace a player (seed 002 VII(5)-(6)): give the seat to a user, or vacate it with a new invitation",
       obj({ seat: int({ min: 0, max: 100 }), user: optional(name) }),
@@ -1003,6 +1029,7 @@ const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>
   replace: R.replaceAnswer,
   "refuse-proposal": R.proposalRefused,
   "remove-unit": R.unitRemoved,
+  "relocate-unit": R.unitRelocated,
   mail: R.documented(
     "the game's mail settings: abbreviation, address, power letters (docs/email.md)",
   ),

@@ -427,6 +427,30 @@ function proposalNumbers(): Migration {
 }
 
 /**
+ * The judge's own mail for games not set up for mail (src/mail/notify.ts): each game's last
+ * event mailed and last phase reminded, as `mail_games` keeps them for mail games. The games
+ * already there begin at their last event: mail is for what happens from now on.
+ */
+function webNotices(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("notice_games")
+        .addColumn("game_id", "text", (c) => c.primaryKey().references("games.id"))
+        .addColumn("last_event", "bigint", (c) => c.notNull().defaultTo(0))
+        .addColumn("reminded_idx", "integer", (c) => c.notNull().defaultTo(-1))
+        .execute();
+      await sql`insert into notice_games (game_id, last_event, reminded_idx)
+        select games.id, coalesce((select max(events.id) from events where events.game_id = games.id), 0), -1
+        from games where games.id not in (select game_id from mail_games)`.execute(db);
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("notice_games").execute();
+    },
+  };
+}
+
+/**
  * The events naming a proposal (`data.id`) rewritten: from its row id to its number in the
  * game (`toNumbers`), or back.
  */
@@ -472,6 +496,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0005_press_by_game": pressByGame(),
         "0006_labels_notices": labelsAndNotices(),
         "0007_proposal_numbers": proposalNumbers(),
+        "0008_notice_games": webNotices(),
       };
     },
   };

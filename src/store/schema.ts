@@ -215,6 +215,18 @@ export interface MailUsersTable {
   notices: Generated<number>;
 }
 
+/**
+ * A game not set up for mail whose players may still get the judge's own mail (results,
+ * reminders; src/mail/notify.ts): how far it was mailed, as `mail_games` keeps it.
+ */
+export interface NoticeGamesTable {
+  game_id: string;
+  /** The last event mailed out (or passed over while nobody of the game had an address). */
+  last_event: number;
+  /** The phase index whose deadline reminder has been sent. */
+  reminded_idx: number;
+}
+
 /** A game played by mail: its subject abbreviation (`SED`) and the address orders go To. */
 export interface MailGamesTable {
   game_id: string;
@@ -316,6 +328,7 @@ export interface DB {
   committee_acts: CommitteeActsTable;
   mail_users: MailUsersTable;
   mail_games: MailGamesTable;
+  notice_games: NoticeGamesTable;
   outbox: OutboxTable;
   early_orders: EarlyOrdersTable;
   schedules: SchedulesTable;

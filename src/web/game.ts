@@ -365,6 +365,7 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     "vote_result",
     "proposal_refused",
     "unit_removed",
+    "unit_relocated",
   ];
   void (async () => {
     let after = 0;

@@ -15,6 +15,11 @@ export interface Report {
   turn: number;
   phase: string | null;
   report: string;
+  /**
+   * The accounting section (seed 004 §8: the account id, name, address, the last ten turns),
+   * for the player reading its own power's report only; the GM never gets it.
+   */
+  accounting?: string;
 }
 
 export type ReportCard = ReturnType<typeof reportCard>;
@@ -33,6 +38,7 @@ export function reportCard(ctx: GameCtx) {
   };
   const el = h("section", { class: "card report-card", "aria-label": "report" });
   const pre = h("pre", { class: "report", tabindex: "0" });
+  const accounting = h("pre", { class: "accounting", tabindex: "0" });
   const title = h("h2", {});
   const out = h("div", { "aria-live": "polite" });
   let turn: number | null = null; // null: the latest
@@ -135,6 +141,8 @@ export function reportCard(ctx: GameCtx) {
         : `Turn ${r.turn} report of ${powerName(r.power)}`,
     );
     fill(pre, r.report);
+    // The player's own accounting section, above the report as the mail prints it.
+    fill(accounting, r.accounting?.trimEnd() ?? "");
     const i = turns.indexOf(at ?? -1);
     fill(
       el,
@@ -170,6 +178,12 @@ export function reportCard(ctx: GameCtx) {
           : h("span", { class: "hint" }, "No turn adjudicated yet: the opening report."),
         wrap,
       ),
+      r.accounting
+        ? h("details", { class: "accounting", open: true }, [
+            h("summary", {}, "Accounting: your account id and your last turns"),
+            accounting,
+          ])
+        : null,
       pre,
       out,
     );

@@ -187,6 +187,15 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
     const after1 = (await england.locator("pre.report").first().textContent()) ?? "";
     assert.match(after1, /COMMAND RESULTS/, "the new report has the command results");
     assert.match(after1, /MO 7 233/, "England's move is in its report");
+    // Its accounting section (seed 004 §8), as the API gives it to England's player alone.
+    const accounting = (await england.locator("pre.accounting").textContent()) ?? "";
+    assert.match(accounting, /^ACCOUNTING/, "the accounting section above the report");
+    assert.match(accounting, /Great Power 3-England/, "its own power");
+    assert.match(
+      accounting,
+      /\n\s+1\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\d+ received/,
+      "turn 1 processed",
+    );
     await england.locator('.map svg .unit[data-location="233"]').waitFor();
     await england.getByText(/No commands on file for T2/).waitFor();
     assert.match(
@@ -207,6 +216,7 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
     await gm.getByText(/T1: \d+ command set\(s\)/).waitFor();
     await gm.getByLabel("power").selectOption("4");
     await gm.locator(".report-card h2").getByText("Turn 1 report of 4-France").waitFor();
+    assert.equal(await gm.locator("pre.accounting").count(), 0, "no accounting for the GM");
     await gm.locator("details", { hasText: /^T1:/ }).locator("summary").click();
     await shot(gm, "family-05-gm-turns");
 
