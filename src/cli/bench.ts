@@ -52,6 +52,9 @@ function resolverInput(position: Position, played: Step): MovementOrder[] {
   return position.units.map((unit) => byUnit.get(unit.province) ?? { kind: "hold", unit });
 }
 
+/** The year the benchmark's games start (the classical game's first year). */
+export const benchStartYear = (): number => classicalScenarios[0]!.variant.start.phase.year;
+
 const cpu = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
