@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell code, where ${...} is the shell's.
 import type { Command, Option } from "commander";
-import { allCommands, commandPath, takesPath, valuesOf } from "./program.ts";
+import { PROFILES } from "../engine/rules.ts";
+import { gameIds, variantIds } from "../variants/registry.ts";
+import { allCommands, type Completion, commandPath, takesPath, valuesOf } from "./program.ts";
 
 /*
  * `entente completion bash|zsh`: a completion script made from the command definitions
@@ -20,6 +22,10 @@ interface Entry {
   files: boolean;
 }
 
+/** What a named set of words holds: the variant ids and game families, or the profiles. */
+const sets = (set: Completion): readonly string[] =>
+  set === "variants" ? [...variantIds(), ...gameIds()] : Object.keys(PROFILES);
+
 function flagsOf(o: Option): string[] {
   return [o.short, o.long].filter((f): f is string => typeof f === "string");
 }
@@ -37,13 +43,15 @@ function entries(program: Command): Entry[] {
           .map((s) => ({ name: s.name(), about: s.summary() || s.description() })),
         ...c.registeredArguments
           .slice(0, 1)
-          .flatMap((a) => (valuesOf(a) ?? []).map((name) => ({ name, about: a.description }))),
+          .flatMap((a) =>
+            (valuesOf(a, sets) ?? []).map((name) => ({ name, about: a.description })),
+          ),
       ],
       options: visible.flatMap((o) => flagsOf(o).map((flag) => ({ flag, about: o.description }))),
       values: c.options
         .filter((o) => o.required || o.optional)
         .flatMap((o) => {
-          const words = valuesOf(o);
+          const words = valuesOf(o, sets);
           const kind = words ?? (takesPath(o) ? "files" : "none");
           return flagsOf(o).map((flag) => ({ flag, words: kind }));
         }),

@@ -22,13 +22,14 @@ import {
   scenarioOfRecord,
   variantFromData,
 } from "../variants/variant-files.ts";
+import { CliError } from "./errors.ts";
 
 /*
  * A game master's command-line workflow on record files: `new` starts one, `play` adjudicates
  * the next phase from an order file, `history` prints it as a judge would, `replay` checks it.
  */
 
-export class CliError extends Error {}
+export { CliError };
 
 /** Writes a file so that a crash leaves either the old or the new one, never half of one. */
 export function writeAtomically(path: string, text: string): void {

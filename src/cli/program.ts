@@ -1,34 +1,20 @@
 import { readFileSync } from "node:fs";
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
-import { writePosition } from "../engine/position-json.ts";
-import { PROFILES, readRules } from "../engine/rules.ts";
 import {
   DEFAULT_MAP_SEED as DEFAULT_DISCOVERY_SEED,
   DEFAULT_PLAYERS,
-} from "../variants/discovery/index.ts";
-import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
-import { getScenario } from "../variants/scenarios.ts";
-import { adjudicateInput } from "./adjudicate.ts";
-import { runAgent } from "./agent.ts";
-import { benchSelfPlay } from "./bench.ts";
-import {
-  discoveryMap,
-  discoveryNew,
-  discoveryPlay,
-  discoveryReplay,
-  discoverySelfPlay,
-} from "./discovery.ts";
-import { cmdHistory, cmdNew, cmdPlay, cmdReplay } from "./games.ts";
-import { globalNew, globalPlay, globalReplay, globalSelfPlay } from "./global.ts";
+} from "../variants/discovery/defaults.ts";
 import type { ShellResult } from "./moderator.ts";
-import { type Progress, progressBar } from "./progress.ts";
+import type { Progress } from "./progress.ts";
 import type { RenderArgs } from "./render.ts";
-import { DEFAULT_YEARS, lastYear, runSelfPlay } from "./selfplay.ts";
-import { checkVariantFile } from "./variant-check.ts";
+import { DEFAULT_YEARS, lastYear } from "./years.ts";
 
 /*
- * The server, the store, the mail gateway and the map renderer are imported by the actions
- * that use them, when they run: a command pays only for what it needs (time and memory).
+ * Every command's code (the engine's games, the variants, the server, the store, the mail
+ * gateway, the map renderer) is imported by the action that uses it, when it runs: a command
+ * pays only for what it needs, in time and memory (`entente bench selfplay` loads the
+ * classical game and the engine alone, docs/performance.md). Static imports here are the
+ * definitions' own needs: commander, defaults shown in the help, the ids that complete.
  *
  * Every command of `bin/entente`, defined once with commander: its arguments, its options
  * with their defaults, its examples and its action. `--help`, `entente help`, the shell
@@ -59,16 +45,28 @@ export interface Example {
 }
 
 const EXAMPLES = new WeakMap<Command, readonly Example[]>();
-const COMPLETIONS = new WeakMap<Option | Argument, () => readonly string[]>();
+/**
+ * A set of words an option's value completes to: the variant ids (with the game families) or
+ * the rule profiles. Named, not listed: the variants are loaded by the commands that use them,
+ * and by the completion script (completion.ts), which says what each set holds.
+ */
+export type Completion = "variants" | "profiles";
+const COMPLETIONS = new WeakMap<Option | Argument, Completion>();
 const JSON_ERRORS = new WeakSet<Command>();
 
 /** A command's examples, as shown under its --help. */
 export const examplesOf = (cmd: Command): readonly Example[] => EXAMPLES.get(cmd) ?? [];
 
-/** The words an option's or argument's value completes to, if it has a fixed set. */
-export function valuesOf(x: Option | Argument): readonly string[] | undefined {
-  const fixed = COMPLETIONS.get(x);
-  if (fixed) return fixed();
+/**
+ * The words an option's or argument's value completes to, if it has a fixed set; `sets` says
+ * what a named set holds.
+ */
+export function valuesOf(
+  x: Option | Argument,
+  sets: (set: Completion) => readonly string[],
+): readonly string[] | undefined {
+  const named = COMPLETIONS.get(x);
+  if (named) return sets(named);
   const choices = "argChoices" in x ? x.argChoices : undefined;
   return choices && choices.length > 0 ? choices : undefined;
 }
@@ -105,7 +103,7 @@ function examples(cmd: Command, list: readonly (readonly [string, string])[]): C
 }
 
 /** An option or argument whose value completes to a known set (variant ids, profiles). */
-function completes<T extends Option | Argument>(x: T, values: () => readonly string[]): T {
+function completes<T extends Option | Argument>(x: T, values: Completion): T {
   COMPLETIONS.set(x, values);
   return x;
 }
@@ -133,11 +131,15 @@ const port = (text: string): string => {
   return text;
 };
 
-const allVariants = (): string[] => [...variantIds(), ...gameIds()];
-const profiles = (): string[] => Object.keys(PROFILES);
+/** Every variant id, the game families' included (`entente variants`). */
+export async function allVariants(): Promise<string[]> {
+  const { gameIds, variantIds } = await import("../variants/registry.ts");
+  return [...variantIds(), ...gameIds()];
+}
+const profiles: Completion = "profiles";
 
 const variantOption = (what: string, dflt?: string) => {
-  const o = completes(new Option("--variant <ID>", what), allVariants);
+  const o = completes(new Option("--variant <ID>", what), "variants");
   return dflt === undefined ? o : o.default(dflt);
 };
 
@@ -226,7 +228,9 @@ is then 1. Every error is a JSON line on standard output.`,
       ),
     )
     .action(
-      run((o: { rules: string }) => {
+      run(async (o: { rules: string }) => {
+        const { readRules } = await import("../engine/rules.ts");
+        const { adjudicateInput } = await import("./adjudicate.ts");
         const rules = readRules(o.rules);
         if (!rules.ok) throw new UsageError(rules.error);
         const r = adjudicateInput(io.stdin(), rules.rules);
@@ -247,8 +251,8 @@ is then 1. Every error is a JSON line on standard output.`,
       .summary("list the variant ids, one per line")
       .description("Lists every variant id, the game families (global, discovery) included.")
       .action(
-        run(() => {
-          io.out(`${allVariants().join("\n")}\n`);
+        run(async () => {
+          io.out(`${(await allVariants()).join("\n")}\n`);
           return 0;
         }),
       ),
@@ -267,10 +271,8 @@ is then 1. Every error is a JSON line on standard output.`,
       .command("show")
       .summary("print a variant as JSON")
       .description("Prints a variant as JSON: powers, provinces with adjacency, the start.")
-      .addArgument(
-        completes(new Argument("<ID>", "the variant id (entente variants)"), allVariants),
-      )
-      .action(run((id: string) => variantShow(io, id))),
+      .addArgument(completes(new Argument("<ID>", "the variant id (entente variants)"), "variants"))
+      .action(run(async (id: string) => variantShow(io, id))),
     [["entente variant show europe1935", "the 1935 map as JSON"]],
   );
   examples(
@@ -283,7 +285,8 @@ is then 1. Every error is a JSON line on standard output.`,
       .argument("<FILE>", "the variant file (JSON)")
       .option("--json", "the result as one JSON line")
       .action(
-        run((file: string, o: { json?: boolean }) => {
+        run(async (file: string, o: { json?: boolean }) => {
+          const { checkVariantFile } = await import("./variant-check.ts");
           const r = checkVariantFile(file, o.json);
           io.out(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
           return r.ok ? 0 : failed(io, "variant check", `${file} is not a valid variant file`);
@@ -312,7 +315,7 @@ is then 1. Every error is a JSON line on standard output.`,
       .option("--json", "with --out: the summary as one JSON line")
       .action(
         run(
-          (o: {
+          async (o: {
             variant: string;
             variantFile?: string;
             players?: string;
@@ -321,6 +324,7 @@ is then 1. Every error is a JSON line on standard output.`,
             out?: string;
             json?: boolean;
           }) => {
+            const { cmdNew } = await import("./games.ts");
             io.out(cmdNew(o));
             return 0;
           },
@@ -343,7 +347,8 @@ is then 1. Every error is a JSON line on standard output.`,
       .option("--out <FILE>", "write the new record here instead of over RECORD")
       .option("--json", "the phase played as one JSON line")
       .action(
-        run((record: string, orders: string, o: { out?: string; json?: boolean }) => {
+        run(async (record: string, orders: string, o: { out?: string; json?: boolean }) => {
+          const { cmdPlay } = await import("./games.ts");
           io.out(cmdPlay(record, orders, o.out, o.json));
           return 0;
         }),
@@ -359,7 +364,8 @@ is then 1. Every error is a JSON line on standard output.`,
       .summary("print the game as a judge publishes it")
       .argument("<RECORD>", "the game record")
       .action(
-        run((record: string) => {
+        run(async (record: string) => {
+          const { cmdHistory } = await import("./games.ts");
           io.out(cmdHistory(record));
           return 0;
         }),
@@ -376,7 +382,9 @@ is then 1. Every error is a JSON line on standard output.`,
       .argument("<RECORD>", "the game record")
       .option("--json", "the result as one JSON line")
       .action(
-        run((record: string, o: { json?: boolean }) => {
+        run(async (record: string, o: { json?: boolean }) => {
+          const { cmdReplay } = await import("./games.ts");
+          const { progressBar } = await import("./progress.ts");
           let bar: Progress | undefined;
           const r = cmdReplay(record, {
             json: o.json,
@@ -444,6 +452,7 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
             rules?: string;
             out?: string;
           }) => {
+            const { runSelfPlay } = await import("./selfplay.ts");
             const summary = await runSelfPlay(o);
             io.out(`${JSON.stringify(summary)}\n`);
             const n = summary.invariantViolations;
@@ -484,9 +493,9 @@ movement phase and the movement resolver alone over the same phases; one JSON li
       )
       .option("--until <YEAR>", "or: the last calendar year to play", whole(1))
       .action(
-        run((o: { games: number; seed: number; years?: number; until?: number }) => {
-          const start = getScenario("classical")!.variant.start.phase.year;
-          const until = lastYear(start, o.years, o.until);
+        run(async (o: { games: number; seed: number; years?: number; until?: number }) => {
+          const { benchSelfPlay, benchStartYear } = await import("./bench.ts");
+          const until = lastYear(benchStartYear(), o.years, o.until);
           io.out(`${JSON.stringify(benchSelfPlay(o.games, o.seed, until))}\n`);
           return 0;
         }),
@@ -509,6 +518,7 @@ input ends. Games by handle: new, board, state, legal, step, random, clone, save
       )
       .action(
         run(async () => {
+          const { runAgent } = await import("./agent.ts");
           await runAgent(process.stdin, process.stdout);
           return 0;
         }),
@@ -700,8 +710,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
       .option("--json", "the summary as one JSON line")
       .action(
-        run((o: { seed: number; convoy?: string; out: string; json?: boolean }) =>
-          shellOut(io, globalNew(o)),
+        run(async (o: { seed: number; convoy?: string; out: string; json?: boolean }) =>
+          shellOut(io, (await import("./global.ts")).globalNew(o)),
         ),
       ),
     [["entente global new --seed 17 --out game.json", "a new game"]],
@@ -711,8 +721,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
     {
       shell: "global",
       reports: "each power's report",
-      play: globalPlay,
-      replay: globalReplay,
+      play: async (...a) => (await import("./global.ts")).globalPlay(...a),
+      replay: async (...a) => (await import("./global.ts")).globalReplay(...a),
       playExample: ["entente global play game.json orders.txt --reports out/", "a turn"],
     },
     run,
@@ -725,8 +735,13 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .option("--seed <S>", "the first game's seed", whole(), 1)
       .option("--games <N>", "how many games", whole(1), 1)
       .action(
-        run((o: { seed: number; games: number }) =>
-          shellOut(io, globalSelfPlay(o), "global selfplay", "two units in one area in a game"),
+        run(async (o: { seed: number; games: number }) =>
+          shellOut(
+            io,
+            (await import("./global.ts")).globalSelfPlay(o),
+            "global selfplay",
+            "two units in one area in a game",
+          ),
         ),
       ),
     [["entente global selfplay --games 3", "three games to their end (60 turns at most)"]],
@@ -750,8 +765,14 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
       .option("--json", "the summary as one JSON line")
       .action(
-        run((o: { seed: number; players: number; convoy?: string; out: string; json?: boolean }) =>
-          shellOut(io, discoveryNew(o)),
+        run(
+          async (o: {
+            seed: number;
+            players: number;
+            convoy?: string;
+            out: string;
+            json?: boolean;
+          }) => shellOut(io, (await import("./discovery.ts")).discoveryNew(o)),
         ),
       ),
     [["entente discovery new --seed 5 --players 12 --out game.json", "twelve players"]],
@@ -761,8 +782,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
     {
       shell: "discovery",
       reports: "each player's report",
-      play: discoveryPlay,
-      replay: discoveryReplay,
+      play: async (...a) => (await import("./discovery.ts")).discoveryPlay(...a),
+      replay: async (...a) => (await import("./discovery.ts")).discoveryReplay(...a),
       playExample: ["entente discovery play game.json orders.txt", "a turn"],
     },
     run,
@@ -774,7 +795,11 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .summary("the map as text: all of it (moderator), or what one player knows")
       .argument("<GAME>", "the game file")
       .option("--player <P>", "draw only what player P knows")
-      .action(run((game: string, o: { player?: string }) => shellOut(io, discoveryMap(game, o)))),
+      .action(
+        run(async (game: string, o: { player?: string }) =>
+          shellOut(io, (await import("./discovery.ts")).discoveryMap(game, o)),
+        ),
+      ),
     [
       ["entente discovery map game.json", "the moderator's view"],
       ["entente discovery map game.json --player 3", "player 3's view"],
@@ -788,8 +813,8 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .option("--players <N>", "how many play (9-20)", whole(), DEFAULT_PLAYERS)
       .option("--games <N>", "how many games", whole(1), 1)
       .action(
-        run((o: { seed: number; players: number; games: number }) =>
-          shellOut(io, discoverySelfPlay(o)),
+        run(async (o: { seed: number; players: number; games: number }) =>
+          shellOut(io, (await import("./discovery.ts")).discoverySelfPlay(o)),
         ),
       ),
     [["entente discovery selfplay --players 12 --games 2", "two games on new maps"]],
@@ -830,14 +855,17 @@ function packageVersion(): string {
 }
 
 /** `entente variant show ID`: a variant as JSON (a game family: its own description). */
-function variantShow(io: Io, id: string): number {
+async function variantShow(io: Io, id: string): Promise<number> {
+  const { getGame, getVariant } = await import("../variants/registry.ts");
+  const { writePosition } = await import("../engine/position-json.ts");
   const game = getGame(id);
   if (game) {
     io.out(`${JSON.stringify(game.describe(), null, 1)}\n`);
     return 0;
   }
   const v = getVariant(id);
-  if (!v) throw new UsageError(`unknown variant "${id}"; known: ${allVariants().join(", ")}`);
+  if (!v)
+    throw new UsageError(`unknown variant "${id}"; known: ${(await allVariants()).join(", ")}`);
   const name = (l: { province: string; coast: string | null }) =>
     l.coast ? `${l.province}/${l.coast}` : l.province;
   const provinces = v.map.provinces.map((p) => ({
@@ -886,8 +914,8 @@ function moderatorTurns(
       game: string,
       orders: string,
       o: { reports?: string | undefined; json?: boolean | undefined },
-    ) => ShellResult;
-    replay: (game: string, o: { json?: boolean | undefined }) => ShellResult;
+    ) => Promise<ShellResult>;
+    replay: (game: string, o: { json?: boolean | undefined }) => Promise<ShellResult>;
     playExample: readonly [string, string];
   },
   run: <A extends unknown[]>(
@@ -904,8 +932,8 @@ function moderatorTurns(
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
       .option("--json", "the turn's summary as one JSON line")
       .action(
-        run((game: string, orders: string, o: { reports?: string; json?: boolean }) =>
-          shellOut(io, shell.play(game, orders, o)),
+        run(async (game: string, orders: string, o: { reports?: string; json?: boolean }) =>
+          shellOut(io, await shell.play(game, orders, o)),
         ),
       ),
     [shell.playExample],
@@ -917,10 +945,10 @@ function moderatorTurns(
       .argument("<GAME>", "the game file")
       .option("--json", "the result as one JSON line")
       .action(
-        run((game: string, o: { json?: boolean }) =>
+        run(async (game: string, o: { json?: boolean }) =>
           shellOut(
             io,
-            shell.replay(game, o),
+            await shell.replay(game, o),
             `${shell.shell} replay`,
             `${game} does not replay exactly`,
           ),

@@ -1,5 +1,5 @@
 import type { Command, CommanderError } from "commander";
-import { CliError } from "./games.ts";
+import { CliError } from "./errors.ts";
 import {
   allCommands,
   buildProgram,

@@ -475,11 +475,13 @@ function movementPhase(
   owner.forEach((e, i) => {
     if (e) byEntry.set(e, i);
   });
-  const unitIndex = new Map(position.units.map((u, i) => [u.province as string, i]));
+  // Made only when an order was invalid or set aside (random legal play has none).
+  let unitIndex: Map<string, number> | null = null;
   for (const e of entries) {
     const i = e.order ? byEntry.get(e) : undefined;
     if (i === undefined) {
       // Invalid or set aside: the unit holds; say so when that hold was dislodged.
+      unitIndex ??= new Map(position.units.map((u, k) => [u.province as string, k]));
       const ui = e.subject === null ? undefined : unitIndex.get(e.subject);
       const unit = ui === undefined ? undefined : position.units[ui];
       const by = ui === undefined ? -1 : res.dislodgedBy[ui]!;

@@ -21,6 +21,7 @@ import { randomCommands } from "../global/possible.ts";
 import { initialState } from "../global/state.ts";
 import type { AreaId, GameState, PowerId } from "../global/types.ts";
 import type { DiscoveryMap } from "./areas.ts";
+import { DEFAULT_MAP_SEED, DEFAULT_PLAYERS } from "./defaults.ts";
 import { initialKnowledge, type Knowledge, presentAreas, spyRange } from "./fog.ts";
 import { adjudicateDiscoveryTurn, discoveryReport } from "./game.ts";
 import { GenerateError, MAX_PLAYERS, MIN_PLAYERS } from "./generate.ts";
@@ -33,10 +34,7 @@ import {
 } from "./mapdata.ts";
 import { areaName } from "./names.ts";
 
-/** Players when a start names none (the smallest game appendix C allows). */
-export const DEFAULT_PLAYERS = 9;
-/** The map seed when none is given (`entente render --variant discovery`). */
-export const DEFAULT_MAP_SEED = 1;
+export { DEFAULT_MAP_SEED, DEFAULT_PLAYERS };
 
 const cache = new Map<string, { map: DiscoveryMap; global: GlobalMap }>();
 
