@@ -89,17 +89,11 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
  * for the GM (`powers` null), only the viewer's own powers' for anybody else.
  */
 function visiblePosition(g: FamilyGame, powers: readonly string[] | null) {
-  const keep = (p: string) => powers === null || powers.includes(p);
-  const units: Record<string, string[]> = {};
-  const rawUnits = (g.position.units ?? {}) as Record<string, string[]>;
-  for (const [p, list] of Object.entries(rawUnits)) if (keep(p)) units[p] = [...list];
-  const centers: Record<string, string[]> = {};
-  const owners = (g.position.owners ?? {}) as Record<string, number | string>;
-  for (const [area, owner] of Object.entries(owners)) {
-    const p = String(owner);
-    if (keep(p)) centers[p] = [...(centers[p] ?? []), area];
-  }
-  return { variant: g.rules.id, phase: g.rules.phase(g.open).name, units, centers };
+  const shown = g.hosting.shown(
+    g.open,
+    powers === null ? { kind: "gm" } : { kind: "player", powers },
+  );
+  return { variant: g.rules.id, phase: g.rules.phase(g.open).name, ...shown };
 }
 
 /**

@@ -157,6 +157,18 @@ describe("family hosting: the judge's stored JSON", () => {
         assert.equal(globalHosting.report(s, p, "GD1"), turnReport(worldMap, r, Number(p), "GD1"));
       position = json.next as Record<string, unknown>;
       s = globalHosting.load(JSON.parse(JSON.stringify(position)), options);
+      const gm = globalHosting.shown(s, { kind: "gm" });
+      assert.equal(JSON.stringify(gm.units), JSON.stringify(position.units), "the GM: every unit");
+      const owned = Object.entries(position.owners as Record<string, number>);
+      assert.deepEqual(
+        Object.values(gm.centers).flat().sort(),
+        owned.map(([a]) => a).sort(),
+        "the GM: every owned area",
+      );
+      const own = globalHosting.shown(s, { kind: "player", powers: ["3"] });
+      assert.deepEqual(Object.keys(own.units), "3" in gm.units ? ["3"] : [], "a player: its own");
+      assert.deepEqual(own.centers["3"], gm.centers["3"], "its own areas");
+      assert.deepEqual(Object.keys(own.centers), "3" in gm.centers ? ["3"] : [], "no other's");
     }
   });
 

@@ -6,6 +6,7 @@ import {
   type PhaseInfo,
   type PlayerCount,
   type ResultLine,
+  type Viewer,
 } from "../../engine/game.ts";
 import { rngFor } from "../../engine/random.ts";
 import { adjudicateTurn } from "./adjudicate.ts";
@@ -21,7 +22,15 @@ import {
 import { randomCommands } from "./possible.ts";
 import { turnReport } from "./report.ts";
 import { initialState } from "./state.ts";
-import type { AreaId, GameState, GlobalRules, PowerId, TurnResult, Unit } from "./types.ts";
+import {
+  type AreaId,
+  type GameState,
+  type GlobalRules,
+  type PowerId,
+  type TurnResult,
+  UNIT_LETTERS,
+  type Unit,
+} from "./types.ts";
 import { worldMap } from "./world.ts";
 
 /*
@@ -126,6 +135,14 @@ export interface FamilyHosting<State> {
   report(state: State, power: string, label: string): string;
   /** Who holds each area with supply value (a supply centre), by area id: draws count it. */
   centres(state: State): ReadonlyMap<string, string>;
+  /**
+   * What a viewer sees of a state in the shape of the judge's game view, per power: units
+   * (`A 12`) and owned areas; the GM all, a player only its own powers' (as `view`).
+   */
+  shown(
+    state: State,
+    viewer: Viewer,
+  ): { units: Record<string, string[]>; centers: Record<string, string[]> };
   /** The whole map of a game whose map is made for it, for the moderator only. */
   moderatorMap?(state: State): Json;
 }
@@ -164,6 +181,17 @@ function readPowerId(map: GlobalMap, power: string): PowerId {
       `no power "${power}" in this game; its powers are ${map.powers.map((x) => x.id).join(", ")}`,
     );
   return p;
+}
+
+/** The powers a viewer reads the reports of, and whose units and areas it sees. */
+function sight(map: GlobalMap, viewer: Viewer) {
+  const mine =
+    viewer.kind === "gm"
+      ? map.powers.map((p) => p.id)
+      : viewer.kind === "player"
+        ? viewer.powers.map((p) => readPowerId(map, p))
+        : [];
+  return { mine, see: (p: PowerId) => viewer.kind === "gm" || mine.includes(p) };
 }
 
 /** Game rules on global's rules with a family's hooks. */
@@ -229,13 +257,7 @@ export function familyGameRules<X>(
     },
     view(s, viewer) {
       const turn = s.last ?? openingTurn(s.game);
-      const mine =
-        viewer.kind === "gm"
-          ? s.map.powers.map((p) => p.id)
-          : viewer.kind === "player"
-            ? viewer.powers.map((p) => readPowerId(s.map, p))
-            : [];
-      const see = (p: PowerId) => viewer.kind === "gm" || mine.includes(p);
+      const { mine, see } = sight(s.map, viewer);
       return {
         phase: phase(s),
         reports: new Map(mine.map((p) => [String(p), h.report(s, turn, p)])),
@@ -335,6 +357,19 @@ export function familyHosting<X>(
       for (const [area, owner] of Object.entries(s.game.owners))
         if ((s.map.area(Number(area))?.supply ?? 0) > 0) out.set(area, String(owner));
       return out;
+    },
+    shown(s, viewer) {
+      const { see } = sight(s.map, viewer);
+      const units: Record<string, string[]> = {};
+      for (const u of s.game.units)
+        if (see(u.power)) {
+          const k = String(u.power);
+          units[k] = [...(units[k] ?? []), `${UNIT_LETTERS[u.kind]} ${u.area}`];
+        }
+      const centers: Record<string, string[]> = {};
+      for (const [area, p] of Object.entries(s.game.owners))
+        if (see(p)) centers[String(p)] = [...(centers[String(p)] ?? []), area];
+      return { units, centers };
     },
     ...(moderatorMap ? { moderatorMap: (s: FamilyState<X>) => moderatorMap(s) } : {}),
   };
