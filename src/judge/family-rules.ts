@@ -1,4 +1,4 @@
-import { gameFamilies, gameFamily, type HostedFamily } from "../variants/registry.ts";
+import { gameFamilies, type HostedFamily } from "../variants/registry.ts";
 import { invalid } from "./errors.ts";
 
 /*
@@ -9,11 +9,6 @@ import { invalid } from "./errors.ts";
  * count, the moderator's map, the store's JSON). Both come from the family's own folder
  * through the registry (src/variants/registry.ts). family.ts hosts the games with these.
  */
-
-/** The judge's rules for a game family id, or undefined (not a family the judge serves). */
-export function familyRules(id: string): HostedFamily | undefined {
-  return gameFamily(id);
-}
 
 /**
  * The judge's game families as GET /api/variants lists them beside the variants: a note that

@@ -6,9 +6,9 @@ import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import type { FamilyHosting } from "../variants/global/rules.ts";
-import { getGame } from "../variants/registry.ts";
+import { gameFamily, getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { familyPlayers, familyRules, judgeFamilyIds } from "./family-rules.ts";
+import { familyPlayers, judgeFamilyIds } from "./family-rules.ts";
 import {
   familyMapSource,
   familyModeratorMap,
@@ -140,7 +140,7 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
   const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
   if (!game || game.scenario !== FAMILY_SCENARIO) throw notFound(`no game "${gameId}"`);
   const head = parseJson<FamilyHead>(game.record_head);
-  const family = familyRules(head.family);
+  const family = gameFamily(head.family);
   if (!family) throw new Error(`game ${gameId}: the judge does not serve family ${head.family}`);
   const state = await db
     .selectFrom("phase_state")
@@ -324,7 +324,7 @@ export class FamilyGames {
     const name = input.name.trim();
     if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
     const label = input.label === undefined ? null : checkLabel(input.label, "label");
-    const family = familyRules(input.variant);
+    const family = gameFamily(input.variant);
     if (!family)
       throw invalid(
         `the judge does not host ${getGame(input.variant)?.name ?? input.variant} games yet; it hosts ${judgeFamilyIds().join(", ")} (play the others with bin/entente)`,

@@ -42,6 +42,7 @@ export function gameIds(): readonly string[] {
  * Diplomacy variant's rules come from diplomacy.ts over its Variant and scenarios; a game
  * family registers its own (global/rules.ts, discovery/rules.ts). Add a new family here.
  */
+
 /** A game family's rules with what a host asks beyond them (global/rules.ts `FamilyHosting`). */
 export interface HostedFamily {
   readonly rules: AnyGameRules;
@@ -57,7 +58,7 @@ const families: readonly HostedFamily[] = [
   hostedFamily(globalRules, globalHosting),
   hostedFamily(discoveryRules, discoveryHosting),
 ];
-const familyRules: readonly AnyGameRules[] = families.map((f) => f.rules);
+const familyGameRules: readonly AnyGameRules[] = families.map((f) => f.rules);
 
 /** A game family the judge hosts by per-power reports (Global Diplomacy...), or undefined. */
 export function gameFamily(id: string): HostedFamily | undefined {
@@ -81,10 +82,10 @@ export function gameRules(id: string): AnyGameRules | undefined {
     }
     return r;
   }
-  return familyRules.find((g) => g.id === id);
+  return familyGameRules.find((g) => g.id === id);
 }
 
 /** The ids of every game with rules: the variants, then the families. */
 export function gameRulesIds(): readonly string[] {
-  return [...variantIds(), ...familyRules.map((g) => g.id)];
+  return [...variantIds(), ...familyGameRules.map((g) => g.id)];
 }
