@@ -7,7 +7,8 @@ import {
   isFamilyGame,
   loadFamilyGame,
   powerOf,
-  turnPhase,
+  stateAt,
+  turnAt,
   type User,
   viewer,
 } from "./family.ts";
@@ -60,23 +61,23 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
     phaseIndex: st.phase_idx,
     seatList,
     position: visiblePosition(g, v.role === "gm" ? null : v.powers),
-    toOrder: st.state === "done" ? [] : g.rules.alive(g.position).filter((p) => seated.has(p)),
+    toOrder: st.state === "done" ? [] : g.rules.mayOrder(g.open).filter((p) => seated.has(p)),
     result: g.game.result ? parseJson<unknown>(g.game.result) : null,
     you: v.role ? { role: v.role, seat: v.seat, powers: v.powers } : null,
     ...(invites ? { invites } : {}),
     family: {
       id: g.rules.id,
       name: g.rules.name,
-      turn: g.rules.turn(g.position),
+      turn: turnAt(g, g.open),
       turnsAdjudicated: g.turns.length,
       report: `/api/games/${g.game.id}/report`,
       players: g.seats.length,
       // The whole generated map, for the GM only (discovery).
-      ...(g.rules.moderatorMap && v.role === "gm"
+      ...(g.hosting.moderatorMap && v.role === "gm"
         ? { moderatorMap: `/api/games/${g.game.id}/moderator-map` }
         : {}),
       // A map made for this game: each player's own, as it knows it; the GM's whole.
-      ...(g.rules.moderatorMap && (v.role === "gm" || v.powers.length > 0)
+      ...(g.hosting.moderatorMap && (v.role === "gm" || v.powers.length > 0)
         ? { map: `/api/games/${g.game.id}/map` }
         : {}),
     },
@@ -88,17 +89,11 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
  * for the GM (`powers` null), only the viewer's own powers' for anybody else.
  */
 function visiblePosition(g: FamilyGame, powers: readonly string[] | null) {
-  const keep = (p: string) => powers === null || powers.includes(p);
-  const units: Record<string, string[]> = {};
-  const rawUnits = (g.position.units ?? {}) as Record<string, string[]>;
-  for (const [p, list] of Object.entries(rawUnits)) if (keep(p)) units[p] = [...list];
-  const centers: Record<string, string[]> = {};
-  const owners = (g.position.owners ?? {}) as Record<string, number | string>;
-  for (const [area, owner] of Object.entries(owners)) {
-    const p = String(owner);
-    if (keep(p)) centers[p] = [...(centers[p] ?? []), area];
-  }
-  return { variant: g.rules.id, phase: turnPhase(g.rules.turn(g.position)), units, centers };
+  const shown = g.hosting.shown(
+    g.open,
+    powers === null ? { kind: "gm" } : { kind: "player", powers },
+  );
+  return { variant: g.rules.id, phase: g.rules.phase(g.open).name, ...shown };
 }
 
 /**
@@ -163,7 +158,7 @@ export async function familyReport(
   }
   const last = g.turns.at(-1);
   if (last) return answer(last.turn, last.phase, last.reports[power] ?? "");
-  return answer(0, null, g.rules.startReport(g.head.start, power, gameLabel(g.game)));
+  return answer(0, null, g.hosting.report(stateAt(g, g.head.start), power, gameLabel(g.game)));
 }
 
 const when = (ms: number | null) =>
@@ -203,7 +198,7 @@ async function accounting(
     }));
   const latest = upTo === 0 || upTo === g.turns.at(-1)?.turn;
   const open = g.state.state !== "done" && g.game.status !== "finished";
-  const name = g.rules.powers(g.seats.length).find((p) => p.id === power)?.name ?? power;
+  const name = g.rules.powers(g.open).find((p) => p.id === power)?.name ?? power;
   return accountingSection({
     accountId: mail?.secret ?? null,
     name: user.name,
@@ -216,7 +211,7 @@ async function accounting(
       ? { turn: upTo + 1, deadline: null }
       : open
         ? {
-            turn: g.rules.turn(g.position),
+            turn: turnAt(g, g.open),
             deadline: g.state.state === "open" ? when(g.state.deadline_at) : null,
           }
         : null,
@@ -267,7 +262,7 @@ export async function familyModeratorMap(db: Kysely<DB>, user: User, gameId: str
     throw forbidden(
       "only the game master reads the whole map; players see theirs in their report (/api/games/{id}/report)",
     );
-  if (!g?.rules.moderatorMap)
+  if (!g?.hosting.moderatorMap)
     throw conflict(
       `this game's map is not made for it (only Age of Discovery games are): ${g ? "its areas are the family's map (bin/entente global)" : "see /api/variants/{id}/geometry"}`,
     );
@@ -275,7 +270,7 @@ export async function familyModeratorMap(db: Kysely<DB>, user: User, gameId: str
     family: g.head.family,
     seed: g.head.seed,
     players: g.seats.length,
-    map: g.rules.moderatorMap(g.head.start),
+    map: g.hosting.moderatorMap(stateAt(g, g.head.start)),
   };
 }
 
@@ -308,7 +303,7 @@ export async function familyMapSource(
   const v = viewer(g, user);
   const power = v.powers[0];
   if (v.role !== "gm" && power === undefined) throw refused();
-  if (!g.rules.moderatorMap)
+  if (!g.hosting.moderatorMap)
     throw conflict(
       `${g.rules.name} is played on one map for every game: GET /api/variants/${g.rules.id}/geometry`,
     );

@@ -1,12 +1,14 @@
 import { type Kysely, type Selectable, sql } from "kysely";
+import type { AnyGameRules, Opaque } from "../engine/game.ts";
+import { GameRulesError } from "../engine/game.ts";
 import { applyEdits } from "../engine/record.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
-import { GlobalPositionError } from "../variants/global/position.ts";
-import { getGame } from "../variants/registry.ts";
+import type { FamilyHosting } from "../variants/global/rules.ts";
+import { gameFamily, getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { type FamilyRules, familyPlayers, familyRules, judgeFamilyIds } from "./family-rules.ts";
+import { familyPlayers, judgeFamilyIds } from "./family-rules.ts";
 import {
   familyMapSource,
   familyModeratorMap,
@@ -44,9 +46,12 @@ export { familyListing } from "./family-rules.ts";
  * moderator's random removals and downgrades) is in the head and in every stored position.
  * Those reads are in family-views.ts; this file holds the games' changes.
  *
- * The family-specific rules (reading commands, adjudicating a turn, writing reports) come from
- * a `FamilyRules` per family id; `global` is registered here. A family without one is refused
- * by createGame with a message.
+ * The family's own rules (reading commands, adjudicating a turn, who must act) are its game
+ * rules (src/engine/game.ts), spoken to in their own types: a stored position is decoded to
+ * the rules' state once, when the game is read (`loadFamilyGame`, `stateAt`), and a state
+ * encoded back only to be stored. The reports, the options, the seats and the moderator's
+ * map come from the family's hosting beside its rules (family-rules.ts). A family without
+ * them is refused by createGame with a message.
  */
 
 type Json = Record<string, unknown>;
@@ -81,13 +86,25 @@ export interface FamilyGame {
   readonly seats: readonly Seat[];
   readonly members: readonly Selectable<MembersTable>[];
   readonly head: FamilyHead;
-  readonly rules: FamilyRules;
+  /** The family's game rules, and what the judge asks of it beyond them. */
+  readonly rules: AnyGameRules;
+  readonly hosting: FamilyHosting<Opaque<"state">>;
   readonly turns: readonly FamilyTurn[];
-  /** The position of the turn open for commands. */
+  /** The position of the turn open for commands, as stored (the GM's edits applied). */
   readonly position: Json;
+  /** That position as the rules' state: the game the judge asks its rules about. */
+  readonly open: Opaque<"state">;
 }
 
-export const turnPhase = (turn: number): string => `T${turn}`;
+/** A stored position of a game (its start, a turn's) as its rules' state. */
+export function stateAt(g: Pick<FamilyGame, "hosting" | "head">, position: Json) {
+  return g.hosting.load(position, g.head.rules);
+}
+
+/** The number of the turn a state is at (a family's phase is a turn: `T3` is turn 3). */
+export function turnAt(g: Pick<FamilyGame, "rules">, state: Opaque<"state">): number {
+  return g.rules.phase(state).index + 1;
+}
 
 export interface User {
   readonly id: string;
@@ -123,8 +140,8 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
   const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
   if (!game || game.scenario !== FAMILY_SCENARIO) throw notFound(`no game "${gameId}"`);
   const head = parseJson<FamilyHead>(game.record_head);
-  const rules = familyRules(head.family);
-  if (!rules) throw new Error(`game ${gameId}: the judge does not serve family ${head.family}`);
+  const family = gameFamily(head.family);
+  if (!family) throw new Error(`game ${gameId}: the judge does not serve family ${head.family}`);
   const state = await db
     .selectFrom("phase_state")
     .selectAll()
@@ -156,6 +173,7 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
     return { ...t, position: edited(t.position, i + 1) };
   });
   const start = edited(head.start, 0);
+  const position = turns.at(-1)?.position ?? start;
   return {
     game,
     options: parseJson<GameOptions>(game.options),
@@ -163,9 +181,11 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
     seats: head.seats,
     members,
     head: { ...head, start },
-    rules,
+    rules: family.rules,
+    hosting: family.hosting,
     turns,
-    position: turns.at(-1)?.position ?? start,
+    position,
+    open: family.hosting.load(position, head.rules),
   };
 }
 
@@ -179,7 +199,7 @@ export function viewer(g: FamilyGame, user: User | null) {
 export function powerOf(g: FamilyGame, name: string): string | undefined {
   const n = name.trim().toLowerCase();
   return g.rules
-    .powers(g.seats.length)
+    .powers(g.open)
     .find(
       (p) => p.id === n || p.name.toLowerCase() === n || `${p.id}-${p.name}`.toLowerCase() === n,
     )?.id;
@@ -204,39 +224,56 @@ export function readCommands(
   }
   const raw = typeof input.orders === "string" ? input.orders.split(/\r?\n/) : input.orders;
   const lines = raw.map((l) => l.trim()).filter((l) => l !== "");
-  const diagnostics = g.rules.check(g.position, power, lines).map((c) => ({
+  const diagnostics = g.rules.read(g.open, power, lines.join("\n")).verdicts.map((c) => ({
     line: c.line,
     text: c.text,
     kind: "order" as const,
     power,
     ok: c.ok,
-    ...(c.ok ? { order: c.text } : { message: c.reason ?? "not understood" }),
+    ...(c.ok ? { order: c.order } : { message: c.reason }),
   }));
   return { power, lines, diagnostics };
 }
 
 /**
- * Plays one turn from `position` with these command sets: the turn as stored (every power's
- * report, issued under the game's id as its players know it, labels.ts) and the winners if the game ended. The scheduler's
+ * Plays one turn from `before` (a state of the game) with these command sets, each read by
+ * the rules and resolved by them: the turn as stored (the result and position encoded for
+ * the store, every power's report issued under the game's id as its players know it,
+ * labels.ts), the phase open after it, and the winners if the game ended. The scheduler's
  * turn and a GM's correction of it (gm-tools.ts) are both played here.
  */
 export function playTurn(
   g: FamilyGame,
-  position: Json,
+  before: Opaque<"state">,
   orders: Readonly<Record<string, readonly string[]>>,
   missed: readonly string[],
-): { turn: FamilyTurn; winners: string[] | null } {
-  const played = g.rules.adjudicate(position, g.head.rules, orders, gameLabel(g.game));
+): { turn: FamilyTurn; next: string; winners: string[] | null } {
+  const sets = new Map(
+    Object.entries(orders).map(([p, lines]) => [
+      p,
+      g.rules.read(before, p, lines.join("\n")).orders,
+    ]),
+  );
+  const played = g.rules.resolve(before, sets);
+  const result = g.hosting.storedTurn(played.next);
+  if (result === null) throw new Error(`game ${g.game.id}: ${played.phase} resolved to no turn`);
+  const label = gameLabel(g.game);
   const turn: FamilyTurn = {
-    turn: g.rules.turn(position),
-    phase: turnPhase(g.rules.turn(position)),
+    turn: turnAt(g, before),
+    phase: played.phase,
     orders,
-    result: played.result,
-    position: played.next,
-    reports: played.reports,
+    result,
+    position: g.hosting.store(played.next),
+    reports: Object.fromEntries(
+      g.rules.powers(played.next).map((p) => [p.id, g.hosting.report(played.next, p.id, label)]),
+    ),
     missed,
   };
-  return { turn, winners: played.winners };
+  return {
+    turn,
+    next: g.rules.phase(played.next).name,
+    winners: played.ended ? [...played.ended.winners] : null,
+  };
 }
 
 /** The judge's operations on family games (src/judge/judge.ts calls these through hooks). */
@@ -287,29 +324,32 @@ export class FamilyGames {
     const name = input.name.trim();
     if (name.length < 1 || name.length > 80) throw invalid("a game's name is 1 to 80 characters");
     const label = input.label === undefined ? null : checkLabel(input.label, "label");
-    const rules = familyRules(input.variant);
-    if (!rules)
+    const family = gameFamily(input.variant);
+    if (!family)
       throw invalid(
         `the judge does not host ${getGame(input.variant)?.name ?? input.variant} games yet; it hosts ${judgeFamilyIds().join(", ")} (play the others with bin/entente)`,
       );
+    const { rules } = family;
     const players = familyPlayers(rules, input.players, input.scenario);
     let gameRules: Json;
     try {
-      gameRules = rules.readRules(input.rules);
+      gameRules = family.hosting.readOptions(input.rules);
     } catch (e) {
-      if (e instanceof GlobalPositionError) throw invalid(e.message);
+      if (e instanceof GameRulesError) throw invalid(e.message);
       throw e;
     }
     const options = mergeOptions(DEFAULT_OPTIONS, input.options);
     const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const start = rules.start(seed, players);
+    const start = rules.setup(seed, players);
     const head: FamilyHead = {
       format: "entente-family-game",
       family: rules.id,
       seed,
       rules: gameRules,
-      seats: rules.powers(players).map((p) => ({ name: p.seat, powers: [p.id as PowerId] })),
-      start,
+      seats: family.hosting
+        .seats(players)
+        .map((p) => ({ name: p.name, powers: [p.power as PowerId] })),
+      start: family.hosting.store(start),
     };
     const id = randomId(8);
     const now = this.ctx.now();
@@ -321,7 +361,7 @@ export class FamilyGames {
         scenario: FAMILY_SCENARIO,
         options: options,
         head,
-        phase: turnPhase(rules.turn(head.start)),
+        phase: rules.phase(start).name,
         gmUserId: user.id,
         now,
         label,
@@ -397,7 +437,7 @@ export class FamilyGames {
 
   private toOrder(g: FamilyGame): string[] {
     const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
-    return g.rules.alive(g.position).filter((p) => seated.has(p));
+    return g.rules.mayOrder(g.open).filter((p) => seated.has(p));
   }
 
   private async latest(db: Kysely<DB>, g: FamilyGame) {
@@ -445,7 +485,7 @@ export class FamilyGames {
     const orders: Record<string, string[]> = {};
     for (const [p, r] of latest) orders[p] = parseJson<string[]>(r.orders);
     const missed = this.toOrder(g).filter((p) => !latest.has(p));
-    const { turn, winners } = playTurn(g, g.position, orders, missed);
+    const { turn, next, winners } = playTurn(g, g.open, orders, missed);
     await trx
       .insertInto("phases")
       .values({
@@ -463,7 +503,6 @@ export class FamilyGames {
       audience: "gm",
     });
     const over = winners !== null;
-    const next = turnPhase(g.rules.turn(turn.position));
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");
     await trx
       .updateTable("phase_state")

@@ -7,7 +7,7 @@ import { chairDeadline } from "./chair.ts";
 import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
-import { type FamilyGame, isFamilyGame, playTurn, powerOf, turnPhase } from "./family.ts";
+import { type FamilyGame, isFamilyGame, playTurn, powerOf, stateAt } from "./family.ts";
 import {
   type GameData,
   iso,
@@ -94,17 +94,17 @@ function familyReplay(g: FamilyGame): Replay {
   return {
     adjudicated: n,
     orders: last?.orders ?? {},
-    powers: g.rules.powers(g.seats.length).map((p) => `${p.id} (${p.name})`),
+    powers: g.rules.powers(g.open).map((p) => `${p.id} (${p.name})`),
     power: (name) => powerOf(g, name),
     secret: true,
     play: (orders, supplied) => {
-      const before = n > 1 ? g.turns[n - 2]!.position : g.head.start;
+      const before = stateAt(g, n > 1 ? g.turns[n - 2]!.position : g.head.start);
       const missed = (last?.missed ?? []).filter((p) => !supplied.includes(p));
-      const { turn, winners } = playTurn(g, before, orders, missed);
+      const { turn, next, winners } = playTurn(g, before, orders, missed);
       return {
         phase: turn.phase,
         record: turn,
-        next: turnPhase(g.rules.turn(turn.position)),
+        next,
         result: winners ? { kind: "victory", winners } : null,
       };
     },

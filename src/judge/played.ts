@@ -1,10 +1,15 @@
 import type { Kysely } from "kysely";
-import { type AnyGameRules, hosted, type PhaseInfo, type PowerInfo } from "../engine/game.ts";
+import {
+  type AnyGameRules,
+  hosted,
+  type Opaque,
+  type PhaseInfo,
+  type PowerInfo,
+} from "../engine/game.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { DB } from "../store/schema.ts";
 import { diplomacyRules } from "../variants/diplomacy.ts";
-import { gameRules } from "../variants/registry.ts";
-import { type FamilyGame, isFamilyGame, loadFamilyGame } from "./family.ts";
+import { type FamilyGame, isFamilyGame, loadFamilyGame, stateAt } from "./family.ts";
 import { type GameData, loadGame, yearsWithoutCentreChange } from "./game-data.ts";
 import type { HostedGame } from "./room.ts";
 
@@ -47,14 +52,14 @@ type Asked = Pick<PlayedGame, "powers" | "phase" | "mustOrder" | "alive">;
 function played(
   g: HostedGame,
   rules: () => AnyGameRules,
-  stored: () => unknown,
+  stateOf: (rules: AnyGameRules) => Opaque<"state">,
   rest: Pick<PlayedGame, "quiet" | "own">,
 ): PlayedGame {
   let memo: Asked | undefined;
   const ask = (): Asked => {
     if (memo) return memo;
     const r = rules();
-    const state = r.decode(stored());
+    const state = stateOf(r);
     memo = {
       powers: r.powers(state),
       phase: r.phase(state),
@@ -90,7 +95,7 @@ export function playedDiplomacy(g: GameData): PlayedGame {
   return played(
     g,
     () => hosted(diplomacyRules(g.scenario.variant, [g.scenario])),
-    () => g.record,
+    (r) => r.decode(g.record),
     {
       quiet: () => ({ periods: yearsWithoutCentreChange(g.record), unit: "game year" }),
       own: { kind: "diplomacy", game: g },
@@ -100,12 +105,11 @@ export function playedDiplomacy(g: GameData): PlayedGame {
 
 /** A family game as the hosting tools read it. */
 export function playedFamily(g: FamilyGame): PlayedGame {
-  const rules = gameRules(g.head.family);
-  if (!rules) throw new Error(`game ${g.game.id}: no rules for family ${g.head.family}`);
   return played(
     g,
-    () => rules,
-    () => ({ ...g.position, rules: g.head.rules }),
+    () => g.rules,
+    // The open turn's state, decoded once when the game was read (family.ts).
+    () => g.open,
     {
       quiet: () => ({ periods: turnsWithoutCentreChange(g), unit: "turn" }),
       own: { kind: "family", game: g },
@@ -122,7 +126,7 @@ export async function loadPlayed(db: Kysely<DB>, gameId: string): Promise<Played
 /** Adjudicated turns in a row, up to the last, after which no supply area changed hands. */
 function turnsWithoutCentreChange(g: FamilyGame): number {
   const key = (p: Record<string, unknown>) =>
-    JSON.stringify(Object.entries(g.rules.centres(p)).sort(([a], [b]) => a.localeCompare(b)));
+    JSON.stringify([...g.hosting.centres(stateAt(g, p))].sort(([a], [b]) => a.localeCompare(b)));
   let quiet = 0;
   let after = key(g.position);
   for (let i = g.turns.length - 2; i >= -1; i--) {

@@ -1,12 +1,12 @@
-import { type AnyGameRules, hosted } from "../engine/game.ts";
+import { type AnyGameRules, type GameRules, hosted, type Opaque } from "../engine/game.ts";
 import type { GameFamily, Variant } from "../engine/variant.ts";
 import { classical } from "./classical/index.ts";
 import { diplomacyRules } from "./diplomacy.ts";
 import { discovery } from "./discovery/index.ts";
-import { discoveryRules } from "./discovery/rules.ts";
+import { discoveryHosting, discoveryRules } from "./discovery/rules.ts";
 import { europe1935 } from "./europe1935/index.ts";
 import { global } from "./global/index.ts";
-import { globalRules } from "./global/rules.ts";
+import { type FamilyHosting, globalHosting, globalRules } from "./global/rules.ts";
 import { scenariosOf } from "./scenarios.ts";
 
 /** Every variant the project knows; add a new one here. */
@@ -42,7 +42,33 @@ export function gameIds(): readonly string[] {
  * Diplomacy variant's rules come from diplomacy.ts over its Variant and scenarios; a game
  * family registers its own (global/rules.ts, discovery/rules.ts). Add a new family here.
  */
-const familyRules: readonly AnyGameRules[] = [hosted(globalRules), hosted(discoveryRules)];
+
+/** A game family's rules with what a host asks beyond them (global/rules.ts `FamilyHosting`). */
+export interface HostedFamily {
+  readonly rules: AnyGameRules;
+  readonly hosting: FamilyHosting<Opaque<"state">>;
+}
+
+/** Rules and hosting over the same state, held as a host holds them (`hosted`). */
+function hostedFamily<S, O, V>(rules: GameRules<S, O, V>, hosting: FamilyHosting<S>): HostedFamily {
+  return { rules: hosted(rules), hosting: hosting as unknown as FamilyHosting<Opaque<"state">> };
+}
+
+const families: readonly HostedFamily[] = [
+  hostedFamily(globalRules, globalHosting),
+  hostedFamily(discoveryRules, discoveryHosting),
+];
+const familyGameRules: readonly AnyGameRules[] = families.map((f) => f.rules);
+
+/** A game family the judge hosts by per-power reports (Global Diplomacy...), or undefined. */
+export function gameFamily(id: string): HostedFamily | undefined {
+  return families.find((f) => f.rules.id === id);
+}
+
+/** The families `gameFamily` knows, in registration order. */
+export function gameFamilies(): readonly HostedFamily[] {
+  return families;
+}
 const variantRules = new Map<string, AnyGameRules>();
 
 /** The rules of a game by id (a variant or a family), or undefined. */
@@ -56,10 +82,10 @@ export function gameRules(id: string): AnyGameRules | undefined {
     }
     return r;
   }
-  return familyRules.find((g) => g.id === id);
+  return familyGameRules.find((g) => g.id === id);
 }
 
 /** The ids of every game with rules: the variants, then the families. */
 export function gameRulesIds(): readonly string[] {
-  return [...variantIds(), ...familyRules.map((g) => g.id)];
+  return [...variantIds(), ...familyGameRules.map((g) => g.id)];
 }

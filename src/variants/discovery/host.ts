@@ -1,8 +1,9 @@
 /**
- * Age of Discovery as a host (the judge, src/judge/family.ts) plays it, in position JSON: a
- * player's command lines read in its own frame (spy targets by area id or its own XXYY), one
- * turn adjudicated with every player's fogged report, the opening report, and the whole map
- * for the moderator only. Everything is derived from the position's `map` {seed, players}.
+ * Age of Discovery in position JSON: a player's command lines read in its own frame (spy
+ * targets by area id or its own XXYY: the rules' reader, rules.ts), and one turn adjudicated
+ * with every player's fogged report, and the opening report, straight from the JSON (what the
+ * judge stores, src/judge/family.ts, is checked against these). Everything is derived from the
+ * position's `map` {seed, players}.
  */
 import { readCommandSet } from "../global/commands.ts";
 import type { GlobalMap } from "../global/map.ts";
@@ -11,7 +12,7 @@ import { openingTurn } from "../global/rules.ts";
 import type { GameState, PowerId } from "../global/types.ts";
 import type { DiscoveryMap } from "./areas.ts";
 import { adjudicateDiscoveryTurn, discoveryReport } from "./game.ts";
-import { describeMap, mapOfPosition, readKnowledge } from "./index.ts";
+import { mapOfPosition, readKnowledge } from "./index.ts";
 import { resolveTarget } from "./names.ts";
 
 type Json = Readonly<Record<string, unknown>>;
@@ -25,8 +26,8 @@ export interface LineVerdict {
 }
 
 /**
- * A player's command lines read against a position, in the player's own frame. Lines other
- * than SP are read by global's reader. An SP line is read here, from what the player wrote
+ * A player's command lines read against a game's map and state, in the player's own frame.
+ * Lines other than SP are read by global's reader. An SP line is read here, from what the player wrote
  * alone: each target an area id of the map or a square of its grid in the player's names
  * (XXYY), no target written twice, at most the map's twelve spies in all the turn's SP lines.
  * Whether a square and an area id (or two squares) are one area is not told at submission:
@@ -36,16 +37,6 @@ export interface LineVerdict {
  * ... will end the turn in"): an SP line accepted here may still be refused in the report.
  * Each verdict carries the line as the player wrote it.
  */
-export function checkDiscoveryCommands(
-  position: Json,
-  power: number,
-  lines: readonly string[],
-): LineVerdict[] {
-  const { map: dmap, global: gmap } = mapOfPosition(position);
-  return checkDiscoveryLines(dmap, gmap, readGlobalPosition(gmap, { ...position }), power, lines);
-}
-
-/** `checkDiscoveryCommands` on a game's map and state already read. */
 export function checkDiscoveryLines(
   dmap: DiscoveryMap,
   gmap: GlobalMap,
@@ -143,10 +134,4 @@ export function discoveryOpeningReport(position: Json, power: number, gameLabel:
   const s = readGlobalPosition(gmap, { ...position });
   const known = readKnowledge(dmap, gmap, s, position.known);
   return discoveryReport(dmap, gmap, openingTurn(s), known, power, gameLabel);
-}
-
-/** The whole map of a position's game (moderator data: never for a player's eyes). */
-export function moderatorMap(position: Json): Record<string, unknown> {
-  const { map } = mapOfPosition(position);
-  return describeMap(map.seed, map.players);
 }

@@ -1,4 +1,4 @@
-import { familyGameRules } from "../global/rules.ts";
+import { type FamilyHooks, familyGameRules, familyHosting } from "../global/rules.ts";
 import { initialState } from "../global/state.ts";
 import type { AreaId } from "../global/types.ts";
 import type { DiscoveryMap } from "./areas.ts";
@@ -8,11 +8,13 @@ import { MAX_PLAYERS, MIN_PLAYERS } from "./generate.ts";
 import { checkDiscoveryLines } from "./host.ts";
 import {
   DEFAULT_PLAYERS,
+  describeMap,
   discoveryMap,
   discoveryRandomLines,
   mapOfPosition,
   readKnowledge,
 } from "./index.ts";
+import { PLAYER_NAMES } from "./mapdata.ts";
 
 /** What Age of Discovery adds to global's state: the game's map and what each player knows. */
 export interface DiscoveryPart {
@@ -21,11 +23,11 @@ export interface DiscoveryPart {
 }
 
 /**
- * Age of Discovery (seed 004, appendix C) as game rules (src/engine/game.ts): global's rules
- * on a map generated from the game's seed for its player count, commands read in each
- * player's own frame, reports and the board fogged to what each player knows.
+ * Age of Discovery (seed 004, appendix C): global's rules on a map generated from the game's
+ * seed for its player count, commands read in each player's own frame, reports and the board
+ * fogged to what each player knows.
  */
-export const discoveryRules = familyGameRules<DiscoveryPart>({
+const discoveryHooks: FamilyHooks<DiscoveryPart> = {
   id: "discovery",
   name: "Age of Discovery",
   players: { min: MIN_PLAYERS, max: MAX_PLAYERS, default: DEFAULT_PLAYERS },
@@ -62,8 +64,23 @@ export const discoveryRules = familyGameRules<DiscoveryPart>({
     );
     return { result: turn.result, extra: { map: s.extra.map, known: turn.known } };
   },
-  report: (s, result, power) => discoveryReport(s.extra.map, s.map, result, s.extra.known, power),
+  report: (s, result, power, label) =>
+    discoveryReport(s.extra.map, s.map, result, s.extra.known, power, label),
   random: (s, power, seed) =>
     discoveryRandomLines(s.extra.map, s.map, s.game, s.extra.known, power, seed),
   visible: (s, powers) => new Set<AreaId>(powers.flatMap((p) => s.extra.known[p] ?? [])),
-});
+  // Players 1 to N, named as the generated map names them (mapdata.ts); seats by number.
+  seats: (players) =>
+    PLAYER_NAMES.slice(0, players).map((name, i) => ({
+      power: String(i + 1),
+      name: `${i + 1}-${name}`,
+    })),
+  turnJson: (result) => ({ spies: result.spies }),
+  moderatorMap: (s) => describeMap(s.extra.map.seed, s.extra.map.players),
+};
+
+/** Age of Discovery as game rules (src/engine/game.ts). */
+export const discoveryRules = familyGameRules(discoveryHooks);
+
+/** What a host of Age of Discovery games asks beyond its rules. */
+export const discoveryHosting = familyHosting(discoveryHooks, discoveryRules);

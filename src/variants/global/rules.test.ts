@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { GameRulesError } from "../../engine/game.ts";
+import { discoveryOpeningReport, playDiscoveryJson } from "../discovery/host.ts";
 import { discovery } from "../discovery/index.ts";
-import { discoveryRules } from "../discovery/rules.ts";
+import { discoveryHosting, discoveryRules } from "../discovery/rules.ts";
+import { adjudicateTurn } from "./adjudicate.ts";
 import { global } from "./index.ts";
-import { globalRules } from "./rules.ts";
+import { readGlobalPosition, readGlobalRules, writeTurnResult } from "./position.ts";
+import { turnReport } from "./report.ts";
+import { globalHosting, globalRules } from "./rules.ts";
+import { worldMap } from "./world.ts";
 
 /* Global Diplomacy and Age of Discovery through the one game interface (src/engine/game.ts). */
 
@@ -118,5 +123,91 @@ describe("Age of Discovery game rules", () => {
     );
     const back = discoveryRules.decode(JSON.parse(JSON.stringify(discoveryRules.encode(s))));
     assert.deepEqual(back.extra.known, s.extra.known, "knowledge survives the store");
+  });
+});
+
+/*
+ * What the judge keeps of a family game (src/judge/family.ts): the hosting's store JSON must
+ * be, to the byte, what the position JSON path writes, so that stored games still open and
+ * replay. The position path is the families' contract JSON (global's adjudicateTurn and
+ * writeTurnResult, discovery's playDiscoveryJson), played from the JSON each turn.
+ */
+describe("family hosting: the judge's stored JSON", () => {
+  const options = { convoyDisruption: "5.5" };
+
+  test("Global Diplomacy: the start, each turn's result, position and reports", () => {
+    let s = globalHosting.load(globalHosting.store(globalRules.setup(11)), options);
+    let position: Record<string, unknown> = global.start(11);
+    assert.equal(JSON.stringify(globalHosting.store(s)), JSON.stringify(position), "the start");
+    assert.equal(globalHosting.storedTurn(s), null, "no turn before the first");
+    for (let turn = 1; turn <= 3; turn++) {
+      const sets = new Map<string, readonly string[]>();
+      for (const p of globalRules.mayOrder(s)) sets.set(p, globalRules.random(s, p, turn * 7));
+      const r = adjudicateTurn(
+        worldMap,
+        readGlobalPosition(worldMap, position),
+        Object.fromEntries([...sets].map(([p, l]) => [Number(p), l])),
+        readGlobalRules(options),
+      );
+      s = globalRules.resolve(s, sets).next;
+      const json = writeTurnResult(r);
+      assert.equal(JSON.stringify(globalHosting.storedTurn(s)), JSON.stringify(json), `T${turn}`);
+      assert.equal(JSON.stringify(globalHosting.store(s)), JSON.stringify(json.next), "position");
+      for (const p of ["1", "7"])
+        assert.equal(globalHosting.report(s, p, "GD1"), turnReport(worldMap, r, Number(p), "GD1"));
+      position = json.next as Record<string, unknown>;
+      s = globalHosting.load(JSON.parse(JSON.stringify(position)), options);
+      const gm = globalHosting.shown(s, { kind: "gm" });
+      assert.equal(JSON.stringify(gm.units), JSON.stringify(position.units), "the GM: every unit");
+      const owned = Object.entries(position.owners as Record<string, number>);
+      assert.deepEqual(
+        Object.values(gm.centers).flat().sort(),
+        owned.map(([a]) => a).sort(),
+        "the GM: every owned area",
+      );
+      const own = globalHosting.shown(s, { kind: "player", powers: ["3"] });
+      assert.deepEqual(Object.keys(own.units), "3" in gm.units ? ["3"] : [], "a player: its own");
+      assert.deepEqual(own.centers["3"], gm.centers["3"], "its own areas");
+      assert.deepEqual(Object.keys(own.centers), "3" in gm.centers ? ["3"] : [], "no other's");
+    }
+  });
+
+  test("Age of Discovery: the start, each turn (spies, knowledge), the opening report", () => {
+    let s = discoveryHosting.load(discoveryHosting.store(discoveryRules.setup(4, 9)), options);
+    let position: Record<string, unknown> = discovery.start(4, 9);
+    assert.equal(JSON.stringify(discoveryHosting.store(s)), JSON.stringify(position), "start");
+    assert.equal(
+      discoveryHosting.report(s, "2", "AD7"),
+      discoveryOpeningReport(position, 2, "AD7"),
+      "the opening report",
+    );
+    for (let turn = 1; turn <= 3; turn++) {
+      const sets = new Map<string, readonly string[]>();
+      for (const p of discoveryRules.mayOrder(s)) sets.set(p, discoveryRules.random(s, p, turn));
+      const json = playDiscoveryJson(position, options, Object.fromEntries(sets), "AD7");
+      s = discoveryRules.resolve(s, sets).next;
+      assert.equal(JSON.stringify(discoveryHosting.storedTurn(s)), JSON.stringify(json.result));
+      assert.equal(JSON.stringify(discoveryHosting.store(s)), JSON.stringify(json.next));
+      for (const p of discoveryRules.powers(s))
+        assert.equal(discoveryHosting.report(s, p.id, "AD7"), json.reports[p.id], `${p.id}`);
+      position = json.next;
+      s = discoveryHosting.load(JSON.parse(JSON.stringify(position)), options);
+    }
+  });
+
+  test("options: checked, with what is right; seats per player count", () => {
+    assert.deepEqual(globalHosting.readOptions(undefined), { convoyDisruption: "7.6" });
+    assert.throws(() => globalHosting.readOptions(3), /rules of a Global Diplomacy game are an/);
+    assert.throws(() => discoveryHosting.readOptions("x"), /rules of an Age of Discovery game/);
+    assert.throws(
+      () => discoveryHosting.readOptions({ convoyDisruption: "6" }),
+      (e) => e instanceof GameRulesError && /must be "7.6" or "5.5"/.test(e.message),
+    );
+    assert.deepEqual(
+      discoveryHosting.seats(9).map((x) => x.power),
+      ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    );
+    assert.equal(globalHosting.seats(11).length, 11);
+    assert.ok(discoveryHosting.moderatorMap && !globalHosting.moderatorMap, "a made map only");
   });
 });

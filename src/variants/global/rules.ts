@@ -6,6 +6,7 @@ import {
   type PhaseInfo,
   type PlayerCount,
   type ResultLine,
+  type Viewer,
 } from "../../engine/game.ts";
 import { rngFor } from "../../engine/random.ts";
 import { adjudicateTurn } from "./adjudicate.ts";
@@ -16,11 +17,20 @@ import {
   readGlobalPosition,
   readGlobalRules,
   writeGlobalPosition,
+  writeTurnResult,
 } from "./position.ts";
 import { randomCommands } from "./possible.ts";
 import { turnReport } from "./report.ts";
 import { initialState } from "./state.ts";
-import type { AreaId, GameState, GlobalRules, PowerId, TurnResult, Unit } from "./types.ts";
+import {
+  type AreaId,
+  type GameState,
+  type GlobalRules,
+  type PowerId,
+  type TurnResult,
+  UNIT_LETTERS,
+  type Unit,
+} from "./types.ts";
 import { worldMap } from "./world.ts";
 
 /*
@@ -77,12 +87,64 @@ export interface FamilyHooks<X> {
     state: FamilyState<X>,
     orders: Readonly<Record<PowerId, readonly string[]>>,
   ): { result: TurnResult; extra: X };
-  /** A power's report of a turn (the opening report for a turn with nothing done). */
-  report(state: FamilyState<X>, result: TurnResult, power: PowerId): string;
+  /**
+   * A power's report of a turn (the opening report for a turn with nothing done), headed
+   * with the game's name as its players know it (`label`; the family's id when absent).
+   */
+  report(state: FamilyState<X>, result: TurnResult, power: PowerId, label?: string): string;
   /** Random command lines for self-play. */
   random(state: FamilyState<X>, power: PowerId, seed: number): string[];
   /** The areas of the board a player may be shown (null: the whole map is public). */
   visible(state: FamilyState<X>, powers: readonly PowerId[]): ReadonlySet<AreaId> | null;
+  /** The seats of a game with this many players, one power each, before it is set up. */
+  seats(players: number): readonly Seating[];
+  /** What the stored turn adds to global's result JSON (Age of Discovery: the spies). */
+  turnJson?(result: TurnResult): Json;
+  /** The whole map of a game whose map is made for it, for its moderator; absent for one map. */
+  moderatorMap?(state: FamilyState<X>): Json;
+}
+
+/** A seat of a family game: its one power (as positions key it) and the seat's name. */
+export interface Seating {
+  readonly power: string;
+  readonly name: string;
+}
+
+/**
+ * What a host of the family's games asks beyond their rules (src/engine/game.ts): the
+ * judge (src/judge/family.ts) keeps a game's options once in its head and a position per
+ * turn, sends each player a text report a turn (the EMG families' way), lists the seats of
+ * each player count, and shows the moderator a generated map. Typed like the rules: only the
+ * store boundary (`load`, `store`, `storedTurn`, `readOptions`) sees JSON.
+ */
+export interface FamilyHosting<State> {
+  /**
+   * A new game's rule options from its creator's input, checked, as the game's head keeps
+   * them; throws a `GameRulesError` saying what is right.
+   */
+  readOptions(input: unknown): Json;
+  /** The seats of a game with this many players (the lobby lists them before a game exists). */
+  seats(players: number): readonly Seating[];
+  /** A stored position with the game's options (kept in its head) as a state. */
+  load(position: Json, options: Json): State;
+  /** A state as the store keeps its position: `encode` without the options. */
+  store(state: State): Json;
+  /** The turn that led to a state as the store keeps it (results, moves, news, next); null at a start. */
+  storedTurn(state: State): Json | null;
+  /** A power's report of the turn that led to a state (the opening report at a start). */
+  report(state: State, power: string, label: string): string;
+  /** Who holds each area with supply value (a supply centre), by area id: draws count it. */
+  centres(state: State): ReadonlyMap<string, string>;
+  /**
+   * What a viewer sees of a state in the shape of the judge's game view, per power: units
+   * (`A 12`) and owned areas; the GM all, a player only its own powers' (as `view`).
+   */
+  shown(
+    state: State,
+    viewer: Viewer,
+  ): { units: Record<string, string[]>; centers: Record<string, string[]> };
+  /** The whole map of a game whose map is made for it, for the moderator only. */
+  moderatorMap?(state: State): Json;
 }
 
 /** The position as a turn with nothing done: what a report says before any turn. */
@@ -119,6 +181,17 @@ function readPowerId(map: GlobalMap, power: string): PowerId {
       `no power "${power}" in this game; its powers are ${map.powers.map((x) => x.id).join(", ")}`,
     );
   return p;
+}
+
+/** The powers a viewer reads the reports of, and whose units and areas it sees. */
+function sight(map: GlobalMap, viewer: Viewer) {
+  const mine =
+    viewer.kind === "gm"
+      ? map.powers.map((p) => p.id)
+      : viewer.kind === "player"
+        ? viewer.powers.map((p) => readPowerId(map, p))
+        : [];
+  return { mine, see: (p: PowerId) => viewer.kind === "gm" || mine.includes(p) };
 }
 
 /** Game rules on global's rules with a family's hooks. */
@@ -184,13 +257,7 @@ export function familyGameRules<X>(
     },
     view(s, viewer) {
       const turn = s.last ?? openingTurn(s.game);
-      const mine =
-        viewer.kind === "gm"
-          ? s.map.powers.map((p) => p.id)
-          : viewer.kind === "player"
-            ? viewer.powers.map((p) => readPowerId(s.map, p))
-            : [];
-      const see = (p: PowerId) => viewer.kind === "gm" || mine.includes(p);
+      const { mine, see } = sight(s.map, viewer);
       return {
         phase: phase(s),
         reports: new Map(mine.map((p) => [String(p), h.report(s, turn, p)])),
@@ -255,8 +322,61 @@ export function familyGameRules<X>(
   };
 }
 
-/** Global Diplomacy (seed 004) on the authored world map: eleven powers. */
-export const globalRules = familyGameRules<null>({
+/** The hosting of games on global's rules with a family's hooks, beside `familyGameRules`. */
+export function familyHosting<X>(
+  h: FamilyHooks<X>,
+  rules: GameRules<FamilyState<X>, CommandLines, FamilyView>,
+): FamilyHosting<FamilyState<X>> {
+  const store = (s: FamilyState<X>): Json => {
+    const { rules: _options, ...position } = rules.encode(s) as Json;
+    return position;
+  };
+  const moderatorMap = h.moderatorMap;
+  return {
+    readOptions(input) {
+      if (input !== undefined && (typeof input !== "object" || input === null))
+        throw new GameRulesError(
+          `rules of ${/^[aeiou]/i.test(h.name) ? "an" : "a"} ${h.name} game are an object such as {"convoyDisruption": "5.5"} (docs/global.md)`,
+        );
+      try {
+        return { ...readGlobalRules(input) };
+      } catch (e) {
+        if (e instanceof GlobalPositionError) throw new GameRulesError(e.message);
+        throw e;
+      }
+    },
+    seats: (players) => h.seats(players),
+    load: (position, options) => rules.decode({ ...position, rules: options }),
+    store,
+    storedTurn: (s) =>
+      s.last ? { ...writeTurnResult(s.last), next: store(s), ...h.turnJson?.(s.last) } : null,
+    report: (s, power, label) =>
+      h.report(s, s.last ?? openingTurn(s.game), readPowerId(s.map, power), label),
+    centres(s) {
+      const out = new Map<string, string>();
+      for (const [area, owner] of Object.entries(s.game.owners))
+        if ((s.map.area(Number(area))?.supply ?? 0) > 0) out.set(area, String(owner));
+      return out;
+    },
+    shown(s, viewer) {
+      const { see } = sight(s.map, viewer);
+      const units: Record<string, string[]> = {};
+      for (const u of s.game.units)
+        if (see(u.power)) {
+          const k = String(u.power);
+          units[k] = [...(units[k] ?? []), `${UNIT_LETTERS[u.kind]} ${u.area}`];
+        }
+      const centers: Record<string, string[]> = {};
+      for (const [area, p] of Object.entries(s.game.owners))
+        if (see(p)) centers[String(p)] = [...(centers[String(p)] ?? []), area];
+      return { units, centers };
+    },
+    ...(moderatorMap ? { moderatorMap: (s: FamilyState<X>) => moderatorMap(s) } : {}),
+  };
+}
+
+/** Global Diplomacy's hooks: the authored world map, the same for every game. */
+const globalHooks: FamilyHooks<null> = {
   id: "global",
   name: "Global Diplomacy",
   players: {
@@ -277,7 +397,14 @@ export const globalRules = familyGameRules<null>({
     result: adjudicateTurn(s.map, s.game, orders, s.rules),
     extra: null,
   }),
-  report: (s, result, power) => turnReport(s.map, result, power),
+  report: (s, result, power, label) => turnReport(s.map, result, power, label),
   random: (s, power, seed) => randomCommands(s.map, s.game, power, rngFor(seed, s.game.turn)),
   visible: () => null,
-});
+  seats: () => worldMap.powers.map((p) => ({ power: String(p.id), name: p.name })),
+};
+
+/** Global Diplomacy (seed 004) on the authored world map: eleven powers. */
+export const globalRules = familyGameRules(globalHooks);
+
+/** What a host of Global Diplomacy games asks beyond its rules. */
+export const globalHosting = familyHosting(globalHooks, globalRules);
