@@ -154,11 +154,20 @@ export class Submissions extends Room {
     const st = g.state;
     if (st.state !== "open") return { phase: st.phase, deadline: iso(st.deadline_at), owed: [] };
     const must = new Set(await this.mustOrderNow(this.db, gameId));
+    // Each power's last revision only (as room.ts's latestSets): reading every revision made
+    // this list, asked per game by the scheduler and the notifier, grow with the phase's
+    // history (docs/reliability.md, the soak).
     const rows = await this.db
       .selectFrom("submissions")
       .select(["power", "final"])
-      .where("game_id", "=", gameId)
-      .where("phase_idx", "=", st.phase_idx)
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("submissions")
+          .select((e) => e.fn.max("id").as("id"))
+          .where("game_id", "=", gameId)
+          .where("phase_idx", "=", st.phase_idx)
+          .groupBy("power"),
+      )
       .orderBy("id")
       .execute();
     const latest = new Map(rows.map((r) => [r.power, r.final === 1]));
