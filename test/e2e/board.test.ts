@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson } from "./harness.ts";
 
 /*
  * The board around a game in Chromium (issue 19): the supply centres beside it, zoom and pan
@@ -16,32 +14,6 @@ import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 const h = new BrowserHarness();
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const DOCS = join(import.meta.dirname, "..", "..", "docs", "screens");
-
-/**
- * A screenshot of the viewport (not the whole page); with ENTENTE_DOC_SHOTS set, also kept
- * for the docs, a desktop's at half size (Chromium scales it down: docs/screens/ stays small).
- */
-async function docShot(page: Page, name: string): Promise<void> {
-  const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  if (!process.env.ENTENTE_DOC_SHOTS) return;
-  const size = page.viewportSize()!;
-  // A phone's shot is small already: kept as taken.
-  if (size.width <= 800) {
-    writeFileSync(join(DOCS, `${name}.png`), png);
-    return;
-  }
-  const half = { width: Math.round(size.width / 2), height: Math.round(size.height / 2) };
-  const small = await h.anonymous(half);
-  await small.setContent(
-    `<body style="margin:0"><img style="display:block;width:${half.width}px" src="data:image/png;base64,${png.toString("base64")}"></body>`,
-  );
-  await small
-    .locator("img")
-    .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
-  await small.screenshot({ path: join(DOCS, `${name}.png`) });
-  await small.close();
-}
 
 interface SvgLike {
   getAttribute(name: string): string | null;
@@ -139,11 +111,11 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
       box && map && box.x >= map.x + map.width && box.y < map.y + map.height,
       "the table is beside the board",
     );
-    await docShot(page, "board-centres-desktop");
+    await h.docShot(page, "board-centres-desktop");
     const phone = await h.as("alice", PHONE);
     await phone.goto(`${h.base}/game/${id}`);
     await phone.getByRole("table", { name: "supply centres" }).scrollIntoViewIfNeeded();
-    await docShot(phone, "board-centres-phone");
+    await h.docShot(phone, "board-centres-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 
@@ -223,7 +195,7 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     await page.locator(".diags li.ok", { hasText: "F edi - nwg" }).waitFor();
     await page.locator(".game .map .orders g").first().waitFor();
     assert.deepEqual(await viewBox(page), kept, "the zoom stays while the board redraws");
-    await docShot(page, "board-zoom-desktop");
+    await h.docShot(page, "board-zoom-desktop");
     await page.getByRole("button", { name: "Submit final" }).click();
     await page.getByText(/Final orders received/).waitFor();
     // The phase is resolved: the live update redraws the board, zoomed as it was.
@@ -242,7 +214,7 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     await phone.getByRole("button", { name: "zoom in" }).click();
     await phone.getByRole("button", { name: "zoom in" }).click();
     assert.equal(await zoomLevel(phone), 2.25, "zoomed on a phone");
-    await docShot(phone, "board-zoom-phone");
+    await h.docShot(phone, "board-zoom-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 
@@ -267,12 +239,12 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_0
     const englandSection = page.locator(".outcomes section", { hasText: "England" });
     assert.equal(await englandSection.locator(".nmr-note").count(), 0, "no note for England");
     await page.locator('.outcomes section[data-nmr="france"]').scrollIntoViewIfNeeded();
-    await docShot(page, "history-nmr-desktop");
+    await h.docShot(page, "history-nmr-desktop");
     const phone = await h.as("alice", PHONE);
     await phone.goto(`${h.base}/game/${id}`);
     await phone.getByRole("tab", { name: "History" }).click();
     await phone.locator('.outcomes section[data-nmr="france"]').scrollIntoViewIfNeeded();
-    await docShot(phone, "history-nmr-phone");
+    await h.docShot(phone, "history-nmr-phone");
   });
 
   test("a favicon: a small SVG served by the judge, named by every page", async () => {

@@ -3,7 +3,6 @@ import { after, before, describe, test } from "node:test";
 import type { Download, Page } from "playwright-core";
 import type { Api } from "../../src/server/testing.ts";
 import { BrowserHarness, type GameJson } from "./harness.ts";
-import { docShot } from "./shots.ts";
 
 /*
  * The game page (src/web/game.ts) of a Global Diplomacy game (seed 004) in Chromium: a game
@@ -336,12 +335,12 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       await player.getByRole("button", { name: "Show the whole map" }).isVisible(),
       "and the whole map a click away",
     );
-    await docShot(h, player, "discovery-map-desktop");
+    await h.docShot(player, "discovery-map-desktop");
     const phone = await as("d2", { width: 390, height: 844 });
     await phone.goto(`${base}/game/${id}`);
     await phone.locator(".map svg .labels text.label").first().waitFor();
     await phone.locator(".map").scrollIntoViewIfNeeded();
-    await docShot(h, phone, "discovery-map-phone");
+    await h.docShot(phone, "discovery-map-phone");
     assert.equal(
       await player.getByText("Download the moderator map").count(),
       0,

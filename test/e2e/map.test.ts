@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { BrowserHarness, type GameJson } from "./harness.ts";
-import { docShot as shot } from "./shots.ts";
 
 /*
  * The board itself in Chromium (issue 19): choosing a unit outlines its legal targets on the
@@ -16,7 +15,7 @@ const h = new BrowserHarness();
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-const docShot = (page: Page, name: string) => shot(h, page, name);
+const docShot = (page: Page, name: string) => h.docShot(page, name);
 
 interface LegalView {
   units: {
