@@ -1,31 +1,23 @@
 import { sql } from "kysely";
-import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
-import { applyEdits, gameWinner, playPhase } from "../engine/record.ts";
+import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
-import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, stateAt } from "./family.ts";
-import {
-  type GameData,
-  iso,
-  type MoveUnitEdit,
-  parseJson,
-  type RemoveUnitEdit,
-} from "./game-data.ts";
+import { type GameData, iso, parseJson } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import { powerNamed } from "./played.ts";
 import type { HostedGame, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
 
 /*
  * The game master's tools: pause, resume, deadlines, correcting the last adjudication,
- * removing a unit, replacing a player; the committee's and sequential movement's acts
- * (committee.ts, schedule.ts). Ending the game and the warned draw are endings.ts.
+ * replacing a player; the committee's and sequential movement's acts (committee.ts,
+ * schedule.ts). Removing and relocating a unit are unit-edits.ts; ending the game and the
+ * warned draw are endings.ts.
  * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
  */
 
@@ -304,199 +296,6 @@ export class GmTools extends Room {
       // Whose commands changed is the moderator's to know where commands are secret.
       ...(replay.secret ? {} : { powers: supplied }),
     });
-  }
-
-  /**
-   * Removes an extra unit from the board now (seed 002 VIII(2), Alternative B), in a game of
-   * any family whose units stand in areas (a Global Diplomacy unit is `F 233`, or its area
-   * `233`). The GM names the unit (one the GM's own error put or left on the board), or, in a
-   * Diplomacy game, says how it came to be and the house rule names it (extra-unit.ts): too
-   * many built (`cause: "built"`, the excess-builds rule, in the adjustment phase `phase` or
-   * the last one the power built in), too few removed (`"not-removed"`, the civil-disorder
-   * rule, distances from the position now). Where a family's units are secret (seed 004 §8),
-   * only the GM and the unit's power are told.
-   */
-  async removeUnit(
-    user: User,
-    gameId: string,
-    input: {
-      power: string;
-      unit?: string | undefined;
-      cause?: ExtraUnitCause | undefined;
-      phase?: string | undefined;
-      reason: string;
-    },
-  ) {
-    let removed: { power: string; unit: string; rule: string | null } | null = null;
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.state.state === "done") throw conflict("the game is over");
-      const power = powerNamed(g.powers, input.power);
-      if (power === undefined) {
-        throw invalid(
-          `unknown power "${input.power}"; the powers are ${g.powers.map((p) => p.name).join(", ")}`,
-        );
-      }
-      if ((input.unit === undefined) === (input.cause === undefined)) {
-        throw invalid(
-          'name the unit ("unit": "A par"), or say how it came to be ("cause": "built" or "not-removed") and the house rule names it, not both',
-        );
-      }
-      const own = g.own;
-      const units =
-        own.kind === "diplomacy"
-          ? writePosition(own.game.scenario.variant, own.game.position).units
-          : own.game.position.units;
-      if (typeof units !== "object" || units === null)
-        throw conflict(`a ${g.game.variant} game has no units standing in areas: none to remove`);
-      const list = ((units as Record<string, readonly string[]>)[power] ?? []).map(String);
-      let unit: string;
-      let rule: string | null = null;
-      if (input.unit !== undefined) {
-        const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
-        // The unit as the position writes it (`A par`, `F 233`), or its area alone.
-        const found = list.find((u) => {
-          const w = u.toLowerCase();
-          return w === wanted || w.slice(w.indexOf(" ") + 1) === wanted;
-        });
-        if (!found) {
-          throw invalid(
-            `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
-          );
-        }
-        unit = found;
-      } else if (own.kind === "diplomacy") {
-        const x = extraUnitByRule(own.game, power as PowerId, input.cause!, input.phase);
-        unit = x.unit;
-        rule = x.rule;
-      } else {
-        throw invalid(
-          `the house rules' extra-unit rules (seed 002 V(2), V(4)) are Diplomacy's; in a ${g.game.variant} game name the unit ("unit": "F 233")`,
-        );
-      }
-      const edit: RemoveUnitEdit = { power, unit };
-      await trx
-        .insertInto("edits")
-        .values({
-          game_id: gameId,
-          after_idx:
-            own.kind === "diplomacy" ? own.game.record.phases.length : own.game.turns.length,
-          kind: "remove-unit",
-          data: JSON.stringify(edit),
-          reason: input.reason,
-          user_id: user.id,
-          at: this.now(),
-        })
-        .execute();
-      const audience = own.kind === "family" ? `powers:${power}` : "public";
-      await this.emit(trx, gameId, "unit_removed", audience, {
-        ...edit,
-        reason: input.reason,
-        ...(rule ? { rule } : {}),
-      });
-      removed = { power, unit, rule };
-    });
-    return { ...(await this.rooms.views.gameView(user, gameId)), removed: removed! };
-  }
-
-  /**
-   * Two units in one province, a unit where an erroneous adjudication put it (seed 002
-   * VIII(3)): the GM puts the unit in the province where it should have been (`to`: empty, a
-   * place its type may stand, the coast of a fleet where the province has two), or disbands it
-   * (`disband`) when that would have been the correct result or another unit rightly stands
-   * there. The position model holds one unit per province, so the wrongly placed unit is named
-   * where it stands. Diplomacy games; kept in the record's `edits` (`move-unit`, or
-   * `remove-unit` for a disband), so the record still replays. Every player is told.
-   */
-  async relocateUnit(
-    user: User,
-    gameId: string,
-    input: {
-      power: string;
-      unit: string;
-      to?: string | undefined;
-      disband?: boolean | undefined;
-      reason: string;
-    },
-  ) {
-    let relocated: { power: string; unit: string; to: string | null } | null = null;
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.state.state === "done") throw conflict("the game is over");
-      const own = g.own;
-      if (own.kind !== "diplomacy")
-        throw invalid(
-          `relocating a unit (seed 002 VIII(3)) is for Diplomacy games; in a ${g.game.variant} game remove a unit that should not be there (gm/remove-unit)`,
-        );
-      const power = powerNamed(g.powers, input.power);
-      if (power === undefined)
-        throw invalid(
-          `unknown power "${input.power}"; the powers are ${g.powers.map((p) => p.name).join(", ")}`,
-        );
-      if ((input.to === undefined) === (input.disband !== true))
-        throw invalid(
-          'say where the unit should stand ("to": "bur", with the coast of a fleet where the province has two: "spa/sc"), or disband it ("disband": true), not both',
-        );
-      const variant = own.game.scenario.variant;
-      const pos = writePosition(variant, own.game.position);
-      const list = pos.units[power] ?? [];
-      const wanted = input.unit.trim().replace(/\s+/g, " ").toLowerCase();
-      // The unit as the position writes it (`A par`), or its province alone.
-      const unit = list.find((x) => {
-        const u = x.toLowerCase();
-        const at = u.slice(u.indexOf(" ") + 1);
-        return u === wanted || at === wanted || at.split("/")[0] === wanted;
-      });
-      if (!unit)
-        throw invalid(
-          `${power} has no unit "${input.unit}"; its units: ${list.join(", ") || "none"}`,
-        );
-      let to: string | null = null;
-      if (input.to !== undefined) {
-        to = `${unit.split(" ")[0]} ${input.to.trim().toLowerCase()}`;
-        const where = (u: string) => (u.split(" ")[1] ?? "").split("/")[0];
-        if (where(to) === where(unit))
-          throw invalid(
-            `${unit} already stands in ${where(unit)}: name the province it should be in`,
-          );
-        try {
-          readPosition(
-            applyEdits(pos, [{ power, unit, to }]) as unknown as Record<string, unknown>,
-            variant,
-          );
-        } catch (e) {
-          if (!(e instanceof PositionError)) throw e;
-          const other = /^two units in /.test(e.message);
-          throw invalid(
-            other
-              ? `${e.message}: another unit stands in ${where(to)}; if it rightly stands there, disband ${unit} instead ("disband": true, seed 002 VIII(3))`
-              : `${unit} cannot be put there: ${e.message}`,
-          );
-        }
-      }
-      const edit: RemoveUnitEdit | MoveUnitEdit =
-        to === null ? { power, unit } : { power, unit, to };
-      await trx
-        .insertInto("edits")
-        .values({
-          game_id: gameId,
-          after_idx: own.game.record.phases.length,
-          kind: to === null ? "remove-unit" : "move-unit",
-          data: JSON.stringify(edit),
-          reason: input.reason,
-          user_id: user.id,
-          at: this.now(),
-        })
-        .execute();
-      await this.emit(trx, gameId, "unit_relocated", "public", {
-        power,
-        unit,
-        to,
-        reason: input.reason,
-      });
-      relocated = { power, unit, to };
-    });
-    return { ...(await this.rooms.views.gameView(user, gameId)), relocated: relocated! };
   }
 
   /** Gives a seat to another user (by name), or vacates it with an invitation for a replacement. */

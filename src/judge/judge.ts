@@ -10,6 +10,7 @@ import type { Reader } from "./numbering.ts";
 import { Press } from "./press.ts";
 import type { JudgeConfig, JudgeCore, Rooms } from "./room.ts";
 import { Submissions } from "./submissions.ts";
+import { UnitEdits } from "./unit-edits.ts";
 import { Views } from "./views.ts";
 import { Votes } from "./votes.ts";
 
@@ -32,8 +33,8 @@ export type {
  * done in rooms, one file each, every one extending `Room` (room.ts: the store, the clock,
  * the game's lock, the event log): accounts.ts, games.ts (games and seats), submissions.ts,
  * adjudication.ts (the scheduler: deadlines, early resolution, NMRs, civil disorder),
- * votes.ts, press.ts, gm-tools.ts, endings.ts (the GM ending the game, the warned draw) and
- * views.ts (what each viewer sees, events). Every change
+ * votes.ts, press.ts, gm-tools.ts, unit-edits.ts (the GM removing or relocating a unit),
+ * endings.ts (the GM ending the game, the warned draw) and views.ts (what each viewer sees, events). Every change
  * to a game is one transaction that first takes the game's lock (room.ts says how).
  */
 
@@ -67,6 +68,7 @@ export class Judge {
       votes: new Votes(core),
       press: new Press(core),
       gm: new GmTools(core),
+      units: new UnitEdits(core),
       endings: new Endings(core),
       views: new Views(core),
     };
@@ -226,13 +228,6 @@ export class Judge {
     return this.rooms.gm.correct(...a);
   }
 
-  removeUnit(...a: Parameters<GmTools["removeUnit"]>): ReturnType<GmTools["removeUnit"]> {
-    return this.rooms.gm.removeUnit(...a);
-  }
-  relocateUnit(...a: Parameters<GmTools["relocateUnit"]>): ReturnType<GmTools["relocateUnit"]> {
-    return this.rooms.gm.relocateUnit(...a);
-  }
-
   replacePlayer(...a: Parameters<GmTools["replacePlayer"]>): ReturnType<GmTools["replacePlayer"]> {
     return this.rooms.gm.replacePlayer(...a);
   }
@@ -255,6 +250,17 @@ export class Judge {
     ...a: Parameters<GmTools["withdrawContract"]>
   ): ReturnType<GmTools["withdrawContract"]> {
     return this.rooms.gm.withdrawContract(...a);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Removing and relocating a unit: unit-edits.ts
+
+  removeUnit(...a: Parameters<UnitEdits["removeUnit"]>): ReturnType<UnitEdits["removeUnit"]> {
+    return this.rooms.units.removeUnit(...a);
+  }
+
+  relocateUnit(...a: Parameters<UnitEdits["relocateUnit"]>): ReturnType<UnitEdits["relocateUnit"]> {
+    return this.rooms.units.relocateUnit(...a);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import { loadPlayed, type PlayedGame, playedDiplomacy, playedFamily } from "./pl
 import type { Press } from "./press.ts";
 import { effectiveRules, loadSequential } from "./schedule.ts";
 import type { Submissions } from "./submissions.ts";
+import type { UnitEdits } from "./unit-edits.ts";
 import type { Views } from "./views.ts";
 import type { Votes } from "./votes.ts";
 
@@ -25,7 +26,8 @@ import type { Votes } from "./votes.ts";
  * What every room of the judge shares: the store, the clock, the log, the family games
  * (family.ts), the counter of adjudications, and the helpers every operation uses: the
  * game's lock (`mutate`), the event log (`emit`), who the viewer is. The rooms (accounts,
- * games and seats, submissions, adjudication, votes, press, GM tools, endings, views) extend
+ * games and seats, submissions, adjudication, votes, press, GM tools, unit edits, endings,
+ * views) extend
  * `Room`; src/judge/judge.ts is the facade over them.
  *
  * Every change to a game runs in one transaction that starts by updating the game's
@@ -152,6 +154,7 @@ export interface Rooms {
   readonly votes: Votes;
   readonly press: Press;
   readonly gm: GmTools;
+  readonly units: UnitEdits;
   readonly endings: Endings;
   readonly views: Views;
 }
