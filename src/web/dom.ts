@@ -37,6 +37,32 @@ export function fill(el: Element, ...children: Child[]): void {
   append(el, children);
 }
 
+/**
+ * A part of a page kept in place across live updates: `update(key, ...)` draws it again only
+ * when `key` (what it shows, its data as text) differs from the last drawing, so a live event
+ * that changed nothing it shows never replaces a link or button under the pointer.
+ */
+export function region<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, AttrValue> = {},
+): { el: HTMLElementTagNameMap[K]; update(key: string, draw: () => Child): void } {
+  const el = h(tag, attrs);
+  let drawn: string | null = null;
+  return {
+    el,
+    update(key, draw) {
+      if (key === drawn) return;
+      drawn = key;
+      fill(el, draw());
+    },
+  };
+}
+
+/** Sets an element's text, leaving it untouched when it already says that. */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Escapes text for the few places that build markup as a string. */
 export const esc = (s: string): string =>
   s.replace(

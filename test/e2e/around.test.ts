@@ -19,8 +19,7 @@ const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 declare const document: {
-  activeElement: { textContent: string | null } | null;
-  querySelector(selector: string): { scrollIntoView(options: { block: string }): void } | null;
+  activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null;
 };
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? null);
 
@@ -81,8 +80,6 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     assert.equal(await focused(page), "Resume", "the focus is kept for the keyboard");
     await page.keyboard.press("Enter");
     await phase.getByText("Resume: done.").waitFor();
-    // The game's live update ("resumed") draws the console once more: let it land first.
-    await page.waitForTimeout(500);
     // A refusal is said beside the button pressed, not at the bottom of the page.
     await console_.getByLabel("minutes").fill("9999999");
     await console_.getByRole("button", { name: "Extend deadline (minutes)" }).click();
@@ -118,6 +115,58 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await console_.getByRole("button", { name: /Chaired: on/ }).click();
     await phase.getByText("Chair mode: done.").waitFor();
     await page.getByRole("link", { name: "Projector view" }).waitFor({ state: "hidden" });
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+
+  test("the GM console through a live event: the button under the pointer, the focus and the text typed stay", async () => {
+    const page = await open("gm", id, "Game master");
+    const console_ = page.locator(".gm");
+    const extend = console_.getByRole("button", { name: "Extend deadline (minutes)" });
+    await extend.waitFor();
+    /*
+     * A live event: the deadline moved through the API (another tab of the GM's). The page
+     * reads the view again (the head shows the new deadline), then the console asks the chair's
+     * state (one GET /chair for the projector link, one for the console) and shows the game.
+     */
+    const liveEvent = async () => {
+      let chairs = 0;
+      const counted = new Promise<void>((done) =>
+        page.on("requestfinished", (r) => {
+          if (r.url().endsWith(`/api/games/${id}/chair`) && ++chairs === 2) done();
+        }),
+      );
+      await h.api.ok("POST", `/api/games/${id}/gm/deadline`, { extendMinutes: 5 }, h.tokens.gm);
+      const g = await h.api.ok<{ deadline: string }>(
+        "GET",
+        `/api/games/${id}`,
+        undefined,
+        h.tokens.gm,
+      );
+      await page.locator(`.meta [data-deadline="${g.deadline}"]`).waitFor();
+      await counted;
+      await page.waitForTimeout(100); // the console's show, after its GET /chair
+    };
+    // Half a user name typed, the event, the rest typed: one name, and the focus never left.
+    const name = console_.getByLabel("user name");
+    await name.click();
+    await page.keyboard.type("ali");
+    await liveEvent();
+    await page.keyboard.type("ce");
+    assert.equal(await name.inputValue(), "alice", "what was typed is kept");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? null),
+      "user name",
+      "the input keeps the focus",
+    );
+    await name.fill("");
+    // The pointer pressed on Extend before the event and released after it: the click lands.
+    await extend.hover();
+    await page.mouse.down();
+    await liveEvent();
+    await page.mouse.up();
+    await console_.locator('[data-feedback="Extend"]').getByText("Extend: done.").waitFor();
+    assert.equal(await focused(page), "Extend deadline (minutes)", "and the button has the focus");
+    await h.docShot(page, "gm-live-desktop");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 
@@ -314,11 +363,7 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await extend.click();
     const said = gmPhone.locator('[data-feedback="Extend"]').getByText("Extend: done.");
     await said.waitFor();
-    // Scrolled to by the page itself: a live update ("deadline") may draw the console again
-    // (the answer kept) at any moment.
-    await gmPhone.evaluate(() =>
-      document.querySelector('[data-feedback="Extend"]')?.scrollIntoView({ block: "center" }),
-    );
+    await said.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await h.docShot(gmPhone, "gm-feedback-phone");
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
