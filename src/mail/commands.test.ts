@@ -220,6 +220,10 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       noReason.text,
       /no line "Reason: \.\.\.".*What to send instead: "CORRECT SED Germany"/s,
     );
+    // An empty "Reason:" line is no reason: the line after it is an order, not the reason.
+    const empty = await gm("CORRECT SED Germany", "Reason:\nA mun-ruh");
+    assert.equal(empty.accepted, false);
+    assert.match(empty.text, /no line "Reason: \.\.\." saying what the correction is for/);
     const orphan = await gm("CORRECT SED", "Reason: late orders\nA mun-ruh");
     assert.match(orphan.text, /the order "A mun-ruh" comes before any power is named/);
     const narnia = await gm("CORRECT SED", "Reason: late orders\nNarnia:\nA mun-ruh");

@@ -152,10 +152,23 @@ async function accountOf(judge: Judge, address: string) {
   return row ? { user: { id: row.id, name: row.name } as User, secret: row.secret } : null;
 }
 
-/** A body line `Name: value` (the first), or undefined. */
-function fieldOf(body: string, name: string): string | undefined {
-  const v = new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
-  return v === "" ? undefined : v;
+/** A body line "Reason: <why>" (the first one gives the reason; an empty one gives none). */
+const REASON_LINE = /^[ \t]*reason[ \t]*:[ \t]*(.*)$/im;
+
+/**
+ * The GM's reason for an edit of the game (CORRECT, REMOVE, RELOCATE, REFUSE): the body's
+ * first "Reason: <why>" line. Without one (or with nothing after the colon), the command's
+ * `fallback`, or where the reason is required a refusal saying what it is for and what to
+ * send instead.
+ */
+function reasonIn(body: string, fallback: string): string;
+function reasonIn(body: string, required: { for: string; how: string }): string | CommandAnswer;
+function reasonIn(body: string, missing: string | { for: string; how: string }) {
+  const given = REASON_LINE.exec(body)?.[1]?.trim();
+  if (given) return given;
+  return typeof missing === "string"
+    ? missing
+    : refuse(`no line "Reason: ..." saying ${missing.for}`, missing.how);
 }
 
 /**
@@ -172,9 +185,9 @@ async function correctByMail(
   subjectPower: string | undefined,
   body: string,
 ): Promise<CommandAnswer> {
-  const reason = fieldOf(body, "reason");
   const how = `"CORRECT ${abbr} Germany" with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
-  if (!reason) return refuse('no line "Reason: ..." saying what the correction is for', how);
+  const reason = reasonIn(body, { for: "what the correction is for", how });
+  if (typeof reason !== "string") return reason;
   const orders: Record<string, string[]> = {};
   let current = subjectPower;
   if (current !== undefined) orders[current] = [];
@@ -182,7 +195,7 @@ async function correctByMail(
     // A signature ends the orders; quoted lines (a reply's) are not the GM's.
     if (/^--\s*$/.test(raw)) break;
     const line = raw.trim();
-    if (line === "" || line.startsWith(">") || /^reason\s*:/i.test(line)) continue;
+    if (line === "" || line.startsWith(">") || REASON_LINE.test(line)) continue;
     const head = /^([\p{L}][\p{L} .'-]*?)\s*:$/u.exec(line);
     if (head) {
       current = head[1]!;
@@ -238,7 +251,7 @@ async function relocateByMail(
   const where = rest.at(-1)!;
   const unit = rest.slice(0, -1).join(" ");
   const disband = where.toUpperCase() === "DISBAND";
-  const reason = fieldOf(body, "reason") ?? "a unit an erroneous adjudication misplaced";
+  const reason = reasonIn(body, "a unit an erroneous adjudication misplaced");
   const r = await judge.relocateUnit(user, gameId, {
     power,
     unit,
@@ -282,13 +295,14 @@ async function removeByMail(
         : undefined;
   if (cause === "built" && rest.length > 2)
     return refuse(`"${rest.join(" ")}" is not understood`, how);
-  const reason =
-    fieldOf(body, "reason") ??
-    (cause === "built"
+  const reason = reasonIn(
+    body,
+    cause === "built"
       ? "too many units built (seed 002 VIII(2))"
       : cause === "not-removed"
         ? "too few units removed (seed 002 VIII(2))"
-        : "a unit an error put on the board (seed 002 VIII(2))");
+        : "a unit an error put on the board (seed 002 VIII(2))",
+  );
   const r = await judge.removeUnit(user, gameId, {
     power,
     ...(cause ? { cause, ...(rest[1] ? { phase: rest[1] } : {}) } : { unit: rest.join(" ") }),
@@ -514,15 +528,11 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           }
           case "REFUSE": {
             const id = Number((c.args[1] ?? "").replace(/^#/, ""));
-            const reason = fieldOf(body, "reason");
-            if (!Number.isInteger(id) || id <= 0 || !reason) {
-              return refuse(
-                !Number.isInteger(id) || id <= 0
-                  ? `"${c.args[1] ?? ""}" is not a proposal's number`
-                  : 'no line "Reason: ..." saying why',
-                `"REFUSE ${abbr!.toUpperCase()} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`,
-              );
-            }
+            const how = `"REFUSE ${abbr!.toUpperCase()} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`;
+            if (!Number.isInteger(id) || id <= 0)
+              return refuse(`"${c.args[1] ?? ""}" is not a proposal's number`, how);
+            const reason = reasonIn(body, { for: "why", how });
+            if (typeof reason !== "string") return reason;
             const r = await judge.refuseProposal(user, gameId, id, reason);
             return {
               accepted: true,
