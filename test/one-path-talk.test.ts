@@ -7,7 +7,7 @@ import { OPTIONS, type Table, table } from "./one-path.ts";
 /*
  * A classical game and a Global Diplomacy game in one judge go through the same code for
  * votes, press, the GM's end of a game, declared draws and removed units (src/judge/votes.ts,
- * press.ts, gm-tools.ts over played.ts): each checked on both, side by side.
+ * press.ts, endings.ts, unit-edits.ts over played.ts): each checked on both, side by side.
  */
 
 interface SeatOf {

@@ -159,7 +159,7 @@ export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<Fa
     .selectAll()
     .where("game_id", "=", gameId)
     .execute();
-  // The GM's removed units (gm-tools.ts), applied to the position after the turn they follow.
+  // The GM's removed units (unit-edits.ts), applied to the position after the turn they follow.
   const edits = recordEdits(
     await db.selectFrom("edits").selectAll().where("game_id", "=", gameId).orderBy("id").execute(),
   );

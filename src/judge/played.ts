@@ -17,7 +17,8 @@ import type { HostedGame } from "./room.ts";
  * A hosted game with what the hosting tools ask of its rules, for a game of any family: its
  * powers, the open phase, who must order and who is still in the game (the one interface,
  * src/engine/game.ts), and how long no supply centre has changed hands. Votes, press, the
- * GM's end of a game and declared draws (votes.ts, press.ts, gm-tools.ts) read only this, so
+ * GM's end of a game, declared draws and removed units (votes.ts, press.ts, endings.ts,
+ * unit-edits.ts) read only this, so
  * one path serves a Diplomacy game and a Global Diplomacy or Age of Discovery game alike.
  */
 
