@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import { describe, type TestContext, test } from "node:test";
-import { startServer } from "../server/server.ts";
-import { Api, waitFor } from "../server/testing.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { describe, test } from "node:test";
+import { type Api, serveJudge, waitFor } from "../server/testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
-import { Judge } from "./judge.ts";
-import { Clock } from "./testing.ts";
 
 /*
  * How a game is won (issue 16, seed 000): a variant says it in its data. With a centre
@@ -24,16 +21,6 @@ interface GameJson {
   status: string;
   result: Record<string, unknown> | null;
   invites?: { code: string; role: string }[];
-}
-
-async function start(t: TestContext, kind: "sqlite" | "postgres") {
-  const ts = await testStore(t, kind);
-  if (!ts) return null;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  return { api: new Api(`http://127.0.0.1:${server.port}`), clock };
 }
 
 let n = 0;
@@ -94,7 +81,7 @@ async function game(api: Api, body: Record<string, unknown>, powers: readonly st
 for (const kind of STORE_KINDS) {
   describe(`how a game is won, in the judge on ${kind}`, () => {
     test("a centre victory ends the game; a variant without one goes on past the same position", async (t) => {
-      const s = await start(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api, clock } = s;
       const play = async (victoryCenters: number | null) => {
@@ -133,7 +120,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test("the chairs end the committee: the most victory points win, a tie draws", async (t) => {
-      const s = await start(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api } = s;
       const powers = europe1935.powers.map((p) => p.id as string);

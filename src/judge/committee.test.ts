@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { describe, type TestContext, test } from "node:test";
+import { describe, test } from "node:test";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
-import { startServer } from "../server/server.ts";
-import { Api, waitFor } from "../server/testing.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { type Api, serveJudge, waitFor } from "../server/testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { recordScores } from "../variants/europe1935/acts.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
-import { Judge } from "./judge.ts";
-import { Clock } from "./testing.ts";
 
 /*
  * The Historical Committee in the judge, through the HTTP API (docs/committee.md, "In the
@@ -52,16 +49,6 @@ interface CommitteeJson {
   goals: { id: string; power: string; text: string; status: string; achieved: boolean }[];
 }
 
-async function start(t: TestContext, kind: "sqlite" | "postgres") {
-  const ts = await testStore(t, kind);
-  if (!ts) return null;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  return { api: new Api(`http://127.0.0.1:${server.port}`), clock };
-}
-
 let n = 0;
 async function account(api: Api, name: string): Promise<string> {
   const u = await api.ok<{ token: string }>("POST", "/api/users", {
@@ -92,7 +79,7 @@ async function nineGame(api: Api, body: Record<string, unknown>) {
 for (const kind of STORE_KINDS) {
   describe(`the committee in the judge on ${kind}`, () => {
     test("goals, scores in the game view, conferences refused, conquered and expired; the record replays to the same scores", async (t) => {
-      const s = await start(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api, clock } = s;
       const { id, gm, tok, game } = await nineGame(api, { variant: "europe1935" });
@@ -278,7 +265,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test("a game with an uploaded variant; a bad upload is refused with the errors", async (t) => {
-      const s = await start(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api, clock } = s;
       const data = JSON.parse(

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type GameRecord, type PhaseRecord, replayRecord } from "../engine/record.ts";
-import { startServer } from "../server/server.ts";
-import { Api } from "../server/testing.ts";
+import { serveJudge } from "../server/testing.ts";
 import type { Store } from "../store/db.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
@@ -523,13 +522,9 @@ describe("contracts", () => {
 });
 
 test("over the API: the GM's tools, refusals for players and observers, nothing leaks", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const s = await serveJudge(t);
+  if (!s) return;
+  const { api } = s;
   const account = async (name: string) =>
     (await api.ok<{ token: string }>("POST", "/api/users", { name, password: "password1" })).token;
   const gm = await account("seqgm");

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Judge } from "../judge/judge.ts";
-import { Clock } from "../judge/testing.ts";
-import { testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
-import { Api } from "./testing.ts";
+import { serveJudge } from "./testing.ts";
 
 /*
  * The game's history as pictures over HTTP (pictures.ts): the animated GIF and a phase's PNG
@@ -12,13 +8,9 @@ import { Api } from "./testing.ts";
  */
 
 test("the game as a GIF and a phase as a PNG: only adjudicated orders, cached by ETag", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const judge = new Judge({ store: ts.store, now: new Clock().now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const base = `http://127.0.0.1:${server.port}`;
-  const api = new Api(base);
+  const s = await serveJudge(t);
+  if (!s) return;
+  const { api, base } = s;
   const tok: Record<string, string> = {};
   for (const n of ["gm", "alice"]) {
     tok[n] = (

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Ajv } from "ajv";
-import { Judge } from "../judge/judge.ts";
-import { Clock } from "../judge/testing.ts";
-import { testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
-import { Api, waitFor } from "./testing.ts";
+import { type Api, serveJudge, waitFor } from "./testing.ts";
 
 /*
  * The answers' schemas in /api/openapi.json: every successful answer has one, and a played
@@ -24,14 +20,31 @@ type Doc = {
   >;
 };
 
-test("every route documents the schema of its successful answer", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const judge = new Judge({ store: ts.store, now: new Clock().now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const api = new Api(`http://127.0.0.1:${server.port}`);
+/** The judge's /api/openapi.json, and a check of an answer against the schema it documents. */
+async function documented(api: Api) {
   const doc = await api.ok<Doc>("GET", "/api/openapi.json");
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  return {
+    doc,
+    /** Asserts that `body`, answered with `status` by `method route`, fits its schema. */
+    check(method: string, route: string, status: number, body: unknown): void {
+      const op = doc.paths[route]?.[method.toLowerCase()];
+      assert.ok(op, `${method} ${route} is documented`);
+      const schema = op.responses[String(status)]?.content?.["application/json"]?.schema;
+      assert.ok(schema, `${method} ${route} ${status} has a schema`);
+      const validate = ajv.compile(schema as object);
+      assert.ok(
+        validate(body),
+        `${method} ${route}: the answer does not fit its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+      );
+    },
+  };
+}
+
+test("every route documents the schema of its successful answer", async (t) => {
+  const s = await serveJudge(t);
+  if (!s) return;
+  const { doc } = await documented(s.api);
   let routes = 0;
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -53,15 +66,10 @@ test("every route documents the schema of its successful answer", async (t) => {
 });
 
 test("a played game's answers fit the schemas /api/openapi.json documents", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const api = new Api(`http://127.0.0.1:${server.port}`);
-  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const s = await serveJudge(t);
+  if (!s) return;
+  const { api } = s;
+  const { check } = await documented(api);
   const checked = new Set<string>();
   /** Calls the route and checks its answer against the documented schema. */
   const fits = async <T>(
@@ -76,15 +84,7 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
       answer.status >= 200 && answer.status < 300,
       `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`,
     );
-    const op = doc.paths[route]?.[method.toLowerCase()];
-    assert.ok(op, `${method} ${route} is documented`);
-    const schema = op.responses[String(answer.status)]?.content?.["application/json"]?.schema;
-    assert.ok(schema, `${method} ${route} ${answer.status} has a schema`);
-    const validate = ajv.compile(schema as object);
-    assert.ok(
-      validate(answer.body),
-      `${method} ${route}: the answer does not fit its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(answer.body).slice(0, 2000)}`,
-    );
+    check(method, route, answer.status, answer.body);
     checked.add(`${method} ${route}`);
     return answer.body;
   };
@@ -210,20 +210,13 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
 });
 
 test("an Age of Discovery game's view and each viewer's own map fit their schemas", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const judge = new Judge({ store: ts.store, now: new Clock().now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const api = new Api(`http://127.0.0.1:${server.port}`);
-  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const s = await serveJudge(t);
+  if (!s) return;
+  const { api } = s;
+  const { check } = await documented(api);
   const fits = async <T>(path: string, route: string, token: string): Promise<T> => {
     const body = await api.ok<T>("GET", path, undefined, token);
-    const schema = doc.paths[route]?.get?.responses["200"]?.content?.["application/json"]?.schema;
-    assert.ok(schema, `GET ${route} has a schema`);
-    const validate = ajv.compile(schema as object);
-    assert.ok(validate(body), `GET ${route}: ${ajv.errorsText(validate.errors)}`);
+    check("GET", route, 200, body);
     return body;
   };
   const gm = await api.ok<{ token: string }>("POST", "/api/users", {

@@ -2,12 +2,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GameRecord } from "../engine/record.ts";
 import { replayRecord } from "../engine/record.ts";
-import { Judge } from "../judge/judge.ts";
-import { Clock } from "../judge/testing.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { startServer } from "./server.ts";
-import { Api, SseReader, waitFor } from "./testing.ts";
+import { SseReader, serveJudge, waitFor } from "./testing.ts";
 
 const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
 type P = (typeof POWERS)[number];
@@ -33,20 +30,10 @@ interface GameJson {
   result: unknown;
 }
 
-async function startTestServer(t: import("node:test").TestContext, kind: "sqlite" | "postgres") {
-  const ts = await testStore(t, kind);
-  if (!ts) return null;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  return { api: new Api(`http://127.0.0.1:${server.port}`), clock, store: ts.store };
-}
-
 for (const kind of STORE_KINDS) {
   describe(`judge server on ${kind}`, () => {
     test("a seven-player game over the API: deadlines, an NMR, press, votes, a GM correction, a draw", async (t) => {
-      const s = await startTestServer(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api, clock } = s;
       const gm = await api.ok<{ token: string }>("POST", "/api/users", {
@@ -336,7 +323,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test("inputs are validated with clear errors; docs, health and the home page", async (t) => {
-      const s = await startTestServer(t, kind);
+      const s = await serveJudge(t, kind);
       if (!s) return;
       const { api } = s;
       const health = await api.ok("GET", "/api/health");

@@ -1,4 +1,14 @@
-/* Helpers for tests that speak HTTP to a judge server: a small client and an SSE reader. */
+import type { TestContext } from "node:test";
+import { Judge } from "../judge/judge.ts";
+import { Clock } from "../judge/testing.ts";
+import type { Store } from "../store/db.ts";
+import { type StoreKind, testStore } from "../store/testing.ts";
+import { startServer } from "./server.ts";
+
+/*
+ * Helpers for tests that speak HTTP to a judge server: a judge served for one test, a small
+ * client and an SSE reader.
+ */
 
 export interface Answer<T = Record<string, unknown>> {
   readonly status: number;
@@ -43,6 +53,34 @@ export class Api {
     }
     return a.body;
   }
+}
+
+/** A judge served for a test: its client, address, clock, the judge and its store. */
+export interface ServedJudge {
+  readonly api: Api;
+  readonly base: string;
+  readonly clock: Clock;
+  readonly judge: Judge;
+  readonly store: Store;
+}
+
+/**
+ * A judge on a fresh store of `kind`, on a clock the test moves, served on a free loopback
+ * port (scheduler and event polls every 20 ms) and closed when the test ends; null where the
+ * store cannot be had (PostgreSQL not running: the test is skipped).
+ */
+export async function serveJudge(
+  t: TestContext,
+  kind: StoreKind = "sqlite",
+): Promise<ServedJudge | null> {
+  const ts = await testStore(t, kind);
+  if (!ts) return null;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  t.after(() => server.close());
+  const base = `http://127.0.0.1:${server.port}`;
+  return { api: new Api(base), base, clock, judge, store: ts.store };
 }
 
 export interface SseEvent {

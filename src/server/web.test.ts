@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Judge } from "../judge/judge.ts";
-import { Clock } from "../judge/testing.ts";
-import { testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
-import { Api } from "./testing.ts";
+import { serveJudge } from "./testing.ts";
 
 /* The web client's routes (web.ts) and chaired play (judge/chair.ts), over HTTP. */
 
@@ -21,12 +17,7 @@ interface Legal {
 }
 
 async function setup(t: import("node:test").TestContext) {
-  const ts = await testStore(t, "sqlite");
-  const clock = new Clock();
-  const judge = new Judge({ store: ts!.store, now: clock.now });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
-  t.after(() => server.close());
-  const api = new Api(`http://127.0.0.1:${server.port}`);
+  const { api, clock, judge } = (await serveJudge(t))!;
   const tok: Record<string, string> = {};
   for (const n of ["gm", "alice", "bob", "eve"]) {
     tok[n] = (
