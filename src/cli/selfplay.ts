@@ -87,7 +87,7 @@ export async function workerScript(): Promise<string> {
     write: false,
     logLevel: "silent",
   });
-  // The bundle is CommonJS: `import.meta` would be empty there, and esbuild says so.
+  // The bundle is CommonJS, where a module's URL would be empty: esbuild warns of that.
   const warning = result.warnings[0];
   if (warning) throw new Error(`bundling the self-play worker: ${warning.text}`);
   const code = result.outputFiles[0]?.text;
