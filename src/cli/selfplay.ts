@@ -87,6 +87,8 @@ export async function workerScript(): Promise<string> {
     write: false,
     logLevel: "silent",
   });
+  // esbuild's service process is not needed any more (nor its memory).
+  await esbuild.stop();
   // The bundle is CommonJS, where a module's URL would be empty: esbuild warns of that.
   const warning = result.warnings[0];
   if (warning) throw new Error(`bundling the self-play worker: ${warning.text}`);
