@@ -181,6 +181,31 @@ test("selfplay: worker threads write the same records, in game order, as one thr
   assert.equal(JSON.parse(records.split("\n")[0]!).seed, 9);
 });
 
+test("selfplay and bench run from a bundle made at start, and leave no temporary file", async () => {
+  const { mkdtempSync, readdirSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const tmp = mkdtempSync(`${tmpdir()}/entente-`);
+  const env = { ...process.env, TMPDIR: tmp };
+  const args = ["selfplay", "--games", "3", "--seed", "2", "--until", "1902", "--workers", "2"];
+  const r = spawnSync(BIN, args, { encoding: "utf8", env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).games, 3);
+  const b = spawnSync(BIN, ["bench", "selfplay", "--games", "2", "--years", "1"], {
+    encoding: "utf8",
+    env,
+  });
+  assert.equal(b.status, 0, b.stderr);
+  assert.equal(JSON.parse(b.stdout).games, 2);
+  assert.deepEqual(readdirSync(tmp), [], "the bundle's directory is removed once loaded");
+  // Bad input is refused as under tsx (before any worker starts).
+  const bad = spawnSync(BIN, ["selfplay", "--games", "2", "--workers", "2", "--rules", "x"], {
+    encoding: "utf8",
+    env,
+  });
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown rule profile "x"; known: /);
+});
+
 test("selfplay: --shard I/N parts, concatenated in order, are exactly the whole run's records", async () => {
   const { mkdtempSync, readFileSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");

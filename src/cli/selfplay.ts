@@ -1,14 +1,15 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type AnyGameRules, GameRulesError } from "../engine/game.ts";
-import { type RuleOptions, readRules } from "../engine/rules.ts";
+import { readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
-import { selfPlayGame } from "../engine/selfplay.ts";
 import { gameIds, gameRules, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./errors.ts";
 import { progressBar } from "./progress.ts";
+import { type GameOutcome, playOne, takeGame, type WorkerJob } from "./selfplay-share.ts";
 import { DEFAULT_YEARS, lastYear } from "./years.ts";
 
 export interface SelfPlayArgs {
@@ -55,41 +56,6 @@ export interface SelfPlaySummary {
   invariantViolations: number;
 }
 
-/** One finished game, as a worker reports it. */
-export interface GameOutcome {
-  index: number;
-  phases: number;
-  movementPhases: number;
-  winner: string | null;
-  problems: number;
-  /** The record as one JSON line, when records are kept. */
-  line: string | null;
-}
-
-/** What a worker is given: everything to rebuild the game setup in its own thread. */
-export interface WorkerJob {
-  variant: string;
-  players: string | undefined;
-  rules: RuleOptions;
-  seed: number;
-  until: number;
-  keepRecords: boolean;
-  /** The next game index to play, shared by every thread (taken with `Atomics.add`). */
-  next: Int32Array;
-  /** One past the last game index to play. */
-  end: number;
-}
-
-/** Plays games, taking each next index from the shared counter, until none is left. */
-export function playShare(
-  scenario: Scenario,
-  job: Omit<WorkerJob, "variant" | "players">,
-  onGame: (g: GameOutcome) => void,
-): void {
-  for (let g = Atomics.add(job.next, 0, 1); g < job.end; g = Atomics.add(job.next, 0, 1))
-    onGame(playOne(scenario, job.rules, job.seed, job.until, g, job.keepRecords));
-}
-
 /** `I/N` read and checked against the number of games: the game indices of that part. */
 export function shardRange(shard: string, games: number): [number, number] {
   const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
@@ -101,69 +67,89 @@ export function shardRange(shard: string, games: number): [number, number] {
   return [Math.floor(((i - 1) * games) / n), Math.floor((i * games) / n)];
 }
 
-export function playOne(
-  scenario: Scenario,
-  rules: RuleOptions,
-  seed: number,
-  until: number,
-  index: number,
-  keep: boolean,
-): GameOutcome {
-  const game = selfPlayGame({
-    scenario,
-    rules,
-    seed: seed + index,
-    untilYear: until,
-    keepRecord: keep,
+/**
+ * The worker's code: selfplay-worker.ts with the engine and the variants, bundled by esbuild
+ * into one plain-JavaScript script (CommonJS, run with `eval`), from the sources as they are
+ * now: nothing is cached, so a worker never runs older code than this thread. A worker then
+ * needs no TypeScript loader (tsx's thread costs each worker 26 to 34 MB and its start
+ * about a second of CPU). Names are not kept (tsx's `keepNames` costs the loop: see
+ * docs/performance.md); a worker's stack names the bundle's lines (`[worker eval]`), and
+ * the bundle marks each module's start with a comment naming its source file.
+ */
+export async function workerScript(): Promise<string> {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [fileURLToPath(new URL("./selfplay-worker.ts", import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
   });
-  return {
-    index,
-    phases: game.phases,
-    movementPhases: game.movementPhases,
-    winner: game.winner,
-    problems: game.problems.length,
-    line: game.record ? JSON.stringify(game.record) : null,
-  };
+  // esbuild's service process is not needed any more (nor its memory).
+  await esbuild.stop();
+  // The bundle is CommonJS, where a module's URL would be empty: esbuild warns of that.
+  const warning = result.warnings[0];
+  if (warning) throw new Error(`bundling the self-play worker: ${warning.text}`);
+  const code = result.outputFiles[0]?.text;
+  if (!code) throw new Error("esbuild produced no output for src/cli/selfplay-worker.ts");
+  return code;
 }
 
+/** Lets the event loop run (workers' results, the bundle arriving) between two games. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * Runs games in `workers - 1` worker threads and this one, all taking game indices from one
- * shared counter (a thread that finishes early takes the next game, so none waits idle).
+ * Runs games in this thread and `workers - 1` worker threads, all taking game indices from
+ * one shared counter (a thread that finishes early takes the next game, so none waits idle).
+ * This thread starts at once; the workers as soon as their code is bundled (tens of ms).
  */
-function inThreads(
+async function inThreads(
   scenario: Scenario,
   job: Omit<WorkerJob, "next">,
   first: number,
   workers: number,
   onGame: (g: GameOutcome) => void,
 ): Promise<void> {
-  // A worker thread does not inherit the TypeScript loader: it registers tsx, then loads
-  // the worker module.
-  const url = new URL("./selfplay-worker.ts", import.meta.url).href;
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url)}); });`;
   const next = new Int32Array(new SharedArrayBuffer(4));
   next[0] = first;
-  const threads = Array.from(
-    { length: workers - 1 },
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const w = new Worker(boot, {
-          eval: true,
-          workerData: { ...job, next } satisfies WorkerJob,
-        });
-        w.on("message", (m: GameOutcome) => onGame(m));
-        w.on("error", reject);
-        w.on("exit", (code) =>
-          code === 0
-            ? resolve()
-            : reject(new Error(`a self-play worker stopped with code ${code}`)),
+  const shared: WorkerJob = { ...job, next };
+  const started: Worker[] = [];
+  const startWorkers = (code: string) =>
+    Array.from(
+      { length: workers - 1 },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(code, { eval: true, workerData: shared });
+          started.push(w);
+          w.on("message", (m: GameOutcome) => onGame(m));
+          w.on("error", reject);
+          w.on("exit", (status) =>
+            status === 0
+              ? resolve()
+              : reject(new Error(`a self-play worker stopped with code ${status}`)),
+          );
+        }),
+    );
+  // The workers start when their code is ready, unless this thread has taken every game.
+  const threads =
+    workers === 1
+      ? Promise.resolve([])
+      : workerScript().then((code) =>
+          Atomics.load(next, 0) < job.end ? Promise.all(startWorkers(code)) : [],
         );
-      }),
-  );
-  // This thread plays too, while the workers start.
-  playShare(scenario, { ...job, next }, onGame);
-  return Promise.all(threads).then(() => undefined);
+  // If the bundle or a worker fails, every thread stops and the error is thrown below.
+  let failed = false;
+  threads.catch(() => {
+    failed = true;
+    for (const w of started) void w.terminate();
+  });
+  for (let g = takeGame(shared); g >= 0 && !failed; g = takeGame(shared)) {
+    onGame(playOne(scenario, job.rules, job.seed, job.until, g, job.keepRecords));
+    if (workers > 1) await turn();
+  }
+  await threads;
 }
 
 export async function runSelfPlay(
