@@ -936,11 +936,17 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
           ),
         ),
         phase: optional(
-          str({ max: 12, example: "W1901A", description: "cause built: the adjustment phase" }),
+          str({
+            max: 12,
+            example: "W1901A",
+            description:
+              "the adjudicated phase that brought the extra unit (cause built: the adjustment phase of the excess builds); by default the record tells",
+          }),
         ),
         reason: str({ min: 1, max: 2000 }),
       }),
       (u, id, b) => judge.removeUnit(u, id, b),
+      "the game is over, or the extra unit came to be in the last adjudication (seed 002 VIII(2) asks more than one): an error of that adjudication, which gm/correct puts right (VIII(1)); the message says so",
     ),
     gm(
       judge,
@@ -1041,6 +1047,7 @@ function gm<B>(
   summary: string,
   body: import("./schema.ts").Schema<B> | undefined,
   run: (user: User, gameId: string, body: B) => Promise<unknown>,
+  conflicts = "not possible in the game's state",
 ): Route {
   return route<B>({
     method: "POST",
@@ -1050,7 +1057,7 @@ function gm<B>(
     auth: "required",
     ...(body ? { body } : {}),
     response: (GM_ANSWERS[action] ?? R.gameView).json,
-    responses: { 403: "you are not the game master", 409: "not possible in the game's state" },
+    responses: { 403: "you are not the game master", 409: conflicts },
     handler: async (c) => (await run(need(c.user), c.params.id!, c.body)) ?? { ok: true },
   });
 }
