@@ -10,6 +10,7 @@ import {
   setMailAddress,
   setNotices,
 } from "../judge/mail.ts";
+import { oneClickUnsubscribe } from "../judge/unsubscribe.ts";
 import { discoveryMapFor } from "../render/families.ts";
 import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
@@ -633,6 +634,27 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       }),
       responses: { 404: "no mail address yet, or not a game of yours" },
       handler: async (c) => setNotices(judge, need(c.user), c.body),
+    }),
+    route({
+      method: "POST",
+      path: "/api/unsubscribe/{user}/{game}/{signature}",
+      response: R.documented("the game whose mail is now off for the link's user: notices false")
+        .json,
+      tag: "mail",
+      summary: "One-click unsubscribe (RFC 8058): the link in a mail's List-Unsubscribe header",
+      description:
+        "The https link of the List-Unsubscribe header of the judge's own mail, POSTed by the mail program with the body List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data, as RFC 8058 has it; JSON too). No login: the link's signature (made by the judge for that user and that game, unguessable) is the authority, and all it can do is turn that user's mail for that game off, as POST /api/me/notices {notices: false, game} would. NOTICES ON by mail or POST /api/me/notices undoes it (docs/email.md).",
+      auth: "none",
+      body: obj({
+        "List-Unsubscribe": oneOf(["One-Click"] as const, "RFC 8058's one-click marker"),
+      }),
+      responses: {
+        403: "the signature is not the judge's for this user and game",
+        404: "no such account, or not a game of the account's",
+        415: "the body is neither form data nor JSON",
+      },
+      handler: async (c) =>
+        oneClickUnsubscribe(judge, c.params.user!, c.params.game!, c.params.signature!),
     }),
     route({
       method: "GET",
