@@ -26,3 +26,18 @@ export const notFound = (m: string) => new JudgeError("not-found", m);
 export const conflict = (m: string) => new JudgeError("conflict", m);
 export const tooMuch = (m: string) => new JudgeError("too-much", m);
 export const unauthenticated = (m: string) => new JudgeError("unauthenticated", m);
+
+/**
+ * Seed 002 VIII(2) refused: the extra unit came to be in the last adjudication (`phase`), an
+ * error that a correction of that adjudication (VIII(1)) puts right, not a removal. A conflict
+ * (409); the mail's answer names the CORRECT command for the game.
+ */
+export class ExtraUnitTooNew extends JudgeError {
+  constructor(
+    message: string,
+    readonly power: string,
+    readonly phase: string,
+  ) {
+    super("conflict", message);
+  }
+}

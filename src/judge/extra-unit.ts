@@ -78,33 +78,11 @@ export function extraUnitByRule(
     };
   }
   // Too many built: the adjustment phase named, or the last in which the power built.
-  const wanted = phase?.trim().toUpperCase();
-  if (wanted !== undefined && !parsePhase(wanted)) {
-    throw invalid(
-      `"${phase}" is not a phase: name it as W1901A (or W1901R where winter retreats and builds are one phase)`,
-    );
-  }
-  const builds = (i: number) =>
-    (g.record.phases[i]!.results[power] ?? []).flatMap((r) =>
-      r.result === "succeeds" && r.order?.startsWith("build ") ? [r.order.slice(6)] : [],
-    );
-  let at = -1;
-  for (let i = g.record.phases.length - 1; i >= 0; i--) {
-    if (wanted !== undefined ? g.record.phases[i]!.phase === wanted : builds(i).length > 0) {
-      at = i;
-      break;
-    }
-  }
-  if (at === -1 || builds(at).length === 0) {
-    throw invalid(
-      wanted !== undefined
-        ? `${name} built nothing in ${wanted}`
-        : `${name} has built no unit in this game: name the extra unit instead`,
-    );
-  }
+  const at = buildPhase(g, power, name, phase);
   // V(2): `last`, the builds are counted from the bottom of the order set up, so the one over
   // the number is the topmost; `first`, in the order written, so it is the last written.
-  const order = rules.excessAdjustments === "last" ? builds(at) : [...builds(at)].reverse();
+  const order =
+    rules.excessAdjustments === "last" ? builds(g, power, at) : [...builds(g, power, at)].reverse();
   for (const built of order) {
     const now = followUnit(g, power, built, at);
     if (now !== null) {
@@ -117,4 +95,94 @@ export function extraUnitByRule(
   throw invalid(
     `none of the units ${name} built in ${g.record.phases[at]!.phase} is still on the board: name the extra unit instead`,
   );
+}
+
+/** The units `power` built in the record's phase `i`, as its results write them. */
+const builds = (g: GameData, power: string, i: number) =>
+  (g.record.phases[i]!.results[power] ?? []).flatMap((r) =>
+    r.result === "succeeds" && r.order?.startsWith("build ") ? [r.order.slice(6)] : [],
+  );
+
+/** The index of the record's phase named, or a refusal saying what a phase is. */
+function phaseIndex(g: GameData, phase: string): number {
+  const wanted = phase.trim().toUpperCase();
+  if (!parsePhase(wanted)) {
+    throw invalid(
+      `"${phase}" is not a phase: name it as W1901A (or W1901R where winter retreats and builds are one phase)`,
+    );
+  }
+  return g.record.phases.findIndex((p) => p.phase === wanted);
+}
+
+/** The adjustment phase of the excess builds: the one named, or the last the power built in. */
+function buildPhase(g: GameData, power: string, name: string, phase?: string): number {
+  let at = -1;
+  if (phase !== undefined) at = phaseIndex(g, phase);
+  else {
+    for (let i = g.record.phases.length - 1; i >= 0 && at === -1; i--) {
+      if (builds(g, power, i).length > 0) at = i;
+    }
+  }
+  if (at === -1 || builds(g, power, at).length === 0) {
+    throw invalid(
+      phase !== undefined
+        ? `${name} built nothing in ${phase.trim().toUpperCase()}`
+        : `${name} has built no unit in this game: name the extra unit instead`,
+    );
+  }
+  return at;
+}
+
+/** How the GM says the extra unit came to be: the unit named, or its cause; maybe a phase. */
+export interface ExtraUnitHow {
+  readonly cause?: ExtraUnitCause | undefined;
+  /** The unit named, as the position writes it now. */
+  readonly unit?: string | undefined;
+  readonly phase?: string | undefined;
+}
+
+/**
+ * Seed 002 VIII(2) applies to an extra unit that "has existed for more than one adjudication";
+ * one the last adjudication brought is an error of that adjudication, corrected under VIII(1).
+ * Which phase of the record brought it (an index of the record's phases), null when the record
+ * cannot tell (the unit stood since before the phases recorded, no removal was ever due):
+ * - the phase the GM names (`phase`), which must be one adjudicated in this game;
+ * - too many built: the adjustment phase of the excess builds (as `extraUnitByRule` traces it);
+ * - too few removed: the last adjustment phase in which the power had removals due (more units
+ *   than supply centres going in), else the last adjustment phase;
+ * - a unit named: the phase in which it was built, followed to where it stands now.
+ * Every adjudicated phase counts (movement, retreats, adjustments): each is published.
+ */
+export function extraUnitOrigin(g: GameData, power: PowerId, how: ExtraUnitHow): number | null {
+  const variant = g.scenario.variant;
+  const name = variant.powers.find((p) => p.id === power)?.name ?? power;
+  const phases = g.record.phases;
+  if (how.cause === "built") return buildPhase(g, power, name, how.phase);
+  if (how.phase !== undefined) {
+    const at = phaseIndex(g, how.phase);
+    if (at === -1) {
+      throw invalid(
+        `${how.phase.trim().toUpperCase()} is not a phase adjudicated in this game; its phases: ${phases.map((p) => p.phase).join(", ") || "none yet"}`,
+      );
+    }
+    return at;
+  }
+  if (how.cause === "not-removed") {
+    // W1901A, or W1901R where winter retreats and builds are one phase.
+    const adjustments = phases.flatMap((p, i) => (/A$|^W.*R$/.test(p.phase) ? [i] : []));
+    const due = adjustments.filter((i) => {
+      const before = i === 0 ? g.record.start : phases[i - 1]!.position;
+      return (before.units[power]?.length ?? 0) > (before.centers?.[power]?.length ?? 0);
+    });
+    return due.at(-1) ?? adjustments.at(-1) ?? null;
+  }
+  if (how.unit !== undefined) {
+    for (let i = phases.length - 1; i >= 0; i--) {
+      for (const built of builds(g, power, i)) {
+        const now = followUnit(g, power, built, i);
+        if (now !== null && sameUnit(now, how.unit)) return i;
+      }
+    }
+  }
+  return null;
 }

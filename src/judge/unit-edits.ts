@@ -1,8 +1,8 @@
 import { PositionError, readPosition, writePosition } from "../engine/position-json.ts";
 import { applyEdits } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
-import { conflict, invalid } from "./errors.ts";
-import { type ExtraUnitCause, extraUnitByRule } from "./extra-unit.ts";
+import { conflict, ExtraUnitTooNew, invalid } from "./errors.ts";
+import { type ExtraUnitCause, extraUnitByRule, extraUnitOrigin } from "./extra-unit.ts";
 import type { MoveUnitEdit, RemoveUnitEdit } from "./game-data.ts";
 import { type PlayedGame, powerNamed } from "./played.ts";
 import type { Tx, User } from "./room.ts";
@@ -80,6 +80,24 @@ export class UnitEdits extends Room {
         throw invalid(
           `the house rules' extra-unit rules (seed 002 V(2), V(4)) are Diplomacy's; in a ${g.game.variant} game name the unit ("unit": "F 233")`,
         );
+      }
+      if (own.kind === "diplomacy") {
+        // VIII(2) is for a unit that "has existed for more than one adjudication".
+        const phases = own.game.record.phases;
+        const at = extraUnitOrigin(own.game, power as PowerId, {
+          cause: input.cause,
+          unit: input.unit === undefined ? undefined : unit,
+          phase: input.phase,
+        });
+        if (at !== null && at === phases.length - 1) {
+          const phase = phases[at]!.phase;
+          const name = g.powers.find((p) => p.id === power)?.name ?? power;
+          throw new ExtraUnitTooNew(
+            `${name}'s extra unit (${unit}) came to be in ${phase}, the last adjudication: it has not existed for more than one adjudication, so seed 002 VIII(2) does not remove it; it is an error of that adjudication, which the GM corrects (VIII(1)): play ${phase} again with the orders it should have had (by mail CORRECT <game> ${name} with a "Reason:" line and the orders; by the API POST /api/games/${gameId}/gm/correct). Once another adjudication is published, it is removed under VIII(2)`,
+            power,
+            phase,
+          );
+        }
       }
       const edit: RemoveUnitEdit = { power, unit };
       await this.keepEdit(trx, user, g, "remove-unit", edit, input.reason);

@@ -1,5 +1,6 @@
+import { parsePhase } from "../engine/phase.ts";
 import { drawPossibleFrom } from "../judge/endings.ts";
-import { JudgeError } from "../judge/errors.ts";
+import { ExtraUnitTooNew, JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
 import {
@@ -74,10 +75,13 @@ export const HELP_TEXT = [
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
   "  CORRECT <ABBR> [power]         (GM) correct the last adjudication: body lines",
   '                                 "Reason: <why>", then "<Power>:" and its orders',
-  "  REMOVE <ABBR> <power> <how>    (GM) remove an extra unit; <how> is BUILT [phase]",
-  "                                 (too many built: the excess-builds rule names it),",
-  "                                 NOT-REMOVED (too few removed: the civil-disorder rule",
-  "                                 names it), or the unit your own error put there (A par)",
+  "  REMOVE <ABBR> <power> <how> [phase]",
+  "                                 (GM) remove an extra unit; <how> is BUILT (too many",
+  "                                 built: the excess-builds rule names it), NOT-REMOVED",
+  "                                 (too few removed: the civil-disorder rule names it), or",
+  "                                 the unit your own error put there (A par); [phase]: the",
+  "                                 one that brought it, if not the record's. One from the",
+  "                                 last adjudication is CORRECTed instead (VIII(1))",
   "  RELOCATE <ABBR> <power> <unit> <province>",
   "                                 (GM) put a unit an erroneous adjudication misplaced",
   "                                 where it should stand (A bur PAR), or DISBAND it",
@@ -271,9 +275,11 @@ async function relocateByMail(
 }
 
 /**
- * REMOVE: an extra unit off the board (seed 002 VIII(2)). BUILT [phase]: too many built, the
+ * REMOVE: an extra unit off the board (seed 002 VIII(2)). BUILT: too many built, the
  * excess-builds rule names it; NOT-REMOVED: too few removed, the civil-disorder rule names it;
- * otherwise the unit named (one the GM's own error put on the board).
+ * otherwise the unit named (one the GM's own error put on the board). A phase may follow: the
+ * one whose adjudication brought the extra unit. One the last adjudication brought is refused,
+ * the CORRECT to send instead named (VIII(1)).
  */
 async function removeByMail(
   judge: Judge,
@@ -283,8 +289,12 @@ async function removeByMail(
   args: readonly string[],
   body: string,
 ): Promise<CommandAnswer> {
-  const [power, ...rest] = args;
-  const how = `"REMOVE ${abbr} France BUILT" (too many built; a phase such as W1901A may follow), "REMOVE ${abbr} France NOT-REMOVED" (too few removed), or "REMOVE ${abbr} France A par" (a unit your own error put on the board)`;
+  const [power, ...words] = args;
+  const how = `"REMOVE ${abbr} France BUILT" (too many built), "REMOVE ${abbr} France NOT-REMOVED" (too few removed), or "REMOVE ${abbr} France A par" (a unit your own error put on the board); a phase such as W1901A may follow any of them: the phase whose adjudication brought the extra unit`;
+  // A last word that is a phase (W1901A): the phase that brought the extra unit.
+  const last = words.at(-1);
+  const phase = words.length > 1 && last && parsePhase(last) ? last : undefined;
+  const rest = phase ? words.slice(0, -1) : words;
   if (!power || rest.length === 0) return refuse("no power, or no unit or cause", how);
   const word = rest.join(" ").toUpperCase();
   const cause =
@@ -293,8 +303,8 @@ async function removeByMail(
       : /^NOT[- ]?REMOVED$/.test(word)
         ? ("not-removed" as const)
         : undefined;
-  if (cause === "built" && rest.length > 2)
-    return refuse(`"${rest.join(" ")}" is not understood`, how);
+  if (cause === "built" && rest.length > 1)
+    return refuse(`"${words.join(" ")}" is not understood`, how);
   const reason = reasonIn(
     body,
     cause === "built"
@@ -303,11 +313,22 @@ async function removeByMail(
         ? "too few units removed (seed 002 VIII(2))"
         : "a unit an error put on the board (seed 002 VIII(2))",
   );
-  const r = await judge.removeUnit(user, gameId, {
-    power,
-    ...(cause ? { cause, ...(rest[1] ? { phase: rest[1] } : {}) } : { unit: rest.join(" ") }),
-    reason,
-  });
+  let r: Awaited<ReturnType<Judge["removeUnit"]>>;
+  try {
+    r = await judge.removeUnit(user, gameId, {
+      power,
+      ...(cause ? { cause } : { unit: rest.join(" ") }),
+      ...(phase ? { phase } : {}),
+      reason,
+    });
+  } catch (e) {
+    // The extra unit came in the last adjudication: VIII(1)'s correction, not VIII(2).
+    if (!(e instanceof ExtraUnitTooNew)) throw e;
+    return refuse(
+      e.message,
+      `"CORRECT ${abbr} ${capitalize(e.power)}" with a line "Reason: ..." and the orders ${capitalize(e.power)} should have had in ${e.phase} (seed 002 VIII(1)), which plays ${e.phase} again; or, once another adjudication is published, this REMOVE again`,
+    );
+  }
   return {
     accepted: true,
     text: [

@@ -32,6 +32,12 @@ export interface OutgoingMail {
   readonly kind: string;
   /** The Message-ID answered. */
   readonly inReplyTo?: string | null;
+  /**
+   * The judge's own mail: how to opt out of it, for its List-Unsubscribe header (RFC 2369): a
+   * `mailto:` with the subject that opts out, an https one-click link (RFC 8058). None on
+   * answers to a player's own mail.
+   */
+  readonly listUnsubscribe?: readonly string[] | null;
 }
 
 /** Largest mail read (bytes): order mails are small; anything bigger is refused. */

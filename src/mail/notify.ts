@@ -3,6 +3,7 @@ import { parsePhase } from "../engine/phase.ts";
 import type { Judge } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
 import { phaseLengthMs } from "../judge/options.ts";
+import { unsubscribeKey, unsubscribeUrl } from "../judge/unsubscribe.ts";
 import { defaultDialects } from "./dialects.ts";
 import type { MailDialect, ResultEvent, Voice } from "./gateway.ts";
 import { loadMailGame, type MailGame, type MailGameRow, type Player } from "./identity.ts";
@@ -118,6 +119,8 @@ export class Notifier {
   private readonly dialects: readonly MailDialect[];
   private readonly judgeAddress: string | null;
   private readonly takesMail: boolean;
+  /** The key one-click unsubscribe links are signed with (with a public address only). */
+  private unsubscribeKey: Buffer | null = null;
   private running = false;
 
   constructor(opts: NotifierOptions) {
@@ -135,6 +138,8 @@ export class Notifier {
     if (this.running) return 0;
     this.running = true;
     try {
+      if (this.judge.publicUrl?.startsWith("https:") && !this.unsubscribeKey)
+        this.unsubscribeKey = await unsubscribeKey(this.judge.store);
       const games = await this.judge.store.db.selectFrom("mail_games").selectAll().execute();
       let n = 0;
       for (const game of games) {
@@ -275,7 +280,24 @@ export class Notifier {
       ].join("\n"),
       gameId: game.id,
       kind,
+      listUnsubscribe: this.listUnsubscribe(game, to),
     };
+  }
+
+  /**
+   * The List-Unsubscribe of a mail to `to` about `game` (docs/email.md): what its last line
+   * says, for the mail program's button. A mailto: with the subject NOTICES OFF <game> where
+   * the judge reads mail at the game's address; the one-click link (RFC 8058) where it has a
+   * public address. Each turns off this game's mail, as the line offers first.
+   */
+  private listUnsubscribe(game: MailGame, to: Player): string[] {
+    const urls: string[] = [];
+    if (game.byMail || this.takesMail)
+      urls.push(`mailto:${game.address}?subject=${encodeURIComponent(`NOTICES OFF ${game.abbr}`)}`);
+    // RFC 8058: one-click over https only.
+    if (this.judge.publicUrl?.startsWith("https:") && this.unsubscribeKey)
+      urls.push(unsubscribeUrl(this.judge.publicUrl, this.unsubscribeKey, to.user.id, game.id));
+    return urls;
   }
 
   private async toAll(

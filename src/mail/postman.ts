@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
-import nodemailer, { type Transporter } from "nodemailer";
+import nodemailer, { type SendMailOptions, type Transporter } from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type { Store } from "../store/db.ts";
 import type { DB } from "../store/schema.ts";
@@ -72,6 +72,7 @@ export class Postman {
           subject: m.subject,
           body: m.text,
           in_reply_to: m.inReplyTo ?? null,
+          list_unsubscribe: m.listUnsubscribe?.length ? JSON.stringify(m.listUnsubscribe) : null,
           created_at: this.now(),
           sent_at: null,
           error: null,
@@ -125,13 +126,18 @@ export class Postman {
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) continue;
       try {
-        await transport.sendMail({
-          from: r.from_addr,
-          to: r.to_addr,
-          subject: r.subject,
-          text: r.body,
-          ...(r.in_reply_to ? { inReplyTo: r.in_reply_to, references: r.in_reply_to } : {}),
-        });
+        await transport.sendMail(
+          mailOptions({
+            from: r.from_addr,
+            to: r.to_addr,
+            subject: r.subject,
+            text: r.body,
+            inReplyTo: r.in_reply_to,
+            listUnsubscribe: r.list_unsubscribe
+              ? (JSON.parse(r.list_unsubscribe) as string[])
+              : null,
+          }),
+        );
         await this.store.db
           .updateTable("outbox")
           .set({ error: null })
@@ -156,15 +162,34 @@ export class Postman {
   }
 }
 
-/** A mail as RFC 5322 text (for the outbox folder). */
-export function compose(m: OutgoingMail & { from: string }): Promise<Buffer> {
-  const composer = new MailComposer({
+/**
+ * What nodemailer is given for a mail. The opt-out goes in List-Unsubscribe through
+ * nodemailer's `list` option (one header, the mailto: and the https link in it, RFC 2369);
+ * with an https link, List-Unsubscribe-Post marks it one-click (RFC 8058), a fixed value that
+ * `list` would write as a URL, so it is a plain header.
+ */
+export function mailOptions(
+  m: Pick<OutgoingMail, "to" | "subject" | "text" | "inReplyTo" | "listUnsubscribe"> & {
+    from: string;
+  },
+): SendMailOptions {
+  const urls = m.listUnsubscribe ?? [];
+  return {
     from: m.from,
     to: m.to,
     subject: m.subject,
     text: m.text,
     ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: m.inReplyTo } : {}),
-  });
+    ...(urls.length > 0 ? { list: { unsubscribe: [[...urls]] } } : {}),
+    ...(urls.some((u) => u.startsWith("https:"))
+      ? { headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
+      : {}),
+  };
+}
+
+/** A mail as RFC 5322 text (for the outbox folder). */
+export function compose(m: OutgoingMail & { from: string }): Promise<Buffer> {
+  const composer = new MailComposer(mailOptions(m));
   return new Promise((resolve, reject) =>
     composer.compile().build((err, msg) => (err ? reject(err) : resolve(msg))),
   );

@@ -10,6 +10,7 @@ import {
   setMailAddress,
   setNotices,
 } from "../judge/mail.ts";
+import { oneClickUnsubscribe } from "../judge/unsubscribe.ts";
 import { discoveryMapFor } from "../render/families.ts";
 import { hasMap, sendMap } from "../render/serve.ts";
 import { variantIds } from "../variants/registry.ts";
@@ -635,6 +636,27 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       handler: async (c) => setNotices(judge, need(c.user), c.body),
     }),
     route({
+      method: "POST",
+      path: "/api/unsubscribe/{user}/{game}/{signature}",
+      response: R.documented("the game whose mail is now off for the link's user: notices false")
+        .json,
+      tag: "mail",
+      summary: "One-click unsubscribe (RFC 8058): the link in a mail's List-Unsubscribe header",
+      description:
+        "The https link of the List-Unsubscribe header of the judge's own mail, POSTed by the mail program with the body List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data, as RFC 8058 has it; JSON too). No login: the link's signature (made by the judge for that user and that game, unguessable) is the authority, and all it can do is turn that user's mail for that game off, as POST /api/me/notices {notices: false, game} would. NOTICES ON by mail or POST /api/me/notices undoes it (docs/email.md).",
+      auth: "none",
+      body: obj({
+        "List-Unsubscribe": oneOf(["One-Click"] as const, "RFC 8058's one-click marker"),
+      }),
+      responses: {
+        403: "the signature is not the judge's for this user and game",
+        404: "no such account, or not a game of the account's",
+        415: "the body is neither form data nor JSON",
+      },
+      handler: async (c) =>
+        oneClickUnsubscribe(judge, c.params.user!, c.params.game!, c.params.signature!),
+    }),
+    route({
       method: "GET",
       path: "/api/games/{id}/mail",
       response: R.documented("the game's abbreviation, address and power letters (docs/email.md)")
@@ -936,11 +958,17 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
           ),
         ),
         phase: optional(
-          str({ max: 12, example: "W1901A", description: "cause built: the adjustment phase" }),
+          str({
+            max: 12,
+            example: "W1901A",
+            description:
+              "the adjudicated phase that brought the extra unit (cause built: the adjustment phase of the excess builds); by default the record tells",
+          }),
         ),
         reason: str({ min: 1, max: 2000 }),
       }),
       (u, id, b) => judge.removeUnit(u, id, b),
+      "the game is over, or the extra unit came to be in the last adjudication (seed 002 VIII(2) asks more than one): an error of that adjudication, which gm/correct puts right (VIII(1)); the message says so",
     ),
     gm(
       judge,
@@ -1041,6 +1069,7 @@ function gm<B>(
   summary: string,
   body: import("./schema.ts").Schema<B> | undefined,
   run: (user: User, gameId: string, body: B) => Promise<unknown>,
+  conflicts = "not possible in the game's state",
 ): Route {
   return route<B>({
     method: "POST",
@@ -1050,7 +1079,7 @@ function gm<B>(
     auth: "required",
     ...(body ? { body } : {}),
     response: (GM_ANSWERS[action] ?? R.gameView).json,
-    responses: { 403: "you are not the game master", 409: "not possible in the game's state" },
+    responses: { 403: "you are not the game master", 409: conflicts },
     handler: async (c) => (await run(need(c.user), c.params.id!, c.body)) ?? { ok: true },
   });
 }

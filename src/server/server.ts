@@ -157,6 +157,42 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     else done(null, value);
   });
 
+  // Form data only for the one-click unsubscribe (RFC 8058: the mail program POSTs
+  // List-Unsubscribe=One-Click as a form); every other route keeps to JSON, so no page
+  // elsewhere can make a browser send a form to any other route.
+  const oneClickForm = (req: FastifyRequest, text: string | Buffer, multipart: boolean) => {
+    if (!new URL(req.url, "http://localhost").pathname.startsWith("/api/unsubscribe/")) {
+      const type = req.headers["content-type"];
+      throw new HttpError(
+        415,
+        `the body must be JSON, sent with Content-Type: application/json, not ${type}`,
+      );
+    }
+    const body = String(text);
+    if (!multipart) return Object.fromEntries(new URLSearchParams(body));
+    // multipart/form-data: the one field RFC 8058 sends.
+    const m = /name="List-Unsubscribe"\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]*)/i.exec(body);
+    return m ? { "List-Unsubscribe": m[1] } : {};
+  };
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (req, text, done) => {
+      try {
+        done(null, oneClickForm(req, text, false));
+      } catch (e) {
+        done(e as Error, undefined);
+      }
+    },
+  );
+  app.addContentTypeParser("multipart/form-data", { parseAs: "string" }, (req, text, done) => {
+    try {
+      done(null, oneClickForm(req, text, true));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+
   app.addHook("onRequest", async (_request, reply) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(k, v);
   });

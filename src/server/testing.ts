@@ -65,18 +65,20 @@ export interface ServedJudge {
 }
 
 /**
- * A judge on a fresh store of `kind`, on a clock the test moves, served on a free loopback
- * port (scheduler and event polls every 20 ms) and closed when the test ends; null where the
- * store cannot be had (PostgreSQL not running: the test is skipped).
+ * A judge on a fresh store of `kind` (with `publicUrl`, its public address, if given), on a
+ * clock the test moves, served on a free loopback port (scheduler and event polls every
+ * 20 ms) and closed when the test ends; null where the store cannot be had (PostgreSQL not
+ * running: the test is skipped).
  */
 export async function serveJudge(
   t: TestContext,
   kind: StoreKind = "sqlite",
+  publicUrl: string | null = null,
 ): Promise<ServedJudge | null> {
   const ts = await testStore(t, kind);
   if (!ts) return null;
   const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
+  const judge = new Judge({ store: ts.store, now: clock.now, publicUrl });
   const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
   t.after(() => server.close());
   const base = `http://127.0.0.1:${server.port}`;

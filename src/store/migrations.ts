@@ -451,6 +451,28 @@ function webNotices(): Migration {
 }
 
 /**
+ * The List-Unsubscribe headers of the judge's own mail (docs/email.md): the outbox keeps each
+ * mail's (JSON, as nodemailer's `list.unsubscribe` takes it), and `judge_keys` the key the
+ * one-click unsubscribe links are signed with, made once by the first process that needs it.
+ */
+function listUnsubscribe(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable("outbox").addColumn("list_unsubscribe", "text").execute();
+      await db.schema
+        .createTable("judge_keys")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("judge_keys").execute();
+      await db.schema.alterTable("outbox").dropColumn("list_unsubscribe").execute();
+    },
+  };
+}
+
+/**
  * The events naming a proposal (`data.id`) rewritten: from its row id to its number in the
  * game (`toNumbers`), or back.
  */
@@ -497,6 +519,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0006_labels_notices": labelsAndNotices(),
         "0007_proposal_numbers": proposalNumbers(),
         "0008_notice_games": webNotices(),
+        "0009_list_unsubscribe": listUnsubscribe(),
       };
     },
   };

@@ -255,6 +255,18 @@ export interface OutboxTable {
   created_at: number;
   sent_at: number | null;
   error: string | null;
+  /**
+   * The judge's own mail: its List-Unsubscribe (RFC 2369, RFC 8058) as JSON, nodemailer's
+   * `list.unsubscribe` (a mailto: address with its subject, an https one-click URL); null:
+   * none (answers to a player's own mail).
+   */
+  list_unsubscribe: string | null;
+}
+
+/** Keys the judge keeps for itself: `unsubscribe` signs the one-click unsubscribe links. */
+export interface JudgeKeysTable {
+  name: string;
+  value: string;
 }
 
 /** Sequential movement (docs/sequential.md): the GM's schedule for one season. */
@@ -330,6 +342,7 @@ export interface DB {
   mail_games: MailGamesTable;
   notice_games: NoticeGamesTable;
   outbox: OutboxTable;
+  judge_keys: JudgeKeysTable;
   early_orders: EarlyOrdersTable;
   schedules: SchedulesTable;
   contracts: ContractsTable;
