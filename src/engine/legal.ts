@@ -71,6 +71,11 @@ interface Tables {
   readonly incomingN: Int32Array;
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
+  /**
+   * The provinces `markConvoyReach` marked last, in no particular order: the first
+   * `marked[n]` entries (the army's own province among them).
+   */
+  readonly marked: Int32Array;
   /** Each unit's province index (`Prepared.up`), and a count per unit. */
   up: Int32Array;
   counts: Int32Array;
@@ -152,6 +157,7 @@ function tablesFor(variant: Variant): Tables {
     incoming: provs.map(() => []),
     incomingN: new Int32Array(n),
     closed: new Uint8Array(n),
+    marked: new Int32Array(n + 1),
     up: new Int32Array(n),
     counts: new Int32Array(n),
     stampCounter: 0,
@@ -206,17 +212,26 @@ function addIncoming(t: Tables, d: number, u: number): void {
   t.incoming[d]![t.incomingN[d]!++] = u;
 }
 
-/** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
+/**
+ * Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to, and
+ * lists them in `t.marked` (with `p` itself, which is left unmarked).
+ */
 function markConvoyReach(prep: Prepared, p: number): number {
   const { t, compCoasts } = prep;
-  const { comp, stamp, compStamp } = t;
+  const { comp, stamp, compStamp, marked, n } = t;
   const s = nextStamp(t);
+  let m = 0;
   for (const sea of t.seasTouching[p]!) {
     const c = comp[sea]!;
     if (c === -1 || compStamp[c] === s) continue;
     compStamp[c] = s;
-    for (const j of compCoasts[c]!) stamp[j] = s;
+    for (const j of compCoasts[c]!) {
+      if (stamp[j] === s) continue;
+      stamp[j] = s;
+      marked[m++] = j;
+    }
   }
+  marked[n] = m;
   stamp[p] = 0;
   return s;
 }
@@ -420,8 +435,13 @@ export function randomLegalMovementOrders(
         addIncoming(t, d, u);
       }
       if (convoy) {
+        // The marked provinces, in another order than legalMovementOrders' scan: only the
+        // count matters here, and each unit is listed once per province.
         const row = p * n;
-        for (let d = 0; d < n; d++) {
+        const { marked } = t;
+        const m = marked[n]!;
+        for (let i = 0; i < m; i++) {
+          const d = marked[i]!;
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           c++;
           addIncoming(t, d, u);
