@@ -3,6 +3,7 @@ import { type Interpretation, type InterpretContext, interpretOrder } from "./in
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
 import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
 import type { RuleOptions } from "./rules.ts";
+import { KIND_SEA, nextMark } from "./tables.ts";
 import type { PowerId, ProvinceId } from "./types.ts";
 
 /*
@@ -131,14 +132,24 @@ export function ambiguityReason(r: Reading): string {
  * 002 III(6)). null when the order is no such move or a chain exists.
  */
 export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null {
-  const { map, position } = ctx;
-  if (o.kind !== "move" || o.unit.type !== "A" || map.armyAdjacent(o.unit.province, o.to.province))
+  if (o.kind !== "move" || o.unit.type !== "A") return null;
+  const { map, position, tables: t } = ctx;
+  const from = t.index.get(o.unit.province);
+  const to = t.index.get(o.to.province);
+  const adjacent =
+    from === undefined || to === undefined
+      ? map.armyAdjacent(o.unit.province, o.to.province)
+      : t.armyAdjM[from * t.n + to] === 1;
+  if (adjacent) return null;
+  // The seas holding fleets, marked in the map's scratch array for the search.
+  const s = nextMark(t);
+  for (const u of position.units) {
+    if (u.type !== "F") continue;
+    const i = t.index.get(u.province);
+    if (i === undefined) throw new Error(`unknown province ${u.province}`);
+    if (t.kind[i] === KIND_SEA) t.mark[i] = s;
+  }
+  if (seaRoute(map, o.unit.province, o.to.province, (sea) => t.mark[t.index.get(sea)!] === s))
     return null;
-  const fleetSeas = new Set<ProvinceId>(
-    position.units
-      .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
-      .map((u) => u.province),
-  );
-  if (seaRoute(map, o.unit.province, o.to.province, (s) => fleetSeas.has(s))) return null;
   return `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
 }

@@ -3,6 +3,7 @@ import {
   legalAdjustmentOrders,
   legalMovementOrders,
   legalRetreatOrders,
+  randomAdjustmentOrders,
   randomLegalMovementOrders,
 } from "./legal.ts";
 import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
@@ -695,6 +696,8 @@ export function randomEngineOrders(
       break;
     }
     case "A": {
+      const drawn = randomAdjustmentOrders(variant, position, unplayed, r);
+      if (drawn) return drawn;
       for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
         // Each build site (or unit to remove) at most once; waives fill the rest.
         const bySite = new Map<string, Order[]>();

@@ -1,5 +1,5 @@
 import type { GameMap } from "./map.ts";
-import { COASTS, type Coast, type PowerId, type ProvinceId } from "./types.ts";
+import { COASTS, type Coast, type Location, type PowerId, type ProvinceId } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
 /*
@@ -25,6 +25,23 @@ export interface MapTables {
   readonly supplyCenter: Uint8Array;
   /** Per province, bit `i` set when `COASTS[i]` is one of its named coasts (0: none). */
   readonly coastBits: Uint8Array;
+  /** 1 for impassable land. */
+  readonly impassable: Uint8Array;
+  /** n*n: 1 where `GameMap.armyAdjacent(row, column)`. */
+  readonly armyAdjM: Uint8Array;
+  /** `{ province, coast: null }` per province. */
+  readonly plainLoc: readonly Location[];
+  /**
+   * `GameMap.fleetTargets(from, to)` as a table: at `locationSlot(p, coast)` of `from`, per
+   * province index of `to`, the locations of `to` a fleet there can reach (often empty).
+   */
+  readonly fleetTo: readonly (readonly (readonly Location[])[])[];
+  /**
+   * n*n*n, filled on demand: whether a chain of seas (all of them usable) from a sea next to
+   * province `a` to a sea next to `b` can pass sea `s` (`seaRoute(map, a, b, all, s)`), at
+   * `(a*n + b)*n + s`: 0 not yet known, 1 no, 2 yes.
+   */
+  convoyThrough: Uint8Array | null;
   /** Scratch: provinces marked with the current stamp (`nextMark`). */
   readonly mark: Int32Array;
   markCounter: number;
@@ -41,11 +58,28 @@ export function mapTables(map: GameMap): MapTables {
   const kind = new Uint8Array(n);
   const supplyCenter = new Uint8Array(n);
   const coastBits = new Uint8Array(n);
+  const impassable = new Uint8Array(n);
   provs.forEach((p, i) => {
     index.set(p.id, i);
     kind[i] = p.kind === "sea" ? KIND_SEA : p.kind === "coast" ? KIND_COAST : KIND_LAND;
     supplyCenter[i] = p.supplyCenter ? 1 : 0;
+    impassable[i] = p.impassable ? 1 : 0;
     for (const c of p.coasts) coastBits[i]! |= coastBit(c);
+  });
+  const armyAdjM = new Uint8Array(n * n);
+  provs.forEach((p, i) => {
+    for (const q of map.armyNeighbours(p.id)) armyAdjM[i * n + index.get(q)!] = 1;
+  });
+  const none: (readonly Location[])[] = new Array(n).fill(NO_LOCATIONS);
+  const fleetTo: (readonly (readonly Location[])[])[] = new Array(n * SLOTS).fill(none);
+  provs.forEach((p, i) => {
+    const coasts: (Coast | null)[] = p.coasts.length > 0 ? [...p.coasts] : [null];
+    for (const coast of coasts) {
+      const row: Location[][] = provs.map(() => []);
+      for (const l of map.fleetNeighbours({ province: p.id, coast }))
+        row[index.get(l.province)!]!.push(l);
+      fleetTo[locationSlot(i, coast)] = row.map((l) => (l.length === 0 ? NO_LOCATIONS : l));
+    }
   });
   const t: MapTables = {
     n,
@@ -54,12 +88,24 @@ export function mapTables(map: GameMap): MapTables {
     kind,
     supplyCenter,
     coastBits,
+    impassable,
+    armyAdjM,
+    plainLoc: provs.map((p) => ({ province: p.id, coast: null })),
+    fleetTo,
+    convoyThrough: null,
     mark: new Int32Array(n),
     markCounter: 0,
   };
   mapCache.set(map, t);
   return t;
 }
+
+const NO_LOCATIONS: readonly Location[] = [];
+const SLOTS = COASTS.length + 1;
+
+/** Where a location's row is in `MapTables.fleetTo`: province index and coast. */
+export const locationSlot = (p: number, coast: Coast | null): number =>
+  p * SLOTS + (coast === null ? 0 : 1 + COASTS.indexOf(coast));
 
 /** The bit of a named coast in `MapTables.coastBits`. */
 export const coastBit = (c: Coast): number => 1 << COASTS.indexOf(c);
