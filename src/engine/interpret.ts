@@ -200,12 +200,8 @@ const unitIn = (ctx: InterpretContext, p: ProvinceId): Unit | undefined =>
 
 const where = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);
 
-/** Finds the power's own unit named by the order, or says why it cannot. */
-function ownUnit(
-  ctx: InterpretContext,
-  power: PowerId,
-  spec: UnitSpec,
-): { unit: Unit } | { reason: string } {
+/** Finds the power's own unit named by the order, or says why it cannot (a string). */
+function ownUnit(ctx: InterpretContext, power: PowerId, spec: UnitSpec): Unit | string {
   const phase = ctx.position.phase.type;
   // In a retreat phase the power's own dislodged unit there, if it has one (another power's
   // may have been dislodged from the same province).
@@ -217,24 +213,17 @@ function ownUnit(
     ? { power: own.power, type: own.type, province: own.province, coast: own.coast }
     : ctx.unitAt.get(spec.province);
   if (!unit) {
-    return {
-      reason:
-        phase === "R"
-          ? `no dislodged unit in ${nameOf(ctx, spec.province)}`
-          : `there is no unit in ${nameOf(ctx, spec.province)}`,
-    };
+    return phase === "R"
+      ? `no dislodged unit in ${nameOf(ctx, spec.province)}`
+      : `there is no unit in ${nameOf(ctx, spec.province)}`;
   }
   if (unit.power !== power) {
-    return {
-      reason: `the unit in ${nameOf(ctx, spec.province)} is ${adjectiveOf(ctx, unit.power)}, not yours`,
-    };
+    return `the unit in ${nameOf(ctx, spec.province)} is ${adjectiveOf(ctx, unit.power)}, not yours`;
   }
   if (spec.type && spec.type !== unit.type && ctx.rules.unitType === "strict") {
-    return {
-      reason: `the unit in ${nameOf(ctx, spec.province)} is ${unit.type === "A" ? "an army" : "a fleet"}, not ${spec.type === "A" ? "an army" : "a fleet"}`,
-    };
+    return `the unit in ${nameOf(ctx, spec.province)} is ${unit.type === "A" ? "an army" : "a fleet"}, not ${spec.type === "A" ? "an army" : "a fleet"}`;
   }
-  return { unit };
+  return unit;
 }
 
 /**
@@ -300,9 +289,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
   if (p.kind === "build" || p.kind === "waive" || p.kind === "disband" || p.kind === "remove") {
     return bad(`${p.kind} is not an order for ${phaseWord.M}; units hold, move, support or convoy`);
   }
-  const own = ownUnit(ctx, power, p.unit);
-  if ("reason" in own) return bad(own.reason);
-  const unit = own.unit;
+  const unit = ownUnit(ctx, power, p.unit);
+  if (typeof unit === "string") return bad(unit);
   const { map } = ctx;
   switch (p.kind) {
     case "hold":
@@ -329,12 +317,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
             );
           }
         }
-        return good({
-          kind: "move",
-          unit,
-          to: { province: p.to.province, coast: null },
-          viaConvoy: p.viaConvoy,
-        });
+        // The map's `{ province, coast: null }` for the province (readonly, shared).
+        return good({ kind: "move", unit, to: tables.plainLoc[d]!, viaConvoy: p.viaConvoy });
       }
       if (tables.kind[d] === KIND_LAND) {
         return bad(`a fleet cannot move to ${nameOf(ctx, p.to.province)}, inland`);
@@ -425,9 +409,8 @@ function interpretRetreat(ctx: InterpretContext, power: PowerId, p: ParsedOrder)
   if (p.kind === "build" || p.kind === "waive") {
     return bad(`${p.kind} is not an order for ${phaseWord.R}; dislodged units retreat or disband`);
   }
-  const own = ownUnit(ctx, power, p.unit);
-  if ("reason" in own) return bad(own.reason);
-  const unit = own.unit;
+  const unit = ownUnit(ctx, power, p.unit);
+  if (typeof unit === "string") return bad(unit);
   switch (p.kind) {
     case "disband":
     case "remove":
@@ -529,9 +512,9 @@ function interpretAdjustment(
     }
     case "remove":
     case "disband": {
-      const own = ownUnit(ctx, power, p.unit);
-      if ("reason" in own) return bad(own.reason);
-      return good({ kind: "remove", unit: own.unit });
+      const unit = ownUnit(ctx, power, p.unit);
+      if (typeof unit === "string") return bad(unit);
+      return good({ kind: "remove", unit });
     }
     default:
       return bad(`${p.kind} is not an order for ${phaseWord.A}; build, remove or waive`);

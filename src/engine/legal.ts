@@ -65,10 +65,12 @@ interface Tables {
   readonly stamp: Int32Array;
   readonly compStamp: Int32Array;
   /**
-   * Per province, the units that could move there: the first `incomingN[p]` entries of
-   * `incoming[p]` (the lists are overwritten, never shrunk, so no phase reallocates them).
+   * Per province, the units that could move there: the first `incomingN[p]` entries of the
+   * row `incoming[p * cap ..]` (one row of `cap` entries per province; `cap` grows with the
+   * number of units, so no phase reallocates them).
    */
-  readonly incoming: number[][];
+  incoming: Int32Array;
+  cap: number;
   readonly incomingN: Int32Array;
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
@@ -155,7 +157,8 @@ function tablesFor(variant: Variant): Tables {
     comp: new Int32Array(n),
     stamp: new Int32Array(n),
     compStamp: new Int32Array(n),
-    incoming: provs.map(() => []),
+    incoming: new Int32Array(0),
+    cap: 0,
     incomingN: new Int32Array(n),
     closed: new Uint8Array(n),
     marked: new Int32Array(n + 1),
@@ -210,7 +213,7 @@ interface Prepared {
 
 /** Lists unit `u` among those that could move to province `d`. */
 function addIncoming(t: Tables, d: number, u: number): void {
-  t.incoming[d]![t.incomingN[d]!++] = u;
+  t.incoming[d * t.cap + t.incomingN[d]!++] = u;
 }
 
 /**
@@ -246,6 +249,10 @@ function prepare(variant: Variant, position: Position): Prepared {
   at.fill(-1);
   comp.fill(-1);
   t.incomingN.fill(0);
+  if (t.cap < units.length) {
+    t.cap = units.length;
+    t.incoming = new Int32Array(t.n * t.cap);
+  }
 
   if (t.up.length < nu) t.up = new Int32Array(nu);
   const { up } = t;
@@ -314,7 +321,7 @@ export function legalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, cap, incomingN, closed } = t;
   const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
   // Holds and moves; and who could move where, for supports.
@@ -371,9 +378,9 @@ export function legalMovementOrders(
       });
     }
     for (const d of reach) {
-      const inc = incoming[d]!;
+      const row = d * cap;
       for (let q = 0; q < incomingN[d]!; q++) {
-        const v = inc[q]!;
+        const v = incoming[row + q]!;
         if (v === u) continue;
         const x = units[v]!;
         list.push({
@@ -417,7 +424,7 @@ export function randomLegalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, cap, incomingN, closed } = t;
   const nu = units.length;
   if (t.counts.length < nu) t.counts = new Int32Array(nu);
   const moves = t.counts;
@@ -518,9 +525,9 @@ export function randomLegalMovementOrders(
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
       for (const d of reach) {
-        const inc = incoming[d]!;
+        const row = d * cap;
         for (let q = 0; q < incomingN[d]!; q++) {
-          const v = inc[q]!;
+          const v = incoming[row + q]!;
           if (v === u || k-- > 0) continue;
           const x = units[v]!;
           found = {

@@ -3,7 +3,7 @@ import { type Interpretation, type InterpretContext, interpretOrder } from "./in
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
 import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
 import type { RuleOptions } from "./rules.ts";
-import { KIND_SEA, nextMark } from "./tables.ts";
+import { KIND_SEA, type MapTables, nextMark } from "./tables.ts";
 import type { PowerId, ProvinceId } from "./types.ts";
 
 /*
@@ -149,7 +149,16 @@ export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null
     if (i === undefined) throw new Error(`unknown province ${u.province}`);
     if (t.kind[i] === KIND_SEA) t.mark[i] = s;
   }
-  if (seaRoute(map, o.unit.province, o.to.province, (sea) => t.mark[t.index.get(sea)!] === s))
-    return null;
+  marked.t = t;
+  marked.s = s;
+  if (seaRoute(map, o.unit.province, o.to.province, holdsFleet)) return null;
   return `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
 }
+
+/**
+ * The seas `impossibleConvoy` marked as holding fleets, read by `holdsFleet` (one predicate
+ * for every call: no closure made per order).
+ */
+const marked: { t: MapTables | null; s: number } = { t: null, s: 0 };
+const holdsFleet = (sea: ProvinceId): boolean =>
+  marked.t !== null && marked.t.mark[marked.t.index.get(sea)!] === marked.s;
