@@ -254,7 +254,7 @@ function adjudicateParsedOne(
       entries.push({
         power,
         text: null,
-        subject: "unit" in p ? p.unit.province : null,
+        subject: p.kind === "build" || p.kind === "waive" ? null : p.unit.province,
         moveOrdered: p.kind === "move",
         sameAs: null,
         duplicate: false,
@@ -564,7 +564,16 @@ export function retreatOptions(
   d: DislodgedUnit,
   rules: RuleOptions,
 ): readonly Location[] {
-  const ctx = makeContext(variant, pos, rules);
+  // The units dislodged in one phase are asked about one after another on one position.
+  const last = lastRetreatContext;
+  const ctx =
+    last !== null &&
+    last.variant === variant &&
+    last.ctx.position === pos &&
+    last.ctx.rules === rules
+      ? last.ctx
+      : makeContext(variant, pos, rules);
+  lastRetreatContext = { variant, ctx };
   const out: Location[] = [];
   const neighbours =
     d.type === "A"
@@ -583,6 +592,9 @@ export function retreatOptions(
   }
   return out;
 }
+
+/** The context `retreatOptions` read last (positions and contexts are immutable). */
+let lastRetreatContext: { readonly variant: Variant; readonly ctx: InterpretContext } | null = null;
 
 function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
   const { position, rules } = ctx;

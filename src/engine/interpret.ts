@@ -350,14 +350,24 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       const targetType = there?.type ?? p.supported.type ?? "A";
       if (p.to === null)
         return good({ kind: "support", unit, target, targetType, to: null, toCoast: null });
+      // Written out, not spread: a spread literal is built by a slow generic copy.
+      if (p.arrived)
+        return good({
+          kind: "support",
+          unit,
+          target,
+          targetType,
+          to: p.to.province,
+          toCoast: null,
+          arrived: true,
+        });
       return good({
         kind: "support",
         unit,
         target,
         targetType,
         to: p.to.province,
-        toCoast: p.arrived ? null : p.to.coast,
-        ...(p.arrived ? { arrived: true } : {}),
+        toCoast: p.to.coast,
       });
     }
     case "convoy": {

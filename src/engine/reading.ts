@@ -3,7 +3,7 @@ import { type Interpretation, type InterpretContext, interpretOrder } from "./in
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
 import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
 import type { RuleOptions } from "./rules.ts";
-import { KIND_SEA, type MapTables, nextMark } from "./tables.ts";
+import { KIND_SEA } from "./tables.ts";
 import type { PowerId, ProvinceId } from "./types.ts";
 
 /*
@@ -141,24 +141,59 @@ export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null
       ? map.armyAdjacent(o.unit.province, o.to.province)
       : t.armyAdjM[from * t.n + to] === 1;
   if (adjacent) return null;
-  // The seas holding fleets, marked in the map's scratch array for the search.
-  const s = nextMark(t);
-  for (const u of position.units) {
-    if (u.type !== "F") continue;
-    const i = t.index.get(u.province);
-    if (i === undefined) throw new Error(`unknown province ${u.province}`);
-    if (t.kind[i] === KIND_SEA) t.mark[i] = s;
+  if (from === undefined || to === undefined) {
+    if (seaRoute(map, o.unit.province, o.to.province, (sea) => holdsFleet(position, sea)))
+      return null;
+  } else {
+    // A chain of fleet-held seas joins them when a fleet-held sea touching each end is in
+    // one group of fleet-held seas next to each other (seaRoute's search, made once a phase).
+    const group = fleetGroups(ctx);
+    const { seasAt } = t;
+    for (const a of seasAt[from]!) {
+      if (group[a] === -1) continue;
+      for (const b of seasAt[to]!) if (group[b] === group[a]) return null;
+    }
   }
-  marked.t = t;
-  marked.s = s;
-  if (seaRoute(map, o.unit.province, o.to.province, holdsFleet)) return null;
   return `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
 }
 
-/**
- * The seas `impossibleConvoy` marked as holding fleets, read by `holdsFleet` (one predicate
- * for every call: no closure made per order).
- */
-const marked: { t: MapTables | null; s: number } = { t: null, s: 0 };
-const holdsFleet = (sea: ProvinceId): boolean =>
-  marked.t !== null && marked.t.mark[marked.t.index.get(sea)!] === marked.s;
+/** Whether a fleet stands in the sea (for a position on provinces the tables lack). */
+const holdsFleet = (position: InterpretContext["position"], sea: ProvinceId): boolean =>
+  position.units.some((u) => u.type === "F" && u.province === sea);
+
+/** Per context (one position), each fleet-held sea's group of fleet-held seas; -1 elsewhere. */
+const groups = new WeakMap<InterpretContext, Int32Array>();
+
+function fleetGroups(ctx: InterpretContext): Int32Array {
+  const known = groups.get(ctx);
+  if (known) return known;
+  const t = ctx.tables;
+  const group = new Int32Array(t.n).fill(-1);
+  const held: number[] = [];
+  for (const u of ctx.position.units) {
+    if (u.type !== "F") continue;
+    const i = t.index.get(u.province);
+    if (i === undefined) throw new Error(`unknown province ${u.province}`);
+    if (t.kind[i] === KIND_SEA && group[i] === -1) {
+      group[i] = -2;
+      held.push(i);
+    }
+  }
+  let next = 0;
+  const queue: number[] = [];
+  for (const start of held) {
+    if (group[start] !== -2) continue;
+    group[start] = next;
+    queue.length = 0;
+    queue.push(start);
+    for (let q = 0; q < queue.length; q++)
+      for (const s of t.seaNext[queue[q]!]!)
+        if (group[s] === -2) {
+          group[s] = next;
+          queue.push(s);
+        }
+    next++;
+  }
+  groups.set(ctx, group);
+  return group;
+}

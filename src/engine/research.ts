@@ -324,14 +324,18 @@ export function parsedOfOrder(o: Order): ParsedOrder {
       return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: o.viaConvoy };
     case "retreat":
       return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: false };
-    case "support":
-      return {
-        kind: "support",
-        unit: spec(o.unit),
-        supported: { type: o.targetType, province: o.target, coast: null, power: null },
-        to: o.to === null ? null : { province: o.to, coast: null },
-        ...(o.arrived ? { arrived: true } : {}),
+    case "support": {
+      const supported: UnitSpec = {
+        type: o.targetType,
+        province: o.target,
+        coast: null,
+        power: null,
       };
+      const to = o.to === null ? null : { province: o.to, coast: null };
+      // Written out, not spread: a spread literal is built by a slow generic copy.
+      if (o.arrived) return { kind: "support", unit: spec(o.unit), supported, to, arrived: true };
+      return { kind: "support", unit: spec(o.unit), supported, to };
+    }
     case "convoy":
       return {
         kind: "convoy",

@@ -42,6 +42,10 @@ export interface MapTables {
    * `(a*n + b)*n + s`: 0 not yet known, 1 no, 2 yes.
    */
   convoyThrough: Uint8Array | null;
+  /** Per province, the seas that touch it (a fleet there could move to it), as in convoy.ts. */
+  readonly seasAt: readonly Int32Array[];
+  /** Per sea, the seas next to it; empty for other provinces. */
+  readonly seaNext: readonly Int32Array[];
   /** Scratch: provinces marked with the current stamp (`nextMark`). */
   readonly mark: Int32Array;
   markCounter: number;
@@ -81,6 +85,18 @@ export function mapTables(map: GameMap): MapTables {
       fleetTo[locationSlot(i, coast)] = row.map((l) => (l.length === 0 ? NO_LOCATIONS : l));
     }
   });
+  const seasAt: number[][] = provs.map(() => []);
+  const seaNext: number[][] = provs.map(() => []);
+  provs.forEach((p, i) => {
+    if (p.kind !== "sea") return;
+    const touching = new Set<number>();
+    for (const l of map.fleetNeighbours({ province: p.id, coast: null }))
+      touching.add(index.get(l.province)!);
+    for (const j of touching) {
+      seasAt[j]!.push(i);
+      if (kind[j] === KIND_SEA) seaNext[i]!.push(j);
+    }
+  });
   const t: MapTables = {
     n,
     index,
@@ -93,6 +109,8 @@ export function mapTables(map: GameMap): MapTables {
     plainLoc: provs.map((p) => ({ province: p.id, coast: null })),
     fleetTo,
     convoyThrough: null,
+    seasAt: seasAt.map((l) => Int32Array.from(l)),
+    seaNext: seaNext.map((l) => Int32Array.from(l)),
     mark: new Int32Array(n),
     markCounter: 0,
   };
