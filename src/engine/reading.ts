@@ -161,12 +161,14 @@ export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null
 const holdsFleet = (position: InterpretContext["position"], sea: ProvinceId): boolean =>
   position.units.some((u) => u.type === "F" && u.province === sea);
 
-/** Per context (one position), each fleet-held sea's group of fleet-held seas; -1 elsewhere. */
-const groups = new WeakMap<InterpretContext, Int32Array>();
+/**
+ * For the context last asked about (one phase's), each fleet-held sea's group of fleet-held
+ * seas; -1 elsewhere. (One entry, not a WeakMap: weak keys cost the collector.)
+ */
+let groups: { readonly ctx: InterpretContext; readonly group: Int32Array } | null = null;
 
 function fleetGroups(ctx: InterpretContext): Int32Array {
-  const known = groups.get(ctx);
-  if (known) return known;
+  if (groups !== null && groups.ctx === ctx) return groups.group;
   const t = ctx.tables;
   const group = new Int32Array(t.n).fill(-1);
   const held: number[] = [];
@@ -194,6 +196,6 @@ function fleetGroups(ctx: InterpretContext): Int32Array {
         }
     next++;
   }
-  groups.set(ctx, group);
+  groups = { ctx, group };
   return group;
 }
