@@ -171,9 +171,10 @@ function convoyPasses(
   const t = ctx.tables;
   const a = indexOf(ctx, from);
   const b = indexOf(ctx, to);
-  const s = indexOf(ctx, via);
-  t.convoyThrough ??= new Uint8Array(t.n * t.n * t.n);
-  const k = (a * t.n + b) * t.n + s;
+  const s = t.seaIndex[indexOf(ctx, via)]!;
+  if (s === -1) return seaRoute(ctx.map, from, to, anySea, via);
+  t.convoyThrough ??= new Uint8Array(t.n * t.n * t.seas);
+  const k = (a * t.n + b) * t.seas + s;
   if (t.convoyThrough[k] === 0)
     t.convoyThrough[k] = seaRoute(ctx.map, from, to, anySea, via) ? 2 : 1;
   return t.convoyThrough[k] === 2;

@@ -36,10 +36,13 @@ export interface MapTables {
    * province index of `to`, the locations of `to` a fleet there can reach (often empty).
    */
   readonly fleetTo: readonly (readonly (readonly Location[])[])[];
+  /** Per province, its place among the seas (0 to `seas - 1`), or -1 for land and coasts. */
+  readonly seaIndex: Int32Array;
+  readonly seas: number;
   /**
-   * n*n*n, filled on demand: whether a chain of seas (all of them usable) from a sea next to
-   * province `a` to a sea next to `b` can pass sea `s` (`seaRoute(map, a, b, all, s)`), at
-   * `(a*n + b)*n + s`: 0 not yet known, 1 no, 2 yes.
+   * n*n*seas, made and filled on demand: whether a chain of seas (all of them usable) from a
+   * sea next to province `a` to a sea next to `b` can pass sea `s` (`seaRoute(map, a, b, all,
+   * s)`), at `(a*n + b)*seas + seaIndex[s]`: 0 not yet known, 1 no, 2 yes.
    */
   convoyThrough: Uint8Array | null;
   /** Per province, the seas that touch it (a fleet there could move to it), as in convoy.ts. */
@@ -85,6 +88,11 @@ export function mapTables(map: GameMap): MapTables {
       fleetTo[locationSlot(i, coast)] = row.map((l) => (l.length === 0 ? NO_LOCATIONS : l));
     }
   });
+  const seaIndex = new Int32Array(n).fill(-1);
+  let seas = 0;
+  provs.forEach((p, i) => {
+    if (p.kind === "sea") seaIndex[i] = seas++;
+  });
   const seasAt: number[][] = provs.map(() => []);
   const seaNext: number[][] = provs.map(() => []);
   provs.forEach((p, i) => {
@@ -108,6 +116,8 @@ export function mapTables(map: GameMap): MapTables {
     armyAdjM,
     plainLoc: provs.map((p) => ({ province: p.id, coast: null })),
     fleetTo,
+    seaIndex,
+    seas,
     convoyThrough: null,
     seasAt: seasAt.map((l) => Int32Array.from(l)),
     seaNext: seaNext.map((l) => Int32Array.from(l)),
