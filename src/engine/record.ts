@@ -262,7 +262,7 @@ function stepWith(
   if (position.phase.type === "M") {
     for (const p of variant.powers) {
       if (unplayed.includes(p.id) || !orders.has(p.id)) {
-        if (position.units.some((u) => u.power === p.id)) civilDisorder.push(p.id);
+        if (hasUnits(position, p.id)) civilDisorder.push(p.id);
       }
     }
   }
@@ -278,6 +278,12 @@ function stepWith(
       index: state.index + 1,
     },
   };
+}
+
+/** Whether the power has a unit on the board (a module function: no closure per power). */
+function hasUnits(position: Position, power: PowerId): boolean {
+  for (const u of position.units) if (u.power === power) return true;
+  return false;
 }
 
 /** The state a record has reached. */
