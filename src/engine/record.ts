@@ -18,6 +18,7 @@ import {
 import { rngFor } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
+import { powerTables } from "./tables.ts";
 import type { Position, PowerId } from "./types.ts";
 
 /*
@@ -245,7 +246,7 @@ function stepWith(
   for (const power of orders.keys()) {
     if (unplayed.includes(power))
       throw new RecordError(`${power} is not played by anyone in this game`);
-    if (!variant.powers.some((p) => p.id === power)) {
+    if (!powerTables(variant).index.has(power)) {
       throw new RecordError(`unknown power "${power}"`);
     }
   }
