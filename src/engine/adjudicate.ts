@@ -13,6 +13,7 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
+import { mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   type DislodgedUnit,
   dislodgedKey,
@@ -253,7 +254,7 @@ function adjudicateParsedOne(
       entries.push({
         power,
         text: null,
-        subject: "unit" in p ? p.unit.province : null,
+        subject: p.kind === "build" || p.kind === "waive" ? null : p.unit.province,
         moveOrdered: p.kind === "move",
         sameAs: null,
         duplicate: false,
@@ -563,7 +564,16 @@ export function retreatOptions(
   d: DislodgedUnit,
   rules: RuleOptions,
 ): readonly Location[] {
-  const ctx = makeContext(variant, pos, rules);
+  // The units dislodged in one phase are asked about one after another on one position.
+  const last = lastRetreatContext;
+  const ctx =
+    last !== null &&
+    last.variant === variant &&
+    last.ctx.position === pos &&
+    last.ctx.rules === rules
+      ? last.ctx
+      : makeContext(variant, pos, rules);
+  lastRetreatContext = { variant, ctx };
   const out: Location[] = [];
   const neighbours =
     d.type === "A"
@@ -582,6 +592,9 @@ export function retreatOptions(
   }
   return out;
 }
+
+/** The context `retreatOptions` read last (positions and contexts are immutable). */
+let lastRetreatContext: { readonly variant: Variant; readonly ctx: InterpretContext } | null = null;
 
 function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[]): PhaseResult {
   const { position, rules } = ctx;
@@ -644,9 +657,15 @@ function afterRetreats(variant: Variant, pos: Position, rules: RuleOptions): Pos
   if (season === "S" || season === "U") {
     return { ...pos, phase: { season: "F", year, type: "M" } };
   }
-  const centers = new Map(pos.centers);
+  // The centres change hands where a unit stands on another's (or nobody's) centre; when none
+  // does, the position keeps its map of owners (`finish` knows centres were counted).
+  const t = mapTables(variant.map);
+  let centers = pos.centers;
   for (const u of pos.units) {
-    if (variant.map.province(u.province)?.supplyCenter) centers.set(u.province, u.power);
+    const i = t.index.get(u.province);
+    if (i === undefined || t.supplyCenter[i] !== 1 || centers.get(u.province) === u.power) continue;
+    if (centers === pos.centers) centers = new Map(pos.centers);
+    (centers as Map<ProvinceId, PowerId>).set(u.province, u.power);
   }
   const adj: Position = { ...pos, phase: { season: "W", year, type: "A" }, centers };
   return adjustmentNeeded(variant, adj, rules)
@@ -673,6 +692,44 @@ export function buildSites(variant: Variant, pos: Position, power: PowerId): rea
 }
 
 function adjustmentNeeded(variant: Variant, pos: Position, _rules: RuleOptions): boolean {
+  // Over the power tables: centres less units per power; a power the variant does not list
+  // (never in play) is counted by `adjustmentCounts`.
+  const pt = powerTables(variant);
+  const counts = pt.a;
+  counts.fill(0);
+  for (const owner of pos.centers.values()) {
+    const w = pt.index.get(owner);
+    if (w === undefined) return adjustmentNeededSlowly(variant, pos);
+    counts[w]!++;
+  }
+  for (const u of pos.units) {
+    const w = pt.index.get(u.power);
+    if (w === undefined) return adjustmentNeededSlowly(variant, pos);
+    counts[w]!--;
+  }
+  let building = false;
+  for (let w = 0; w < counts.length; w++) {
+    if (counts[w]! < 0) return true;
+    if (counts[w]! > 0) building = true;
+  }
+  if (!building) return false;
+  // A build is due: is there a free owned home centre for it?
+  const t = mapTables(variant.map);
+  const s = nextMark(t);
+  for (const u of pos.units) {
+    const i = t.index.get(u.province);
+    if (i !== undefined) t.mark[i] = s;
+  }
+  for (let w = 0; w < counts.length; w++) {
+    if (counts[w]! <= 0) continue;
+    const power = pt.ids[w]!;
+    for (const h of pt.homes[w]!)
+      if (t.mark[h] !== s && pos.centers.get(t.ids[h]!) === power) return true;
+  }
+  return false;
+}
+
+function adjustmentNeededSlowly(variant: Variant, pos: Position): boolean {
   for (const [power, n] of adjustmentCounts(variant, pos)) {
     if (n < 0) return true;
     if (n > 0 && buildSites(variant, pos, power).length > 0) return true;
@@ -811,12 +868,51 @@ function finish(
   next: Position,
   dislodged: PhaseResult["dislodged"] = [],
 ): PhaseResult {
-  let winner: PowerId | null = null;
-  if (variant.victoryCenters !== null && next.centers !== position.centers) {
-    const solo = variant.victoryCenters;
-    const counts = new Map<PowerId, number>();
-    for (const owner of next.centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    for (const [p, n] of counts) if (n >= solo) winner = p;
-  }
+  const winner =
+    variant.victoryCenters !== null && centresCounted(position, next)
+      ? soloWinner(variant, next.centers, variant.victoryCenters)
+      : null;
   return { phase: position.phase, results, next, winner, dislodged };
+}
+
+/**
+ * Whether the centres were counted in going from the phase played to `next`
+ * (`afterRetreats` after a fall or winter season: a fall movement phase with no retreat
+ * phase after it, or a fall or winter retreat phase), whether or not any changed hands.
+ */
+function centresCounted(position: Position, next: Position): boolean {
+  const { season, type } = position.phase;
+  if (type === "A" || season === "S" || season === "U") return next.centers !== position.centers;
+  return type === "R" || next.phase.type !== "R" || next.centers !== position.centers;
+}
+
+/** The power owning `solo` centres or more (of several, the last in the owners' order). */
+function soloWinner(
+  variant: Variant,
+  centers: ReadonlyMap<ProvinceId, PowerId>,
+  solo: number,
+): PowerId | null {
+  if (solo < 1) return soloWinnerSlowly(centers, solo);
+  const pt = powerTables(variant);
+  const counts = pt.b;
+  counts.fill(0);
+  let winners = 0;
+  let winner: PowerId | null = null;
+  for (const owner of centers.values()) {
+    const w = pt.index.get(owner);
+    if (w === undefined) return soloWinnerSlowly(centers, solo);
+    if (++counts[w]! === solo) {
+      winners++;
+      winner = owner;
+    }
+  }
+  return winners > 1 ? soloWinnerSlowly(centers, solo) : winner;
+}
+
+function soloWinnerSlowly(centers: ReadonlyMap<ProvinceId, PowerId>, solo: number): PowerId | null {
+  let winner: PowerId | null = null;
+  const counts = new Map<PowerId, number>();
+  for (const owner of centers.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+  for (const [p, n] of counts) if (n >= solo) winner = p;
+  return winner;
 }

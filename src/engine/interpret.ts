@@ -3,6 +3,14 @@ import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
 import {
+  KIND_COAST,
+  KIND_LAND,
+  KIND_SEA,
+  locationSlot,
+  type MapTables,
+  mapTables,
+} from "./tables.ts";
+import {
   type DislodgedUnit,
   dislodgedKey,
   type Location,
@@ -28,13 +36,20 @@ export type Interpretation =
 const bad = (reason: string): Interpretation => ({ ok: false, reason });
 const good = (order: Order): Interpretation => ({ ok: true, order });
 
+/** Units by province (`ReadonlyMap.get`'s shape). */
+export interface UnitLookup {
+  get(province: string): Unit | undefined;
+}
+
 export interface InterpretContext {
   readonly map: GameMap;
+  /** The map's integer tables (the same map, read by index). */
+  readonly tables: MapTables;
   readonly powers: readonly Power[];
   readonly position: Position;
   readonly rules: RuleOptions;
   /** Units by province, for the phase being interpreted (dislodged ones in a retreat phase). */
-  readonly unitAt: ReadonlyMap<string, Unit>;
+  readonly unitAt: UnitLookup;
   /**
    * Retreat phases: dislodged units by power and province (`dislodgedKey`), since two powers'
    * units may have been dislodged from one province (sequential movement).
@@ -45,31 +60,127 @@ export interface InterpretContext {
 }
 
 const NOTHING_CLOSED: ReadonlySet<ProvinceId> = new Set();
+const NO_DISLODGED: ReadonlyMap<string, DislodgedUnit> = new Map();
+
+/** The first unit in each province, looked up through the map's province indices. */
+class UnitsByProvince implements UnitLookup {
+  constructor(
+    private readonly index: ReadonlyMap<string, number>,
+    private readonly at: readonly number[],
+    private readonly units: readonly Unit[],
+  ) {}
+
+  get(province: string): Unit | undefined {
+    const i = this.index.get(province);
+    if (i === undefined) return undefined;
+    const u = this.at[i]!;
+    return u === -1 ? undefined : this.units[u];
+  }
+}
+
+/** Units by province, or null when one stands in a province the map does not have. */
+function unitsByProvince(t: MapTables, units: readonly Unit[]): UnitLookup | null {
+  const at: number[] = new Array(t.n).fill(-1);
+  for (let u = 0; u < units.length; u++) {
+    const i = t.index.get(units[u]!.province);
+    if (i === undefined) return null;
+    if (at[i] === -1) at[i] = u;
+  }
+  return new UnitsByProvince(t.index, at, units);
+}
 
 export function makeContext(
   variant: Variant,
   position: Position,
   rules: RuleOptions,
 ): InterpretContext {
-  const unitAt = new Map<string, Unit>();
-  const dislodgedAt = new Map<string, DislodgedUnit>();
-  const list = position.phase.type === "R" ? position.dislodged : position.units;
+  const tables = mapTables(variant.map);
+  let unitAt: UnitLookup | null = null;
+  let dislodgedAt = NO_DISLODGED;
   // Dislodged units enter orders as plain units, as every other order names them.
   if (position.phase.type === "R") {
-    for (const u of list) {
-      if (!unitAt.has(u.province))
-        unitAt.set(u.province, {
+    const byProvince = new Map<string, Unit>();
+    for (const u of position.dislodged) {
+      if (!byProvince.has(u.province))
+        byProvince.set(u.province, {
           power: u.power,
           type: u.type,
           province: u.province,
           coast: u.coast,
         });
     }
-    for (const d of position.dislodged) dislodgedAt.set(dislodgedKey(d), d);
-  } else for (const u of list) if (!unitAt.has(u.province)) unitAt.set(u.province, u);
+    unitAt = byProvince;
+    const byKey = new Map<string, DislodgedUnit>();
+    for (const d of position.dislodged) byKey.set(dislodgedKey(d), d);
+    dislodgedAt = byKey;
+  } else unitAt = unitsByProvince(tables, position.units);
+  if (unitAt === null) {
+    const byProvince = new Map<string, Unit>();
+    for (const u of position.units) if (!byProvince.has(u.province)) byProvince.set(u.province, u);
+    unitAt = byProvince;
+  }
   const closed = variant.closed?.(position.phase) ?? NOTHING_CLOSED;
-  return { map: variant.map, powers: variant.powers, position, rules, unitAt, dislodgedAt, closed };
+  return {
+    map: variant.map,
+    tables,
+    powers: variant.powers,
+    position,
+    rules,
+    unitAt,
+    dislodgedAt,
+    closed,
+  };
 }
+
+/** A province's index, or an exception (as `GameMap.get`) for one the map does not have. */
+function indexOf(ctx: InterpretContext, id: ProvinceId): number {
+  const i = ctx.tables.index.get(id);
+  if (i === undefined) throw new Error(`unknown province ${id}`);
+  return i;
+}
+
+/** `GameMap.fleetTargets(from, to)`, read from the tables. */
+function fleetTargets(ctx: InterpretContext, from: Location, to: ProvinceId): readonly Location[] {
+  const t = ctx.tables;
+  const f = t.index.get(from.province);
+  const d = t.index.get(to);
+  if (f === undefined || d === undefined) return ctx.map.fleetTargets(from, to);
+  return t.fleetTo[locationSlot(f, from.coast)]![d]!;
+}
+
+/** `GameMap.canReach`, read from the tables. */
+function canReach(ctx: InterpretContext, unit: Unit, to: ProvinceId): boolean {
+  if (unit.type !== "A") return fleetTargets(ctx, unit, to).length > 0;
+  const t = ctx.tables;
+  const f = t.index.get(unit.province);
+  const d = t.index.get(to);
+  if (f === undefined || d === undefined) return ctx.map.canReach(unit.type, unit, to);
+  return t.armyAdjM[f * t.n + d] === 1;
+}
+
+/**
+ * Whether a fleet in sea `via` can be part of some convoy from `from` to `to` (a chain of
+ * seas through it joins them): a property of the map, worked out once per triple.
+ */
+function convoyPasses(
+  ctx: InterpretContext,
+  from: ProvinceId,
+  to: ProvinceId,
+  via: ProvinceId,
+): boolean {
+  const t = ctx.tables;
+  const a = indexOf(ctx, from);
+  const b = indexOf(ctx, to);
+  const s = t.seaIndex[indexOf(ctx, via)]!;
+  if (s === -1) return seaRoute(ctx.map, from, to, anySea, via);
+  t.convoyThrough ??= new Uint8Array(t.n * t.n * t.seas);
+  const k = (a * t.n + b) * t.seas + s;
+  if (t.convoyThrough[k] === 0)
+    t.convoyThrough[k] = seaRoute(ctx.map, from, to, anySea, via) ? 2 : 1;
+  return t.convoyThrough[k] === 2;
+}
+
+const anySea = (): boolean => true;
 
 const closedReason = (ctx: InterpretContext, p: ProvinceId): string =>
   `${nameOf(ctx, p)} is neutral territory: no unit may enter it now`;
@@ -90,12 +201,8 @@ const unitIn = (ctx: InterpretContext, p: ProvinceId): Unit | undefined =>
 
 const where = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);
 
-/** Finds the power's own unit named by the order, or says why it cannot. */
-function ownUnit(
-  ctx: InterpretContext,
-  power: PowerId,
-  spec: UnitSpec,
-): { unit: Unit } | { reason: string } {
+/** Finds the power's own unit named by the order, or says why it cannot (a string). */
+function ownUnit(ctx: InterpretContext, power: PowerId, spec: UnitSpec): Unit | string {
   const phase = ctx.position.phase.type;
   // In a retreat phase the power's own dislodged unit there, if it has one (another power's
   // may have been dislodged from the same province).
@@ -107,24 +214,17 @@ function ownUnit(
     ? { power: own.power, type: own.type, province: own.province, coast: own.coast }
     : ctx.unitAt.get(spec.province);
   if (!unit) {
-    return {
-      reason:
-        phase === "R"
-          ? `no dislodged unit in ${nameOf(ctx, spec.province)}`
-          : `there is no unit in ${nameOf(ctx, spec.province)}`,
-    };
+    return phase === "R"
+      ? `no dislodged unit in ${nameOf(ctx, spec.province)}`
+      : `there is no unit in ${nameOf(ctx, spec.province)}`;
   }
   if (unit.power !== power) {
-    return {
-      reason: `the unit in ${nameOf(ctx, spec.province)} is ${adjectiveOf(ctx, unit.power)}, not yours`,
-    };
+    return `the unit in ${nameOf(ctx, spec.province)} is ${adjectiveOf(ctx, unit.power)}, not yours`;
   }
   if (spec.type && spec.type !== unit.type && ctx.rules.unitType === "strict") {
-    return {
-      reason: `the unit in ${nameOf(ctx, spec.province)} is ${unit.type === "A" ? "an army" : "a fleet"}, not ${spec.type === "A" ? "an army" : "a fleet"}`,
-    };
+    return `the unit in ${nameOf(ctx, spec.province)} is ${unit.type === "A" ? "an army" : "a fleet"}, not ${spec.type === "A" ? "an army" : "a fleet"}`;
   }
-  return { unit };
+  return unit;
 }
 
 /**
@@ -138,7 +238,7 @@ export function moveTarget(
 ): { loc: Location } | { reason: string } {
   const { map } = ctx;
   if (unit.type === "A") return { loc: { province: to.province, coast: null } };
-  const targets = map.fleetTargets(unit, to.province);
+  const targets = fleetTargets(ctx, unit, to.province);
   if (targets.length === 0)
     return { reason: `a fleet in ${where(unit)} cannot reach ${nameOf(ctx, to.province)}` };
   if (to.coast) {
@@ -190,9 +290,8 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
   if (p.kind === "build" || p.kind === "waive" || p.kind === "disband" || p.kind === "remove") {
     return bad(`${p.kind} is not an order for ${phaseWord.M}; units hold, move, support or convoy`);
   }
-  const own = ownUnit(ctx, power, p.unit);
-  if ("reason" in own) return bad(own.reason);
-  const unit = own.unit;
+  const unit = ownUnit(ctx, power, p.unit);
+  if (typeof unit === "string") return bad(unit);
   const { map } = ctx;
   switch (p.kind) {
     case "hold":
@@ -201,29 +300,28 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       if (p.to.province === unit.province)
         return bad("a unit cannot move to the province it is in");
       if (ctx.closed.has(p.to.province)) return bad(closedReason(ctx, p.to.province));
-      if (map.get(p.to.province).impassable)
+      const { tables } = ctx;
+      const d = indexOf(ctx, p.to.province);
+      if (tables.impassable[d] === 1)
         return bad(`${nameOf(ctx, p.to.province)} is impassable: no unit may enter it`);
       if (unit.type === "A") {
-        if (map.get(p.to.province).kind === "sea") {
+        if (tables.kind[d] === KIND_SEA) {
           return bad(`an army cannot move to ${nameOf(ctx, p.to.province)}, a sea`);
         }
-        if (!map.armyAdjacent(unit.province, p.to.province)) {
+        const f = indexOf(ctx, unit.province);
+        if (tables.armyAdjM[f * tables.n + d] !== 1) {
           // Only possible by convoy; whether a convoy route is ordered is checked with all
           // orders in view (see `checkConvoyRoutes`).
-          if (map.get(unit.province).kind !== "coast" || map.get(p.to.province).kind !== "coast") {
+          if (tables.kind[f] !== KIND_COAST || tables.kind[d] !== KIND_COAST) {
             return bad(
               `${nameOf(ctx, unit.province)} is not adjacent to ${nameOf(ctx, p.to.province)}`,
             );
           }
         }
-        return good({
-          kind: "move",
-          unit,
-          to: { province: p.to.province, coast: null },
-          viaConvoy: p.viaConvoy,
-        });
+        // The map's `{ province, coast: null }` for the province (readonly, shared).
+        return good({ kind: "move", unit, to: tables.plainLoc[d]!, viaConvoy: p.viaConvoy });
       }
-      if (map.get(p.to.province).kind === "land") {
+      if (tables.kind[d] === KIND_LAND) {
         return bad(`a fleet cannot move to ${nameOf(ctx, p.to.province)}, inland`);
       }
       const t = moveTarget(ctx, unit, p.to);
@@ -244,7 +342,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
         );
       if (p.to && p.to.province === target)
         return bad("a supported unit cannot move to where it already is");
-      if (!map.canReach(unit.type, unit, reach)) {
+      if (!canReach(ctx, unit, reach)) {
         return bad(
           `a unit in ${where(unit)} cannot support into ${nameOf(ctx, reach)}: it could not move there`,
         );
@@ -253,14 +351,24 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       const targetType = there?.type ?? p.supported.type ?? "A";
       if (p.to === null)
         return good({ kind: "support", unit, target, targetType, to: null, toCoast: null });
+      // Written out, not spread: a spread literal is built by a slow generic copy.
+      if (p.arrived)
+        return good({
+          kind: "support",
+          unit,
+          target,
+          targetType,
+          to: p.to.province,
+          toCoast: null,
+          arrived: true,
+        });
       return good({
         kind: "support",
         unit,
         target,
         targetType,
         to: p.to.province,
-        toCoast: p.arrived ? null : p.to.coast,
-        ...(p.arrived ? { arrived: true } : {}),
+        toCoast: p.to.coast,
       });
     }
     case "convoy": {
@@ -284,7 +392,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       ) {
         return bad("an army can be convoyed only from one coastal province to another");
       }
-      if (!seaRoute(map, p.convoyed.province, p.to.province, () => true, unit.province)) {
+      if (!convoyPasses(ctx, p.convoyed.province, p.to.province, unit.province)) {
         return bad(
           `a fleet in ${nameOf(ctx, unit.province)} cannot be part of any convoy from ${nameOf(ctx, p.convoyed.province)} to ${nameOf(ctx, p.to.province)}`,
         );
@@ -312,9 +420,8 @@ function interpretRetreat(ctx: InterpretContext, power: PowerId, p: ParsedOrder)
   if (p.kind === "build" || p.kind === "waive") {
     return bad(`${p.kind} is not an order for ${phaseWord.R}; dislodged units retreat or disband`);
   }
-  const own = ownUnit(ctx, power, p.unit);
-  if ("reason" in own) return bad(own.reason);
-  const unit = own.unit;
+  const unit = ownUnit(ctx, power, p.unit);
+  if (typeof unit === "string") return bad(unit);
   switch (p.kind) {
     case "disband":
     case "remove":
@@ -337,7 +444,7 @@ export function retreatTarget(
 ): { loc: Location } | { reason: string } {
   const { map, position } = ctx;
   if (ctx.closed.has(to.province)) return { reason: closedReason(ctx, to.province) };
-  if (!map.canReach(unit.type, unit, to.province)) {
+  if (!canReach(ctx, unit, to.province)) {
     return {
       reason: `${where(unit)} is not adjacent to ${nameOf(ctx, to.province)} for ${unit.type === "A" ? "an army" : "a fleet"}`,
     };
@@ -416,9 +523,9 @@ function interpretAdjustment(
     }
     case "remove":
     case "disband": {
-      const own = ownUnit(ctx, power, p.unit);
-      if ("reason" in own) return bad(own.reason);
-      return good({ kind: "remove", unit: own.unit });
+      const unit = ownUnit(ctx, power, p.unit);
+      if (typeof unit === "string") return bad(unit);
+      return good({ kind: "remove", unit });
     }
     default:
       return bad(`${p.kind} is not an order for ${phaseWord.A}; build, remove or waive`);

@@ -1,3 +1,4 @@
+import { coastBit, KIND_LAND, KIND_SEA, mapTables, nextMark, powerTables } from "./tables.ts";
 import { dislodgedKey, type Position, type PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
@@ -6,6 +7,71 @@ import type { Variant } from "./variant.ts";
  * (empty when all hold). Used by self-play and the property tests.
  */
 export function checkInvariants(variant: Variant, pos: Position): string[] {
+  // The verdict over integer tables; the words, when something may be broken, from the same
+  // rules written out (`describeBroken`), so both give the same problems.
+  return invariantsHold(variant, pos) ? [] : describeBroken(variant, pos);
+}
+
+/**
+ * True when every invariant holds; false when one may not (a province or power the tables do
+ * not know counts as may not: `describeBroken` then decides).
+ */
+function invariantsHold(variant: Variant, pos: Position): boolean {
+  const t = mapTables(variant.map);
+  const { index, kind, coastBits, mark, supplyCenter } = t;
+  const s = nextMark(t);
+  for (const u of pos.units) {
+    const i = index.get(u.province);
+    if (i === undefined || mark[i] === s) return false;
+    mark[i] = s;
+    const k = kind[i]!;
+    if (u.type === "A") {
+      if (k === KIND_SEA || u.coast !== null) return false;
+    } else {
+      if (k === KIND_LAND) return false;
+      const bits = coastBits[i]!;
+      if (bits === 0 ? u.coast !== null : u.coast === null || (bits & coastBit(u.coast)) === 0)
+        return false;
+    }
+  }
+  const { dislodged } = pos;
+  if (dislodged.length > 0) {
+    if (pos.phase.type !== "R") return false;
+    for (let a = 0; a < dislodged.length; a++) {
+      const d = dislodged[a]!;
+      const i = index.get(d.province);
+      if (i === undefined || mark[i] !== s) return false;
+      for (let b = 0; b < a; b++) {
+        const e = dislodged[b]!;
+        if (e.power === d.power && e.province === d.province) return false;
+      }
+    }
+  }
+  for (const c of pos.centers.keys()) {
+    const i = index.get(c);
+    if (i === undefined || supplyCenter[i] !== 1) return false;
+  }
+  if (pos.phase.season === "S" && pos.phase.type === "M") {
+    const pt = powerTables(variant);
+    const { a: centres, b: units } = pt;
+    centres.fill(0);
+    units.fill(0);
+    for (const owner of pos.centers.values()) {
+      const w = pt.index.get(owner);
+      if (w === undefined) return false;
+      centres[w]!++;
+    }
+    for (const u of pos.units) {
+      const w = pt.index.get(u.power);
+      if (w === undefined) return false;
+      if (++units[w]! > centres[w]!) return false;
+    }
+  }
+  return true;
+}
+
+/** Every broken invariant of the position, in words. */
+function describeBroken(variant: Variant, pos: Position): string[] {
   const problems: string[] = [];
   const { map } = variant;
   const seen = new Set<string>();

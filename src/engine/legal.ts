@@ -4,6 +4,7 @@ import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
+import { KIND_SEA as KIND_SEA_T, mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   COASTS,
   type Coast,
@@ -64,13 +65,20 @@ interface Tables {
   readonly stamp: Int32Array;
   readonly compStamp: Int32Array;
   /**
-   * Per province, the units that could move there: the first `incomingN[p]` entries of
-   * `incoming[p]` (the lists are overwritten, never shrunk, so no phase reallocates them).
+   * Per province, the units that could move there: the first `incomingN[p]` entries of the
+   * row `incoming[p * cap ..]` (one row of `cap` entries per province; `cap` grows with the
+   * number of units, so no phase reallocates them).
    */
-  readonly incoming: number[][];
+  incoming: Int32Array;
+  cap: number;
   readonly incomingN: Int32Array;
   /** 1 for provinces closed in the phase being generated. */
   readonly closed: Uint8Array;
+  /**
+   * The provinces `markConvoyReach` marked last, in no particular order: the first
+   * `marked[n]` entries (the army's own province among them).
+   */
+  readonly marked: Int32Array;
   /** Each unit's province index (`Prepared.up`), and a count per unit. */
   up: Int32Array;
   counts: Int32Array;
@@ -149,9 +157,11 @@ function tablesFor(variant: Variant): Tables {
     comp: new Int32Array(n),
     stamp: new Int32Array(n),
     compStamp: new Int32Array(n),
-    incoming: provs.map(() => []),
+    incoming: new Int32Array(0),
+    cap: 0,
     incomingN: new Int32Array(n),
     closed: new Uint8Array(n),
+    marked: new Int32Array(n + 1),
     up: new Int32Array(n),
     counts: new Int32Array(n),
     stampCounter: 0,
@@ -203,20 +213,29 @@ interface Prepared {
 
 /** Lists unit `u` among those that could move to province `d`. */
 function addIncoming(t: Tables, d: number, u: number): void {
-  t.incoming[d]![t.incomingN[d]!++] = u;
+  t.incoming[d * t.cap + t.incomingN[d]!++] = u;
 }
 
-/** Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to. */
+/**
+ * Marks (with a fresh stamp, returned) the provinces an army at `p` could be convoyed to, and
+ * lists them in `t.marked` (with `p` itself, which is left unmarked).
+ */
 function markConvoyReach(prep: Prepared, p: number): number {
   const { t, compCoasts } = prep;
-  const { comp, stamp, compStamp } = t;
+  const { comp, stamp, compStamp, marked, n } = t;
   const s = nextStamp(t);
+  let m = 0;
   for (const sea of t.seasTouching[p]!) {
     const c = comp[sea]!;
     if (c === -1 || compStamp[c] === s) continue;
     compStamp[c] = s;
-    for (const j of compCoasts[c]!) stamp[j] = s;
+    for (const j of compCoasts[c]!) {
+      if (stamp[j] === s) continue;
+      stamp[j] = s;
+      marked[m++] = j;
+    }
   }
+  marked[n] = m;
   stamp[p] = 0;
   return s;
 }
@@ -230,6 +249,10 @@ function prepare(variant: Variant, position: Position): Prepared {
   at.fill(-1);
   comp.fill(-1);
   t.incomingN.fill(0);
+  if (t.cap < units.length) {
+    t.cap = units.length;
+    t.incoming = new Int32Array(t.n * t.cap);
+  }
 
   if (t.up.length < nu) t.up = new Int32Array(nu);
   const { up } = t;
@@ -298,7 +321,7 @@ export function legalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, cap, incomingN, closed } = t;
   const nu = units.length;
   const out = new Map<ProvinceId, MovementOrder[]>();
   // Holds and moves; and who could move where, for supports.
@@ -355,9 +378,9 @@ export function legalMovementOrders(
       });
     }
     for (const d of reach) {
-      const inc = incoming[d]!;
+      const row = d * cap;
       for (let q = 0; q < incomingN[d]!; q++) {
-        const v = inc[q]!;
+        const v = incoming[row + q]!;
         if (v === u) continue;
         const x = units[v]!;
         list.push({
@@ -401,7 +424,7 @@ export function randomLegalMovementOrders(
   const unneeded = rules.unneededConvoy === "illegal";
   const prep = prepare(variant, position);
   const { t, units, up, compCoasts, anyConvoy } = prep;
-  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, incomingN, closed } = t;
+  const { n, kind, armyAdj, armyAdjM, ids, at, comp, stamp, incoming, cap, incomingN, closed } = t;
   const nu = units.length;
   if (t.counts.length < nu) t.counts = new Int32Array(nu);
   const moves = t.counts;
@@ -420,8 +443,13 @@ export function randomLegalMovementOrders(
         addIncoming(t, d, u);
       }
       if (convoy) {
+        // The marked provinces, in another order than legalMovementOrders' scan: only the
+        // count matters here, and each unit is listed once per province.
         const row = p * n;
-        for (let d = 0; d < n; d++) {
+        const { marked } = t;
+        const m = marked[n]!;
+        for (let i = 0; i < m; i++) {
+          const d = marked[i]!;
           if (stamp[d] !== s || armyAdjM[row + d] === 1 || closed[d] === 1) continue;
           c++;
           addIncoming(t, d, u);
@@ -497,9 +525,9 @@ export function randomLegalMovementOrders(
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
       for (const d of reach) {
-        const inc = incoming[d]!;
+        const row = d * cap;
         for (let q = 0; q < incomingN[d]!; q++) {
-          const v = inc[q]!;
+          const v = incoming[row + q]!;
           if (v === u || k-- > 0) continue;
           const x = units[v]!;
           found = {
@@ -666,6 +694,87 @@ export function legalAdjustmentOrders(
       for (const u of position.units)
         if (u.power === power) orders.push({ kind: "remove", unit: u });
       out.set(power, { count: -n, orders });
+    }
+  }
+  return out;
+}
+
+/**
+ * Random adjustments, drawn as self-play draws them from `legalAdjustmentOrders`' lists
+ * (`randomEngineOrders`: per power with something to do, in the variant's order of powers,
+ * the build sites, or the units to remove, shuffled by `r`, and the first `count` of them
+ * each given one of its orders by `r.pick`), without making the lists: the same draws in the
+ * same order, the same orders. Powers in `skip` are drawn for but get no orders. null when the
+ * position names a power the variant does not list or puts two units in one province: the
+ * caller then draws from the lists.
+ */
+export function randomAdjustmentOrders(
+  variant: Variant,
+  position: Position,
+  skip: readonly PowerId[],
+  r: Rng,
+): Order[] | null {
+  const pt = powerTables(variant);
+  const mt = mapTables(variant.map);
+  const np = pt.ids.length;
+  const counts = new Int32Array(np);
+  for (const owner of position.centers.values()) {
+    const w = pt.index.get(owner);
+    if (w === undefined) return null;
+    counts[w]!++;
+  }
+  const s = nextMark(mt);
+  for (const u of position.units) {
+    const w = pt.index.get(u.power);
+    const i = mt.index.get(u.province);
+    if (w === undefined || i === undefined || mt.mark[i] === s) return null;
+    counts[w]!--;
+    mt.mark[i] = s;
+  }
+  const out: Order[] = [];
+  const sites: number[] = [];
+  for (let w = 0; w < np; w++) {
+    const n = counts[w]!;
+    if (n === 0) continue;
+    const power = pt.ids[w]!;
+    sites.length = 0;
+    if (n > 0) {
+      // buildSites: the power's home centres it owns, empty.
+      for (const h of pt.homes[w]!)
+        if (
+          mt.mark[h] !== s &&
+          mt.kind[h] !== KIND_SEA_T &&
+          position.centers.get(mt.ids[h]!) === power
+        )
+          sites.push(h);
+    } else {
+      for (let u = 0; u < position.units.length; u++)
+        if (position.units[u]!.power === power) sites.push(u);
+    }
+    for (let i = sites.length - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      const x = sites[i]!;
+      sites[i] = sites[j]!;
+      sites[j] = x;
+    }
+    const take = Math.min(sites.length, Math.abs(n));
+    for (let k = 0; k < take; k++) {
+      let o: Order;
+      if (n > 0) {
+        const h = sites[k]!;
+        const prov = variant.map.get(mt.ids[h]!);
+        // The site's builds as legalAdjustmentOrders lists them: an army, then the fleets.
+        const armies = prov.kind !== "sea" ? 1 : 0;
+        const fleets = prov.kind === "coast" ? Math.max(1, prov.coasts.length) : 0;
+        const c = r.int(armies + fleets);
+        const type = c < armies ? "A" : "F";
+        const coast = type === "A" || prov.coasts.length === 0 ? null : prov.coasts[c - armies]!;
+        o = { kind: "build", unit: { power, type, province: prov.id, coast } };
+      } else {
+        r.int(1); // r.pick from the unit's one order
+        o = { kind: "remove", unit: position.units[sites[k]!]! };
+      }
+      if (!skip.includes(power)) out.push(o);
     }
   }
   return out;

@@ -3,6 +3,7 @@ import { type Interpretation, type InterpretContext, interpretOrder } from "./in
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
 import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
 import type { RuleOptions } from "./rules.ts";
+import { KIND_SEA } from "./tables.ts";
 import type { PowerId, ProvinceId } from "./types.ts";
 
 /*
@@ -131,14 +132,70 @@ export function ambiguityReason(r: Reading): string {
  * 002 III(6)). null when the order is no such move or a chain exists.
  */
 export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null {
-  const { map, position } = ctx;
-  if (o.kind !== "move" || o.unit.type !== "A" || map.armyAdjacent(o.unit.province, o.to.province))
-    return null;
-  const fleetSeas = new Set<ProvinceId>(
-    position.units
-      .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
-      .map((u) => u.province),
-  );
-  if (seaRoute(map, o.unit.province, o.to.province, (s) => fleetSeas.has(s))) return null;
+  if (o.kind !== "move" || o.unit.type !== "A") return null;
+  const { map, position, tables: t } = ctx;
+  const from = t.index.get(o.unit.province);
+  const to = t.index.get(o.to.province);
+  const adjacent =
+    from === undefined || to === undefined
+      ? map.armyAdjacent(o.unit.province, o.to.province)
+      : t.armyAdjM[from * t.n + to] === 1;
+  if (adjacent) return null;
+  if (from === undefined || to === undefined) {
+    if (seaRoute(map, o.unit.province, o.to.province, (sea) => holdsFleet(position, sea)))
+      return null;
+  } else {
+    // A chain of fleet-held seas joins them when a fleet-held sea touching each end is in
+    // one group of fleet-held seas next to each other (seaRoute's search, made once a phase).
+    const group = fleetGroups(ctx);
+    const { seasAt } = t;
+    for (const a of seasAt[from]!) {
+      if (group[a] === -1) continue;
+      for (const b of seasAt[to]!) if (group[b] === group[a]) return null;
+    }
+  }
   return `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
+}
+
+/** Whether a fleet stands in the sea (for a position on provinces the tables lack). */
+const holdsFleet = (position: InterpretContext["position"], sea: ProvinceId): boolean =>
+  position.units.some((u) => u.type === "F" && u.province === sea);
+
+/**
+ * For the context last asked about (one phase's), each fleet-held sea's group of fleet-held
+ * seas; -1 elsewhere. (One entry, not a WeakMap: weak keys cost the collector.)
+ */
+let groups: { readonly ctx: InterpretContext; readonly group: Int32Array } | null = null;
+
+function fleetGroups(ctx: InterpretContext): Int32Array {
+  if (groups !== null && groups.ctx === ctx) return groups.group;
+  const t = ctx.tables;
+  const group = new Int32Array(t.n).fill(-1);
+  const held: number[] = [];
+  for (const u of ctx.position.units) {
+    if (u.type !== "F") continue;
+    const i = t.index.get(u.province);
+    if (i === undefined) throw new Error(`unknown province ${u.province}`);
+    if (t.kind[i] === KIND_SEA && group[i] === -1) {
+      group[i] = -2;
+      held.push(i);
+    }
+  }
+  let next = 0;
+  const queue: number[] = [];
+  for (const start of held) {
+    if (group[start] !== -2) continue;
+    group[start] = next;
+    queue.length = 0;
+    queue.push(start);
+    for (let q = 0; q < queue.length; q++)
+      for (const s of t.seaNext[queue[q]!]!)
+        if (group[s] === -2) {
+          group[s] = next;
+          queue.push(s);
+        }
+    next++;
+  }
+  groups = { ctx, group };
+  return group;
 }

@@ -85,6 +85,11 @@ describe("player-count alternatives (seed 001 section 2)", () => {
       () => playPhase(s, newRecord(s, DATC_RULES, 1), orders({ italy: ["A ven - tyr"] })),
       RecordError,
     );
+    assert.throws(
+      () => playPhase(s, newRecord(s, DATC_RULES, 1), orders({ gondor: ["A ven - tyr"] })),
+      /unknown power "gondor"/,
+      "orders of a power the variant does not have are refused",
+    );
     let r = play(s, newRecord(s, DATC_RULES, 1), { austria: ["A vie - tyr", "F tri - adr"] });
     assert.deepEqual(r.phases[0]!.civilDisorder?.includes("italy"), true);
     // Austria takes Venice with support; the Italian army, unordered, is disbanded in retreat.

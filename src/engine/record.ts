@@ -18,6 +18,7 @@ import {
 import { rngFor } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
+import { powerTables } from "./tables.ts";
 import type { Position, PowerId } from "./types.ts";
 
 /*
@@ -245,7 +246,7 @@ function stepWith(
   for (const power of orders.keys()) {
     if (unplayed.includes(power))
       throw new RecordError(`${power} is not played by anyone in this game`);
-    if (!variant.powers.some((p) => p.id === power)) {
+    if (!powerTables(variant).index.has(power)) {
       throw new RecordError(`unknown power "${power}"`);
     }
   }
@@ -262,7 +263,7 @@ function stepWith(
   if (position.phase.type === "M") {
     for (const p of variant.powers) {
       if (unplayed.includes(p.id) || !orders.has(p.id)) {
-        if (position.units.some((u) => u.power === p.id)) civilDisorder.push(p.id);
+        if (hasUnits(position, p.id)) civilDisorder.push(p.id);
       }
     }
   }
@@ -278,6 +279,12 @@ function stepWith(
       index: state.index + 1,
     },
   };
+}
+
+/** Whether the power has a unit on the board (a module function: no closure per power). */
+function hasUnits(position: Position, power: PowerId): boolean {
+  for (const u of position.units) if (u.power === power) return true;
+  return false;
 }
 
 /** The state a record has reached. */

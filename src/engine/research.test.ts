@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { getScenario } from "../variants/scenarios.ts";
-import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
-import { formatOrder } from "./orders.ts";
+import {
+  legalAdjustmentOrders,
+  legalMovementOrders,
+  randomAdjustmentOrders,
+  randomLegalMovementOrders,
+} from "./legal.ts";
+import { formatOrder, type Order } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
-import { rng } from "./random.ts";
+import { type Rng, rng } from "./random.ts";
 import {
   type boardOf,
   Game,
@@ -16,7 +21,7 @@ import {
 } from "./research.ts";
 import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
-import type { PowerId } from "./types.ts";
+import type { Position, PowerId } from "./types.ts";
 
 /** A step's results as the contract would show them (the text as given aside). */
 function shown(r: StepResult) {
@@ -126,6 +131,48 @@ test("a random legal movement order per unit is drawn as r.pick draws from the u
     }
   }
   assert.ok(compared > 1000, `only ${compared} orders were compared`);
+});
+
+test("random adjustments are drawn as from the lists of legal adjustments", () => {
+  const scenario = getScenario("classical")!;
+  const { variant } = scenario;
+  // The draw over legalAdjustmentOrders' lists: per power, the sites (or units) shuffled,
+  // the first `count` each given one of its orders.
+  const fromLists = (position: Position, skip: readonly PowerId[], r: Rng): Order[] => {
+    const out: Order[] = [];
+    for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, DATC_RULES)) {
+      const bySite = new Map<string, Order[]>();
+      for (const o of orders) {
+        if (o.kind === "waive") continue;
+        bySite.set(o.unit.province, [...(bySite.get(o.unit.province) ?? []), o]);
+      }
+      const sites = [...bySite.values()];
+      for (let i = sites.length - 1; i > 0; i--) {
+        const j = r.int(i + 1);
+        [sites[i], sites[j]] = [sites[j]!, sites[i]!];
+      }
+      const chosen = sites.slice(0, count).map((site) => r.pick(site));
+      if (!skip.includes(power)) out.push(...chosen);
+    }
+    return out;
+  };
+  let compared = 0;
+  for (const seed of [31, 32, 33, 34]) {
+    const game = Game.create(scenario, DATC_RULES, seed);
+    const r = rng(seed);
+    while (game.winner === null && game.phaseInfo.year <= 1930) {
+      if (game.phaseInfo.type === "A") {
+        for (const skip of [[], ["italy" as PowerId]]) {
+          const a = randomAdjustmentOrders(variant, game.position, skip, rng(game.index));
+          const b = fromLists(game.position, skip, rng(game.index));
+          assert.deepEqual(a, b, `seed ${seed}, ${game.phase}: the same adjustments drawn`);
+          compared += b.length;
+        }
+      }
+      game.stepOrders(randomLegalOrders(game, r));
+    }
+  }
+  assert.ok(compared > 100, `only ${compared} adjustments were compared`);
 });
 
 describe("the research Game", () => {

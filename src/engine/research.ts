@@ -3,6 +3,7 @@ import {
   legalAdjustmentOrders,
   legalMovementOrders,
   legalRetreatOrders,
+  randomAdjustmentOrders,
   randomLegalMovementOrders,
 } from "./legal.ts";
 import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
@@ -323,14 +324,18 @@ export function parsedOfOrder(o: Order): ParsedOrder {
       return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: o.viaConvoy };
     case "retreat":
       return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: false };
-    case "support":
-      return {
-        kind: "support",
-        unit: spec(o.unit),
-        supported: { type: o.targetType, province: o.target, coast: null, power: null },
-        to: o.to === null ? null : { province: o.to, coast: null },
-        ...(o.arrived ? { arrived: true } : {}),
+    case "support": {
+      const supported: UnitSpec = {
+        type: o.targetType,
+        province: o.target,
+        coast: null,
+        power: null,
       };
+      const to = o.to === null ? null : { province: o.to, coast: null };
+      // Written out, not spread: a spread literal is built by a slow generic copy.
+      if (o.arrived) return { kind: "support", unit: spec(o.unit), supported, to, arrived: true };
+      return { kind: "support", unit: spec(o.unit), supported, to };
+    }
     case "convoy":
       return {
         kind: "convoy",
@@ -695,6 +700,8 @@ export function randomEngineOrders(
       break;
     }
     case "A": {
+      const drawn = randomAdjustmentOrders(variant, position, unplayed, r);
+      if (drawn) return drawn;
       for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
         // Each build site (or unit to remove) at most once; waives fill the rest.
         const bySite = new Map<string, Order[]>();
