@@ -1,6 +1,6 @@
 import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
-import { boardAfter, resolveMovement } from "./movement.ts";
+import { boardAfter, type MovementWords, movementWords, resolveMovement } from "./movement.ts";
 import {
   formatOrder,
   isMovementOrder,
@@ -63,6 +63,63 @@ export interface PhaseResult {
     readonly unit: DislodgedUnit;
     readonly retreats: readonly Location[];
   }[];
+}
+
+/**
+ * The result of an order of a movement phase, whose words (`reason`, `explanation`) are made
+ * when first read: most callers (self-play, agents) read few or none, and wording every order
+ * was a quarter of the resolver's time. The words are the same as if made at once. Plain
+ * data for everything else: `JSON.stringify` gives the same JSON as a plain `OrderResult`
+ * (`toJSON`), and `plainResult` makes a plain copy (a spread would copy only `power`, `text`,
+ * `order` and `result`: the words live on the prototype, not on each object).
+ */
+class MovementOrderResult implements OrderResult {
+  readonly power: PowerId;
+  readonly text: string | null;
+  readonly order: Order | null;
+  readonly result: ResultKind;
+  readonly #words: MovementWords;
+  readonly #i: number;
+
+  constructor(
+    power: PowerId,
+    text: string | null,
+    order: Order | null,
+    result: ResultKind,
+    words: MovementWords,
+    i: number,
+  ) {
+    this.power = power;
+    this.text = text;
+    this.order = order;
+    this.result = result;
+    this.#words = words;
+    this.#i = i;
+  }
+
+  get reason(): string | null {
+    return this.result === "succeeds" ? null : this.#words.reason(this.#i);
+  }
+
+  get explanation(): string {
+    return this.#words.explanation(this.#i);
+  }
+
+  toJSON(): OrderResult {
+    return plainResult(this);
+  }
+}
+
+/** An order's result as plain data (every field its own), whatever object it came as. */
+export function plainResult(r: OrderResult): OrderResult {
+  return {
+    power: r.power,
+    text: r.text,
+    order: r.order,
+    result: r.result,
+    reason: r.reason,
+    explanation: r.explanation,
+  };
 }
 
 /** Orders per power, each power's list as it was written. */
@@ -280,9 +337,9 @@ function withMerged(
     const e = entries[k];
     if (!e || k >= entries.length) return o;
     const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
-    const out = kept ? { ...kept, text: e.text } : o;
+    const out = kept ? { ...plainResult(kept), text: e.text } : o;
     const note = notes?.get(e);
-    return note ? { ...out, explanation: `${out.explanation} (${note})` } : out;
+    return note ? { ...plainResult(out), explanation: `${out.explanation} (${note})` } : out;
   });
   return { ...result, results };
 }
@@ -469,6 +526,7 @@ function movementPhase(
   const seq =
     rules.movement === "sequential" ? resolveSequential(variant, position, orders, rules) : null;
   const res = seq ?? resolveMovement(map, orders, rules);
+  const words = movementWords(res);
 
   const results: OrderResult[] = [];
   const byEntry = new Map<Entry, number>();
@@ -486,7 +544,7 @@ function movementPhase(
       const unit = ui === undefined ? undefined : position.units[ui];
       const by = ui === undefined ? -1 : res.dislodgedBy[ui]!;
       const extra =
-        unit?.power === e.power && by !== -1 ? `; the unit held and was ${res.reasons[ui!]}` : "";
+        unit?.power === e.power && by !== -1 ? `; the unit held and was ${words.reason(ui!)}` : "";
       const reason = `${e.reason}${extra}`;
       results.push({
         power: e.power,
@@ -498,25 +556,13 @@ function movementPhase(
       });
       continue;
     }
-    results.push({
-      power: e.power,
-      text: e.text,
-      order: e.order,
-      result: res.success[i] ? "succeeds" : "fails",
-      reason: res.success[i] ? null : res.reasons[i]!,
-      explanation: res.explanations[i]!,
-    });
+    const result = res.success[i] ? "succeeds" : "fails";
+    results.push(new MovementOrderResult(e.power, e.text, e.order, result, words, i));
   }
   position.units.forEach((unit, i) => {
     if (owner[i]) return;
-    results.push({
-      power: unit.power,
-      text: null,
-      order: orders[i]!,
-      result: res.success[i] ? "succeeds" : "fails",
-      reason: res.success[i] ? null : res.reasons[i]!,
-      explanation: res.explanations[i]!,
-    });
+    const result = res.success[i] ? "succeeds" : "fails";
+    results.push(new MovementOrderResult(unit.power, null, orders[i]!, result, words, i));
   });
 
   const { units, dislodged } = boardAfter(orders, res);
@@ -545,7 +591,7 @@ function movementPhase(
     const r = results[i];
     if (r)
       results[i] = {
-        ...r,
+        ...plainResult(r),
         explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
       };
   }
