@@ -167,37 +167,37 @@ class Resolver {
    * Per order, the order it points at: for a move, the unit standing where it goes; for a
    * support, the supported unit; for a convoy, the army it names. -1 where no unit stands.
    */
-  private readonly there: Int32Array;
+  private readonly there: number[];
   /** Per order: its list in `into` of the moves into its unit's province, or -1 (none). */
-  private readonly intoHere: Int32Array;
+  private readonly intoHere: number[];
   /** Per move: its list in `into` of the moves into where it goes (it is one); -1 otherwise. */
-  private readonly intoThere: Int32Array;
+  private readonly intoThere: number[];
   /** The moves into each province moved into (in order of the orders), and the provinces. */
   private readonly into: number[][] = [];
   private readonly intoProvince: ProvinceId[] = [];
   private readonly supportsOf: number[][];
   private readonly convoysOf: number[][];
-  private readonly convoyed: Int32Array;
+  private readonly convoyed: number[];
   private readonly usesConvoy: boolean[];
   /** Whether the fleets ordered to convoy this army's move form a chain (none dislodged). */
-  private readonly anyRoute: Uint8Array;
-  private readonly h2h: Int32Array;
-  private readonly voidSupport: Uint8Array;
+  private readonly anyRoute: number[];
+  private readonly h2h: number[];
+  private readonly voidSupport: number[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private readonly backup: Uint8Array;
+  private readonly backup: number[];
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
-  private readonly half: Uint8Array;
+  private readonly half: number[];
   /** The step of that procedure last applied to this order's unit (0: none). */
-  private readonly stage: Uint8Array;
-  private readonly state: Uint8Array;
-  private readonly res: Uint8Array;
+  private readonly stage: number[];
+  private readonly state: number[];
+  private readonly res: number[];
   private readonly deps: number[] = [];
   /** Set by `run`: what the words are made from. */
   private success: readonly boolean[] = NO_FLAGS;
   private dislodgedBy: readonly number[] = NO_INDICES;
   /** When each decision was last started (a tick of `clock`): older ones are further up. */
-  private readonly started: Uint32Array;
+  private readonly started: number[];
   private clock = 0;
 
   constructor(
@@ -207,25 +207,25 @@ class Resolver {
   ) {
     const n = orders.length;
     this.n = n;
-    this.state = new Uint8Array(n);
-    this.res = new Uint8Array(n);
-    this.started = new Uint32Array(n);
+    this.state = new Array<number>(n).fill(0);
+    this.res = new Array<number>(n).fill(0);
+    this.started = new Array<number>(n).fill(0);
     // Most orders have no supports and no convoys: they share one empty list, replaced by
     // the order's own on the first one added (`addTo`).
     this.supportsOf = new Array<number[]>(n).fill(NONE);
     this.convoysOf = new Array<number[]>(n).fill(NONE);
-    this.convoyed = new Int32Array(n).fill(-1);
+    this.convoyed = new Array<number>(n).fill(-1);
     this.usesConvoy = new Array<boolean>(n).fill(false);
-    this.anyRoute = new Uint8Array(n);
-    this.h2h = new Int32Array(n).fill(-1);
-    this.voidSupport = new Uint8Array(n);
-    this.half = new Uint8Array(n);
-    this.stage = new Uint8Array(n);
+    this.anyRoute = new Array<number>(n).fill(0);
+    this.h2h = new Array<number>(n).fill(-1);
+    this.voidSupport = new Array<number>(n).fill(0);
+    this.half = new Array<number>(n).fill(0);
+    this.stage = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
-    this.backup = new Uint8Array(n);
-    const there = new Int32Array(n).fill(-1);
-    const intoHere = new Int32Array(n);
-    const intoThere = new Int32Array(n).fill(-1);
+    this.backup = new Array<number>(n).fill(0);
+    const there = new Array<number>(n).fill(-1);
+    const intoHere = new Array<number>(n).fill(0);
+    const intoThere = new Array<number>(n).fill(-1);
     this.there = there;
     this.intoHere = intoHere;
     this.intoThere = intoThere;
@@ -233,7 +233,7 @@ class Resolver {
     // Each order's province, looked up once; who stands where, and the moves into each
     // province (the per-map scratch tables, cleared again below).
     const { index, orderAt, listAt } = tablesOf(map);
-    const place = new Int32Array(n);
+    const place = new Array<number>(n).fill(0);
     for (let i = 0; i < n; i++) {
       const k = index.get(orders[i]!.unit.province) ?? -1;
       place[i] = k;
@@ -393,7 +393,7 @@ class Resolver {
     // Provinces moved into that are left empty, where some move stood off.
     const contested: ProvinceId[] = [];
     const { into } = this;
-    const occupied = new Uint8Array(into.length);
+    const occupied = new Array<number>(into.length).fill(0);
     for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       if (o.kind === "move" && this.res[i]) occupied[this.intoThere[i]!] = 1;
