@@ -102,6 +102,11 @@ export function movementWords(res: MovementResolution): MovementWords {
 }
 
 const NO_FLAGS: readonly boolean[] = [];
+/**
+ * The paradox procedures' marks (`backup`, `half`, `stage`) before a paradox needs them: read
+ * as 0 (out of range), never written (each resolver makes its own on the first mark).
+ */
+const NO_MARKS: number[] = [];
 const NO_INDICES: readonly number[] = [];
 
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
@@ -158,6 +163,11 @@ function tablesOf(map: GameMap): ProvinceTables {
   return t;
 }
 
+/** Each province's index on `map` (the order of `map.provinces`), built once per map. */
+export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
+  return tablesOf(map).index;
+}
+
 /** A route's fleets, all accepted (`hasRoute` without a condition). */
 const anyFleet = (_c: number): boolean => true;
 
@@ -185,11 +195,11 @@ class Resolver {
   private readonly voidSupport: number[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private readonly backup: number[];
+  private backup: number[] = NO_MARKS;
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
-  private readonly half: number[];
+  private half: number[] = NO_MARKS;
   /** The step of that procedure last applied to this order's unit (0: none). */
-  private readonly stage: number[];
+  private stage: number[] = NO_MARKS;
   private readonly state: number[];
   private readonly res: number[];
   private readonly deps: number[] = [];
@@ -219,10 +229,7 @@ class Resolver {
     this.anyRoute = new Array<number>(n).fill(0);
     this.h2h = new Array<number>(n).fill(-1);
     this.voidSupport = new Array<number>(n).fill(0);
-    this.half = new Array<number>(n).fill(0);
-    this.stage = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
-    this.backup = new Array<number>(n).fill(0);
     const there = new Array<number>(n).fill(-1);
     const intoHere = new Array<number>(n).fill(0);
     const intoThere = new Array<number>(n).fill(-1);
@@ -233,41 +240,47 @@ class Resolver {
     // Each order's province, looked up once; who stands where, and the moves into each
     // province (the per-map scratch tables, cleared again below).
     const { index, orderAt, listAt } = tablesOf(map);
-    const place = new Array<number>(n).fill(0);
-    for (let i = 0; i < n; i++) {
-      const k = index.get(orders[i]!.unit.province) ?? -1;
-      place[i] = k;
-      if (k !== -1) orderAt[k] = i;
-    }
+    const place = new Array<number>(n).fill(-1);
     const { into, intoProvince } = this;
-    for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind === "move") {
-        const k = index.get(o.to.province);
-        if (k === undefined) throw new Error(`no province ${o.to.province} on this map`);
-        there[i] = orderAt[k]!;
-        let list = listAt[k]!;
-        if (list === -1) {
-          list = into.length;
-          listAt[k] = list;
-          into.push([i]);
-          intoProvince.push(o.to.province);
-        } else into[list]!.push(i);
-        intoThere[i] = list;
-      } else if (o.kind === "support" || o.kind === "convoy") {
-        const k = index.get(o.kind === "support" ? o.target : o.from);
-        if (k !== undefined) there[i] = orderAt[k]!;
+    // The provinces moved into (their indices), to clear `listAt` after.
+    const listed: number[] = [];
+    try {
+      for (let i = 0; i < n; i++) {
+        const k = index.get(orders[i]!.unit.province) ?? -1;
+        place[i] = k;
+        if (k !== -1) orderAt[k] = i;
       }
-    }
-    for (let i = 0; i < n; i++) {
-      const k = place[i]!;
-      intoHere[i] = k === -1 ? -1 : listAt[k]!;
-    }
-    for (let i = 0; i < n; i++) {
-      const k = place[i]!;
-      if (k !== -1) orderAt[k] = -1;
-      const o = orders[i]!;
-      if (o.kind === "move") listAt[index.get(o.to.province)!] = -1;
+      for (let i = 0; i < n; i++) {
+        const o = orders[i]!;
+        if (o.kind === "move") {
+          const k = index.get(o.to.province);
+          if (k === undefined) throw new Error(`no province ${o.to.province} on this map`);
+          there[i] = orderAt[k]!;
+          let list = listAt[k]!;
+          if (list === -1) {
+            list = into.length;
+            listAt[k] = list;
+            listed.push(k);
+            into.push([i]);
+            intoProvince.push(o.to.province);
+          } else into[list]!.push(i);
+          intoThere[i] = list;
+        } else if (o.kind === "support" || o.kind === "convoy") {
+          const k = index.get(o.kind === "support" ? o.target : o.from);
+          if (k !== undefined) there[i] = orderAt[k]!;
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        const k = place[i]!;
+        intoHere[i] = k === -1 ? -1 : listAt[k]!;
+      }
+    } finally {
+      // The scratch tables are left as they were found: all -1.
+      for (let i = 0; i < n; i++) {
+        const k = place[i]!;
+        if (k !== -1) orderAt[k] = -1;
+      }
+      for (const k of listed) listAt[k] = -1;
     }
 
     // Convoys and the armies they carry.
@@ -500,6 +513,7 @@ class Resolver {
     const cycle = this.deps.slice(old);
     this.reset(old);
     const convoys = cycle.filter((i) => this.orders[i]!.kind === "convoy");
+    if (this.backup === NO_MARKS) this.backup = new Array<number>(this.n).fill(0);
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
@@ -553,6 +567,10 @@ class Resolver {
     for (const c of convoys) if (this.convoyed[c]! !== -1) armies.add(this.convoyed[c]!);
     for (const i of cycle) if (this.orders[i]!.kind === "move" && this.usesConvoy[i]) armies.add(i);
     if (armies.size === 0) return;
+    if (this.stage === NO_MARKS) {
+      this.stage = new Array<number>(this.n).fill(0);
+      this.half = new Array<number>(this.n).fill(0);
+    }
     const step = Math.max(...[...armies].map((m) => this.stage[m]!)) + 1;
     if (step > 4) return;
     for (const m of armies) this.stage[m] = step;
@@ -933,20 +951,25 @@ export function boardAfter(
 ): { units: Unit[]; dislodged: DislodgedUnit[] } {
   const units: Unit[] = [];
   const dislodged: DislodgedUnit[] = [];
-  orders.forEach((o, i) => {
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!;
+    const u = o.unit;
     if (o.kind === "move" && res.success[i]) {
-      units.push({ ...o.unit, province: o.to.province, coast: o.to.coast });
-      return;
+      units.push({ power: u.power, type: u.type, province: o.to.province, coast: o.to.coast });
+      continue;
     }
     const by = res.dislodgedBy[i]!;
-    if (by === -1) units.push(o.unit);
+    if (by === -1) units.push(u);
     else {
       dislodged.push({
-        ...o.unit,
+        power: u.power,
+        type: u.type,
+        province: u.province,
+        coast: u.coast,
         attackerFrom: orders[by]!.unit.province,
         viaConvoy: res.usesConvoy[by]!,
       });
     }
-  });
+  }
   return { units, dislodged };
 }
