@@ -544,11 +544,13 @@ function movementPhase(
 
   // Seed 002 III(6): illegal orders are set aside before deciding whether a unit was ordered
   // more than once. (Other duplicate rules take the order they name, legal or not.)
-  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(ctx, e);
+  // (Then every order left was checked: the duplicate rule sets orders aside, never adds.)
+  const checked = rules.duplicateOrders === "hold";
+  if (checked) for (const e of entries) setAsideImpossible(ctx, e);
   // Per unit of the position (by index), the entry whose order it follows, or -1.
   let chosen = chosenByUnit(ctx, entries);
   if (chosen !== null) {
-    for (let k = 0; k < chosen.length; k++) {
+    for (let k = 0; !checked && k < chosen.length; k++) {
       const e = chosen[k] === -1 ? null : entries[chosen[k]!]!;
       if (e?.order && e.order.kind !== "waive" && setAsideImpossible(ctx, e)) chosen[k] = -1;
     }

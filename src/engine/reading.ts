@@ -126,19 +126,36 @@ export function ambiguityReason(r: Reading): string {
 }
 
 /**
+ * The seas with a fleet in them, per position read (positions never change): made once for
+ * all the convoyed moves of a phase.
+ */
+const fleetSeasMade = new WeakMap<
+  InterpretContext["position"],
+  { readonly map: InterpretContext["map"]; readonly seas: ReadonlySet<ProvinceId> }
+>();
+function fleetSeasOf(ctx: InterpretContext): ReadonlySet<ProvinceId> {
+  const { map, position } = ctx;
+  const made = fleetSeasMade.get(position);
+  if (made !== undefined && made.map === map) return made.seas;
+  const seas = new Set<ProvinceId>(
+    position.units
+      .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
+      .map((u) => u.province),
+  );
+  fleetSeasMade.set(position, { map, seas });
+  return seas;
+}
+
+/**
  * Why an army's move to a province it cannot reach over land is impossible: no chain of
  * fleets on the board (of any power, whatever their orders) could carry it (DATC 4.E.1, seed
  * 002 III(6)). null when the order is no such move or a chain exists.
  */
 export function impossibleConvoy(ctx: InterpretContext, o: Order): string | null {
-  const { map, position } = ctx;
+  const { map } = ctx;
   if (o.kind !== "move" || o.unit.type !== "A" || map.armyAdjacent(o.unit.province, o.to.province))
     return null;
-  const fleetSeas = new Set<ProvinceId>(
-    position.units
-      .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
-      .map((u) => u.province),
-  );
+  const fleetSeas = fleetSeasOf(ctx);
   if (seaRoute(map, o.unit.province, o.to.province, (s) => fleetSeas.has(s))) return null;
   return `${o.unit.province} is not adjacent to ${o.to.province}, and no chain of fleets could convoy it there`;
 }
