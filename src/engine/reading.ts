@@ -126,23 +126,26 @@ export function ambiguityReason(r: Reading): string {
 }
 
 /**
- * The seas with a fleet in them, per position read (positions never change): made once for
- * all the convoyed moves of a phase.
+ * The seas with a fleet in them, for the position last asked about (positions never
+ * change): made once for all the convoyed moves of a phase. One entry, not a map of
+ * positions: a weak map's entries outlive their positions until a full collection, which
+ * grew the self-play loop's old space by 2 MB.
  */
-const fleetSeasMade = new WeakMap<
-  InterpretContext["position"],
-  { readonly map: InterpretContext["map"]; readonly seas: ReadonlySet<ProvinceId> }
->();
+let fleetSeasMade: {
+  readonly position: InterpretContext["position"];
+  readonly map: InterpretContext["map"];
+  readonly seas: ReadonlySet<ProvinceId>;
+} | null = null;
 function fleetSeasOf(ctx: InterpretContext): ReadonlySet<ProvinceId> {
   const { map, position } = ctx;
-  const made = fleetSeasMade.get(position);
-  if (made !== undefined && made.map === map) return made.seas;
+  const made = fleetSeasMade;
+  if (made !== null && made.position === position && made.map === map) return made.seas;
   const seas = new Set<ProvinceId>(
     position.units
       .filter((u) => u.type === "F" && map.get(u.province).kind === "sea")
       .map((u) => u.province),
   );
-  fleetSeasMade.set(position, { map, seas });
+  fleetSeasMade = { position, map, seas };
   return seas;
 }
 
