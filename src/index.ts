@@ -13,6 +13,7 @@ export {
   type OrderResult,
   type OrderTexts,
   type PhaseResult,
+  plainResult,
 } from "./engine/adjudicate.ts";
 export { formatOrder, type Order } from "./engine/orders.ts";
 export { parseOrder } from "./engine/parse.ts";

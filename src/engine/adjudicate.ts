@@ -1,6 +1,13 @@
 import { distanceToHome, distanceToOwned } from "./distance.ts";
 import { type InterpretContext, interpretOrder, makeContext, retreatTarget } from "./interpret.ts";
-import { boardAfter, resolveMovement } from "./movement.ts";
+import type { GameMap } from "./map.ts";
+import {
+  boardAfter,
+  type MovementWords,
+  movementWords,
+  provinceIndex,
+  resolveMovement,
+} from "./movement.ts";
 import {
   formatOrder,
   isMovementOrder,
@@ -64,6 +71,63 @@ export interface PhaseResult {
     readonly unit: DislodgedUnit;
     readonly retreats: readonly Location[];
   }[];
+}
+
+/**
+ * The result of an order of a movement phase, whose words (`reason`, `explanation`) are made
+ * when first read: most callers (self-play, agents) read few or none, and wording every order
+ * was a quarter of the resolver's time. The words are the same as if made at once. Plain
+ * data for everything else: `JSON.stringify` gives the same JSON as a plain `OrderResult`
+ * (`toJSON`), and `plainResult` makes a plain copy (a spread would copy only `power`, `text`,
+ * `order` and `result`: the words live on the prototype, not on each object).
+ */
+class MovementOrderResult implements OrderResult {
+  readonly power: PowerId;
+  readonly text: string | null;
+  readonly order: Order | null;
+  readonly result: ResultKind;
+  readonly #words: MovementWords;
+  readonly #i: number;
+
+  constructor(
+    power: PowerId,
+    text: string | null,
+    order: Order | null,
+    result: ResultKind,
+    words: MovementWords,
+    i: number,
+  ) {
+    this.power = power;
+    this.text = text;
+    this.order = order;
+    this.result = result;
+    this.#words = words;
+    this.#i = i;
+  }
+
+  get reason(): string | null {
+    return this.result === "succeeds" ? null : this.#words.reason(this.#i);
+  }
+
+  get explanation(): string {
+    return this.#words.explanation(this.#i);
+  }
+
+  toJSON(): OrderResult {
+    return plainResult(this);
+  }
+}
+
+/** An order's result as plain data (every field its own), whatever object it came as. */
+export function plainResult(r: OrderResult): OrderResult {
+  return {
+    power: r.power,
+    text: r.text,
+    order: r.order,
+    result: r.result,
+    reason: r.reason,
+    explanation: r.explanation,
+  };
 }
 
 /** Orders per power, each power's list as it was written. */
@@ -281,9 +345,9 @@ function withMerged(
     const e = entries[k];
     if (!e || k >= entries.length) return o;
     const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
-    const out = kept ? { ...kept, text: e.text } : o;
+    const out = kept ? { ...plainResult(kept), text: e.text } : o;
     const note = notes?.get(e);
-    return note ? { ...out, explanation: `${out.explanation} (${note})` } : out;
+    return note ? { ...plainResult(out), explanation: `${out.explanation} (${note})` } : out;
   });
   return { ...result, results };
 }
@@ -322,6 +386,48 @@ function unitKey(u: Unit): string {
     byProvince.set(u.province, k);
   }
   return k;
+}
+
+/** Per map: scratch per province, the index of the position's unit there (-1: none). */
+const unitSlots = new WeakMap<GameMap, Int32Array>();
+
+/**
+ * The duplicate-order rule for a movement phase where no unit was ordered twice (the usual
+ * case): each unit of the position (by index) with the index of the entry ordering it, or
+ * -1. Null when a unit was ordered more than once, or an order names no unit of the position
+ * (by power and province), or two units share a province: `dedupe` decides those.
+ */
+function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[] | null {
+  const { units } = ctx.position;
+  const index = provinceIndex(ctx.map);
+  let slot = unitSlots.get(ctx.map);
+  if (slot === undefined) {
+    slot = new Int32Array(ctx.map.provinces.length).fill(-1);
+    unitSlots.set(ctx.map, slot);
+  }
+  const place = new Array<number>(units.length);
+  let ok = true;
+  for (let k = 0; k < units.length; k++) {
+    const p = index.get(units[k]!.province) ?? -1;
+    place[k] = p;
+    if (p === -1 || slot[p] !== -1) ok = false;
+    else slot[p] = k;
+  }
+  const chosen = new Array<number>(units.length).fill(-1);
+  for (let j = 0; ok && j < entries.length; j++) {
+    const o = entries[j]!.order;
+    if (!o || o.kind === "waive" || o.kind === "build") continue;
+    const p = index.get(o.unit.province);
+    const k = p === undefined ? -1 : slot[p]!;
+    if (k === -1 || units[k]!.power !== o.unit.power || chosen[k] !== -1) ok = false;
+    else chosen[k] = j;
+  }
+  // The scratch is left as it was found: all -1.
+  for (let k = 0; k < units.length; k++) {
+    const p = place[k]!;
+    if (p !== -1 && slot[p] === k) slot[p] = -1;
+  }
+  return ok ? chosen : null;
 }
 
 /** What a successful order of a retreat or adjustment phase did. */
@@ -439,15 +545,33 @@ function movementPhase(
 
   // Seed 002 III(6): illegal orders are set aside before deciding whether a unit was ordered
   // more than once. (Other duplicate rules take the order they name, legal or not.)
-  if (rules.duplicateOrders === "hold") for (const e of entries) setAsideImpossible(ctx, e);
-  const chosen = dedupe(entries, rules);
-  for (const e of chosen.values()) {
-    const o = e.order;
-    if (o && o.kind !== "waive" && setAsideImpossible(ctx, e)) chosen.delete(unitKey(o.unit));
+  // (Then every order left was checked: the duplicate rule sets orders aside, never adds.)
+  const checked = rules.duplicateOrders === "hold";
+  if (checked) for (const e of entries) setAsideImpossible(ctx, e);
+  // Per unit of the position (by index), the entry whose order it follows, or -1.
+  let chosen = chosenByUnit(ctx, entries);
+  if (chosen !== null) {
+    for (let k = 0; !checked && k < chosen.length; k++) {
+      const e = chosen[k] === -1 ? null : entries[chosen[k]!]!;
+      if (e?.order && e.order.kind !== "waive" && setAsideImpossible(ctx, e)) chosen[k] = -1;
+    }
+  } else {
+    // A unit ordered more than once: the duplicate-order rule, keyed by power and province.
+    const byKey = dedupe(entries, rules);
+    for (const e of byKey.values()) {
+      const o = e.order;
+      if (o && o.kind !== "waive" && setAsideImpossible(ctx, e)) byKey.delete(unitKey(o.unit));
+    }
+    chosen = position.units.map((u) => {
+      const e = byKey.get(unitKey(u));
+      return e === undefined ? -1 : entries.indexOf(e);
+    });
   }
 
   const orders: MovementOrder[] = [];
   const owner: (Entry | null)[] = [];
+  // Per entry, the unit whose order it is (-1: none; invalid or set aside).
+  const unitOf = new Array<number>(entries.length).fill(-1);
   // Seed 002 III(5) (`supportHoldAfterIllegalMove: false`): a unit its power ordered to move,
   // even impossibly, receives no support to hold.
   const movers = new Set<ProvinceId>();
@@ -458,36 +582,37 @@ function movementPhase(
         movers.add(own.province);
     }
   }
-  for (const unit of position.units) {
-    const e = chosen.get(unitKey(unit));
-    const hold: MovementOrder = movers.has(unit.province)
-      ? { kind: "hold", unit, moveOrdered: true }
-      : { kind: "hold", unit };
-    orders.push(e?.order && isMovementOrder(e.order) ? e.order : hold);
-    owner.push(e ?? null);
+  for (let k = 0; k < position.units.length; k++) {
+    const unit = position.units[k]!;
+    const j = chosen[k]!;
+    const e = j === -1 ? null : entries[j]!;
+    if (e?.order && isMovementOrder(e.order)) orders.push(e.order);
+    else if (movers.size > 0 && movers.has(unit.province))
+      orders.push({ kind: "hold", unit, moveOrdered: true });
+    else orders.push({ kind: "hold", unit });
+    owner.push(e);
+    if (e?.order) unitOf[j] = k;
   }
   // Seed 003: sequential movement resolves the powers one by one (docs/sequential.md).
   const seq =
     rules.movement === "sequential" ? resolveSequential(variant, position, orders, rules) : null;
   const res = seq ?? resolveMovement(map, orders, rules);
+  const words = movementWords(res);
 
   const results: OrderResult[] = [];
-  const byEntry = new Map<Entry, number>();
-  owner.forEach((e, i) => {
-    if (e) byEntry.set(e, i);
-  });
   // Made only when an order was invalid or set aside (random legal play has none).
   let unitIndex: Map<string, number> | null = null;
-  for (const e of entries) {
-    const i = e.order ? byEntry.get(e) : undefined;
-    if (i === undefined) {
+  for (let j = 0; j < entries.length; j++) {
+    const e = entries[j]!;
+    const i = unitOf[j]!;
+    if (i === -1) {
       // Invalid or set aside: the unit holds; say so when that hold was dislodged.
       unitIndex ??= new Map(position.units.map((u, k) => [u.province as string, k]));
       const ui = e.subject === null ? undefined : unitIndex.get(e.subject);
       const unit = ui === undefined ? undefined : position.units[ui];
       const by = ui === undefined ? -1 : res.dislodgedBy[ui]!;
       const extra =
-        unit?.power === e.power && by !== -1 ? `; the unit held and was ${res.reasons[ui!]}` : "";
+        unit?.power === e.power && by !== -1 ? `; the unit held and was ${words.reason(ui!)}` : "";
       const reason = `${e.reason}${extra}`;
       results.push({
         power: e.power,
@@ -499,25 +624,13 @@ function movementPhase(
       });
       continue;
     }
-    results.push({
-      power: e.power,
-      text: e.text,
-      order: e.order,
-      result: res.success[i] ? "succeeds" : "fails",
-      reason: res.success[i] ? null : res.reasons[i]!,
-      explanation: res.explanations[i]!,
-    });
+    const result = res.success[i] ? "succeeds" : "fails";
+    results.push(new MovementOrderResult(e.power, e.text, e.order, result, words, i));
   }
   position.units.forEach((unit, i) => {
     if (owner[i]) return;
-    results.push({
-      power: unit.power,
-      text: null,
-      order: orders[i]!,
-      result: res.success[i] ? "succeeds" : "fails",
-      reason: res.success[i] ? null : res.reasons[i]!,
-      explanation: res.explanations[i]!,
-    });
+    const result = res.success[i] ? "succeeds" : "fails";
+    results.push(new MovementOrderResult(unit.power, null, orders[i]!, result, words, i));
   });
 
   const { units, dislodged } = boardAfter(orders, res);
@@ -530,10 +643,16 @@ function movementPhase(
     contested: res.contested,
     centers: position.centers,
   };
-  const options = board.dislodged.map((unit) => ({
-    unit,
-    retreats: disbandedAtOnce(table, unit) ? [] : retreatOptions(variant, after, unit, rules),
-  }));
+  // One reading of the position after, for every dislodged unit's retreats.
+  let afterCtx: InterpretContext | null = null;
+  const options: { unit: DislodgedUnit; retreats: readonly Location[] }[] = [];
+  for (const unit of board.dislodged) {
+    if (disbandedAtOnce(table, unit)) options.push({ unit, retreats: [] });
+    else {
+      afterCtx ??= makeContext(variant, after, rules);
+      options.push({ unit, retreats: retreatsIn(afterCtx, unit) });
+    }
+  }
   for (const d of board.dislodged.filter((x) => disbandedAtOnce(table, x))) {
     const name = variant.powers.find((p) => p.id === d.power)?.name ?? d.power;
     const i = results.findIndex(
@@ -546,7 +665,7 @@ function movementPhase(
     const r = results[i];
     if (r)
       results[i] = {
-        ...r,
+        ...plainResult(r),
         explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
       };
   }
@@ -574,16 +693,20 @@ export function retreatOptions(
       ? last.ctx
       : makeContext(variant, pos, rules);
   lastRetreatContext = { variant, ctx };
+  return retreatsIn(ctx, d);
+}
+
+/** `retreatOptions` in a reading of the position already made (`makeContext`). */
+function retreatsIn(ctx: InterpretContext, d: DislodgedUnit): readonly Location[] {
+  const { map } = ctx;
   const out: Location[] = [];
   const neighbours =
-    d.type === "A"
-      ? variant.map.armyNeighbours(d.province)
-      : variant.map.fleetNeighbours(d).map((l) => l.province);
+    d.type === "A" ? map.armyNeighbours(d.province) : map.fleetNeighbours(d).map((l) => l.province);
   const seen = new Set<string>();
   for (const p of neighbours) {
     if (seen.has(p)) continue;
     seen.add(p);
-    const reach = variant.map.fleetTargets(d, p);
+    const reach = map.fleetTargets(d, p);
     const coasts = d.type === "A" || reach.length <= 1 ? [null] : reach.map((l) => l.coast);
     for (const coast of coasts) {
       const t = retreatTarget(ctx, d, { province: p, coast });

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { adjudicateJson } from "../cli/adjudicate.ts";
+import { classical } from "../variants/classical/index.ts";
+import { adjudicate, plainResult } from "./adjudicate.ts";
 import { DATC_RULES } from "./rules.ts";
+import { type PowerId, powerId } from "./types.ts";
 
 /** Every ordering of a list (small lists only). */
 function permutations<T>(xs: readonly T[]): T[][] {
@@ -53,4 +56,39 @@ test("a convoy that cannot fail carries an army that cuts the support of its con
     seen++;
   }
   assert.equal(seen, 120, "all 120 orderings were adjudicated");
+});
+
+test("a movement phase's results word themselves when read: the same words, the same JSON as plain data, whenever read", () => {
+  const variant = classical;
+  const texts = new Map<PowerId, string[]>([
+    [powerId("france"), ["A par - bur", "A mar S A par - bur", "F bre - mao"]],
+    [powerId("germany"), ["A mun - bur", "F kie - hol"]],
+    [powerId("austria"), ["A vie - tyr", "A bud - gal", "F tri - bogus"]],
+  ]);
+  const run = () => adjudicate(variant, variant.start, texts, DATC_RULES);
+  const early = run();
+  const late = run();
+  // Read `late`'s words in reverse, `early`'s in order: the words never depend on when.
+  const lateWords = [...late.results].reverse().map((r) => [r.reason, r.explanation]);
+  lateWords.reverse();
+  const plain = early.results.map(plainResult);
+  assert.deepEqual(
+    plain.map((r) => [r.reason, r.explanation]),
+    lateWords,
+    "the same words in any order of reading",
+  );
+  for (const [k, r] of early.results.entries()) {
+    const p = plain[k]!;
+    assert.deepEqual(Object.keys(p), ["power", "text", "order", "result", "reason", "explanation"]);
+    assert.equal(JSON.stringify(r), JSON.stringify(p), "toJSON gives the plain result");
+    assert.equal(p.reason === null, p.result === "succeeds", "a reason exactly when not succeeded");
+  }
+  const bur = plain.find((r) => r.text === "A par - bur")!;
+  assert.equal(bur.result, "succeeds");
+  assert.match(
+    bur.explanation,
+    /^moved with strength 2 \(supported by A mar\) against A mun - bur 1/,
+  );
+  const mun = plain.find((r) => r.text === "A mun - bur")!;
+  assert.match(mun.reason!, /^bounced with A par - bur \(supported by A mar\): 1 against 2/);
 });

@@ -31,6 +31,84 @@ export interface MovementResolution {
   readonly explanations: readonly string[];
 }
 
+/**
+ * The words of a resolution, per order: made when first asked for and kept (self-play and
+ * most callers read none; a judge reads every one once). The same words as when every order
+ * was worded at once: they are made from decisions that no longer change.
+ */
+export interface MovementWords {
+  /** Why order `i` did not succeed; null when it did. */
+  reason(i: number): string | null;
+  /** How order `i` came out, successful or not. */
+  explanation(i: number): string;
+}
+
+/** `resolveMovement`'s answer: the decisions as data, their words on demand. */
+class Resolution implements MovementResolution, MovementWords {
+  private reasonsMade: (string | null | undefined)[] | null = null;
+  private explanationsMade: (string | undefined)[] | null = null;
+
+  constructor(
+    private readonly resolver: Resolver,
+    readonly success: readonly boolean[],
+    readonly dislodgedBy: readonly number[],
+    readonly usesConvoy: readonly boolean[],
+    readonly paradox: readonly boolean[],
+    readonly contested: readonly ProvinceId[],
+  ) {}
+
+  reason(i: number): string | null {
+    this.reasonsMade ??= new Array<string | null | undefined>(this.success.length);
+    let r = this.reasonsMade[i];
+    if (r === undefined) {
+      r = this.resolver.reason(i);
+      this.reasonsMade[i] = r;
+    }
+    return r;
+  }
+
+  explanation(i: number): string {
+    this.explanationsMade ??= new Array<string | undefined>(this.success.length);
+    let e = this.explanationsMade[i];
+    if (e === undefined) {
+      e = this.resolver.explanation(i, this.reason(i));
+      this.explanationsMade[i] = e;
+    }
+    return e;
+  }
+
+  /** Every order's reason (all worded on the first read). */
+  get reasons(): readonly (string | null)[] {
+    if (this.success.length === 0) return [];
+    for (let i = 0; i < this.success.length; i++) this.reason(i);
+    return this.reasonsMade as (string | null)[];
+  }
+
+  /** Every order's explanation (all worded on the first read). */
+  get explanations(): readonly string[] {
+    if (this.success.length === 0) return [];
+    for (let i = 0; i < this.success.length; i++) this.explanation(i);
+    return this.explanationsMade as string[];
+  }
+}
+
+/** The words of any movement resolution: its own if it makes them on demand. */
+export function movementWords(res: MovementResolution): MovementWords {
+  if (res instanceof Resolution) return res;
+  return {
+    reason: (i) => res.reasons[i] ?? null,
+    explanation: (i) => res.explanations[i]!,
+  };
+}
+
+const NO_FLAGS: readonly boolean[] = [];
+/**
+ * The paradox procedures' marks (`backup`, `half`, `stage`) before a paradox needs them: read
+ * as 0 (out of range), never written (each resolver makes its own on the first mark).
+ */
+const NO_MARKS: number[] = [];
+const NO_INDICES: readonly number[] = [];
+
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
 class Restart extends Error {}
 
@@ -56,30 +134,80 @@ export function resolveMovement(
   return new Resolver(map, orders, rules).run();
 }
 
+/**
+ * Per map, built once: each province's index, and scratch space indexed by province for one
+ * resolver's constructor at a time (left all -1 after each use). The resolver looks up each
+ * province an order names once; everything after works on order indices.
+ */
+interface ProvinceTables {
+  readonly index: ReadonlyMap<ProvinceId, number>;
+  /** Per province, the order of the unit standing there (scratch). */
+  readonly orderAt: Int32Array;
+  /** Per province, its list in `Resolver.into` of the moves into it (scratch). */
+  readonly listAt: Int32Array;
+}
+
+const provinceTables = new WeakMap<GameMap, ProvinceTables>();
+
+function tablesOf(map: GameMap): ProvinceTables {
+  let t = provinceTables.get(map);
+  if (t === undefined) {
+    const n = map.provinces.length;
+    t = {
+      index: new Map(map.provinces.map((p, i) => [p.id, i])),
+      orderAt: new Int32Array(n).fill(-1),
+      listAt: new Int32Array(n).fill(-1),
+    };
+    provinceTables.set(map, t);
+  }
+  return t;
+}
+
+/** Each province's index on `map` (the order of `map.provinces`), built once per map. */
+export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
+  return tablesOf(map).index;
+}
+
+/** A route's fleets, all accepted (`hasRoute` without a condition). */
+const anyFleet = (_c: number): boolean => true;
+
 class Resolver {
   private readonly n: number;
-  private readonly at = new Map<ProvinceId, number>();
-  private readonly movesInto = new Map<ProvinceId, number[]>();
+  /**
+   * Per order, the order it points at: for a move, the unit standing where it goes; for a
+   * support, the supported unit; for a convoy, the army it names. -1 where no unit stands.
+   */
+  private readonly there: number[];
+  /** Per order: its list in `into` of the moves into its unit's province, or -1 (none). */
+  private readonly intoHere: number[];
+  /** Per move: its list in `into` of the moves into where it goes (it is one); -1 otherwise. */
+  private readonly intoThere: number[];
+  /** The moves into each province moved into (in order of the orders), and the provinces. */
+  private readonly into: number[][] = [];
+  private readonly intoProvince: ProvinceId[] = [];
   private readonly supportsOf: number[][];
   private readonly convoysOf: number[][];
   private readonly convoyed: number[];
   private readonly usesConvoy: boolean[];
   /** Whether the fleets ordered to convoy this army's move form a chain (none dislodged). */
-  private readonly anyRoute: Uint8Array;
+  private readonly anyRoute: number[];
   private readonly h2h: number[];
-  private readonly voidSupport: boolean[];
+  private readonly voidSupport: number[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private readonly backup: Uint8Array;
+  private backup: number[] = NO_MARKS;
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
-  private readonly half: boolean[];
+  private half: number[] = NO_MARKS;
   /** The step of that procedure last applied to this order's unit (0: none). */
-  private readonly stage: number[];
-  private readonly state: Uint8Array;
-  private readonly res: Uint8Array;
+  private stage: number[] = NO_MARKS;
+  private readonly state: number[];
+  private readonly res: number[];
   private readonly deps: number[] = [];
+  /** Set by `run`: what the words are made from. */
+  private success: readonly boolean[] = NO_FLAGS;
+  private dislodgedBy: readonly number[] = NO_INDICES;
   /** When each decision was last started (a tick of `clock`): older ones are further up. */
-  private readonly started: Uint32Array;
+  private readonly started: number[];
   private clock = 0;
 
   constructor(
@@ -89,50 +217,92 @@ class Resolver {
   ) {
     const n = orders.length;
     this.n = n;
-    this.state = new Uint8Array(n);
-    this.res = new Uint8Array(n);
-    this.started = new Uint32Array(n);
+    this.state = new Array<number>(n).fill(0);
+    this.res = new Array<number>(n).fill(0);
+    this.started = new Array<number>(n).fill(0);
     // Most orders have no supports and no convoys: they share one empty list, replaced by
     // the order's own on the first one added (`addTo`).
     this.supportsOf = new Array<number[]>(n).fill(NONE);
     this.convoysOf = new Array<number[]>(n).fill(NONE);
     this.convoyed = new Array<number>(n).fill(-1);
     this.usesConvoy = new Array<boolean>(n).fill(false);
-    this.anyRoute = new Uint8Array(n);
+    this.anyRoute = new Array<number>(n).fill(0);
     this.h2h = new Array<number>(n).fill(-1);
-    this.voidSupport = new Array<boolean>(n).fill(false);
-    this.half = new Array<boolean>(n).fill(false);
-    this.stage = new Array<number>(n).fill(0);
+    this.voidSupport = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
-    this.backup = new Uint8Array(n);
+    const there = new Array<number>(n).fill(-1);
+    const intoHere = new Array<number>(n).fill(0);
+    const intoThere = new Array<number>(n).fill(-1);
+    this.there = there;
+    this.intoHere = intoHere;
+    this.intoThere = intoThere;
 
-    orders.forEach((o, i) => {
-      this.at.set(o.unit.province, i);
-      if (o.kind === "move") {
-        const list = this.movesInto.get(o.to.province);
-        if (list) list.push(i);
-        else this.movesInto.set(o.to.province, [i]);
+    // Each order's province, looked up once; who stands where, and the moves into each
+    // province (the per-map scratch tables, cleared again below).
+    const { index, orderAt, listAt } = tablesOf(map);
+    const place = new Array<number>(n).fill(-1);
+    const { into, intoProvince } = this;
+    // The provinces moved into (their indices), to clear `listAt` after.
+    const listed: number[] = [];
+    try {
+      for (let i = 0; i < n; i++) {
+        const k = index.get(orders[i]!.unit.province) ?? -1;
+        place[i] = k;
+        if (k !== -1) orderAt[k] = i;
       }
-    });
+      for (let i = 0; i < n; i++) {
+        const o = orders[i]!;
+        if (o.kind === "move") {
+          const k = index.get(o.to.province);
+          if (k === undefined) throw new Error(`no province ${o.to.province} on this map`);
+          there[i] = orderAt[k]!;
+          let list = listAt[k]!;
+          if (list === -1) {
+            list = into.length;
+            listAt[k] = list;
+            listed.push(k);
+            into.push([i]);
+            intoProvince.push(o.to.province);
+          } else into[list]!.push(i);
+          intoThere[i] = list;
+        } else if (o.kind === "support" || o.kind === "convoy") {
+          const k = index.get(o.kind === "support" ? o.target : o.from);
+          if (k !== undefined) there[i] = orderAt[k]!;
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        const k = place[i]!;
+        intoHere[i] = k === -1 ? -1 : listAt[k]!;
+      }
+    } finally {
+      // The scratch tables are left as they were found: all -1.
+      for (let i = 0; i < n; i++) {
+        const k = place[i]!;
+        if (k !== -1) orderAt[k] = -1;
+      }
+      for (const k of listed) listAt[k] = -1;
+    }
 
     // Convoys and the armies they carry.
-    orders.forEach((o, i) => {
-      if (o.kind !== "convoy") return;
-      const m = this.at.get(o.from);
-      if (m === undefined) return;
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind !== "convoy") continue;
+      const m = there[i]!;
+      if (m === -1) continue;
       const mo = orders[m]!;
       if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
         addTo(this.convoysOf, m, i);
         this.convoyed[i] = m;
       }
-    });
-    orders.forEach((o, i) => {
-      if (o.kind !== "move" || o.unit.type !== "A") return;
-      const route = this.hasRoute(i, () => true);
+    }
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind !== "move" || o.unit.type !== "A") continue;
+      const route = this.hasRoute(i, anyFleet);
       this.anyRoute[i] = route ? 1 : 0;
       if (!map.armyAdjacent(o.unit.province, o.to.province)) {
         this.usesConvoy[i] = true;
-        return;
+        continue;
       }
       let wants: boolean;
       switch (rules.convoyToAdjacent) {
@@ -149,24 +319,26 @@ class Resolver {
       }
       // An explicit "via convoy" with no route: over land, or no move at all (DATC 6.G.8).
       this.usesConvoy[i] = wants && (route || (o.viaConvoy && rules.viaConvoyFallback === "none"));
-    });
+    }
 
     // Head-to-head battles: two units moving into each other's province, neither by convoy.
-    orders.forEach((o, i) => {
-      if (o.kind !== "move" || this.usesConvoy[i]) return;
-      const k = this.at.get(o.to.province);
-      if (k === undefined) return;
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind !== "move" || this.usesConvoy[i]) continue;
+      const k = there[i]!;
+      if (k === -1) continue;
       const ko = orders[k]!;
       if (ko.kind === "move" && ko.to.province === o.unit.province && !this.usesConvoy[k]) {
         this.h2h[i] = k;
       }
-    });
+    }
 
     // Supports and what they support.
-    orders.forEach((o, i) => {
-      if (o.kind !== "support") return;
-      const t = this.at.get(o.target);
-      const to = t === undefined ? undefined : orders[t]!;
+    for (let i = 0; i < n; i++) {
+      const o = orders[i]!;
+      if (o.kind !== "support") continue;
+      const t = there[i]!;
+      const to = t === -1 ? undefined : orders[t]!;
       let matches = false;
       if (to) {
         // A unit ordered to move, even illegally (seed 002 III(5)), is not supported to hold.
@@ -179,9 +351,14 @@ class Resolver {
             o.toCoast === to.to.coast;
         }
       }
-      if (matches && t !== undefined) addTo(this.supportsOf, t, i);
-      else this.voidSupport[i] = true;
-    });
+      if (matches) addTo(this.supportsOf, t, i);
+      else this.voidSupport[i] = 1;
+    }
+  }
+
+  /** The moves into the province of list `list` (-1: none). */
+  private movesAt(list: number): readonly number[] {
+    return list === -1 ? NONE : this.into[list]!;
   }
 
   run(): MovementResolution {
@@ -207,7 +384,7 @@ class Resolver {
     for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       if (o.kind === "move" && this.res[i]) continue;
-      for (const m of this.movesInto.get(o.unit.province) ?? []) {
+      for (const m of this.movesAt(this.intoHere[i]!)) {
         if (this.res[m]) dislodgedBy[i] = m;
       }
     }
@@ -226,39 +403,43 @@ class Resolver {
       else success.push(dislodgedBy[i] === -1);
     }
 
+    // Provinces moved into that are left empty, where some move stood off.
     const contested: ProvinceId[] = [];
-    const occupied = new Set<ProvinceId>();
+    const { into } = this;
+    const occupied = new Array<number>(into.length).fill(0);
     for (let i = 0; i < n; i++) {
       const o = orders[i]!;
-      if (o.kind === "move" && this.res[i]) occupied.add(o.to.province);
-      else if (dislodgedBy[i] === -1) occupied.add(o.unit.province);
+      if (o.kind === "move" && this.res[i]) occupied[this.intoThere[i]!] = 1;
+      else if (dislodgedBy[i] === -1 && this.intoHere[i] !== -1) occupied[this.intoHere[i]!] = 1;
     }
-    for (const [p, moves] of this.movesInto) {
-      if (occupied.has(p)) continue;
-      const stoodOff = moves.some((m) => {
-        if (this.res[m] || this.paradox[m] || !this.path(m)) return false;
+    for (let list = 0; list < into.length; list++) {
+      if (occupied[list]) continue;
+      for (const m of into[list]!) {
+        if (this.res[m] || this.paradox[m] || !this.path(m)) continue;
         const k = this.h2h[m]!;
-        return !(k !== -1 && this.res[k]);
-      });
-      if (stoodOff) contested.push(p);
+        if (k !== -1 && this.res[k]) continue;
+        contested.push(this.intoProvince[list]!);
+        break;
+      }
     }
     contested.sort();
 
-    const result = {
-      success,
-      dislodgedBy,
-      usesConvoy: this.usesConvoy,
-      paradox: this.paradox,
-      contested,
-      reasons: [] as (string | null)[],
-      explanations: [] as string[],
-    };
-    for (let i = 0; i < n; i++) {
-      const reason = success[i] ? null : `${this.explain(i, dislodgedBy)}${this.halfNote(i)}`;
-      result.reasons.push(reason);
-      result.explanations.push(reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`);
-    }
-    return result;
+    this.success = success;
+    this.dislodgedBy = dislodgedBy;
+    return new Resolution(this, success, dislodgedBy, this.usesConvoy, this.paradox, contested);
+  }
+
+  /**
+   * Why order `i` did not succeed, or null. Worded from the resolver's decisions, which no
+   * longer change once `run` has returned: the words are the same whenever they are made.
+   */
+  reason(i: number): string | null {
+    return this.success[i] ? null : `${this.explain(i, this.dislodgedBy)}${this.halfNote(i)}`;
+  }
+
+  /** How order `i` came out (its reason when it failed). */
+  explanation(i: number, reason: string | null): string {
+    return reason ?? `${this.explainSuccess(i)}${this.halfNote(i)}`;
   }
 
   /** Kruijswijk's resolve: the decision of order `i`, guessing through cycles. */
@@ -332,6 +513,7 @@ class Resolver {
     const cycle = this.deps.slice(old);
     this.reset(old);
     const convoys = cycle.filter((i) => this.orders[i]!.kind === "convoy");
+    if (this.backup === NO_MARKS) this.backup = new Array<number>(this.n).fill(0);
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
@@ -385,32 +567,36 @@ class Resolver {
     for (const c of convoys) if (this.convoyed[c]! !== -1) armies.add(this.convoyed[c]!);
     for (const i of cycle) if (this.orders[i]!.kind === "move" && this.usesConvoy[i]) armies.add(i);
     if (armies.size === 0) return;
+    if (this.stage === NO_MARKS) {
+      this.stage = new Array<number>(this.n).fill(0);
+      this.half = new Array<number>(this.n).fill(0);
+    }
     const step = Math.max(...[...armies].map((m) => this.stage[m]!)) + 1;
     if (step > 4) return;
     for (const m of armies) this.stage[m] = step;
     const land = (p: ProvinceId) => this.map.get(p).kind !== "sea";
     switch (step) {
       case 1:
-        for (const m of armies) this.half[m] = true;
+        for (const m of armies) this.half[m] = 1;
         break;
       case 2:
         for (const i of this.involved(armies)) {
           const o = this.orders[i]!;
           if (o.unit.type !== "F" || armies.has(i)) continue;
           if (land(o.unit.province) || (o.kind === "move" && land(o.to.province))) {
-            this.half[i] = true;
+            this.half[i] = 1;
             this.stage[i] = 2;
           }
         }
         break;
       case 3:
         for (const m of armies) {
-          this.half[m] = false;
+          this.half[m] = 0;
           this.paradox[m] = true;
         }
         break;
       case 4:
-        for (const m of armies) this.half[m] = true;
+        for (const m of armies) this.half[m] = 1;
         break;
     }
     throw new Restart();
@@ -453,14 +639,15 @@ class Resolver {
       case "support":
         return this.adjudicateSupport(i);
       case "convoy":
-        return !this.isDislodged(o.unit.province);
+        return !this.isDislodged(i);
       default:
         return true;
     }
   }
 
-  private isDislodged(p: ProvinceId): boolean {
-    for (const m of this.movesInto.get(p) ?? []) if (this.resolve(m)) return true;
+  /** Whether a move into the province of order `i`'s unit succeeds. */
+  private isDislodged(i: number): boolean {
+    for (const m of this.movesAt(this.intoHere[i]!)) if (this.resolve(m)) return true;
     return false;
   }
 
@@ -500,8 +687,8 @@ class Resolver {
   private attackStrength(m: number): number {
     const o = this.orders[m]!;
     if (o.kind !== "move" || !this.path(m)) return 0;
-    const d = this.at.get(o.to.province);
-    if (d === undefined) return this.base(m) + this.supportCount(m, null);
+    const d = this.there[m]!;
+    if (d === -1) return this.base(m) + this.supportCount(m, null);
     const dOrder = this.orders[d]!;
     if (dOrder.kind === "move" && this.h2h[m] !== d && this.resolve(d)) {
       return this.base(m) + this.supportCount(m, null);
@@ -510,9 +697,9 @@ class Resolver {
     return this.base(m) + this.supportCount(m, dOrder.unit.power);
   }
 
-  private holdStrength(p: ProvinceId): number {
-    const d = this.at.get(p);
-    if (d === undefined) return 0;
+  /** The hold strength of the province where order `d`'s unit stands (-1: nobody, 0). */
+  private holdStrength(d: number): number {
+    if (d === -1) return 0;
     if (this.orders[d]!.kind === "move") return this.resolve(d) ? 0 : this.base(d);
     return this.base(d) + this.supportCount(d, null);
   }
@@ -536,8 +723,8 @@ class Resolver {
     const k = this.h2h[m]!;
     if (k !== -1) {
       if (attack <= this.defendStrength(k)) return false;
-    } else if (attack <= this.holdStrength(o.to.province)) return false;
-    for (const other of this.movesInto.get(o.to.province)!) {
+    } else if (attack <= this.holdStrength(this.there[m]!)) return false;
+    for (const other of this.movesAt(this.intoThere[m]!)) {
       if (other !== m && attack <= this.preventStrength(other)) return false;
     }
     return true;
@@ -558,9 +745,8 @@ class Resolver {
 
   private adjudicateSupport(s: number): boolean {
     if (this.voidSupport[s]) return false;
-    const p = this.orders[s]!.unit.province;
-    for (const m of this.movesInto.get(p) ?? []) if (this.cuts(m, s)) return false;
-    return !this.isDislodged(p);
+    for (const m of this.movesAt(this.intoHere[s]!)) if (this.cuts(m, s)) return false;
+    return !this.isDislodged(s);
   }
 
   // ---- Explanations -------------------------------------------------------------------
@@ -605,39 +791,37 @@ class Resolver {
         const attack = this.attackStrength(i);
         const against: string[] = [];
         const k = this.h2h[i]!;
-        const d = this.at.get(o.to.province);
+        const d = this.there[i]!;
         if (k !== -1) {
           against.push(
             `${this.describe(k)}'s defence ${this.strengthWith(k, this.defendStrength(k))}`,
           );
-        } else if (d !== undefined && !(this.orders[d]!.kind === "move" && this.res[d])) {
-          against.push(
-            `${this.describe(d)}'s hold ${this.strengthWith(d, this.holdStrength(o.to.province))}`,
-          );
+        } else if (d !== -1 && !(this.orders[d]!.kind === "move" && this.res[d])) {
+          against.push(`${this.describe(d)}'s hold ${this.strengthWith(d, this.holdStrength(d))}`);
         }
-        for (const m of this.inPlaceOrder(this.movesInto.get(o.to.province)!)) {
+        for (const m of this.inPlaceOrder(this.movesAt(this.intoThere[i]!))) {
           if (m !== i)
             against.push(`${this.describe(m)} ${this.strengthWith(m, this.preventStrength(m))}`);
         }
         const how = this.usesConvoy[i] ? " by convoy" : "";
         const vs = against.length === 0 ? "unopposed" : `against ${against.join(", ")}`;
-        const stays = d !== undefined && !(this.orders[d]!.kind === "move" && this.res[d]);
+        const stays = d !== -1 && !(this.orders[d]!.kind === "move" && this.res[d]);
         const dislodging = stays ? `, dislodging ${this.describe(d)}` : "";
         return `moved${how} with strength ${this.strengthWith(i, attack)} ${vs}${dislodging}`;
       }
       case "support": {
-        const t = this.at.get(o.target)!;
+        const t = this.there[i]!;
         return `support given to ${this.describe(t)}${o.to === null ? " to hold" : ""}`;
       }
       case "convoy":
         return `carried the army from ${o.from} to ${o.to}`;
       case "hold": {
         const attackers = this.inPlaceOrder(
-          (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.path(m)),
+          this.movesAt(this.intoHere[i]!).filter((m) => this.path(m)),
         );
         return attackers.length === 0
           ? "held; not attacked"
-          : `held with strength ${this.strengthWith(i, this.holdStrength(o.unit.province))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
+          : `held with strength ${this.strengthWith(i, this.holdStrength(i))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
       }
     }
   }
@@ -700,8 +884,8 @@ class Resolver {
       }
       case "support": {
         if (this.voidSupport[i]) {
-          const t = this.at.get(o.target);
-          if (t === undefined) return `no unit in ${o.target} to support`;
+          const t = this.there[i]!;
+          if (t === -1) return `no unit in ${o.target} to support`;
           const to = this.orders[t]!;
           if (o.to === null) return `${this.describe(t)} did not hold: it was ordered to move`;
           return to.kind === "move"
@@ -710,7 +894,7 @@ class Resolver {
         }
         if (dislodged) return `${dislodged}; the support is cut`;
         const cutters = this.inPlaceOrder(
-          (this.movesInto.get(o.unit.province) ?? []).filter((m) => this.cuts(m, i)),
+          this.movesAt(this.intoHere[i]!).filter((m) => this.cuts(m, i)),
         );
         return `support cut by ${cutters.map((m) => this.describe(m)).join(", ")}`;
       }
@@ -720,8 +904,8 @@ class Resolver {
         }
         if (!this.path(i)) return this.brokenRoute(i);
         const attack = this.attackStrength(i);
-        const d = this.at.get(o.to.province);
-        if (attack === 0 && d !== undefined) {
+        const d = this.there[i]!;
+        if (attack === 0 && d !== -1) {
           return `cannot dislodge a unit of its own power (${this.describe(d)})`;
         }
         const k = this.h2h[i]!;
@@ -734,17 +918,17 @@ class Resolver {
             );
           }
         } else {
-          const hold = this.holdStrength(o.to.province);
-          if (attack <= hold && d !== undefined) {
+          const hold = this.holdStrength(d);
+          if (attack <= hold && d !== -1) {
             parts.push(
               `bounced off ${this.describe(d)}${this.supporters(d)}: ${attack} against ${hold}`,
             );
           }
         }
         const rivals = this.inPlaceOrder(
-          this.movesInto
-            .get(o.to.province)!
-            .filter((m) => m !== i && attack <= this.preventStrength(m)),
+          this.movesAt(this.intoThere[i]!).filter(
+            (m) => m !== i && attack <= this.preventStrength(m),
+          ),
         );
         if (rivals.length > 0) {
           parts.push(
@@ -767,20 +951,25 @@ export function boardAfter(
 ): { units: Unit[]; dislodged: DislodgedUnit[] } {
   const units: Unit[] = [];
   const dislodged: DislodgedUnit[] = [];
-  orders.forEach((o, i) => {
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!;
+    const u = o.unit;
     if (o.kind === "move" && res.success[i]) {
-      units.push({ ...o.unit, province: o.to.province, coast: o.to.coast });
-      return;
+      units.push({ power: u.power, type: u.type, province: o.to.province, coast: o.to.coast });
+      continue;
     }
     const by = res.dislodgedBy[i]!;
-    if (by === -1) units.push(o.unit);
+    if (by === -1) units.push(u);
     else {
       dislodged.push({
-        ...o.unit,
+        power: u.power,
+        type: u.type,
+        province: u.province,
+        coast: u.coast,
         attackerFrom: orders[by]!.unit.province,
         viaConvoy: res.usesConvoy[by]!,
       });
     }
-  });
+  }
   return { units, dislodged };
 }
