@@ -2,6 +2,7 @@
 // real `bin/entente serve` process, checked for zero errors and zero lost submissions.
 //   node --import tsx bench/load.ts [--players 500] [--seconds 60 | --minutes 30]
 //       [--interval MS] [--warmup SECONDS] [--sample SECONDS] [--postgres] [--cpu-prof DIR]
+//       [--cold]
 //   SOAK=1 node --import tsx bench/load.ts     # the soak: 30 minutes, sampled every minute
 // Prints one JSON line: requests, errors, lost submissions, requests/s, latency percentiles
 // (ms) over all requests and over each player's first, the server's CPU per request and
@@ -19,6 +20,7 @@ import { formatOrder } from "../src/engine/orders.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
 import { Judge } from "../src/judge/judge.ts";
 import { randomId } from "../src/judge/password.ts";
+import { DEFAULT_ORDERS_RATE } from "../src/judge/submissions.ts";
 import { spawnServer } from "../src/server/process.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { dropSchema, freshSchemaName, postgresUrl } from "../src/store/testing.ts";
@@ -48,6 +50,8 @@ export interface LoadOptions {
   readonly warmupSeconds?: number;
   /** Write the server's CPU profile here. */
   readonly cpuProf?: string | undefined;
+  /** Start the server without its warm-up (src/server/warm.ts), as before issue 21's. */
+  readonly cold?: boolean;
 }
 
 export interface Percentiles {
@@ -67,6 +71,8 @@ export interface Sample {
   readonly latencyMs: Percentiles;
   /** The server's resident memory at the end of the sample. */
   readonly rssMB: number | null;
+  /** The server's CPU time in the sample per request answered in it (ms): steady under load. */
+  readonly cpuMsPerRequest: number | null;
   readonly loadavg: number;
 }
 
@@ -77,6 +83,10 @@ export interface LoadResult {
   readonly database: string;
   readonly intervalMs: number;
   readonly warmupSeconds: number;
+  /** Whether the server warmed its hot paths before listening (src/server/warm.ts). */
+  readonly serverWarmUp: boolean;
+  /** The server's orders-rate quota in this run. */
+  readonly ordersQuota: string;
   readonly requests: number;
   readonly submissions: number;
   readonly readBacks: number;
@@ -253,8 +263,23 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   try {
     const seats = await setUp(store, opts.players);
     const warmSeats = opts.warmupSeconds ? await setUp(store, 25) : [];
+    // The orders-rate quota (60 sets at once, then one a second per player and game) holds
+    // for paced players sending at most one set a second; players sending as fast as answered,
+    // and the warm-up's, would be refused past it, so the quota is lifted for those runs.
+    const setsPerSecond =
+      intervalMs > 0
+        ? ((1000 / intervalMs) * (readEvery - 1)) / readEvery
+        : Number.POSITIVE_INFINITY;
+    const withinQuota = setsPerSecond <= DEFAULT_ORDERS_RATE.perSecond && !opts.warmupSeconds;
     const server = await spawnServer(
-      { ...env, ENTENTE_TICK_MS: "1000", ENTENTE_POLL_MS: "500" },
+      {
+        ...env,
+        ENTENTE_TICK_MS: "1000",
+        ENTENTE_POLL_MS: "500",
+        ...(withinQuota ? {} : { ENTENTE_ORDERS_BURST: "0" }),
+        // The server warms its hot paths before listening, as `entente serve` does; --cold not.
+        ENTENTE_WARMUP: opts.cold ? "0" : "1",
+      },
       args,
       opts.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${opts.cpuProf}`] : [],
     );
@@ -373,17 +398,25 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const samples: Sample[] = [];
     let peakRss = 0;
     let sampled = 0;
+    let cpuAtSample: number | null = null;
     const sample = () => {
       const now = performance.now() - started;
       const window = latencies.slice(sampled);
-      const rssMB = processStats(server.proc.pid)?.rssMB ?? null;
+      const stats = processStats(server.proc.pid);
+      const rssMB = stats?.rssMB ?? null;
       if (rssMB !== null) peakRss = Math.max(peakRss, rssMB);
+      const cpuMsPerRequest =
+        stats && cpuAtSample !== null && window.length > 0
+          ? Math.round(((stats.cpuMs - cpuAtSample) / window.length) * 100) / 100
+          : null;
+      cpuAtSample = stats?.cpuMs ?? null;
       samples.push({
         at: round(now / 1000),
         requests: window.length,
         perSecond: round(window.length / ((now - (samples.at(-1)?.at ?? 0) * 1000) / 1000)),
         latencyMs: percentiles(window),
         rssMB,
+        cpuMsPerRequest,
         loadavg: round(loadavg()[0]!),
       });
       sampled = latencies.length;
@@ -396,6 +429,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
           }, 1000);
 
     const cpuBefore = processStats(server.proc.pid)?.cpuMs ?? null;
+    cpuAtSample = cpuBefore;
     await Promise.all(seats.map(player));
     clearInterval(sampler);
     const elapsed = (performance.now() - started) / 1000;
@@ -454,6 +488,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       database: store.dialect,
       intervalMs,
       warmupSeconds: opts.warmupSeconds ?? 0,
+      serverWarmUp: !opts.cold,
+      ordersQuota: withinQuota
+        ? `the default: ${DEFAULT_ORDERS_RATE.burst} at once, then ${DEFAULT_ORDERS_RATE.perSecond} a second`
+        : "off (the players send faster than it allows)",
       requests,
       submissions,
       readBacks,
@@ -499,6 +537,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       sample: { type: "string", default: "60" },
       postgres: { type: "boolean", default: false },
       "cpu-prof": { type: "string" },
+      cold: { type: "boolean", default: false },
     },
   });
   const soak = process.env.SOAK === "1" || values.minutes !== undefined;
@@ -517,6 +556,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     warmupSeconds: Number(values.warmup),
     postgres: values.postgres,
     cpuProf: values["cpu-prof"],
+    cold: values.cold,
     ...(soak ? { sampleSeconds: Number(values.sample) } : {}),
   });
   console.log(JSON.stringify(result));

@@ -17,7 +17,8 @@ import { classical } from "../src/variants/classical/index.ts";
  * acknowledged order set is stored; every game's phases run 0..n without a gap or a repeat,
  * one phase_resolved event each; and each phase was adjudicated with the last set stored for
  * it before the adjudication (so with every accepted set that arrived in time).
- * ENTENTE_LONG=1 kills ten times instead of three.
+ * ENTENTE_LONG=1 kills ten times instead of three. The players send in a loop on purpose, so
+ * the orders-rate quota is off (ENTENTE_ORDERS_BURST=0; test/reliability.test.ts checks it).
  */
 
 const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
@@ -43,7 +44,7 @@ async function place(t: TestContext, kind: "sqlite" | "postgres"): Promise<Place
     const dir = mkdtempSync(join(tmpdir(), "entente-faults-"));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     return {
-      env: { ENTENTE_TICK_MS: "10" },
+      env: { ENTENTE_TICK_MS: "10", ENTENTE_ORDERS_BURST: "0" },
       args: ["--data", dir],
       open: () => openStore({ sqlitePath: join(dir, "entente.sqlite") }),
     };
@@ -53,7 +54,12 @@ async function place(t: TestContext, kind: "sqlite" | "postgres"): Promise<Place
   const schema = freshSchemaName();
   t.after(() => dropSchema(url, schema));
   return {
-    env: { ENTENTE_TICK_MS: "10", DATABASE_URL: url, ENTENTE_PG_SCHEMA: schema },
+    env: {
+      ENTENTE_TICK_MS: "10",
+      ENTENTE_ORDERS_BURST: "0",
+      DATABASE_URL: url,
+      ENTENTE_PG_SCHEMA: schema,
+    },
     args: [],
     open: () => openStore({ url, schema }),
   };

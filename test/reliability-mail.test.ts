@@ -107,9 +107,9 @@ function structured(secret: string): fc.Arbitrary<{ name: string; raw: string }>
 test("mail fuzzing: random and mutated mails never throw, players always get a reply, in bounded time", async (t) => {
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "a SQLite store");
-  const g = await mailTestGame(ts.store);
   // Hundreds of mails from one sender on a stopped clock: no rate limit here (mail.test.ts
-  // tests the limit), only the reading.
+  // tests the mail limit, below the orders-rate quota), only the reading.
+  const g = await mailTestGame(ts.store, "houserules", undefined, null);
   const gw = gatewayOf(g.judge, { perSender: { max: 1_000_000, windowMs: 1 } });
   const secret = g.secrets.austria;
   const figures = { mails: 0, replied: 0, slowestMs: 0 };
@@ -212,4 +212,41 @@ test("mail fuzzing: random and mutated mails never throw, players always get a r
   t.diagnostic(
     `${figures.mails} mails, ${figures.replied} answered, slowest ${Math.round(figures.slowestMs)} ms`,
   );
+});
+
+test("orders by mail past the orders-rate quota: a reply saying so and when to send again; nothing of it stored", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  assert.ok(ts, "a SQLite store");
+  const g = await mailTestGame(ts.store, "houserules", undefined, { burst: 2, perSecond: 0.1 });
+  const gw = gatewayOf(g.judge);
+  const secret = g.secrets.austria;
+  const sets = ["A vie-gal\nA bud-ser\nF tri H", "A vie-tyr\nA bud-ser\nF tri H"];
+  for (const body of sets) {
+    const r = await gw.receive(orderMail(secret, { body: `Secret: ${secret}\n${body}` }));
+    assert.equal(r.accepted, true, r.replies[0]?.text);
+  }
+  const third = await gw.receive(
+    orderMail(secret, { body: `Secret: ${secret}\nA vie H\nA bud H\nF tri H` }),
+  );
+  assert.equal(third.accepted, false, "the third at once is refused");
+  assert.equal(third.replies[0]?.to, addressOf("austria"), "and the sender told");
+  const text = third.replies[0]!.text;
+  assert.match(text, /NOT accepted: nothing was changed/, text);
+  assert.match(
+    text,
+    /too many order sets from you in this game: at most 2 at once, then one every 10 seconds .*your last set taken stands: send it again in 10 seconds/,
+    text,
+  );
+  const stored = await ts.store.db
+    .selectFrom("submissions")
+    .select("orders")
+    .where("power", "=", "austria")
+    .orderBy("id")
+    .execute();
+  assert.equal(stored.length, 2, "the two taken are stored, the refused one is not");
+  g.clock.advance(10_000);
+  const later = await gw.receive(
+    orderMail(secret, { body: `Secret: ${secret}\nA vie H\nA bud H\nF tri H` }),
+  );
+  assert.equal(later.accepted, true, `after ten seconds: ${later.replies[0]?.text}`);
 });

@@ -4,6 +4,7 @@ import { describe, type TestContext, test } from "node:test";
 import { sql } from "kysely";
 import { bindAddress, trustProxy } from "../src/cli/serve.ts";
 import { Judge } from "../src/judge/judge.ts";
+import { type Bucket, TokenBuckets } from "../src/judge/rate.ts";
 import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
 import { clientAddress, jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
 import { startServer } from "../src/server/server.ts";
@@ -34,11 +35,15 @@ async function snapshot(store: Store): Promise<string> {
   return JSON.stringify(out);
 }
 
-async function world(t: TestContext, limits: ConstructorParameters<typeof Limits>[0] = {}) {
+async function world(
+  t: TestContext,
+  limits: ConstructorParameters<typeof Limits>[0] = {},
+  ordersRate?: Bucket,
+) {
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "a SQLite store");
   const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
+  const judge = new Judge({ store: ts.store, now: clock.now, ordersRate });
   const server = await startServer({
     judge,
     port: 0,
@@ -310,6 +315,81 @@ describe("rate limits", () => {
     const third = await legal();
     assert.equal(third.status, 429, JSON.stringify(third.body).slice(0, 200));
     assert.match(String(third.body.error), /too many sandbox requests from your address/);
+  });
+
+  test("the orders-rate quota: a token bucket per player and game (429, Retry-After, when to send again); nothing taken is lost", async (t) => {
+    const { api, judge, clock, store } = await world(t, {}, { burst: 3, perSecond: 0.5 });
+    const gm = await judge.register("orders-gm", "password1");
+    const game = await judge.createGame(gm.user, { name: "revisions" });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const players: Record<string, string> = {};
+    for (const p of POWERS) {
+      const u = await judge.register(`reviser-${p}`, "password1");
+      await judge.acceptInvite(u.user, code, { power: p });
+      players[p] = u.token;
+    }
+    const send = (token: string, orders: string[], phase = "S1901M") =>
+      fetch(`${api.base}/api/games/${game.id}/orders`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ orders, phase }),
+      });
+    const late = await send(players.france!, ["A par H"], "F1901M");
+    assert.equal(late.status, 409, "a refused set (not the open phase) is not counted");
+    for (const move of ["A par - bur", "A par - pic", "A par - gas"]) {
+      assert.equal((await send(players.france!, [move])).status, 200, move);
+    }
+    const fourth = await send(players.france!, ["A par - bre"]);
+    assert.equal(fourth.status, 429, "the fourth at once waits");
+    assert.equal(fourth.headers.get("retry-after"), "2", "one every two seconds");
+    const msg = ((await fourth.json()) as { error: string }).error;
+    assert.equal(
+      msg,
+      "too many order sets from you in this game: at most 3 at once, then one every 2 seconds (is a program sending them in a loop?); this one was not stored, and your last set taken stands: send it again in 2 seconds",
+    );
+    const mine = await api.ok<{ sets: { power: string; orders: string[] }[] }>(
+      "GET",
+      `/api/games/${game.id}/orders`,
+      undefined,
+      players.france,
+    );
+    assert.deepEqual(mine.sets[0]?.orders, ["A par - gas"], "the last set taken stands");
+    const stored = await store.db
+      .selectFrom("submissions")
+      .select("orders")
+      .where("game_id", "=", game.id)
+      .where("power", "=", "france")
+      .orderBy("id")
+      .execute();
+    assert.deepEqual(
+      stored.map((r) => JSON.parse(r.orders)),
+      [["A par - bur"], ["A par - pic"], ["A par - gas"]],
+      "every set taken is stored, the refused one is not",
+    );
+    assert.equal((await send(players.italy!, ["A ven H"])).status, 200, "another player sends on");
+    clock.advance(1000);
+    assert.equal((await send(players.france!, ["A par - bre"])).status, 429, "half a token");
+    clock.advance(1000);
+    assert.equal((await send(players.france!, ["A par - bre"])).status, 200, "refilled: one");
+    assert.equal((await send(players.france!, ["A par H"])).status, 429, "and only one");
+    clock.advance(60_000);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await send(players.france!, ["A par H"])).status, 200, `full again: ${i}`);
+    }
+  });
+
+  test("the orders-rate quota: the token bucket refills to its burst and no further, and forgets the least used keys", () => {
+    const b = new TokenBuckets({ burst: 2, perSecond: 4 }, 10);
+    assert.equal(b.wait("k", 0), 0);
+    b.take("k", 0);
+    b.take("k", 0);
+    assert.equal(b.wait("k", 0), 250, "a quarter second for one token");
+    assert.equal(b.wait("k", 250), 0);
+    b.take("k", 10_000);
+    b.take("k", 10_000);
+    assert.equal(b.wait("k", 10_000), 250, "a long pause refills to the burst only");
+    for (let i = 0; i < 100; i++) b.take(`key${i}`, 10_000);
+    assert.equal(b.wait("k", 10_000), 0, "the oldest keys are forgotten beyond maxKeys");
   });
 
   test("sandbox work per request: at most two order lines per province of the map (422), whatever the body allows", async (t) => {

@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
+import type { Bucket } from "../judge/rate.ts";
+import { DEFAULT_ORDERS_RATE } from "../judge/submissions.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
 import { openStore } from "../store/db.ts";
@@ -27,6 +29,27 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
   if (!Number.isInteger(n) || n < 0 || n > 65535 * 1000)
     throw new Error(`${name} must be a whole number, not "${v}"`);
   return n;
+}
+
+/**
+ * The orders-rate quota (src/judge/submissions.ts): ENTENTE_ORDERS_BURST order sets one
+ * player may send in one game at once, then ENTENTE_ORDERS_PER_SECOND (fractions allowed:
+ * 0.1 is one every ten seconds); ENTENTE_ORDERS_BURST=0 turns the quota off.
+ */
+export function ordersRate(
+  burst: string | undefined,
+  perSecond: string | undefined,
+): Bucket | null {
+  const b = positiveInt("ENTENTE_ORDERS_BURST", burst, DEFAULT_ORDERS_RATE.burst);
+  if (b === 0) return null;
+  if (perSecond === undefined || perSecond === "")
+    return { burst: b, perSecond: DEFAULT_ORDERS_RATE.perSecond };
+  const r = Number(perSecond);
+  if (!Number.isFinite(r) || r <= 0 || r > 1_000_000)
+    throw new Error(
+      `ENTENTE_ORDERS_PER_SECOND must be a number above 0 (0.1: one order set every ten seconds), not "${perSecond}"`,
+    );
+  return { burst: b, perSecond: r };
 }
 
 /**
@@ -64,6 +87,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // Checked before the database is opened: a wrong setting stops the start at once.
   const host = bindAddress(opts.host ?? env.HOST);
   const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
+  const orders = ordersRate(env.ENTENTE_ORDERS_BURST, env.ENTENTE_ORDERS_PER_SECOND);
   const publicUrl = readPublicUrl(opts.publicUrl ?? env.ENTENTE_PUBLIC_URL);
   const store = await openStore({
     url: env.DATABASE_URL,
@@ -75,6 +99,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log,
     failpoint: env.ENTENTE_FAILPOINT || undefined,
     publicUrl,
+    ordersRate: orders,
   });
   const server = await startServer({
     judge,
@@ -85,6 +110,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // Behind a reverse proxy every request comes from the proxy: rate limits then count the
     // address the proxy names (X-Forwarded-For), which only a trusted proxy may set.
     limits: { trustProxy: proxies },
+    // The hot paths compiled before the first player arrives (src/server/warm.ts).
+    warmUp: env.ENTENTE_WARMUP !== "0",
     log,
   });
   log(

@@ -9,12 +9,15 @@ export type ErrorKind =
   | "forbidden" // 403: not allowed for this role
   | "not-found" // 404
   | "conflict" // 409: the game moved on, a name is taken
-  | "too-much"; // 422: well formed, but more work than one request may ask for
+  | "too-much" // 422: well formed, but more work than one request may ask for
+  | "too-often"; // 429: a quota on how often (`retryAfterSeconds` says when to try again)
 
 export class JudgeError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    /** For "too-often": the seconds until the request would be taken (Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -41,3 +44,5 @@ export class ExtraUnitTooNew extends JudgeError {
     super("conflict", message);
   }
 }
+export const tooOften = (m: string, retryAfterSeconds: number) =>
+  new JudgeError("too-often", m, retryAfterSeconds);

@@ -18,6 +18,7 @@ import {
 } from "./family-views.ts";
 import { FAMILY_SCENARIO, insertNewGame, iso, parseJson, recordEdits } from "./game-data.ts";
 import { checkLabel, gameLabel } from "./labels.ts";
+import { latestSetRows } from "./latest.ts";
 import { recordMissed } from "./missed.ts";
 import {
   DEFAULT_OPTIONS,
@@ -441,13 +442,13 @@ export class FamilyGames {
   }
 
   private async latest(db: Kysely<DB>, g: FamilyGame) {
-    const rows = await db
-      .selectFrom("submissions")
-      .select(["id", "power", "orders", "final", "received_at", "diagnostics"])
-      .where("game_id", "=", g.game.id)
-      .where("phase_idx", "=", g.state.phase_idx)
-      .orderBy("id")
-      .execute();
+    // Each power's last set only, by an index seek per power (latest.ts), not every revision.
+    const rows = await latestSetRows(db, {
+      gameId: g.game.id,
+      phaseIdx: g.state.phase_idx,
+      phase: g.state.phase,
+      powers: g.seats.flatMap((s) => s.powers.map(String)),
+    });
     const latest = new Map<string, (typeof rows)[number]>();
     for (const r of rows) latest.set(r.power, r);
     return latest;

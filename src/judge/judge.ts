@@ -8,8 +8,9 @@ import { GmTools } from "./gm-tools.ts";
 import { readPublicUrl } from "./links.ts";
 import type { Reader } from "./numbering.ts";
 import { Press } from "./press.ts";
+import { TokenBuckets } from "./rate.ts";
 import type { JudgeConfig, JudgeCore, Rooms } from "./room.ts";
-import { Submissions } from "./submissions.ts";
+import { DEFAULT_ORDERS_RATE, Submissions } from "./submissions.ts";
 import { UnitEdits } from "./unit-edits.ts";
 import { Views } from "./views.ts";
 import { Votes } from "./votes.ts";
@@ -58,6 +59,8 @@ export class Judge {
       failpoint: cfg.failpoint,
       families: new FamilyGames({ db: cfg.store.db, now: this.now, log }),
       adjudications: 0,
+      orderBuckets:
+        cfg.ordersRate === null ? null : new TokenBuckets(cfg.ordersRate ?? DEFAULT_ORDERS_RATE),
       rooms: undefined as unknown as Rooms,
     };
     this.rooms = {

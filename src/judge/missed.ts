@@ -151,6 +151,7 @@ export async function contactWindow(
         .where("game_id", "=", r.game_id)
         .where("user_id", "=", r.user_id!)
         .where("phase_idx", ">", r.phase_idx)
+        .limit(1)
         .executeTakeFirst();
       if (sent) return false; // the player is back
       const earlier = await trx

@@ -50,3 +50,48 @@ export class SlidingWindow {
     return i === 0 ? list : list.slice(i);
   }
 }
+
+/** A token bucket: `burst` at once, then `perSecond` (fractions allowed) as they refill. */
+export interface Bucket {
+  readonly burst: number;
+  readonly perSecond: number;
+}
+
+/**
+ * A token bucket per key: each key starts full (`burst` tokens) and refills at `perSecond`,
+ * never above `burst`; an event takes one token. The orders-rate quota (submissions.ts).
+ */
+export class TokenBuckets {
+  private readonly levels = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly bucket: Bucket,
+    /** At most this many keys are remembered (the least recently used are forgotten). */
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  private level(key: string, now: number): number {
+    const b = this.levels.get(key);
+    if (!b) return this.bucket.burst;
+    const refilled = ((now - b.at) / 1000) * this.bucket.perSecond;
+    return Math.min(this.bucket.burst, b.tokens + Math.max(0, refilled));
+  }
+
+  /** Milliseconds until `key` has a token (0: it has one now). */
+  wait(key: string, now: number): number {
+    const tokens = this.level(key, now);
+    if (tokens >= 1) return 0;
+    return Math.ceil(((1 - tokens) / this.bucket.perSecond) * 1000);
+  }
+
+  /** Takes one token (the caller asked `wait` first; a race of two may go one below zero). */
+  take(key: string, now: number): void {
+    const tokens = this.level(key, now) - 1;
+    // Re-inserted: the map's order is least recently used first.
+    this.levels.delete(key);
+    this.levels.set(key, { tokens, at: now });
+    while (this.levels.size > this.maxKeys) {
+      this.levels.delete(this.levels.keys().next().value as string);
+    }
+  }
+}

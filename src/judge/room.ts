@@ -12,10 +12,12 @@ import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, loadGame } from "./game-data.ts";
 import type { Games } from "./games.ts";
 import type { GmTools } from "./gm-tools.ts";
+import { latestSetRows } from "./latest.ts";
 import type { GameOptions } from "./options.ts";
 import { type LineDiagnostic, powersToOrder } from "./orders.ts";
 import { loadPlayed, type PlayedGame, playedDiplomacy, playedFamily } from "./played.ts";
 import type { Press } from "./press.ts";
+import type { Bucket, TokenBuckets } from "./rate.ts";
 import { effectiveRules, loadSequential } from "./schedule.ts";
 import type { Submissions } from "./submissions.ts";
 import type { UnitEdits } from "./unit-edits.ts";
@@ -52,6 +54,11 @@ export interface JudgeConfig {
   readonly failpoint?: string | undefined;
   /** Where the web page is reached (links.ts), checked; null or absent: mails carry no links. */
   readonly publicUrl?: string | null | undefined;
+  /**
+   * The orders-rate quota: order sets one player may send in one game, at once (`burst`) and
+   * then per second (submissions.ts; default DEFAULT_ORDERS_RATE); null: none.
+   */
+  readonly ordersRate?: Bucket | null | undefined;
 }
 
 export interface Viewer {
@@ -170,6 +177,8 @@ export interface JudgeCore {
   readonly families: FamilyGames;
   /** Phases this process adjudicated (for /api/health and the tests). */
   adjudications: number;
+  /** The orders-rate quota's buckets, per game and player (null: no quota). */
+  readonly orderBuckets: TokenBuckets | null;
   /** Every room, for the few operations that cross rooms (a view after a change). */
   rooms: Rooms;
 }
@@ -295,25 +304,18 @@ export abstract class Room {
   }
 
   /**
-   * Latest order set per power for the open phase. Only each power's last row is read (every
-   * revision stays on file, and a player may revise hundreds of times: reading them all made
-   * each read grow with the phase's history, docs/performance.md).
+   * Latest order set per power for the open phase: each power's last row only, by an index
+   * seek per power (latest.ts): every revision stays on file, and a player may revise
+   * hundreds of times, so reading them all made each read grow with the phase's history
+   * (docs/performance.md, "Long phases").
    */
   protected async latestSets(trx: Tx, g: GameData) {
-    const rows = await trx
-      .selectFrom("submissions")
-      .select(["id", "power", "orders", "final", "received_at", "user_id", "diagnostics"])
-      .where("id", "in", (eb) =>
-        eb
-          .selectFrom("submissions")
-          .select((e) => e.fn.max("id").as("id"))
-          .where("game_id", "=", g.game.id)
-          .where("phase_idx", "=", g.state.phase_idx)
-          .where("phase", "=", g.state.phase)
-          .groupBy("power"),
-      )
-      .orderBy("id")
-      .execute();
+    const rows = await latestSetRows(trx, {
+      gameId: g.game.id,
+      phaseIdx: g.state.phase_idx,
+      phase: g.state.phase,
+      powers: g.scenario.variant.powers.map((p) => p.id),
+    });
     const latest = new Map<string, (typeof rows)[number]>();
     for (const r of rows) latest.set(r.power, r);
     return latest;

@@ -1,7 +1,8 @@
 import type { PowerId } from "../engine/types.ts";
-import { conflict, forbidden } from "./errors.ts";
+import { conflict, forbidden, tooOften } from "./errors.ts";
 import { isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
+import { latestSetRows } from "./latest.ts";
 import {
   type LineDiagnostic,
   type ReadOptions,
@@ -10,8 +11,27 @@ import {
   storeEarlySets,
   submissionPhase,
 } from "./orders.ts";
+import type { Bucket } from "./rate.ts";
 import type { SubmissionAnswer, Tx, User } from "./room.ts";
 import { Room } from "./room.ts";
+
+/**
+ * The orders-rate quota's default: each player may send 60 order sets in one game at once,
+ * then one a second. Every revision is a stored row, so a client sending in a loop would grow
+ * the database without bound; a person revising by hand, however fast, or a chair entering a
+ * delegation's sets, sends nowhere near 60 in a minute. A second's refill keeps the load
+ * bench's paced players (a request a second, four in five of them order sets) within it with
+ * a quarter to spare, and the burst lets a player whose requests queued behind a slow server
+ * catch up a minute at once (docs/reliability.md, "Hardening").
+ */
+export const DEFAULT_ORDERS_RATE: Bucket = { burst: 60, perSecond: 1 };
+
+/** `1 a second`, `one every 10 seconds`. */
+function rateText(b: Bucket): string {
+  if (b.perSecond >= 1) return `${b.perSecond} a second`;
+  const every = Math.round(1 / b.perSecond);
+  return `one every ${every} seconds`;
+}
 
 /*
  * Submissions: order sets sent for the open phase (or kept for a later one), early resolution's
@@ -52,11 +72,39 @@ export class Submissions extends Room {
     return { phase: g.state.phase, diagnostics };
   }
 
+  /**
+   * Stores an order set (or a game family's command set), under the orders-rate quota: a
+   * player past it is refused (429, "too-often", with when to try again) and nothing is
+   * stored; only a set taken counts.
+   */
   async submitOrders(
     user: User,
     gameId: string,
     input: SubmissionInput & { phase?: string | undefined },
     readOptions: ReadOptions = {},
+  ): Promise<SubmissionAnswer> {
+    const quota = this.core.orderBuckets;
+    const key = `${gameId}\n${user.id}`;
+    if (quota) {
+      const wait = quota.wait(key, this.now());
+      if (wait > 0) {
+        const s = Math.max(1, Math.ceil(wait / 1000));
+        throw tooOften(
+          `too many order sets from you in this game: at most ${quota.bucket.burst} at once, then ${rateText(quota.bucket)} (is a program sending them in a loop?); this one was not stored, and your last set taken stands: send it again in ${s} second${s === 1 ? "" : "s"}`,
+          s,
+        );
+      }
+    }
+    const answer = await this.storeSubmission(user, gameId, input, readOptions);
+    quota?.take(key, this.now());
+    return answer;
+  }
+
+  private async storeSubmission(
+    user: User,
+    gameId: string,
+    input: SubmissionInput & { phase?: string | undefined },
+    readOptions: ReadOptions,
   ): Promise<SubmissionAnswer> {
     if (await isFamilyGame(this.db, gameId)) return this.families.submit(user, gameId, input);
     return this.mutate(gameId, async (trx, g) => {
@@ -154,22 +202,15 @@ export class Submissions extends Room {
     const st = g.state;
     if (st.state !== "open") return { phase: st.phase, deadline: iso(st.deadline_at), owed: [] };
     const must = new Set(await this.mustOrderNow(this.db, gameId));
-    // Each power's last revision only (as room.ts's latestSets): reading every revision made
-    // this list, asked per game by the scheduler and the notifier, grow with the phase's
-    // history (docs/reliability.md, the soak).
-    const rows = await this.db
-      .selectFrom("submissions")
-      .select(["power", "final"])
-      .where("id", "in", (eb) =>
-        eb
-          .selectFrom("submissions")
-          .select((e) => e.fn.max("id").as("id"))
-          .where("game_id", "=", gameId)
-          .where("phase_idx", "=", st.phase_idx)
-          .groupBy("power"),
-      )
-      .orderBy("id")
-      .execute();
+    // Each power's last revision only, by an index seek per power (latest.ts): reading every
+    // revision made this list, asked per game by the notifier's reminders, grow with the
+    // phase's history (docs/reliability.md, the soak).
+    const rows = await latestSetRows(this.db, {
+      gameId,
+      phaseIdx: st.phase_idx,
+      phase: st.phase,
+      powers: [...must],
+    });
     const latest = new Map(rows.map((r) => [r.power, r.final === 1]));
     const owed = g.seats.flatMap((s, seat) => {
       const powers = s.powers

@@ -57,3 +57,86 @@ export async function sevenPlayerGame(
   }
   return { judge, clock, gm, players, gameId: game.id };
 }
+
+/** A game whose open phase is to hold this many stored order revisions (the soak's shape). */
+export interface LongPhase {
+  readonly game: TestGame;
+  readonly revisions: number;
+}
+
+/** Each power's starting units, as order lines (every unit holds). */
+const HOLDS: Record<(typeof POWERS)[number], readonly string[]> = {
+  austria: ["A vie H", "A bud H", "F tri H"],
+  england: ["F lon H", "F edi H", "A lvp H"],
+  france: ["F bre H", "A par H", "A mar H"],
+  germany: ["F kie H", "A ber H", "A mun H"],
+  italy: ["F nap H", "A rom H", "A ven H"],
+  russia: ["F stp/sc H", "A mos H", "A war H", "F sev H"],
+  turkey: ["F ank H", "A con H", "A smy H"],
+};
+
+/**
+ * Fills the open phase of a game with stored revisions, as players revising in a loop would
+ * leave them (written straight into the store: the judge's own path would take minutes): the
+ * powers in turn, each row a full set of holds, not final.
+ */
+export async function prefillRevisions(store: Store, lp: LongPhase): Promise<void> {
+  const { gameId, players } = lp.game;
+  const st = await store.db
+    .selectFrom("phase_state")
+    .select(["phase_idx", "phase"])
+    .where("game_id", "=", gameId)
+    .executeTakeFirstOrThrow();
+  const rows = [];
+  for (let i = 0; i < lp.revisions; i++) {
+    const power = POWERS[i % POWERS.length]!;
+    rows.push({
+      game_id: gameId,
+      phase_idx: st.phase_idx,
+      phase: st.phase,
+      power,
+      user_id: players[power].id,
+      orders: JSON.stringify(HOLDS[power]),
+      final: 0,
+      diagnostics: "[]",
+      received_at: lp.game.clock.now(),
+    });
+  }
+  for (let i = 0; i < rows.length; i += 500) {
+    await store.db
+      .insertInto("submissions")
+      .values(rows.slice(i, i + 500))
+      .execute();
+  }
+}
+
+/**
+ * One round of what a revising player and the judge's reminders do in a long phase: England
+ * sends a set (the `n`th variant: one unit moves), reads it back (it must read exactly that
+ * set), and the list of who still owes orders is made.
+ */
+export async function longPhaseRound(
+  lp: LongPhase,
+  n: number,
+): Promise<{ submit: number; read: number; owed: number }> {
+  const { judge, gameId, players } = lp.game;
+  const moves = ["F lon - nth", "F lon - eng", "F lon - wal", "F lon - yor"];
+  const orders = [moves[n % moves.length]!, "F edi H", "A lvp H"];
+  // A revision a second, as the load bench's players: within the orders-rate quota.
+  lp.game.clock.advance(1000);
+  const t0 = performance.now();
+  await judge.submitOrders(players.england, gameId, { orders });
+  const t1 = performance.now();
+  const back = await judge.currentOrders(players.england, gameId);
+  const t2 = performance.now();
+  const mine = back.sets.find((s) => s.power === "england");
+  if (JSON.stringify(mine?.orders) !== JSON.stringify(orders)) {
+    throw new Error(`read back ${JSON.stringify(mine?.orders)}, sent ${JSON.stringify(orders)}`);
+  }
+  const owed = await judge.ordersOwed(gameId);
+  const t3 = performance.now();
+  if (!owed.owed.some((o) => o.powers.some((p) => p.power === "england"))) {
+    throw new Error("England's set is not final: it still owes orders");
+  }
+  return { submit: t1 - t0, read: t2 - t1, owed: t3 - t2 };
+}

@@ -140,7 +140,11 @@ export class Notifier {
     try {
       if (this.judge.publicUrl?.startsWith("https:") && !this.unsubscribeKey)
         this.unsubscribeKey = await unsubscribeKey(this.judge.store);
-      const games = await this.judge.store.db.selectFrom("mail_games").selectAll().execute();
+      const games = await this.judge.store.db
+        .selectFrom("mail_games")
+        .selectAll()
+        .where(this.mayMail("mail_games"))
+        .execute();
       let n = 0;
       for (const game of games) {
         try {
@@ -190,18 +194,7 @@ export class Notifier {
       ])
       .where("notice_games.game_id", "not in", db.selectFrom("mail_games").select("game_id"))
       .where(addressed)
-      .where((eb) =>
-        eb.or([
-          eb("games.status", "!=", "finished"),
-          eb.exists(
-            eb
-              .selectFrom("events")
-              .select("events.id")
-              .whereRef("events.game_id", "=", "notice_games.game_id")
-              .whereRef("events.id", ">", "notice_games.last_event"),
-          ),
-        ]),
-      )
+      .where(this.mayMail("notice_games"))
       .execute();
     // Named by its id as its players know it (its label), or the game's own id.
     return rows.map((r) => ({
@@ -212,6 +205,25 @@ export class Notifier {
       reminded_idx: r.reminded_idx,
       created_at: r.created_at,
     }));
+  }
+
+  /**
+   * Whether a game may have mail to send now: events not yet mailed, or a reminder that may
+   * be due (an open phase not yet reminded whose deadline is less than `reminderMs` away;
+   * `reminders` decides). Loading a game is most of the notifier's cost, so a tick loads
+   * only these, not every game with an address every tick (docs/performance.md, "Long
+   * phases"): an idle tick is one query per table, whatever the number of games.
+   */
+  private mayMail(table: "mail_games" | "notice_games") {
+    const now = this.judge.now();
+    const id = sql.ref(`${table}.game_id`);
+    return sql<boolean>`(exists (select 1 from events where events.game_id = ${id}
+        and events.id > ${sql.ref(`${table}.last_event`)})
+      or exists (select 1 from phase_state where phase_state.game_id = ${id}
+        and phase_state.state = 'open' and phase_state.deadline_at is not null
+        and phase_state.phase_idx > ${sql.ref(`${table}.reminded_idx`)}
+        and phase_state.deadline_at > ${now}
+        and phase_state.deadline_at <= ${now + this.reminderMs}))`;
   }
 
   private async game(row: MailGameRow, byMail: boolean): Promise<number> {

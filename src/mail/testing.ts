@@ -1,5 +1,6 @@
 import { Judge, type User } from "../judge/judge.ts";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import type { Bucket } from "../judge/rate.ts";
 import { Clock, POWERS, user } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
 import { type GatewayOptions, MailGateway } from "./gateway.ts";
@@ -26,8 +27,10 @@ export async function mailTestGame(
   store: Store,
   rules: string | Record<string, unknown> = "houserules",
   clock = new Clock(),
+  /** The judge's orders-rate quota (default: the judge's own; null: none). */
+  ordersRate?: Bucket | null,
 ): Promise<MailTestGame> {
-  const judge = new Judge({ store, now: clock.now });
+  const judge = new Judge({ store, now: clock.now, ordersRate });
   const gm = await user(judge, "gm");
   const game = await judge.createGame(gm, { name: "Speed Europa Debut", rules, seed: 7 });
   await configureMailGame(judge, gm, game.id, { abbreviation: "SED", address: GAME_ADDRESS });

@@ -36,7 +36,14 @@ export async function spawnServer(
       ? [BIN, serve]
       : [process.execPath, [...nodeArgs, "--import", pathToFileURL(LOADER).href, MAIN, ...serve]];
   const proc = spawn(cmd, argv, {
-    env: { ...process.env, ENTENTE_TICK_MS: "25", ENTENTE_POLL_MS: "50", ...env },
+    // No warm-up before listening unless asked for (bench/load.ts): a test starts many servers.
+    env: {
+      ...process.env,
+      ENTENTE_TICK_MS: "25",
+      ENTENTE_POLL_MS: "50",
+      ENTENTE_WARMUP: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

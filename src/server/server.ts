@@ -2,7 +2,12 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { arrival } from "../store/db.ts";
@@ -20,6 +25,7 @@ import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
 import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
 import { apiRoutes } from "./routes.ts";
 import { type JsonSchema, ValidationError, validatorFor } from "./schema.ts";
+import { warmUp } from "./warm.ts";
 import { serveWeb } from "./web.ts";
 
 /*
@@ -44,6 +50,12 @@ export interface ServerOptions {
   readonly log?: (message: string) => void;
   /** Rate limits and the body bound (limits.ts); defaults in DEFAULT_LIMITS. */
   readonly limits?: Partial<LimitsConfig>;
+  /**
+   * Before listening, send the hot paths' requests to a throwaway game in memory (warm.ts),
+   * so that the first players are not served by code V8 has not compiled yet. Default off
+   * (tests); `entente serve` turns it on (ENTENTE_WARMUP=0 turns it off).
+   */
+  readonly warmUp?: boolean;
 }
 
 export interface RunningServer {
@@ -61,6 +73,7 @@ const STATUS: Record<JudgeError["kind"], number> = {
   "not-found": 404,
   conflict: 409,
   "too-much": 422,
+  "too-often": 429,
 };
 
 class HttpError extends Error {
@@ -83,6 +96,50 @@ const callers = new WeakMap<
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { judge } = opts;
   const log = opts.log ?? (() => {});
+  // The hot paths run (compiled by V8) before the first player arrives: warm.ts.
+  if (opts.warmUp) {
+    const w = await warmUp((j) => buildApp({ ...opts, judge: j }, log).then((b) => b.app));
+    log(`warmed up: ${w.requests} requests to a throwaway game in ${w.ms} ms`);
+  }
+  const { app, routes, hub } = await buildApp(opts, log);
+
+  await app.listen({ port: opts.port, host: opts.host ?? "0.0.0.0" });
+  const port = (app.server.address() as AddressInfo).port;
+
+  // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking.
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    running = judge.tick().catch((e: unknown) => log(`scheduler: ${(e as Error).stack ?? e}`));
+  };
+  tick();
+  const timer = setInterval(tick, opts.tickMs ?? 1000);
+  hub.start();
+
+  return {
+    port,
+    server: app.server,
+    routes,
+    async close() {
+      stopped = true;
+      clearInterval(timer);
+      hub.stop();
+      await running;
+      await app.close();
+    },
+  };
+}
+
+/**
+ * The Fastify app over a judge, every route registered, not yet listening (startServer, and
+ * the throwaway app of the warm-up).
+ */
+async function buildApp(
+  opts: ServerOptions,
+  log: (message: string) => void,
+): Promise<{ app: FastifyInstance; routes: Route[]; hub: EventHub }> {
+  const { judge } = opts;
   const hub = new EventHub(judge, opts.pollMs ?? 500);
   const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
   const limits = new Limits(opts.limits, judge.now);
@@ -206,7 +263,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       reply.raw.end();
       return;
     }
-    if (e instanceof JudgeError) return refuse(reply, STATUS[e.kind], e.message);
+    if (e instanceof JudgeError) {
+      if (e.retryAfterSeconds !== undefined)
+        reply.header("retry-after", String(e.retryAfterSeconds));
+      return refuse(reply, STATUS[e.kind], e.message);
+    }
     if (e instanceof ValidationError) return refuse(reply, 400, e.message);
     if (e instanceof HttpError) return refuse(reply, e.status, e.message);
     if (e instanceof RateLimited) {
@@ -347,31 +408,5 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       },
     });
   }
-
-  await app.listen({ port: opts.port, host: opts.host ?? "0.0.0.0" });
-  const port = (app.server.address() as AddressInfo).port;
-
-  // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking.
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    if (stopped) return;
-    running = judge.tick().catch((e: unknown) => log(`scheduler: ${(e as Error).stack ?? e}`));
-  };
-  tick();
-  const timer = setInterval(tick, opts.tickMs ?? 1000);
-  hub.start();
-
-  return {
-    port,
-    server: app.server,
-    routes,
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      hub.stop();
-      await running;
-      await app.close();
-    },
-  };
+  return { app, routes, hub };
 }

@@ -473,6 +473,50 @@ function listUnsubscribe(): Migration {
 }
 
 /**
+ * Long phases (issue 21, the soak): each power's last order set is found by an index seek
+ * (`submissions_last`: game, phase index, phase name, power, id; src/judge/latest.ts), not by
+ * reading every revision of the phase, as `submissions_by_phase` (without the phase's name)
+ * made SQLite do; it replaces that index, whose every use it serves. `submissions_by_user`
+ * serves the scheduler's questions about a player (src/judge/missed.ts: has the player sent
+ * orders since missing a phase; the last phase they sent any), asked each tick while a
+ * contact window is open, without reading the game's revisions. `events_by_kind` finds a
+ * game's events of one kind (the chair's mode, draw warnings, replacements suggested, refusal
+ * reasons) by a seek, not by reading every event of the game, press included.
+ */
+function longPhases(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createIndex("submissions_last")
+        .on("submissions")
+        .columns(["game_id", "phase_idx", "phase", "power", "id"])
+        .execute();
+      await db.schema
+        .createIndex("submissions_by_user")
+        .on("submissions")
+        .columns(["game_id", "user_id", "phase_idx"])
+        .execute();
+      await db.schema.dropIndex("submissions_by_phase").execute();
+      await db.schema
+        .createIndex("events_by_kind")
+        .on("events")
+        .columns(["game_id", "kind", "id"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropIndex("events_by_kind").execute();
+      await db.schema
+        .createIndex("submissions_by_phase")
+        .on("submissions")
+        .columns(["game_id", "phase_idx", "power", "id"])
+        .execute();
+      await db.schema.dropIndex("submissions_by_user").execute();
+      await db.schema.dropIndex("submissions_last").execute();
+    },
+  };
+}
+
+/**
  * The events naming a proposal (`data.id`) rewritten: from its row id to its number in the
  * game (`toNumbers`), or back.
  */
@@ -520,6 +564,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0007_proposal_numbers": proposalNumbers(),
         "0008_notice_games": webNotices(),
         "0009_list_unsubscribe": listUnsubscribe(),
+        "0010_long_phases": longPhases(),
       };
     },
   };
