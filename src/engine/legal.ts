@@ -4,7 +4,7 @@ import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
-import { KIND_SEA as KIND_SEA_T, mapTables, nextMark, powerTables } from "./tables.ts";
+import { KIND_COAST, KIND_SEA, locationSlot, mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   COASTS,
   type Coast,
@@ -25,10 +25,6 @@ import type { Variant } from "./variant.ts";
  * the board and only into places those units could go, convoys only along chains of seas that
  * hold fleets now. Pure; per-variant tables are built once and cached.
  */
-
-const KIND_LAND = 0;
-const KIND_SEA = 1;
-const KIND_COAST = 2;
 
 /** Where a fleet at one location may go. */
 interface FleetInfo {
@@ -85,8 +81,6 @@ interface Tables {
   stampCounter: number;
 }
 
-const coastSlot = (c: Coast | null): number => (c === null ? 0 : 1 + COASTS.indexOf(c));
-
 /** Keyed by the map: variants that share a board (scenarios) share the tables. */
 const tableCache = new WeakMap<GameMap, Tables>();
 
@@ -95,17 +89,9 @@ function tablesFor(variant: Variant): Tables {
   const cached = tableCache.get(map);
   if (cached) return cached;
   const provs = map.provinces;
-  const n = provs.length;
-  const index = new Map<string, number>();
-  provs.forEach((p, i) => {
-    index.set(p.id, i);
-  });
+  // The map's own integer tables (tables.ts): its indices, kinds and plain locations.
+  const { n, index, ids, kind, plainLoc: armyLoc } = mapTables(map);
   const idx = (id: string): number => index.get(id)!;
-  const kind = new Uint8Array(n);
-  provs.forEach((p, i) => {
-    kind[i] = p.kind === "sea" ? KIND_SEA : p.kind === "coast" ? KIND_COAST : KIND_LAND;
-  });
-  const armyLoc = provs.map((p): Location => ({ province: p.id, coast: null }));
   const armyAdjM = new Uint8Array(n * n);
   const armyAdj = provs.map((p, i) =>
     map
@@ -126,7 +112,7 @@ function tablesFor(variant: Variant): Tables {
         .filter((l) => l.province !== p.id);
       const targetProv = targets.map((l) => idx(l.province));
       const reach = [...new Set(targetProv)];
-      fleet[i * (COASTS.length + 1) + coastSlot(coast)] = { targets, targetProv, reach };
+      fleet[locationSlot(i, coast)] = { targets, targetProv, reach };
     }
   });
   const seaSeas: number[][] = provs.map(() => []);
@@ -134,7 +120,7 @@ function tablesFor(variant: Variant): Tables {
   const seasTouching: number[][] = provs.map(() => []);
   provs.forEach((p, i) => {
     if (p.kind !== "sea") return;
-    const info = fleet[i * (COASTS.length + 1)]!;
+    const info = fleet[locationSlot(i, null)]!;
     for (const j of info.reach) {
       if (kind[j] === KIND_SEA) seaSeas[i]!.push(j);
       else seaCoasts[i]!.push(j);
@@ -144,7 +130,7 @@ function tablesFor(variant: Variant): Tables {
   const t: Tables = {
     n,
     index,
-    ids: provs.map((p) => p.id),
+    ids,
     kind,
     armyLoc,
     armyAdj,
@@ -171,7 +157,7 @@ function tablesFor(variant: Variant): Tables {
 }
 
 const fleetInfo = (t: Tables, prov: number, coast: Coast | null): FleetInfo | undefined =>
-  t.fleet[prov * (COASTS.length + 1) + coastSlot(coast)];
+  t.fleet[locationSlot(prov, coast)];
 
 /** A fresh stamp for the `stamp` / `compStamp` scratch arrays (cleared when it wraps). */
 function nextStamp(t: Tables): number {
@@ -743,7 +729,7 @@ export function randomAdjustmentOrders(
       for (const h of pt.homes[w]!)
         if (
           mt.mark[h] !== s &&
-          mt.kind[h] !== KIND_SEA_T &&
+          mt.kind[h] !== KIND_SEA &&
           position.centers.get(mt.ids[h]!) === power
         )
           sites.push(h);
