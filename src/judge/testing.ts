@@ -1,4 +1,6 @@
+import { formatOrder } from "../engine/orders.ts";
 import type { Store } from "../store/db.ts";
+import { getVariant } from "../variants/registry.ts";
 import { Judge, type User } from "./judge.ts";
 import type { OptionsPatch } from "./options.ts";
 
@@ -64,16 +66,11 @@ export interface LongPhase {
   readonly revisions: number;
 }
 
-/** Each power's starting units, as order lines (every unit holds). */
-const HOLDS: Record<(typeof POWERS)[number], readonly string[]> = {
-  austria: ["A vie H", "A bud H", "F tri H"],
-  england: ["F lon H", "F edi H", "A lvp H"],
-  france: ["F bre H", "A par H", "A mar H"],
-  germany: ["F kie H", "A ber H", "A mun H"],
-  italy: ["F nap H", "A rom H", "A ven H"],
-  russia: ["F stp/sc H", "A mos H", "A war H", "F sev H"],
-  turkey: ["F ank H", "A con H", "A smy H"],
-};
+/** Each power's starting units on the classical board, as order lines (every unit holds). */
+function startHolds(power: string): string {
+  const units = getVariant("classical")!.start.units.filter((u) => u.power === power);
+  return JSON.stringify(units.map((unit) => formatOrder({ kind: "hold", unit })));
+}
 
 /**
  * Fills the open phase of a game with stored revisions, as players revising in a loop would
@@ -87,6 +84,7 @@ export async function prefillRevisions(store: Store, lp: LongPhase): Promise<voi
     .select(["phase_idx", "phase"])
     .where("game_id", "=", gameId)
     .executeTakeFirstOrThrow();
+  const holds = new Map(POWERS.map((p) => [p, startHolds(p)]));
   const rows = [];
   for (let i = 0; i < lp.revisions; i++) {
     const power = POWERS[i % POWERS.length]!;
@@ -96,7 +94,7 @@ export async function prefillRevisions(store: Store, lp: LongPhase): Promise<voi
       phase: st.phase,
       power,
       user_id: players[power].id,
-      orders: JSON.stringify(HOLDS[power]),
+      orders: holds.get(power)!,
       final: 0,
       diagnostics: "[]",
       received_at: lp.game.clock.now(),
