@@ -4,7 +4,7 @@ import nodemailer from "nodemailer";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import { noticeSettings, setMailAddress, setNotices } from "../judge/mail.ts";
-import { Clock, POWERS, user } from "../judge/testing.ts";
+import { Clock, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -97,15 +97,31 @@ describe("mail: web players' mail and opting out", () => {
       "results to those who did not opt out",
     );
     const nmr = await mails("nmr", beforeResults);
-    assert.ok(
-      nmr.some((m) => m.to_addr === addressOf("germany")),
-      "the missed-orders mail about Germany's own seat still reaches it",
-    );
+    const germany = nmr.find((m) => m.to_addr === addressOf("germany"));
+    assert.ok(germany, "the missed-orders mail about Germany's own seat still reaches it");
+    // It offers no opt-out that would not stop it: no "Not wanted?" line, no List-Unsubscribe;
+    // it says why it came and how to get no more. So to every holder, opted out or not.
+    assert.ok(nmr.length >= 2, "Germany's and others' missed orders");
+    for (const m of nmr) {
+      assert.equal(m.list_unsubscribe, null, `no List-Unsubscribe on ${m.to_addr}'s`);
+      assert.doesNotMatch(m.body, /Not wanted\?|NOTICES OFF/, `no opt-out in ${m.to_addr}'s`);
+      assert.match(
+        m.body,
+        /\nSent even with the judge's mail turned off: it is about your own seat .*To get no more of it, ask the GM to give your seat to a replacement\.\n$/,
+        "its last line says why it came",
+      );
+    }
     const all = await mails("results");
     for (const m of [...all, ...(await mails("reminder")), ...(await mails("started"))]) {
       assert.match(m.body, /"NOTICES OFF SED" \(this game\) or "NOTICES OFF" \(every game\)/);
       assert.match(m.body, /POST \/api\/me\/notices/, "and the web page's setting");
       assert.doesNotMatch(m.body, /:\/\/|\/game\/|\/join\//, "no link without a public address");
+      assert.doesNotMatch(m.body, /Sent even with/);
+      assert.deepEqual(
+        JSON.parse(m.list_unsubscribe!),
+        [`mailto:${GAME_ADDRESS}?subject=NOTICES%20OFF%20SED`],
+        "and its List-Unsubscribe: the opt-out stops these",
+      );
     }
 
     // France back in by mail, for this game.
@@ -179,6 +195,57 @@ describe("mail: web players' mail and opting out", () => {
     const bob = await user(judge, "bob");
     await setMailAddress(judge, bob, { address: "bob@players.test" });
     assert.equal((await noticeSettings(judge, bob)).notices, true, "on by default");
+  });
+
+  test("the GM's duties are mailed with notices off and offer no opt-out; the results offer it", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    // A seat silent for one phase falls into civil disorder: the GM is to arrange a replacement.
+    const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 1 });
+    const { judge, clock } = g;
+    const JUDGE = "judge@entente.test";
+    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
+    // A judge that reads mail: its opt-out (line and List-Unsubscribe) is a mailto:.
+    const notifier = new Notifier({ judge, postman, judgeAddress: JUDGE, takesMail: true });
+    await notifier.tick();
+    await setMailAddress(judge, g.gm, { address: "gm@club.test" });
+    for (const p of ["austria", "germany"] as const)
+      await setMailAddress(judge, g.players[p], { address: addressOf(p) });
+    await setNotices(judge, g.gm, { notices: false });
+    for (const p of POWERS)
+      if (p !== "germany")
+        await judge.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
+    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "adjudicated");
+    await notifier.tick();
+    const out = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+    const toGm = out.filter((m) => m.to_addr === "gm@club.test");
+    const needed = toGm.filter((m) => /a replacement may be arranged for Germany/.test(m.subject));
+    assert.equal(needed.length, 1, "the GM, notices off, is told to replace Germany");
+    assert.match(needed[0]!.body, /Germany is in civil disorder .*invitation code/s);
+    assert.deepEqual(
+      toGm.map((m) => m.kind),
+      ["nmr", "notice"],
+      "the missed orders and the replacement: nothing else (no results) to the GM",
+    );
+    for (const m of toGm) {
+      assert.equal(m.list_unsubscribe, null, m.subject);
+      assert.doesNotMatch(m.body, /Not wanted\?|NOTICES OFF|untick it/i, m.subject);
+      assert.match(
+        m.body,
+        /\nSent even with the judge's mail turned off: it is about your duties as this game's GM .*\n$/,
+      );
+    }
+    // Austria, who did not opt out, has the results with the opt-out.
+    const austria = out.filter((m) => m.to_addr === addressOf("austria"));
+    assert.deepEqual(
+      austria.map((m) => m.kind),
+      ["results"],
+    );
+    assert.match(austria[0]!.body, /\nNot wanted\? Mail the subject "NOTICES OFF /);
+    assert.deepEqual(JSON.parse(austria[0]!.list_unsubscribe!), [
+      `mailto:${JUDGE}?subject=NOTICES%20OFF%20${g.gameId}`,
+    ]);
   });
 
   for (const kind of ["sqlite", "postgres"] as const)
@@ -293,15 +360,27 @@ describe("mail: web players' mail and opting out", () => {
         nmr.some((m) => m.to_addr === addressOf("germany") && /You keep your seat/.test(m.body)),
         "Germany is told of its own seat",
       );
+      const italy = nmr.find((m) => m.to_addr === addressOf("italy"));
       assert.ok(
-        nmr.some((m) => m.to_addr === addressOf("italy")),
+        italy,
         "the mail about Italy's own seat reaches it although it opted out of the game's mail",
       );
+      assert.doesNotMatch(italy.body, /Not wanted\?|untick it/i, "and offers no opt-out");
+      assert.match(italy.body, /\nSent even with the judge's mail turned off: .*your own seat/);
+      const gmNmr = nmr.find(
+        (m) => m.to_addr === "gm@club.test" && /no orders received from Germany/i.test(m.subject),
+      );
+      assert.ok(gmNmr, "and the GM");
+      assert.doesNotMatch(gmNmr.body, /Not wanted\?|untick it/i);
+      assert.match(
+        gmNmr.body,
+        /\nSent even with the judge's mail turned off: it is about your duties as this game's GM .*it stops when the game ends\.\n$/,
+      );
       assert.ok(
-        nmr.some(
-          (m) => m.to_addr === "gm@club.test" && /no orders received from Germany/i.test(m.subject),
-        ),
-        "and the GM",
+        after
+          .filter((m) => m.kind === "results")
+          .every((m) => /\nNot wanted\? Untick it in your mail settings/.test(m.body)),
+        "the results offer the opt-out",
       );
       // Nothing twice.
       assert.equal(await notifier.tick(), 0);
@@ -322,6 +401,8 @@ describe("mail: web players' mail and opting out", () => {
         new RegExp(`POST /api/games/${game.id}/gm/replace \\{"seat": \\d+\\}`),
       );
       assert.doesNotMatch(suggested[0]!.body, /REPLACE /);
+      assert.doesNotMatch(suggested[0]!.body, /Not wanted\?/, "the GM's duty: no opt-out offered");
+      assert.match(suggested[0]!.body, /your duties as this game's GM/);
       // A proposal: voted on the page, not by mail.
       const beforeVote = Number((await outbox()).at(-1)!.id);
       await judge.propose(players.france, game.id, { kind: "draw" });

@@ -95,6 +95,22 @@ const optOut = (game: MailGame, takesMail: boolean) =>
     ? `Not wanted? Mail the subject "NOTICES OFF ${game.abbr}" (this game) or "NOTICES OFF" (every game) to ${game.address}, or untick it in your mail settings on the web page (POST /api/me/notices); "NOTICES ON" undoes it.`
     : `Not wanted? Untick it in your mail settings on the web page (POST /api/me/notices {"notices": false, "game": "${game.abbr}"} for this game, without "game" for every game).`;
 
+/**
+ * Whether the opt-out stops a mail (docs/email.md). `"optional"`: the judge's ordinary mail,
+ * sent only to those who did not opt out (`Player.notices`, filtered where its recipients are
+ * chosen); it ends with how to stop it (`optOut`) and carries a List-Unsubscribe header.
+ * `"duty"`: mail about the recipient's own seat (missed orders) or their duties as the game's
+ * GM (a seat to replace), sent whatever they chose; it offers no opt-out that would not stop
+ * it (neither the line nor the header) and ends with why it came (`whyAnyway`).
+ */
+export type Reach = "optional" | "duty";
+
+/** The last line of mail sent whatever its recipient chose: why, and how to get no more. */
+const whyAnyway = (to: Player) =>
+  to.seat === -1
+    ? "Sent even with the judge's mail turned off: it is about your duties as this game's GM (missed orders and replacements, seed 002 VII(6)). It comes as long as you are the game's GM: the judge cannot hand a game to another GM, so it stops when the game ends."
+    : "Sent even with the judge's mail turned off: it is about your own seat (missed orders, seed 002 VII(6)). To get no more of it, ask the GM to give your seat to a replacement.";
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
@@ -268,6 +284,7 @@ export class Notifier {
     game: MailGame,
     voice: Voice,
     to: Player,
+    reach: Reach,
     kind: string,
     subject: string,
     text: string,
@@ -287,12 +304,14 @@ export class Notifier {
         "-- ",
         `Entente judge, game ${game.abbr}. ${footer}`,
         ...(link ? [`The game on the web: ${link}`] : []),
-        optOut(game, this.takesMail),
+        reach === "optional" ? optOut(game, this.takesMail) : whyAnyway(to),
         "",
       ].join("\n"),
       gameId: game.id,
       kind,
-      listUnsubscribe: this.listUnsubscribe(game, to),
+      // Only where the opt-out stops the mail: offered on one that goes regardless, it would
+      // promise what it cannot do.
+      listUnsubscribe: reach === "optional" ? this.listUnsubscribe(game, to) : null,
     };
   }
 
@@ -316,13 +335,14 @@ export class Notifier {
     game: MailGame,
     voice: Voice,
     players: readonly Player[],
+    reach: Reach,
     kind: string,
     subject: string,
     text: (p: Player) => string | Promise<string>,
   ): Promise<OutgoingMail[]> {
     const out: OutgoingMail[] = [];
     for (const p of players)
-      if (p.address) out.push(this.mail(game, voice, p, kind, subject, await text(p)));
+      if (p.address) out.push(this.mail(game, voice, p, reach, kind, subject, await text(p)));
     return out;
   }
 
@@ -363,8 +383,9 @@ export class Notifier {
     batch: readonly { kind: string; audience: string; data: unknown }[] = [],
   ): Promise<OutgoingMail[]> {
     const d = (e.data ?? {}) as EventData;
-    // The judge's own mail goes to those who did not opt out (docs/email.md); mail about a
-    // player's own seat (missed orders) and the GM's duties goes to them regardless.
+    // The judge's own mail ("optional", see Reach) goes to those who did not opt out
+    // (docs/email.md); mail about a player's own seat (missed orders) and the GM's duties
+    // ("duty") goes to them regardless, from game.players and game.gm unfiltered.
     const players = game.players.filter((p) => p.notices);
     const gm = game.gm?.notices ? game.gm : null;
     // The GM, with a registered address, gets a copy of what is published (not press).
@@ -377,6 +398,7 @@ export class Notifier {
           game,
           voice,
           everyone,
+          "optional",
           "started",
           `the game has started: ${voice.phase(d.phase)}`,
           async (p) =>
@@ -415,10 +437,12 @@ export class Notifier {
           everyone.filter((p) => p.address),
           with_.length > 0 ? with_.join("\n") : null,
         );
-        return results.map((r) => this.mail(game, voice, r.to, "results", r.subject, r.text));
+        return results.map((r) =>
+          this.mail(game, voice, r.to, "optional", "results", r.subject, r.text),
+        );
       }
       case "game_over":
-        return this.toAll(game, voice, everyone, "results", "the game is over", () =>
+        return this.toAll(game, voice, everyone, "optional", "results", "the game is over", () =>
           [
             `Game ${game.abbr} is over.${d.kind === "draw" && (e.data as { by?: string }).by === "gm" ? ` The GM declared a draw of all survivors (${(d.powers ?? []).map((x) => voice.power(game, x)).join(", ")}), seed 002 IX(2).` : ""}`,
             "",
@@ -430,22 +454,30 @@ export class Notifier {
           game,
           voice,
           everyone,
+          "optional",
           "results",
           `vote ${d.id}: ${d.passed ? "passed" : "failed"}`,
           () =>
             `The proposal "${d.text}" ${d.passed ? "passed" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`,
         );
       case "proposal":
-        return this.toAll(game, voice, everyone, "vote", `proposal ${d.id}: ${d.text}`, () =>
-          [
-            `A proposal was made (number ${d.id}): ${d.text}.`,
-            `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
-            voice.votesByMail && game.byMail
-              ? `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`
-              : game.byMail
-                ? "Vote on the game's page (the game's mail takes commands and report requests only)."
-                : "Vote on the game's page.",
-          ].join("\n"),
+        return this.toAll(
+          game,
+          voice,
+          everyone,
+          "optional",
+          "vote",
+          `proposal ${d.id}: ${d.text}`,
+          () =>
+            [
+              `A proposal was made (number ${d.id}): ${d.text}.`,
+              `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
+              voice.votesByMail && game.byMail
+                ? `Vote by mail: subject "${game.abbr} VOTE", a body line "vote ${d.id} yes" (or no, abstain) and your secret line.`
+                : game.byMail
+                  ? "Vote on the game's page (the game's mail takes commands and report requests only)."
+                  : "Vote on the game's page.",
+            ].join("\n"),
         );
       case "deadline":
       case "paused":
@@ -454,6 +486,7 @@ export class Notifier {
           game,
           voice,
           everyone,
+          "optional",
           "notice",
           `${e.kind === "deadline" ? "new deadline" : e.kind}: ${voice.phase(d.phase)}`,
           () =>
@@ -466,7 +499,7 @@ export class Notifier {
       case "player_replaced":
       case "draw_warning":
       case "civil_disorder":
-        return this.toAll(game, voice, everyone, "notice", "the GM", () =>
+        return this.toAll(game, voice, everyone, "optional", "notice", "the GM", () =>
           this.notice(voice, e.kind, d),
         );
       case "proposal_refused": {
@@ -479,6 +512,7 @@ export class Notifier {
           game,
           voice,
           everyone.filter((p) => !proposer.includes(p)),
+          "optional",
           "vote",
           `proposal ${d.id} refused`,
           () => this.notice(voice, e.kind, d),
@@ -490,6 +524,7 @@ export class Notifier {
           game,
           voice,
           this.audienceOf(players, e.audience),
+          "optional",
           "vote",
           `proposal ${d.id} refused`,
           () =>
@@ -508,6 +543,7 @@ export class Notifier {
           game,
           voice,
           to,
+          "duty",
           "nmr",
           `no orders received from ${d.seatName} for ${voice.phase(d.phase)}`,
           (p) =>
@@ -527,6 +563,7 @@ export class Notifier {
                 game,
                 voice,
                 game.gm,
+                "duty",
                 "nmr",
                 `a replacement may be arranged for ${d.seatName}`,
                 [
@@ -556,6 +593,7 @@ export class Notifier {
                 game,
                 voice,
                 game.gm,
+                "duty",
                 "notice",
                 `a replacement may be arranged for ${d.seatName}`,
                 [
@@ -596,6 +634,7 @@ export class Notifier {
           game,
           voice,
           p,
+          "optional",
           "press",
           `press from ${m.fromName}`,
           [
@@ -647,6 +686,7 @@ export class Notifier {
           game,
           voice,
           p,
+          "optional",
           "reminder",
           `reminder: ${voice.sends} for ${v.phase} due ${iso(deadlineAt)}`,
           [`${capital(voice.sends)} for ${due}.`, ...lines].join("\n"),

@@ -14,9 +14,11 @@ import { addressOf, GAME_ADDRESS, mailTestGame, rawMail } from "./testing.ts";
 /*
  * List-Unsubscribe (RFC 2369) on the judge's own mail, with the one-click POST of RFC 8058
  * where the judge has a public https address (docs/email.md): on the start, reminder and
- * results mail, not on answers to a player's own mail; the mailto: opts out by the subject
- * alone (empty body); the https link opts its user out of its game with no login, and a link
- * with another signature does nothing. On both stores (the signing key is kept in the store).
+ * results mail, not on answers to a player's own mail nor on the missed-orders mail (sent
+ * whatever the player chose, so the header would promise what it cannot do); the mailto:
+ * opts out by the subject alone (empty body); the https link opts its user out of its game
+ * with no login, and a link with another signature does nothing. On both stores (the signing
+ * key is kept in the store).
  */
 
 const PUBLIC = "https://judge.example.org";
@@ -168,5 +170,29 @@ for (const kind of STORE_KINDS) {
       assert.equal(urls.length, 2);
       assert.match(urls[1]!, /^https:\/\/judge\.example\.org\/api\/unsubscribe\//);
     }
+    const austria = sentTo(addressOf("austria"), /results/i);
+    assert.equal(austria.length, 1, "Austria's results went out");
+    assert.ok(headerOf(austria[0]!, "List-Unsubscribe"), "with List-Unsubscribe");
+    assert.equal(headerOf(austria[0]!, "List-Unsubscribe-Post"), "List-Unsubscribe=One-Click");
+    // Nobody sent orders: the missed-orders mail, about each one's own seat, reaches Italy and
+    // England too, who opted out. The opt-out does not stop it, so it offers none: no header
+    // for the mail program's button, no "Not wanted?" line, but why it came.
+    const nmr = await outbox("nmr");
+    assert.deepEqual(
+      nmr.map((r) => r.to_addr).sort(),
+      ["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(addressOf),
+    );
+    for (const r of nmr) {
+      assert.equal(r.list_unsubscribe, null, r.to_addr);
+      assert.doesNotMatch(r.body, /Not wanted\?|NOTICES OFF|\/api\/unsubscribe\//, r.to_addr);
+      assert.match(
+        r.body,
+        /\nSent even with the judge's mail turned off: it is about your own seat/,
+      );
+    }
+    const italyNmr = sentTo(addressOf("italy"), /no orders received/i);
+    assert.equal(italyNmr.length, 1, "Italy's missed-orders mail went out");
+    assert.equal(headerOf(italyNmr[0]!, "List-Unsubscribe"), null, "without List-Unsubscribe");
+    assert.equal(headerOf(italyNmr[0]!, "List-Unsubscribe-Post"), null);
   });
 }
