@@ -318,6 +318,7 @@ export class GmTools extends Room {
       }
       let code: string | null = null;
       let name: string | null = null;
+      let newHolder: string | null = null;
       if (input.user !== undefined) {
         const u = await trx
           .selectFrom("users")
@@ -350,6 +351,7 @@ export class GmTools extends Room {
             .execute();
         }
         name = u.name;
+        newHolder = u.id;
       } else {
         code = randomId(16);
         await trx
@@ -365,10 +367,23 @@ export class GmTools extends Room {
           })
           .execute();
       }
+      // `former`: who held the seat (by name, as the seat list showed it), so that they are
+      // told (src/mail/notify.ts); null for a seat that was empty or given to its own holder.
+      const former =
+        old && old.user_id !== newHolder
+          ? ((
+              await trx
+                .selectFrom("users")
+                .select("name")
+                .where("id", "=", old.user_id)
+                .executeTakeFirst()
+            )?.name ?? null)
+          : null;
       await this.emit(trx, gameId, "player_replaced", "public", {
         seat: input.seat,
         seatName: g.seats[input.seat]!.name,
         player: name,
+        former,
       });
       return { seat: input.seat, player: name, invite: code };
     });

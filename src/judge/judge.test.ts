@@ -184,7 +184,12 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(record.phases[1]!.civilDisorder, ["italy"]);
       const events = await g.judge.events(g.gm, g.gameId);
       const cd = events.find((e) => e.kind === "civil_disorder");
-      assert.deepEqual(cd?.data, { seat: 4, seatName: "Italy", missed: 2 });
+      assert.deepEqual(cd?.data, {
+        seat: 4,
+        seatName: "Italy",
+        missed: 2,
+        player: g.players.italy.name,
+      });
       const replacement = events.find((e) => e.kind === "replacement_needed");
       assert.ok(replacement, "the GM is told, with an invitation for the seat");
       assert.equal(
@@ -200,7 +205,23 @@ for (const kind of STORE_KINDS) {
       await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
       const ans = await g.judge.submitOrders(newcomer, g.gameId, { orders: ["A ven H"] });
       assert.equal(ans.diagnostics[0]!.ok, true);
-      await assert.rejects(g.judge.replacePlayer(g.players.france, g.gameId, { seat: 4 }), {
+      const replaced = async () =>
+        (await g.judge.events(g.gm, g.gameId))
+          .filter((e) => e.kind === "player_replaced")
+          .map((e) => e.data);
+      assert.deepEqual(
+        await replaced(),
+        [{ seat: 4, seatName: "Italy", player: newcomer.name, former: null }],
+        "the seat was empty: nobody lost it",
+      );
+      // Given to its own holder, nobody loses it; taken from France, France's player did.
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
+      assert.deepEqual((await replaced()).slice(1), [
+        { seat: 4, seatName: "Italy", player: newcomer.name, former: null },
+        { seat: 2, seatName: "France", player: null, former: g.players.france.name },
+      ]);
+      await assert.rejects(g.judge.replacePlayer(g.players.austria, g.gameId, { seat: 4 }), {
         kind: "forbidden",
       });
     });

@@ -207,7 +207,8 @@ async function missedInARow(trx: Tx, gameId: string, seat: number, userId: strin
 
 /**
  * Seats whose player missed `civilDisorderAfter` phases in a row (counting this one) are
- * declared in civil disorder: the player leaves the seat, which is offered to a replacement.
+ * declared in civil disorder: the player leaves the seat (staying as an observer), which is
+ * offered to a replacement; the event names the player, who is mailed about it.
  */
 async function civilDisorder(
   trx: Tx,
@@ -247,10 +248,19 @@ async function civilDisorder(
       .execute();
     const name = g.seats[seat]!.name;
     out.push(name);
+    const player = await trx
+      .selectFrom("users")
+      .select("name")
+      .where("id", "=", holder.user_id)
+      .executeTakeFirst();
+    // `player`: who lost the seat, by name (as the seat list shows it to everybody; user ids
+    // are never shown), so that they are told (src/mail/notify.ts). Events stored before it
+    // have none.
     await to.emit("civil_disorder", to.audience, {
       seat,
       seatName: name,
       missed: missedRow,
+      player: player?.name ?? null,
     });
     await to.emit("replacement_needed", "gm", { seat, seatName: name, code });
   }

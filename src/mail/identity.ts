@@ -18,9 +18,12 @@ import type { MailGamesTable } from "../store/schema.ts";
 
 export type MailGameRow = Selectable<MailGamesTable>;
 
+/** `Player.seat` of a member who holds no seat (an observer). */
+export const NO_SEAT = -2;
+
 export interface Player {
   readonly user: User;
-  /** The seat; -1 for the game master. */
+  /** The seat; -1 for the game master, NO_SEAT for a member without one. */
   readonly seat: number;
   readonly powers: readonly string[];
   /** The registered address, or null. */
@@ -45,6 +48,12 @@ export interface MailGame {
   readonly data: GameData | null;
   /** Seated players, in seat order. */
   readonly players: readonly Player[];
+  /**
+   * The members without a seat (observers, among them players who lost theirs), with seat
+   * and powers as when they held none: the judge's mail goes to seated players and the GM
+   * only; these are mailed only that they lost a seat (src/mail/notify.ts).
+   */
+  readonly unseated: readonly Player[];
   /** The game master, if they registered an address. */
   readonly gm: Player | null;
   /**
@@ -123,6 +132,9 @@ export async function loadMailGame(
     .filter((m) => m.role === "player" && m.seat !== null)
     .map((m) => person(m, m.seat!))
     .sort((a, b) => a.seat - b.seat);
+  const unseated = members
+    .filter((m) => m.role === "observer" || (m.role === "player" && m.seat === null))
+    .map((m) => person(m, NO_SEAT));
   const gmMember = members.find((m) => m.role === "gm");
   const gm = gmMember ? person(gmMember, -1) : null;
   return {
@@ -133,6 +145,7 @@ export async function loadMailGame(
     view,
     data,
     players,
+    unseated,
     gm: gm?.address ? gm : null,
     byMail,
   };

@@ -223,6 +223,12 @@ describe("mail: web players' mail and opting out", () => {
     const needed = toGm.filter((m) => /a replacement may be arranged for Germany/.test(m.subject));
     assert.equal(needed.length, 1, "the GM, notices off, is told to replace Germany");
     assert.match(needed[0]!.body, /Germany is in civil disorder .*invitation code/s);
+    const missed = toGm.find((m) => m.kind === "nmr")!;
+    assert.match(
+      missed.body,
+      new RegExp(`\\n${g.players.germany.name} no longer holds the seat: it is in civil disorder `),
+    );
+    assert.doesNotMatch(missed.body, /keeps the seat/, "not told that the player keeps it");
     assert.deepEqual(
       toGm.map((m) => m.kind),
       ["nmr", "notice"],
@@ -246,6 +252,130 @@ describe("mail: web players' mail and opting out", () => {
     assert.deepEqual(JSON.parse(austria[0]!.list_unsubscribe!), [
       `mailto:${JUDGE}?subject=NOTICES%20OFF%20${g.gameId}`,
     ]);
+  });
+
+  test("a player who loses the seat is told, notices on or off: by civil disorder and by the GM", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    // A seat silent for one phase falls into civil disorder.
+    const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 1 });
+    const { judge, clock } = g;
+    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
+    const notifier = new Notifier({
+      judge,
+      postman,
+      judgeAddress: "judge@entente.test",
+      takesMail: true,
+    });
+    await notifier.tick();
+    await setMailAddress(judge, g.gm, { address: "gm@club.test" });
+    const told = ["austria", "germany", "italy", "turkey"] as const;
+    for (const p of told) await setMailAddress(judge, g.players[p], { address: addressOf(p) });
+    // Italy turned off every mail, Turkey this game's; Germany and Austria did not.
+    await setNotices(judge, g.players.italy, { notices: false });
+    await setNotices(judge, g.players.turkey, { notices: false, game: g.gameId });
+    const outbox = async (after = 0) =>
+      (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
+        (m) => Number(m.id) > after,
+      );
+    const to = async (p: (typeof told)[number], after = 0) =>
+      (await outbox(after)).filter((m) => m.to_addr === addressOf(p));
+    const duty = (m: { body: string; list_unsubscribe: string | null }, what: string) => {
+      assert.equal(m.list_unsubscribe, null, `${what}: no List-Unsubscribe`);
+      assert.doesNotMatch(m.body, /Not wanted\?|NOTICES OFF|untick it/i, `${what}: no opt-out`);
+      assert.match(
+        m.body,
+        /\nSent even with the judge's mail turned off: it is about the seat you held\. It is the last mail of this game to you: .*\n$/,
+        `${what}: why it came`,
+      );
+    };
+
+    // Germany and Italy send nothing: both seats fall into civil disorder with the results.
+    for (const p of POWERS)
+      if (p !== "germany" && p !== "italy")
+        await judge.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
+    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "adjudicated");
+    const view = await judge.gameView(g.gm, g.gameId);
+    assert.equal(view.seatList[3]!.player, null, "Germany's seat is empty");
+    assert.equal(view.seatList[4]!.player, null, "Italy's seat is empty");
+    await notifier.tick();
+    for (const p of ["germany", "italy"] as const) {
+      const Name = p === "germany" ? "Germany" : "Italy";
+      const mails = await to(p);
+      assert.deepEqual(
+        mails.map((m) => m.kind),
+        ["seat"],
+        `${Name}'s former player (notices ${p === "italy" ? "off" : "on"}) is told, once`,
+      );
+      const m = mails[0]!;
+      assert.equal(
+        m.subject,
+        `${g.gameId}: ${Name} is in civil disorder: you no longer hold the seat`,
+      );
+      assert.match(
+        m.body,
+        new RegExp(
+          `^You no longer hold ${Name} in game ${g.gameId}: you missed 1 phase in a row, and in this game a seat is declared in civil disorder once its player has missed 1 phase in a row \\(the game's option civilDisorderAfter; seed 002 VII\\(6\\)\\)\\.`,
+        ),
+        "why",
+      );
+      assert.match(
+        m.body,
+        /\nYou stay in the game as an observer, and can no longer send orders or press in it\.\n/,
+      );
+      assert.match(
+        m.body,
+        /\nThe seat is open for a replacement, by an invitation the GM holds: the GM decides who takes it, and may give it back to you\. If you want to play on, write to the GM\.\n/,
+        "what is left to them",
+      );
+      assert.doesNotMatch(m.body, /invitation code|JOIN/, "the seat's invitation is the GM's");
+      duty(m, Name);
+    }
+
+    // The GM gives Austria's seat to a newcomer and opens Turkey's.
+    const before = Number((await outbox()).at(-1)!.id);
+    const newcomer = await user(judge, "newcomer");
+    await judge.replacePlayer(g.gm, g.gameId, { seat: 0, user: newcomer.name });
+    await judge.replacePlayer(g.gm, g.gameId, { seat: 6 });
+    await notifier.tick();
+    const austria = await to("austria", before);
+    assert.deepEqual(
+      austria.map((m) => m.subject),
+      [`${g.gameId}: you no longer hold Austria`],
+      "Austria's former player is told, and not of Turkey's seat",
+    );
+    assert.match(
+      austria[0]!.body,
+      new RegExp(
+        `^The GM gave your seat, Austria, in game ${g.gameId} to ${newcomer.name}\\.\nYou stay in the game as an observer, and can no longer send orders or press in it\\.\nOnly the GM can give the seat back to you: if you think this is a mistake, write to the GM\\.\n`,
+      ),
+    );
+    duty(austria[0]!, "Austria");
+    const turkey = await to("turkey", before);
+    assert.deepEqual(
+      turkey.map((m) => m.subject),
+      [`${g.gameId}: you no longer hold Turkey`],
+      "Turkey's former player, this game's mail off, is told",
+    );
+    assert.match(
+      turkey[0]!.body,
+      new RegExp(
+        `^The GM took your seat, Turkey, in game ${g.gameId} and opened it for a replacement\\.\n`,
+      ),
+    );
+    duty(turkey[0]!, "Turkey");
+
+    // It was the last: the next phase's results go to none of them.
+    const later = Number((await outbox()).at(-1)!.id);
+    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "adjudicated");
+    await notifier.tick();
+    assert.ok(
+      (await outbox(later)).some((m) => m.kind === "results"),
+      "the results went out (to the GM)",
+    );
+    for (const p of told) assert.deepEqual(await to(p, later), [], `nothing more to ${p}`);
   });
 
   for (const kind of ["sqlite", "postgres"] as const)

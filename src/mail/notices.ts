@@ -62,7 +62,7 @@ export async function runNotices(
         `Done: ${what}.`,
         after.notices
           ? `Games: ${after.games.map((g) => `${g.label ?? g.gameId} ${g.notices ? "on" : "off"}`).join(", ") || "none"}.`
-          : "Nothing is mailed to you now but answers to your own mails, notices about your own seat (no orders received) and, as a game's GM, a seat to replace.",
+          : "Nothing is mailed to you now but answers to your own mails, notices about your own seat (no orders received, the seat taken from you) and, as a game's GM, missed orders and seats to replace.",
         USAGE,
       ].join("\n"),
     };

@@ -6,7 +6,7 @@ import { phaseLengthMs } from "../judge/options.ts";
 import { unsubscribeKey, unsubscribeUrl } from "../judge/unsubscribe.ts";
 import { defaultDialects } from "./dialects.ts";
 import type { MailDialect, ResultEvent, Voice } from "./gateway.ts";
-import { loadMailGame, type MailGame, type MailGameRow, type Player } from "./identity.ts";
+import { loadMailGame, type MailGame, type MailGameRow, NO_SEAT, type Player } from "./identity.ts";
 import type { OutgoingMail } from "./message.ts";
 import type { Postman } from "./postman.ts";
 
@@ -73,6 +73,8 @@ interface EventData extends ResultEvent {
   from?: string;
   period?: number;
   to?: string | null;
+  /** player_replaced: who held the seat before (by name), if anybody else. */
+  former?: string | null;
 }
 
 /** Events told in the results mail when they come with it. */
@@ -99,9 +101,10 @@ const optOut = (game: MailGame, takesMail: boolean) =>
  * Whether the opt-out stops a mail (docs/email.md). `"optional"`: the judge's ordinary mail,
  * sent only to those who did not opt out (`Player.notices`, filtered where its recipients are
  * chosen); it ends with how to stop it (`optOut`) and carries a List-Unsubscribe header.
- * `"duty"`: mail about the recipient's own seat (missed orders) or their duties as the game's
- * GM (a seat to replace), sent whatever they chose; it offers no opt-out that would not stop
- * it (neither the line nor the header) and ends with why it came (`whyAnyway`).
+ * `"duty"`: mail about the recipient's own seat (missed orders, or the seat taken from them)
+ * or their duties as the game's GM (a seat to replace), sent whatever they chose; it offers no
+ * opt-out that would not stop it (neither the line nor the header) and ends with why it came
+ * (`whyAnyway`).
  */
 export type Reach = "optional" | "duty";
 
@@ -109,7 +112,9 @@ export type Reach = "optional" | "duty";
 const whyAnyway = (to: Player) =>
   to.seat === -1
     ? "Sent even with the judge's mail turned off: it is about your duties as this game's GM (missed orders and replacements, seed 002 VII(6)). It comes as long as you are the game's GM: the judge cannot hand a game to another GM, so it stops when the game ends."
-    : "Sent even with the judge's mail turned off: it is about your own seat (missed orders, seed 002 VII(6)). To get no more of it, ask the GM to give your seat to a replacement.";
+    : to.seat === NO_SEAT
+      ? "Sent even with the judge's mail turned off: it is about the seat you held. It is the last mail of this game to you: the judge mails a game's observers nothing."
+      : "Sent even with the judge's mail turned off: it is about your own seat (missed orders, seed 002 VII(6)). To get no more of it, ask the GM to give your seat to a replacement.";
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -255,6 +260,9 @@ export class Notifier {
       : [];
     const told = folded.map((e) => this.notice(voice, e.kind, (e.data ?? {}) as EventData));
     for (const e of events) {
+      // Whoever lost a seat is told, folded into the results or not, whoever may read the
+      // event (a Global Diplomacy game's civil disorder is the GM's): it is about them.
+      mails.push(...this.seatLost(game, voice, e));
       if (folded.includes(e)) continue;
       mails.push(...(await this.event(game, voice, e, e === results ? told : [], events)));
     }
@@ -373,6 +381,56 @@ export class Notifier {
       default:
         return `The GM set the deadline: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
     }
+  }
+
+  /**
+   * The mail to a player whose seat was taken from them: by civil disorder (the game's
+   * `civilDisorderAfter`) or by the GM (REPLACE, gm/replace). Sent whatever they chose ("duty":
+   * it is about their own seat), to the address they gave; they now hold no seat, so it says
+   * why and what is left to them. The event names them (`player`, `former`); one stored
+   * before it did names nobody, and nobody is mailed.
+   */
+  private seatLost(
+    game: MailGame,
+    voice: Voice,
+    e: { kind: string; data: unknown },
+  ): OutgoingMail[] {
+    if (e.kind !== "civil_disorder" && e.kind !== "player_replaced") return [];
+    const d = (e.data ?? {}) as EventData;
+    const name = e.kind === "civil_disorder" ? d.player : d.former;
+    // Only while they hold no seat: one given back to them before this mail is made was not lost.
+    const to = name ? game.unseated.find((p) => p.user.name === name) : undefined;
+    if (!to?.address) return [];
+    const seat = d.seatName ?? "your seat";
+    const stay = `You stay in the game as an observer, and can no longer send ${voice.sends} or press in it.`;
+    const phases = (n: number | undefined) => `${n} phase${n === 1 ? "" : "s"}`;
+    const text =
+      e.kind === "civil_disorder"
+        ? [
+            `You no longer hold ${seat} in game ${game.abbr}: you missed ${phases(d.missed)} in a row, and in this game a seat is declared in civil disorder once its player has missed ${phases(game.view.options.civilDisorderAfter)} in a row (the game's option civilDisorderAfter; seed 002 VII(6)). Its powers go on in civil disorder, adjudicated without ${voice.sends}, until a replacement takes the seat.`,
+            stay,
+            `The seat is open for a replacement, by an invitation the GM holds: the GM decides who takes it, and may give it back to you. If you want to play on, write to the GM.`,
+          ]
+        : [
+            d.player
+              ? `The GM gave your seat, ${seat}, in game ${game.abbr} to ${d.player}.`
+              : `The GM took your seat, ${seat}, in game ${game.abbr} and opened it for a replacement.`,
+            stay,
+            `Only the GM can give the seat back to you: if you think this is a mistake, write to the GM.`,
+          ];
+    return [
+      this.mail(
+        game,
+        voice,
+        to,
+        "duty",
+        "seat",
+        e.kind === "civil_disorder"
+          ? `${seat} is in civil disorder: you no longer hold the seat`
+          : `you no longer hold ${seat}`,
+        text.join("\n"),
+      ),
+    ];
   }
 
   private async event(
@@ -536,8 +594,13 @@ export class Notifier {
         );
       case "missed_orders": {
         // At once, to the seat's player and the GM: the player keeps the seat (seed 002 VII(6)).
+        // Unless the seat fell into civil disorder with it: its player is then told so alone
+        // (seatLost), and the GM is not told that they keep it.
         const holder = game.players.filter((p) => p.seat === d.seat);
         const to = game.gm ? [...holder, game.gm] : holder;
+        const lost = batch.some(
+          (x) => x.kind === "civil_disorder" && (x.data as EventData | null)?.seat === d.seat,
+        );
         const names = (d.powers ?? []).map((x) => voice.power(game, x)).join(" and ");
         return this.toAll(
           game,
@@ -550,7 +613,9 @@ export class Notifier {
             [
               `No orders received from ${names || d.seatName} for ${voice.phase(d.phase)}: the phase was adjudicated without them (civil disorder for that phase).`,
               p.seat === -1
-                ? `${d.player ?? "The player"} keeps the seat. If there are still no orders from them by ${when(d.contactUntil)}, you will be told that a replacement may be arranged.`
+                ? lost
+                  ? `${d.player ?? "The player"} no longer holds the seat: it is in civil disorder (the game's option civilDisorderAfter), and a replacement may be arranged.`
+                  : `${d.player ?? "The player"} keeps the seat. If there are still no orders from them by ${when(d.contactUntil)}, you will be told that a replacement may be arranged.`
                 : `You keep your seat. Please send orders for the next phase, or write to the GM; if there are still no orders from you by ${when(d.contactUntil)}, the GM may arrange a replacement.`,
             ].join("\n"),
         );
