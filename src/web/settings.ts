@@ -5,7 +5,8 @@ import { fill, h, message } from "./dom.ts";
  * Mail settings in the lobby (docs/web.md, docs/email.md): the address the judge mails (and
  * order mail comes from), and whether the judge's own mail (results, reports, reminders,
  * notices) goes to it: for the whole account, and game by game. The same choices are
- * POST /api/me/mail and POST /api/me/notices; every such mail says how to stop it.
+ * POST /api/me/mail and POST /api/me/notices; every such mail says how to stop it. A hint
+ * says what the choice does not stop: the mail about one's own seat or duties as a GM.
  */
 
 interface Notices {
@@ -53,6 +54,7 @@ export async function mailSettings(): Promise<HTMLElement> {
       name: "notices",
       checked: n.notices,
       disabled: n.address === null,
+      "aria-describedby": "notices-hint",
     });
     all.addEventListener("change", toggle(all));
     const form = h(
@@ -82,6 +84,7 @@ export async function mailSettings(): Promise<HTMLElement> {
                 type: "checkbox",
                 name: `notices-${g.gameId}`,
                 checked: g.notices,
+                "aria-describedby": "notices-hint",
               });
               box.addEventListener("change", toggle(box, g.gameId));
               return h(
@@ -92,6 +95,12 @@ export async function mailSettings(): Promise<HTMLElement> {
             }),
           )
         : null,
+      // What the boxes do not stop (docs/email.md; `Reach` "duty" in src/mail/notify.ts).
+      h(
+        "p",
+        { class: "hint", id: "notices-hint" },
+        "With mail off, for every game or for one, you are still mailed what is about your own seat (missed orders, the seat taken from you) and, as a game's GM, missed orders and seats to replace; and your own mails are still answered.",
+      ),
       note ? message(note, "info") : null,
       out,
     );

@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { BrowserHarness, type GameJson } from "./harness.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 
 /*
  * The lobby's mail settings in Chromium (docs/web.md, docs/email.md): a web player gives an
- * address, then opts out of one game's mail and of all mail; each choice is the API's.
+ * address, then opts out of one game's mail and of all mail; each choice is the API's. A hint
+ * beside the box says what it does not stop; a screenshot of the card is kept in
+ * test-artifacts/mail-settings-card.png.
  */
 
 const h = new BrowserHarness();
@@ -35,6 +38,19 @@ describe("the lobby's mail settings in Chromium", { timeout: 180_000 }, () => {
     await one.waitFor();
     assert.equal(await one.isChecked(), true, "mail is on by default");
     assert.match((await card.locator("li").first().textContent()) ?? "", /WM1: Web and mail/);
+    // Beside the box, what it does not stop (the mail sent with it off: docs/email.md).
+    const hint = card.locator("#notices-hint");
+    assert.equal(
+      await hint.textContent(),
+      "With mail off, for every game or for one, you are still mailed what is about your own seat (missed orders, the seat taken from you) and, as a game's GM, missed orders and seats to replace; and your own mails are still answered.",
+    );
+    for (const box of [all, one])
+      assert.equal(
+        await box.getAttribute("aria-describedby"),
+        "notices-hint",
+        "read with each box",
+      );
+    await card.screenshot({ path: join(ARTIFACTS, "mail-settings-card.png") });
     await one.uncheck();
     await card.getByText("Saved.").waitFor();
     type Notices = { address: string; notices: boolean; games: { notices: boolean }[] };
@@ -46,6 +62,8 @@ describe("the lobby's mail settings in Chromium", { timeout: 180_000 }, () => {
       "off for this game only",
     );
     await card.locator('input[name="notices"]').uncheck();
+    // The card drawn again from the answer: the last "Saved." may still be the game box's.
+    await card.getByRole("list", { name: "mail per game" }).waitFor({ state: "detached" });
     await card.getByText("Saved.").waitFor();
     stored = await h.api.ok<Notices>("GET", "/api/me/notices", undefined, h.tokens.dora);
     assert.equal(stored.notices, false, "off for every game");
