@@ -378,6 +378,64 @@ describe("mail: web players' mail and opting out", () => {
     for (const p of told) assert.deepEqual(await to(p, later), [], `nothing more to ${p}`);
   });
 
+  test("in Global Diplomacy, whose civil disorder only the GM reads, the player who lost the seat is told too", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const clock = new Clock();
+    const judge = new Judge({ store: ts.store, now: clock.now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, {
+      name: "World",
+      variant: "global",
+      seed: 9,
+      options: { civilDisorderAfter: 1 },
+    });
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
+    const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
+    await setMailAddress(judge, gm, { address: "gm@club.test" });
+    const mailOf = (p: number) => `gd${p}@players.test`;
+    for (let p = 1; p <= 11; p++) {
+      const u = await user(judge, `gd${p}`);
+      await setMailAddress(judge, u, { address: mailOf(p) });
+      // Player 5 turned the judge's mail off.
+      if (p === 5) await setNotices(judge, u, { notices: false });
+      await judge.acceptInvite(u, code, { power: String(p) });
+    }
+    await notifier.tick();
+    const first = Number(
+      (await ts.store.db.selectFrom("outbox").select("id").orderBy("id", "desc").executeTakeFirst())
+        ?.id ?? 0,
+    );
+    // Nobody sends commands: every seat falls into civil disorder with the first turn.
+    clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
+    assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+    assert.ok(
+      (await judge.gameView(gm, game.id)).seatList.every((x) => x.player === null),
+      "every seat emptied",
+    );
+    await notifier.tick();
+    const out = (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
+      (m) => Number(m.id) > first,
+    );
+    for (let p = 1; p <= 11; p++) {
+      const mine = out.filter((m) => m.to_addr === mailOf(p));
+      assert.deepEqual(
+        mine.map((m) => m.kind),
+        ["seat"],
+        `player ${p}${p === 5 ? " (mail off)" : ""} is told, once`,
+      );
+      assert.match(mine[0]!.subject, /: .+ is in civil disorder: you no longer hold the seat$/);
+      assert.match(mine[0]!.body, /adjudicated without commands/, "in the game's words");
+      assert.match(mine[0]!.body, /can no longer send commands or press in it\./);
+      assert.equal(mine[0]!.list_unsubscribe, null);
+    }
+    assert.ok(
+      out.some((m) => m.to_addr === "gm@club.test" && /in civil disorder/.test(m.body)),
+      "the GM reads the civil disorder",
+    );
+  });
+
   for (const kind of ["sqlite", "postgres"] as const)
     test(`a game never set up for mail: its players with an address are mailed from the judge's address (${kind})`, async (t) => {
       const ts = await testStore(t, kind);
