@@ -20,6 +20,7 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
+import { makePhase, makePosition, makeUnit, withPhase } from "./shapes.ts";
 import { mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   type DislodgedUnit,
@@ -251,7 +252,7 @@ function winterPhase<T>(
   const anyAdjustment = groups.some((g) => g.adjustment);
   const second =
     needsAdjusting || anyAdjustment
-      ? one({ ...after, phase: { season: "W", year, type: "A" } }, adjustments)
+      ? one(withPhase(after, makePhase("W", year, "A")), adjustments)
       : null;
   // One entry per order given, in the order given; then the units that got none.
   const nRetreat = groups.filter((g) => !g.adjustment).length;
@@ -636,13 +637,13 @@ function movementPhase(
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
-  const after: Position = {
-    phase: phaseAfterMovement(position.phase, rules),
-    units: board.units,
-    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
-    contested: res.contested,
-    centers: position.centers,
-  };
+  const after = makePosition(
+    phaseAfterMovement(position.phase, rules),
+    board.units,
+    board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
+    res.contested,
+    position.centers,
+  );
   // One reading of the position after, for every dislodged unit's retreats.
   let afterCtx: InterpretContext | null = null;
   const options: { unit: DislodgedUnit; retreats: readonly Location[] }[] = [];
@@ -672,7 +673,7 @@ function movementPhase(
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
     ? after
-    : afterRetreats(variant, { ...after, dislodged: [], contested: [] }, rules);
+    : afterRetreats(variant, makePosition(after.phase, after.units, [], [], after.centers), rules);
   return finish(variant, position, results, next, options);
 }
 
@@ -742,7 +743,8 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
           .sort()
           .join(", ")}: the retreating units are disbanded`;
       } else if (chosen.get(unitKey(e.order.unit)) === e) {
-        units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });
+        const { unit, to } = e.order;
+        units.push(makeUnit(unit.power, unit.type, to.province, to.coast));
       }
     }
     results.push(toResult(e));
@@ -763,22 +765,21 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
           : "disbanded: no retreat was ordered",
     });
   }
-  const next = afterRetreats(variant, { ...position, units, dislodged: [], contested: [] }, rules);
+  const next = afterRetreats(
+    variant,
+    makePosition(position.phase, units, [], [], position.centers),
+    rules,
+  );
   return finish(variant, position, results, next);
 }
 
-const stripDislodged = (d: DislodgedUnit): Unit => ({
-  power: d.power,
-  type: d.type,
-  province: d.province,
-  coast: d.coast,
-});
+const stripDislodged = (d: DislodgedUnit): Unit => makeUnit(d.power, d.type, d.province, d.coast);
 
 /** The position after a season's retreats: spring goes to fall; fall updates centres. */
 function afterRetreats(variant: Variant, pos: Position, rules: RuleOptions): Position {
   const { season, year } = pos.phase;
   if (season === "S" || season === "U") {
-    return { ...pos, phase: { season: "F", year, type: "M" } };
+    return withPhase(pos, makePhase("F", year, "M"));
   }
   // The centres change hands where a unit stands on another's (or nobody's) centre; when none
   // does, the position keeps its map of owners (`finish` knows centres were counted).
@@ -790,10 +791,16 @@ function afterRetreats(variant: Variant, pos: Position, rules: RuleOptions): Pos
     if (centers === pos.centers) centers = new Map(pos.centers);
     (centers as Map<ProvinceId, PowerId>).set(u.province, u.power);
   }
-  const adj: Position = { ...pos, phase: { season: "W", year, type: "A" }, centers };
+  const adj = makePosition(
+    makePhase("W", year, "A"),
+    pos.units,
+    pos.dislodged,
+    pos.contested,
+    centers,
+  );
   return adjustmentNeeded(variant, adj, rules)
     ? adj
-    : { ...adj, phase: { season: "S", year: year + 1, type: "M" } };
+    : withPhase(adj, makePhase("S", year + 1, "M"));
 }
 
 /** Units each power may build (positive) or must remove (negative). */
@@ -946,13 +953,13 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       });
     }
   }
-  const next: Position = {
-    phase: { season: "S", year: position.phase.year + 1, type: "M" },
+  const next = makePosition(
+    makePhase("S", position.phase.year + 1, "M"),
     units,
-    dislodged: [],
-    contested: [],
-    centers: position.centers,
-  };
+    [],
+    [],
+    position.centers,
+  );
   return finish(variant, position, ordered, next);
 }
 

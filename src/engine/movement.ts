@@ -2,6 +2,7 @@ import { seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
+import { makeDislodged, makeUnit } from "./shapes.ts";
 import type { DislodgedUnit, ProvinceId, Unit } from "./types.ts";
 
 /*
@@ -955,20 +956,13 @@ export function boardAfter(
     const o = orders[i]!;
     const u = o.unit;
     if (o.kind === "move" && res.success[i]) {
-      units.push({ power: u.power, type: u.type, province: o.to.province, coast: o.to.coast });
+      units.push(makeUnit(u.power, u.type, o.to.province, o.to.coast));
       continue;
     }
     const by = res.dislodgedBy[i]!;
     if (by === -1) units.push(u);
     else {
-      dislodged.push({
-        power: u.power,
-        type: u.type,
-        province: u.province,
-        coast: u.coast,
-        attackerFrom: orders[by]!.unit.province,
-        viaConvoy: res.usesConvoy[by]!,
-      });
+      dislodged.push(makeDislodged(u, orders[by]!.unit.province, res.usesConvoy[by]!));
     }
   }
   return { units, dislodged };

@@ -1,6 +1,7 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
+import { makeDislodged } from "./shapes.ts";
 import {
   type Coast,
   type DislodgedUnit,
@@ -153,7 +154,7 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
             : readProvince(variant, d.from, "dislodged from");
         if (d.viaConvoy !== undefined && typeof d.viaConvoy !== "boolean")
           fail("viaConvoy must be true or false");
-        dislodged.push({ ...u, attackerFrom: from, viaConvoy: d.viaConvoy === true });
+        dislodged.push(makeDislodged(u, from, d.viaConvoy === true));
       }
     }
   }
