@@ -103,11 +103,6 @@ export function movementWords(res: MovementResolution): MovementWords {
 }
 
 const NO_FLAGS: readonly boolean[] = [];
-/**
- * The paradox procedures' marks (`backup`, `half`, `stage`) before a paradox needs them: read
- * as 0 (out of range), never written (each resolver makes its own on the first mark).
- */
-const NO_MARKS: number[] = [];
 const NO_INDICES: readonly number[] = [];
 
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
@@ -196,11 +191,11 @@ class Resolver {
   private readonly voidSupport: number[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private backup: number[] = NO_MARKS;
+  private readonly backup: number[];
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
-  private half: number[] = NO_MARKS;
+  private readonly half: number[];
   /** The step of that procedure last applied to this order's unit (0: none). */
-  private stage: number[] = NO_MARKS;
+  private readonly stage: number[];
   private readonly state: number[];
   private readonly res: number[];
   private readonly deps: number[] = [];
@@ -231,6 +226,12 @@ class Resolver {
     this.h2h = new Array<number>(n).fill(-1);
     this.voidSupport = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
+    // The paradox procedures' marks, made with the resolver though few phases have a paradox:
+    // a field first set to a shared empty list and replaced later changes the resolver's
+    // hidden class when it is, and V8 throws away the code optimized for it.
+    this.backup = new Array<number>(n).fill(0);
+    this.half = new Array<number>(n).fill(0);
+    this.stage = new Array<number>(n).fill(0);
     const there = new Array<number>(n).fill(-1);
     const intoHere = new Array<number>(n).fill(0);
     const intoThere = new Array<number>(n).fill(-1);
@@ -514,7 +515,6 @@ class Resolver {
     const cycle = this.deps.slice(old);
     this.reset(old);
     const convoys = cycle.filter((i) => this.orders[i]!.kind === "convoy");
-    if (this.backup === NO_MARKS) this.backup = new Array<number>(this.n).fill(0);
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
@@ -568,10 +568,6 @@ class Resolver {
     for (const c of convoys) if (this.convoyed[c]! !== -1) armies.add(this.convoyed[c]!);
     for (const i of cycle) if (this.orders[i]!.kind === "move" && this.usesConvoy[i]) armies.add(i);
     if (armies.size === 0) return;
-    if (this.stage === NO_MARKS) {
-      this.stage = new Array<number>(this.n).fill(0);
-      this.half = new Array<number>(this.n).fill(0);
-    }
     const step = Math.max(...[...armies].map((m) => this.stage[m]!)) + 1;
     if (step > 4) return;
     for (const m of armies) this.stage[m] = step;
