@@ -211,11 +211,14 @@ function markConvoyReach(prep: Prepared, p: number): number {
   const { comp, stamp, compStamp, marked, n } = t;
   const s = nextStamp(t);
   let m = 0;
-  for (const sea of t.seasTouching[p]!) {
-    const c = comp[sea]!;
+  const seas = t.seasTouching[p]!;
+  for (let x = 0; x < seas.length; x++) {
+    const c = comp[seas[x]!]!;
     if (c === -1 || compStamp[c] === s) continue;
     compStamp[c] = s;
-    for (const j of compCoasts[c]!) {
+    const coasts = compCoasts[c]!;
+    for (let y = 0; y < coasts.length; y++) {
+      const j = coasts[y]!;
       if (stamp[j] === s) continue;
       stamp[j] = s;
       marked[m++] = j;
@@ -261,13 +264,17 @@ function prepare(variant: Variant, position: Position): Prepared {
     const queue = [p];
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
-      for (const j of t.seaCoasts[s]!) {
+      const seaCoasts = t.seaCoasts[s]!;
+      for (let x = 0; x < seaCoasts.length; x++) {
+        const j = seaCoasts[x]!;
         if (stamp[j] !== s0) {
           stamp[j] = s0;
           coasts.push(j);
         }
       }
-      for (const j of t.seaSeas[s]!) {
+      const seaSeas = t.seaSeas[s]!;
+      for (let x = 0; x < seaSeas.length; x++) {
+        const j = seaSeas[x]!;
         if (comp[j] !== -1) continue;
         const v = at[j]!;
         if (v === -1 || units[v]!.type !== "F") continue;
@@ -423,7 +430,9 @@ export function randomLegalMovementOrders(
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
       const s = convoy ? markConvoyReach(prep, p) : -1;
-      for (const d of armyAdj[p]!) {
+      const adj = armyAdj[p]!;
+      for (let x = 0; x < adj.length; x++) {
+        const d = adj[x]!;
         if (closed[d] === 1) continue;
         c += stamp[d] === s ? 2 : 1;
         addIncoming(t, d, u);
@@ -444,8 +453,12 @@ export function randomLegalMovementOrders(
     } else {
       const info = fleetInfo(t, p, unit.coast);
       if (info) {
-        for (const d of info.targetProv) if (closed[d] !== 1) c++;
-        for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
+        const { targetProv, reach } = info;
+        for (let x = 0; x < targetProv.length; x++) if (closed[targetProv[x]!] !== 1) c++;
+        for (let x = 0; x < reach.length; x++) {
+          const d = reach[x]!;
+          if (closed[d] !== 1) addIncoming(t, d, u);
+        }
       }
     }
     moves[u] = c;
@@ -457,7 +470,8 @@ export function randomLegalMovementOrders(
     const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
     let holdSupports = 0;
     let moveSupports = 0;
-    for (const d of reach) {
+    for (let x = 0; x < reach.length; x++) {
+      const d = reach[x]!;
       // Pass 1 listed this unit among those that could move to each open province of its
       // reach (that reach is where it moves), and only there: it supports none of its own.
       if (closed[d] === 1) moveSupports += incomingN[d]!;
@@ -471,12 +485,14 @@ export function randomLegalMovementOrders(
     let convoys = 0;
     if (convoyer) {
       let open = 0;
-      for (const d of coasts) if (closed[d] !== 1) open++;
-      for (const a of coasts) {
+      for (let x = 0; x < coasts.length; x++) if (closed[coasts[x]!] !== 1) open++;
+      for (let x = 0; x < coasts.length; x++) {
+        const a = coasts[x]!;
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
         if (unneeded)
-          for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
+          for (let y = 0; y < coasts.length; y++)
+            convoys += convoyListed(variant, t, unneeded, p, a, coasts[y]!) ? 1 : 0;
         else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
@@ -492,7 +508,8 @@ export function randomLegalMovementOrders(
     }
     k -= moves[u]!;
     if (k < holdSupports) {
-      for (const d of reach) {
+      for (let x = 0; x < reach.length; x++) {
+        const d = reach[x]!;
         const v = at[d]!;
         if (v === -1 || closed[d] === 1 || k-- > 0) continue;
         out.push({
@@ -510,7 +527,8 @@ export function randomLegalMovementOrders(
     k -= holdSupports;
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
-      for (const d of reach) {
+      for (let x = 0; x < reach.length; x++) {
+        const d = reach[x]!;
         const row = d * cap;
         for (let q = 0; q < incomingN[d]!; q++) {
           const v = incoming[row + q]!;
@@ -533,10 +551,12 @@ export function randomLegalMovementOrders(
     }
     k -= moveSupports;
     let found: MovementOrder | null = null;
-    for (const a of coasts) {
+    for (let x = 0; x < coasts.length; x++) {
+      const a = coasts[x]!;
       const v = at[a]!;
       if (v === -1 || units[v]!.type !== "A") continue;
-      for (const d of coasts) {
+      for (let y = 0; y < coasts.length; y++) {
+        const d = coasts[y]!;
         if (!convoyListed(variant, t, unneeded, p, a, d) || k-- > 0) continue;
         found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
         break;
@@ -572,7 +592,9 @@ function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrde
   if (unit.type === "A") {
     const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
     const s = convoy ? markConvoyReach(prep, p) : -1;
-    for (const d of armyAdj[p]!) {
+    const adj = armyAdj[p]!;
+    for (let x = 0; x < adj.length; x++) {
+      const d = adj[x]!;
       if (closed[d] === 1) continue;
       if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
       if (stamp[d] === s && k-- === 0)
