@@ -150,6 +150,27 @@ interface Entry {
   duplicate: boolean;
 }
 
+/** An entry as every reading makes it (one maker: one hidden class, see shapes.ts). */
+const makeEntry = (
+  power: PowerId,
+  text: string | null,
+  subject: ProvinceId | null,
+  moveOrdered: boolean,
+  order: Order | null,
+  result: ResultKind,
+  reason: string | null,
+): Entry => ({
+  power,
+  text,
+  order,
+  result,
+  reason,
+  subject,
+  moveOrdered,
+  sameAs: null,
+  duplicate: false,
+});
+
 /** What the game around the phase adds (a scenario's table), beyond variant and rules. */
 export interface AdjudicateOptions {
   /**
@@ -288,14 +309,14 @@ function adjudicateOne(
     for (const r of readOrders(ctx, power, texts)) {
       const { text, subject } = r;
       const moveOrdered = r.parsed?.kind === "move";
-      const base = { power, text, subject, moveOrdered, sameAs: null, duplicate: false };
       const it = r.interpretation;
       let e: Entry;
       if (it === null) {
         const reason = r.error ? r.error.message : ambiguityReason(r);
-        e = { ...base, subject: null, order: null, result: "invalid", reason };
-      } else if (it.ok) e = { ...base, order: it.order, result: "succeeds", reason: null };
-      else e = { ...base, order: null, result: "invalid", reason: it.reason };
+        e = makeEntry(power, text, null, moveOrdered, null, "invalid", reason);
+      } else if (it.ok)
+        e = makeEntry(power, text, subject, moveOrdered, it.order, "succeeds", null);
+      else e = makeEntry(power, text, subject, moveOrdered, null, "invalid", it.reason);
       entries.push(e);
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
@@ -316,17 +337,12 @@ function adjudicateParsedOne(
   for (const [power, list] of orders) {
     for (const p of list) {
       const it = interpretOrder(ctx, power, p);
-      entries.push({
-        power,
-        text: null,
-        subject: p.kind === "build" || p.kind === "waive" ? null : p.unit.province,
-        moveOrdered: p.kind === "move",
-        sameAs: null,
-        duplicate: false,
-        order: it.ok ? it.order : null,
-        result: it.ok ? "succeeds" : "invalid",
-        reason: it.ok ? null : it.reason,
-      });
+      const subject = p.kind === "build" || p.kind === "waive" ? null : p.unit.province;
+      entries.push(
+        it.ok
+          ? makeEntry(power, null, subject, p.kind === "move", it.order, "succeeds", null)
+          : makeEntry(power, null, subject, p.kind === "move", null, "invalid", it.reason),
+      );
     }
   }
   return withMerged(entries, null, phaseOf(variant, ctx, entries, options));
@@ -350,7 +366,13 @@ function withMerged(
     const note = notes?.get(e);
     return note ? { ...plainResult(out), explanation: `${out.explanation} (${note})` } : out;
   });
-  return { ...result, results };
+  return {
+    phase: result.phase,
+    results,
+    next: result.next,
+    winner: result.winner,
+    dislodged: result.dislodged,
+  };
 }
 
 function phaseOf(
