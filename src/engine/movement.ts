@@ -448,13 +448,7 @@ class Resolver {
   private resolve(i: number): boolean {
     const { state, res, deps } = this;
     if (state[i] === RESOLVED) return res[i] === 1;
-    if (state[i] === GUESSING) {
-      // Recorded on every read, even when `i` is already listed: the caller tells whether it
-      // read a guess by whether the list grew, and a decision that read only a guess listed
-      // earlier must stay a guess, never be stored as resolved with the guess's value.
-      deps.push(i);
-      return res[i] === 1;
-    }
+    if (state[i] === GUESSING) return this.readGuess(i);
     const old = deps.length;
     res[i] = 0;
     state[i] = GUESSING;
@@ -467,6 +461,28 @@ class Resolver {
       }
       return first;
     }
+    return this.resolveCycle(i, old, first);
+  }
+
+  /*
+   * The two methods below run only where decisions depend on each other (few phases of
+   * random play). They are methods of their own, not lines of `resolve`: code V8 optimized
+   * before a phase first reached them would be thrown away at each such line it meets, the
+   * callers of `resolve` with it (docs/performance.md, "Warm-up: shapes and deopts").
+   */
+
+  /** A read of the guess on `i`, still being decided further up. */
+  private readGuess(i: number): boolean {
+    // Recorded on every read, even when `i` is already listed: the caller tells whether it
+    // read a guess by whether the list grew, and a decision that read only a guess listed
+    // earlier must stay a guess, never be stored as resolved with the guess's value.
+    this.deps.push(i);
+    return this.res[i] === 1;
+  }
+
+  /** `resolve` of `i`, whose first guess (`first`) read guesses listed since `old`. */
+  private resolveCycle(i: number, old: number, first: boolean): boolean {
+    const { state, res, deps } = this;
     if (this.readsOuterGuess(i, old)) {
       // Depends on a guess made further up: stay a guess, let the head of the cycle decide.
       deps.push(i);
