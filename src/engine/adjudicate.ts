@@ -121,15 +121,18 @@ class MovementOrderResult implements OrderResult {
 
 /** An order's result as plain data (every field its own), whatever object it came as. */
 export function plainResult(r: OrderResult): OrderResult {
-  return {
-    power: r.power,
-    text: r.text,
-    order: r.order,
-    result: r.result,
-    reason: r.reason,
-    explanation: r.explanation,
-  };
+  return makeResult(r.power, r.text, r.order, r.result, r.reason, r.explanation);
 }
+
+/** A plain result (one maker: one hidden class, see shapes.ts). */
+const makeResult = (
+  power: PowerId,
+  text: string | null,
+  order: Order | null,
+  result: ResultKind,
+  reason: string | null,
+  explanation: string,
+): OrderResult => ({ power, text, order, result, reason, explanation });
 
 /** Orders per power, each power's list as it was written. */
 export type OrderTexts = ReadonlyMap<PowerId, readonly string[]>;
@@ -362,9 +365,13 @@ function withMerged(
     const e = entries[k];
     if (!e || k >= entries.length) return o;
     const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
-    const out = kept ? { ...plainResult(kept), text: e.text } : o;
+    const out = kept
+      ? makeResult(kept.power, e.text, kept.order, kept.result, kept.reason, kept.explanation)
+      : o;
     const note = notes?.get(e);
-    return note ? { ...plainResult(out), explanation: `${out.explanation} (${note})` } : out;
+    if (!note) return out;
+    const explanation = `${out.explanation} (${note})`;
+    return makeResult(out.power, out.text, out.order, out.result, out.reason, explanation);
   });
   return {
     phase: result.phase,
@@ -471,14 +478,8 @@ function successText(o: Order | null): string {
   }
 }
 
-const toResult = (e: Entry): OrderResult => ({
-  power: e.power,
-  text: e.text,
-  order: e.order,
-  result: e.result,
-  reason: e.reason,
-  explanation: e.reason ?? successText(e.order),
-});
+const toResult = (e: Entry): OrderResult =>
+  makeResult(e.power, e.text, e.order, e.result, e.reason, e.reason ?? successText(e.order));
 
 /** Applies the duplicate-order rule: one order per unit survives; the others are set aside. */
 function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
@@ -687,10 +688,14 @@ function movementPhase(
     );
     const r = results[i];
     if (r)
-      results[i] = {
-        ...plainResult(r),
-        explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
-      };
+      results[i] = makeResult(
+        r.power,
+        r.text,
+        r.order,
+        r.result,
+        r.reason,
+        `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
+      );
   }
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
@@ -934,7 +939,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      outcome.set(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
+      outcome.set(e, makeResult(e.power, e.text, e.order, "fails", fail, fail));
       continue;
     }
     used.set(e.power, u + 1);
@@ -946,7 +951,8 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       const idx = units.findIndex((x) => x.province === o.unit.province);
       units.splice(idx, 1);
     }
-    outcome.set(e, { ...toResult(e), result: "succeeds", reason: null });
+    const explanation = e.reason ?? successText(o);
+    outcome.set(e, makeResult(e.power, e.text, o, "succeeds", null, explanation));
   }
   const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
   // Civil disorder: removals a power did not order.
