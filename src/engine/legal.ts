@@ -4,6 +4,7 @@ import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
+import { makeUnit } from "./shapes.ts";
 import { KIND_COAST, KIND_SEA, locationSlot, mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   COASTS,
@@ -615,12 +616,16 @@ function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrde
   throw new Error(`no move ${k} for ${unit.type} ${unit.province}`);
 }
 
-/** Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones). */
-function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, rules: RuleOptions): boolean {
+/**
+ * Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones).
+ * `toConvoyOrigin` is the rule `retreatToConvoyedAttackerOrigin`, read once by the caller (a
+ * read here, on a path few retreats take, was a deoptimization of its optimized caller).
+ */
+function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, toConvoyOrigin: boolean): boolean {
   return (
     t.at[q] === 1 ||
     t.closed[q] === 1 ||
-    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin))
+    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && toConvoyOrigin))
   );
 }
 
@@ -636,6 +641,7 @@ export function legalRetreatOrders(
 ): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
   const { at } = t;
+  const toConvoyOrigin = rules.retreatToConvoyedAttackerOrigin;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
@@ -643,19 +649,19 @@ export function legalRetreatOrders(
   const out = new Map<string, Order[]>();
   for (const dislodged of position.dislodged) {
     const d = dislodged;
-    const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
+    const unit = makeUnit(d.power, d.type, d.province, d.coast);
     const list: Order[] = [];
     const p = t.index.get(d.province)!;
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!retreatBlocked(t, d, q, rules))
+        if (!retreatBlocked(t, d, q, toConvoyOrigin))
           list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
       if (info) {
         info.targets.forEach((to, i) => {
-          if (!retreatBlocked(t, d, info.targetProv[i]!, rules))
+          if (!retreatBlocked(t, d, info.targetProv[i]!, toConvoyOrigin))
             list.push({ kind: "retreat", unit, to });
         });
       }
