@@ -954,7 +954,8 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
     const explanation = e.reason ?? successText(o);
     outcome.set(e, makeResult(e.power, e.text, o, "succeeds", null, explanation));
   }
-  const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
+  const ordered: OrderResult[] = [];
+  for (const e of entries) ordered.push(outcome.get(e)!);
   // Civil disorder: removals a power did not order.
   for (const [power, n] of counts) {
     if (n >= 0) continue;
