@@ -728,16 +728,27 @@ export function retreatOptions(
 function retreatsIn(ctx: InterpretContext, d: DislodgedUnit): readonly Location[] {
   const { map } = ctx;
   const out: Location[] = [];
-  const neighbours =
-    d.type === "A" ? map.armyNeighbours(d.province) : map.fleetNeighbours(d).map((l) => l.province);
+  // Lists pushed, not mapped: `map` makes a packed array in the interpreter and a holey one
+  // in optimized code, two kinds for the loop below (docs/performance.md, "Warm-up").
+  let neighbours: readonly ProvinceId[];
+  if (d.type === "A") neighbours = map.armyNeighbours(d.province);
+  else {
+    const list: ProvinceId[] = [];
+    for (const l of map.fleetNeighbours(d)) list.push(l.province);
+    neighbours = list;
+  }
   const seen = new Set<string>();
   for (const p of neighbours) {
     if (seen.has(p)) continue;
     seen.add(p);
     const reach = map.fleetTargets(d, p);
-    const coasts = d.type === "A" || reach.length <= 1 ? [null] : reach.map((l) => l.coast);
-    for (const coast of coasts) {
-      const t = retreatTarget(ctx, d, { province: p, coast });
+    if (d.type === "A" || reach.length <= 1) {
+      const t = retreatTarget(ctx, d, { province: p, coast: null });
+      if ("loc" in t) out.push(t.loc);
+      continue;
+    }
+    for (const l of reach) {
+      const t = retreatTarget(ctx, d, { province: p, coast: l.coast });
       if ("loc" in t) out.push(t.loc);
     }
   }
