@@ -164,6 +164,27 @@ export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
   return tablesOf(map).index;
 }
 
+/*
+ * The explanations list orders with these two rather than `map` (with `join` or `Math.max`):
+ * `map`'s arrays are packed when the interpreter makes them and holey when optimized code
+ * does, and each new kind met threw the optimized explanation code away
+ * (docs/performance.md, "Warm-up: shapes and deopts").
+ */
+
+/** `list.map(word).join(", ")`. */
+function listed(list: readonly number[], word: (i: number) => string): string {
+  let s = "";
+  for (let k = 0; k < list.length; k++) s += k === 0 ? word(list[k]!) : `, ${word(list[k]!)}`;
+  return s;
+}
+
+/** `Math.max(...list.map(strength))`. */
+function strongest(list: readonly number[], strength: (i: number) => number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < list.length; k++) max = Math.max(max, strength(list[k]!));
+  return max;
+}
+
 /** A route's fleets, all accepted (`hasRoute` without a condition). */
 const anyFleet = (_c: number): boolean => true;
 
@@ -789,7 +810,7 @@ class Resolver {
     const given = this.inPlaceOrder(this.supportsOf[i]!.filter((s) => this.res[s]));
     return given.length === 0
       ? ""
-      : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
+      : ` (supported by ${listed(given, (s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`)})`;
   }
 
   private strengthWith(i: number, strength: number): string {
@@ -834,7 +855,7 @@ class Resolver {
         );
         return attackers.length === 0
           ? "held; not attacked"
-          : `held with strength ${this.strengthWith(i, this.holdStrength(i))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
+          : `held with strength ${this.strengthWith(i, this.holdStrength(i))} against ${listed(attackers, (m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`)}`;
       }
     }
   }
@@ -872,7 +893,7 @@ class Resolver {
     const fleets = this.inPlaceOrder(this.convoysOf[m]!);
     if (fleets.length === 0) return "no convoy: no fleet was ordered to convoy it";
     const route = o.kind === "move" ? `from ${o.unit.province} to ${o.to.province}` : "";
-    const names = (list: readonly number[]) => list.map((c) => this.describe(c)).join(", ");
+    const names = (list: readonly number[]) => listed(list, (c) => this.describe(c));
     if (!this.anyRoute[m]) {
       return `no convoy: the fleets ordered to convoy it (${names(fleets)}) form no chain ${route}`;
     }
@@ -909,7 +930,7 @@ class Resolver {
         const cutters = this.inPlaceOrder(
           this.movesAt(this.intoHere[i]!).filter((m) => this.cuts(m, i)),
         );
-        return `support cut by ${cutters.map((m) => this.describe(m)).join(", ")}`;
+        return `support cut by ${listed(cutters, (m) => this.describe(m))}`;
       }
       case "move": {
         if (this.paradox[i]) {
@@ -945,7 +966,7 @@ class Resolver {
         );
         if (rivals.length > 0) {
           parts.push(
-            `bounced with ${rivals.map((m) => `${this.describe(m)}${this.supporters(m)}`).join(", ")}: ${attack} against ${Math.max(...rivals.map((m) => this.preventStrength(m)))}`,
+            `bounced with ${listed(rivals, (m) => `${this.describe(m)}${this.supporters(m)}`)}: ${attack} against ${strongest(rivals, (m) => this.preventStrength(m))}`,
           );
         }
         if (parts.length === 0 && this.backup[i]) parts.push(this.paradoxReason(i));
