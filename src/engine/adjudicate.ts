@@ -20,6 +20,7 @@ import { phaseAfterMovement } from "./phase.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import type { RuleOptions } from "./rules.ts";
 import { resolveSequential } from "./sequential.ts";
+import { makePhase, makePosition, makeUnit, withPhase } from "./shapes.ts";
 import { mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   type DislodgedUnit,
@@ -120,15 +121,18 @@ class MovementOrderResult implements OrderResult {
 
 /** An order's result as plain data (every field its own), whatever object it came as. */
 export function plainResult(r: OrderResult): OrderResult {
-  return {
-    power: r.power,
-    text: r.text,
-    order: r.order,
-    result: r.result,
-    reason: r.reason,
-    explanation: r.explanation,
-  };
+  return makeResult(r.power, r.text, r.order, r.result, r.reason, r.explanation);
 }
+
+/** A plain result (one maker: one hidden class, see shapes.ts). */
+const makeResult = (
+  power: PowerId,
+  text: string | null,
+  order: Order | null,
+  result: ResultKind,
+  reason: string | null,
+  explanation: string,
+): OrderResult => ({ power, text, order, result, reason, explanation });
 
 /** Orders per power, each power's list as it was written. */
 export type OrderTexts = ReadonlyMap<PowerId, readonly string[]>;
@@ -148,6 +152,27 @@ interface Entry {
   /** Set aside by the duplicate-order rule. */
   duplicate: boolean;
 }
+
+/** An entry as every reading makes it (one maker: one hidden class, see shapes.ts). */
+const makeEntry = (
+  power: PowerId,
+  text: string | null,
+  subject: ProvinceId | null,
+  moveOrdered: boolean,
+  order: Order | null,
+  result: ResultKind,
+  reason: string | null,
+): Entry => ({
+  power,
+  text,
+  order,
+  result,
+  reason,
+  subject,
+  moveOrdered,
+  sameAs: null,
+  duplicate: false,
+});
 
 /** What the game around the phase adds (a scenario's table), beyond variant and rules. */
 export interface AdjudicateOptions {
@@ -251,7 +276,7 @@ function winterPhase<T>(
   const anyAdjustment = groups.some((g) => g.adjustment);
   const second =
     needsAdjusting || anyAdjustment
-      ? one({ ...after, phase: { season: "W", year, type: "A" } }, adjustments)
+      ? one(withPhase(after, makePhase("W", year, "A")), adjustments)
       : null;
   // One entry per order given, in the order given; then the units that got none.
   const nRetreat = groups.filter((g) => !g.adjustment).length;
@@ -287,14 +312,14 @@ function adjudicateOne(
     for (const r of readOrders(ctx, power, texts)) {
       const { text, subject } = r;
       const moveOrdered = r.parsed?.kind === "move";
-      const base = { power, text, subject, moveOrdered, sameAs: null, duplicate: false };
       const it = r.interpretation;
       let e: Entry;
       if (it === null) {
         const reason = r.error ? r.error.message : ambiguityReason(r);
-        e = { ...base, subject: null, order: null, result: "invalid", reason };
-      } else if (it.ok) e = { ...base, order: it.order, result: "succeeds", reason: null };
-      else e = { ...base, order: null, result: "invalid", reason: it.reason };
+        e = makeEntry(power, text, null, moveOrdered, null, "invalid", reason);
+      } else if (it.ok)
+        e = makeEntry(power, text, subject, moveOrdered, it.order, "succeeds", null);
+      else e = makeEntry(power, text, subject, moveOrdered, null, "invalid", it.reason);
       entries.push(e);
       if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
     }
@@ -315,17 +340,12 @@ function adjudicateParsedOne(
   for (const [power, list] of orders) {
     for (const p of list) {
       const it = interpretOrder(ctx, power, p);
-      entries.push({
-        power,
-        text: null,
-        subject: p.kind === "build" || p.kind === "waive" ? null : p.unit.province,
-        moveOrdered: p.kind === "move",
-        sameAs: null,
-        duplicate: false,
-        order: it.ok ? it.order : null,
-        result: it.ok ? "succeeds" : "invalid",
-        reason: it.ok ? null : it.reason,
-      });
+      const subject = p.kind === "build" || p.kind === "waive" ? null : p.unit.province;
+      entries.push(
+        it.ok
+          ? makeEntry(power, null, subject, p.kind === "move", it.order, "succeeds", null)
+          : makeEntry(power, null, subject, p.kind === "move", null, "invalid", it.reason),
+      );
     }
   }
   return withMerged(entries, null, phaseOf(variant, ctx, entries, options));
@@ -345,11 +365,21 @@ function withMerged(
     const e = entries[k];
     if (!e || k >= entries.length) return o;
     const kept = e.sameAs ? result.results[entries.indexOf(e.sameAs)] : undefined;
-    const out = kept ? { ...plainResult(kept), text: e.text } : o;
+    const out = kept
+      ? makeResult(kept.power, e.text, kept.order, kept.result, kept.reason, kept.explanation)
+      : o;
     const note = notes?.get(e);
-    return note ? { ...plainResult(out), explanation: `${out.explanation} (${note})` } : out;
+    if (!note) return out;
+    const explanation = `${out.explanation} (${note})`;
+    return makeResult(out.power, out.text, out.order, out.result, out.reason, explanation);
   });
-  return { ...result, results };
+  return {
+    phase: result.phase,
+    results,
+    next: result.next,
+    winner: result.winner,
+    dislodged: result.dislodged,
+  };
 }
 
 function phaseOf(
@@ -448,14 +478,8 @@ function successText(o: Order | null): string {
   }
 }
 
-const toResult = (e: Entry): OrderResult => ({
-  power: e.power,
-  text: e.text,
-  order: e.order,
-  result: e.result,
-  reason: e.reason,
-  explanation: e.reason ?? successText(e.order),
-});
+const toResult = (e: Entry): OrderResult =>
+  makeResult(e.power, e.text, e.order, e.result, e.reason, e.reason ?? successText(e.order));
 
 /** Applies the duplicate-order rule: one order per unit survives; the others are set aside. */
 function dedupe(entries: Entry[], rules: RuleOptions): Map<string, Entry> {
@@ -636,13 +660,13 @@ function movementPhase(
   const { units, dislodged } = boardAfter(orders, res);
   // Sequential movement keeps its own board: a unit may move, then be dislodged where it went.
   const board = seq ?? { units, dislodged };
-  const after: Position = {
-    phase: phaseAfterMovement(position.phase, rules),
-    units: board.units,
-    dislodged: board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
-    contested: res.contested,
-    centers: position.centers,
-  };
+  const after = makePosition(
+    phaseAfterMovement(position.phase, rules),
+    board.units,
+    board.dislodged.filter((d) => !disbandedAtOnce(table, d)),
+    res.contested,
+    position.centers,
+  );
   // One reading of the position after, for every dislodged unit's retreats.
   let afterCtx: InterpretContext | null = null;
   const options: { unit: DislodgedUnit; retreats: readonly Location[] }[] = [];
@@ -664,15 +688,19 @@ function movementPhase(
     );
     const r = results[i];
     if (r)
-      results[i] = {
-        ...plainResult(r),
-        explanation: `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
-      };
+      results[i] = makeResult(
+        r.power,
+        r.text,
+        r.order,
+        r.result,
+        r.reason,
+        `${r.explanation}; disbanded at once: nobody plays ${name}, so it does not retreat`,
+      );
   }
   const anyRetreat = options.some((d) => d.retreats.length > 0);
   const next = anyRetreat
     ? after
-    : afterRetreats(variant, { ...after, dislodged: [], contested: [] }, rules);
+    : afterRetreats(variant, makePosition(after.phase, after.units, [], [], after.centers), rules);
   return finish(variant, position, results, next, options);
 }
 
@@ -700,16 +728,27 @@ export function retreatOptions(
 function retreatsIn(ctx: InterpretContext, d: DislodgedUnit): readonly Location[] {
   const { map } = ctx;
   const out: Location[] = [];
-  const neighbours =
-    d.type === "A" ? map.armyNeighbours(d.province) : map.fleetNeighbours(d).map((l) => l.province);
+  // Lists pushed, not mapped: `map` makes a packed array in the interpreter and a holey one
+  // in optimized code, two kinds for the loop below (docs/performance.md, "Warm-up").
+  let neighbours: readonly ProvinceId[];
+  if (d.type === "A") neighbours = map.armyNeighbours(d.province);
+  else {
+    const list: ProvinceId[] = [];
+    for (const l of map.fleetNeighbours(d)) list.push(l.province);
+    neighbours = list;
+  }
   const seen = new Set<string>();
   for (const p of neighbours) {
     if (seen.has(p)) continue;
     seen.add(p);
     const reach = map.fleetTargets(d, p);
-    const coasts = d.type === "A" || reach.length <= 1 ? [null] : reach.map((l) => l.coast);
-    for (const coast of coasts) {
-      const t = retreatTarget(ctx, d, { province: p, coast });
+    if (d.type === "A" || reach.length <= 1) {
+      const t = retreatTarget(ctx, d, { province: p, coast: null });
+      if ("loc" in t) out.push(t.loc);
+      continue;
+    }
+    for (const l of reach) {
+      const t = retreatTarget(ctx, d, { province: p, coast: l.coast });
       if ("loc" in t) out.push(t.loc);
     }
   }
@@ -742,7 +781,8 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
           .sort()
           .join(", ")}: the retreating units are disbanded`;
       } else if (chosen.get(unitKey(e.order.unit)) === e) {
-        units.push({ ...e.order.unit, province: e.order.to.province, coast: e.order.to.coast });
+        const { unit, to } = e.order;
+        units.push(makeUnit(unit.power, unit.type, to.province, to.coast));
       }
     }
     results.push(toResult(e));
@@ -763,22 +803,21 @@ function retreatPhase(variant: Variant, ctx: InterpretContext, entries: Entry[])
           : "disbanded: no retreat was ordered",
     });
   }
-  const next = afterRetreats(variant, { ...position, units, dislodged: [], contested: [] }, rules);
+  const next = afterRetreats(
+    variant,
+    makePosition(position.phase, units, [], [], position.centers),
+    rules,
+  );
   return finish(variant, position, results, next);
 }
 
-const stripDislodged = (d: DislodgedUnit): Unit => ({
-  power: d.power,
-  type: d.type,
-  province: d.province,
-  coast: d.coast,
-});
+const stripDislodged = (d: DislodgedUnit): Unit => makeUnit(d.power, d.type, d.province, d.coast);
 
 /** The position after a season's retreats: spring goes to fall; fall updates centres. */
 function afterRetreats(variant: Variant, pos: Position, rules: RuleOptions): Position {
   const { season, year } = pos.phase;
   if (season === "S" || season === "U") {
-    return { ...pos, phase: { season: "F", year, type: "M" } };
+    return withPhase(pos, makePhase("F", year, "M"));
   }
   // The centres change hands where a unit stands on another's (or nobody's) centre; when none
   // does, the position keeps its map of owners (`finish` knows centres were counted).
@@ -790,10 +829,16 @@ function afterRetreats(variant: Variant, pos: Position, rules: RuleOptions): Pos
     if (centers === pos.centers) centers = new Map(pos.centers);
     (centers as Map<ProvinceId, PowerId>).set(u.province, u.power);
   }
-  const adj: Position = { ...pos, phase: { season: "W", year, type: "A" }, centers };
+  const adj = makePosition(
+    makePhase("W", year, "A"),
+    pos.units,
+    pos.dislodged,
+    pos.contested,
+    centers,
+  );
   return adjustmentNeeded(variant, adj, rules)
     ? adj
-    : { ...adj, phase: { season: "S", year: year + 1, type: "M" } };
+    : withPhase(adj, makePhase("S", year + 1, "M"));
 }
 
 /** Units each power may build (positive) or must remove (negative). */
@@ -905,7 +950,7 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       else if (u >= -n) fail = `only ${-n} removal(s) needed, and they are made`;
     }
     if (fail) {
-      outcome.set(e, { ...toResult(e), result: "fails", reason: fail, explanation: fail });
+      outcome.set(e, makeResult(e.power, e.text, e.order, "fails", fail, fail));
       continue;
     }
     used.set(e.power, u + 1);
@@ -917,9 +962,11 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       const idx = units.findIndex((x) => x.province === o.unit.province);
       units.splice(idx, 1);
     }
-    outcome.set(e, { ...toResult(e), result: "succeeds", reason: null });
+    const explanation = e.reason ?? successText(o);
+    outcome.set(e, makeResult(e.power, e.text, o, "succeeds", null, explanation));
   }
-  const ordered: OrderResult[] = entries.map((e) => outcome.get(e)!);
+  const ordered: OrderResult[] = [];
+  for (const e of entries) ordered.push(outcome.get(e)!);
   // Civil disorder: removals a power did not order.
   for (const [power, n] of counts) {
     if (n >= 0) continue;
@@ -946,13 +993,13 @@ function adjustmentPhase(variant: Variant, ctx: InterpretContext, entries: Entry
       });
     }
   }
-  const next: Position = {
-    phase: { season: "S", year: position.phase.year + 1, type: "M" },
+  const next = makePosition(
+    makePhase("S", position.phase.year + 1, "M"),
     units,
-    dislodged: [],
-    contested: [],
-    centers: position.centers,
-  };
+    [],
+    [],
+    position.centers,
+  );
   return finish(variant, position, ordered, next);
 }
 

@@ -34,19 +34,9 @@ function invariantsHold(variant: Variant, pos: Position): boolean {
         return false;
     }
   }
-  const { dislodged } = pos;
-  if (dislodged.length > 0) {
-    if (pos.phase.type !== "R") return false;
-    for (let a = 0; a < dislodged.length; a++) {
-      const d = dislodged[a]!;
-      const i = index.get(d.province);
-      if (i === undefined || mark[i] !== s) return false;
-      for (let b = 0; b < a; b++) {
-        const e = dislodged[b]!;
-        if (e.power === d.power && e.province === d.province) return false;
-      }
-    }
-  }
+  // Dislodged units only in a retreat phase (outside one, the list is always the empty kind).
+  if (pos.phase.type === "R" ? !dislodgedHold(pos, index, mark, s) : pos.dislodged.length > 0)
+    return false;
   for (const c of pos.centers.keys()) {
     const i = index.get(c);
     if (i === undefined || supplyCenter[i] !== 1) return false;
@@ -65,6 +55,31 @@ function invariantsHold(variant: Variant, pos: Position): boolean {
       const w = pt.index.get(u.power);
       if (w === undefined) return false;
       if (++units[w]! > centres[w]!) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The dislodged units of a retreat phase: each where a unit stands (its dislodger, marked
+ * `s` in `mark`), none twice. A function of its own: most positions are of other phases, and
+ * V8 would otherwise throw away `invariantsHold`'s optimized code at the first retreat phase
+ * (and at the first with two dislodged units).
+ */
+function dislodgedHold(
+  pos: Position,
+  index: ReadonlyMap<string, number>,
+  mark: Int32Array,
+  s: number,
+): boolean {
+  const { dislodged } = pos;
+  for (let a = 0; a < dislodged.length; a++) {
+    const d = dislodged[a]!;
+    const i = index.get(d.province);
+    if (i === undefined || mark[i] !== s) return false;
+    for (let b = 0; b < a; b++) {
+      const e = dislodged[b]!;
+      if (e.power === d.power && e.province === d.province) return false;
     }
   }
   return true;

@@ -17,7 +17,10 @@ const rules = DATC_RULES;
 const start = variant.start;
 
 /** The engine's seeded generator (mulberry32), as a plain function. */
-const mulberry32 = (seed: number): (() => number) => rng(seed).next;
+const mulberry32 = (seed: number): (() => number) => {
+  const r = rng(seed);
+  return () => r.next();
+};
 
 const pick = <T>(rand: () => number, list: readonly T[]): T =>
   list[Math.floor(rand() * list.length)]!;

@@ -4,6 +4,7 @@ import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";
 import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
+import { makeUnit } from "./shapes.ts";
 import { KIND_COAST, KIND_SEA, locationSlot, mapTables, nextMark, powerTables } from "./tables.ts";
 import {
   COASTS,
@@ -211,11 +212,14 @@ function markConvoyReach(prep: Prepared, p: number): number {
   const { comp, stamp, compStamp, marked, n } = t;
   const s = nextStamp(t);
   let m = 0;
-  for (const sea of t.seasTouching[p]!) {
-    const c = comp[sea]!;
+  const seas = t.seasTouching[p]!;
+  for (let x = 0; x < seas.length; x++) {
+    const c = comp[seas[x]!]!;
     if (c === -1 || compStamp[c] === s) continue;
     compStamp[c] = s;
-    for (const j of compCoasts[c]!) {
+    const coasts = compCoasts[c]!;
+    for (let y = 0; y < coasts.length; y++) {
+      const j = coasts[y]!;
       if (stamp[j] === s) continue;
       stamp[j] = s;
       marked[m++] = j;
@@ -261,13 +265,17 @@ function prepare(variant: Variant, position: Position): Prepared {
     const queue = [p];
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
-      for (const j of t.seaCoasts[s]!) {
+      const seaCoasts = t.seaCoasts[s]!;
+      for (let x = 0; x < seaCoasts.length; x++) {
+        const j = seaCoasts[x]!;
         if (stamp[j] !== s0) {
           stamp[j] = s0;
           coasts.push(j);
         }
       }
-      for (const j of t.seaSeas[s]!) {
+      const seaSeas = t.seaSeas[s]!;
+      for (let x = 0; x < seaSeas.length; x++) {
+        const j = seaSeas[x]!;
         if (comp[j] !== -1) continue;
         const v = at[j]!;
         if (v === -1 || units[v]!.type !== "F") continue;
@@ -423,7 +431,9 @@ export function randomLegalMovementOrders(
     if (unit.type === "A") {
       const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
       const s = convoy ? markConvoyReach(prep, p) : -1;
-      for (const d of armyAdj[p]!) {
+      const adj = armyAdj[p]!;
+      for (let x = 0; x < adj.length; x++) {
+        const d = adj[x]!;
         if (closed[d] === 1) continue;
         c += stamp[d] === s ? 2 : 1;
         addIncoming(t, d, u);
@@ -444,8 +454,12 @@ export function randomLegalMovementOrders(
     } else {
       const info = fleetInfo(t, p, unit.coast);
       if (info) {
-        for (const d of info.targetProv) if (closed[d] !== 1) c++;
-        for (const d of info.reach) if (closed[d] !== 1) addIncoming(t, d, u);
+        const { targetProv, reach } = info;
+        for (let x = 0; x < targetProv.length; x++) if (closed[targetProv[x]!] !== 1) c++;
+        for (let x = 0; x < reach.length; x++) {
+          const d = reach[x]!;
+          if (closed[d] !== 1) addIncoming(t, d, u);
+        }
       }
     }
     moves[u] = c;
@@ -457,7 +471,8 @@ export function randomLegalMovementOrders(
     const reach = unit.type === "A" ? armyAdj[p]! : (fleetInfo(t, p, unit.coast)?.reach ?? []);
     let holdSupports = 0;
     let moveSupports = 0;
-    for (const d of reach) {
+    for (let x = 0; x < reach.length; x++) {
+      const d = reach[x]!;
       // Pass 1 listed this unit among those that could move to each open province of its
       // reach (that reach is where it moves), and only there: it supports none of its own.
       if (closed[d] === 1) moveSupports += incomingN[d]!;
@@ -471,12 +486,14 @@ export function randomLegalMovementOrders(
     let convoys = 0;
     if (convoyer) {
       let open = 0;
-      for (const d of coasts) if (closed[d] !== 1) open++;
-      for (const a of coasts) {
+      for (let x = 0; x < coasts.length; x++) if (closed[coasts[x]!] !== 1) open++;
+      for (let x = 0; x < coasts.length; x++) {
+        const a = coasts[x]!;
         const v = at[a]!;
         if (v === -1 || units[v]!.type !== "A") continue;
         if (unneeded)
-          for (const d of coasts) convoys += convoyListed(variant, t, unneeded, p, a, d) ? 1 : 0;
+          for (let y = 0; y < coasts.length; y++)
+            convoys += convoyListed(variant, t, unneeded, p, a, coasts[y]!) ? 1 : 0;
         else convoys += open - (closed[a] !== 1 ? 1 : 0);
       }
     }
@@ -492,7 +509,8 @@ export function randomLegalMovementOrders(
     }
     k -= moves[u]!;
     if (k < holdSupports) {
-      for (const d of reach) {
+      for (let x = 0; x < reach.length; x++) {
+        const d = reach[x]!;
         const v = at[d]!;
         if (v === -1 || closed[d] === 1 || k-- > 0) continue;
         out.push({
@@ -510,7 +528,8 @@ export function randomLegalMovementOrders(
     k -= holdSupports;
     if (k < moveSupports) {
       let found: MovementOrder | null = null;
-      for (const d of reach) {
+      for (let x = 0; x < reach.length; x++) {
+        const d = reach[x]!;
         const row = d * cap;
         for (let q = 0; q < incomingN[d]!; q++) {
           const v = incoming[row + q]!;
@@ -533,10 +552,12 @@ export function randomLegalMovementOrders(
     }
     k -= moveSupports;
     let found: MovementOrder | null = null;
-    for (const a of coasts) {
+    for (let x = 0; x < coasts.length; x++) {
+      const a = coasts[x]!;
       const v = at[a]!;
       if (v === -1 || units[v]!.type !== "A") continue;
-      for (const d of coasts) {
+      for (let y = 0; y < coasts.length; y++) {
+        const d = coasts[y]!;
         if (!convoyListed(variant, t, unneeded, p, a, d) || k-- > 0) continue;
         found = { kind: "convoy", unit, from: ids[a]!, to: ids[d]!, targetType: "A" };
         break;
@@ -572,7 +593,9 @@ function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrde
   if (unit.type === "A") {
     const convoy = anyConvoy && kind[p] === KIND_COAST && t.seasTouching[p]!.length > 0;
     const s = convoy ? markConvoyReach(prep, p) : -1;
-    for (const d of armyAdj[p]!) {
+    const adj = armyAdj[p]!;
+    for (let x = 0; x < adj.length; x++) {
+      const d = adj[x]!;
       if (closed[d] === 1) continue;
       if (k-- === 0) return { kind: "move", unit, to: t.armyLoc[d]!, viaConvoy: false };
       if (stamp[d] === s && k-- === 0)
@@ -593,12 +616,16 @@ function kthMove(prep: Prepared, unit: Unit, p: number, k: number): MovementOrde
   throw new Error(`no move ${k} for ${unit.type} ${unit.province}`);
 }
 
-/** Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones). */
-function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, rules: RuleOptions): boolean {
+/**
+ * Whether dislodged unit `d` may not retreat to province `q` (`t.at` marks occupied ones).
+ * `toConvoyOrigin` is the rule `retreatToConvoyedAttackerOrigin`, read once by the caller (a
+ * read here, on a path few retreats take, was a deoptimization of its optimized caller).
+ */
+function retreatBlocked(t: Tables, d: DislodgedUnit, q: number, toConvoyOrigin: boolean): boolean {
   return (
     t.at[q] === 1 ||
     t.closed[q] === 1 ||
-    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && rules.retreatToConvoyedAttackerOrigin))
+    (d.attackerFrom === t.ids[q] && !(d.viaConvoy && toConvoyOrigin))
   );
 }
 
@@ -614,6 +641,7 @@ export function legalRetreatOrders(
 ): Map<string, readonly Order[]> {
   const t = tablesFor(variant);
   const { at } = t;
+  const toConvoyOrigin = rules.retreatToConvoyedAttackerOrigin;
   markClosed(t, variant, position);
   at.fill(-1);
   for (const u of position.units) at[t.index.get(u.province)!] = 1;
@@ -621,19 +649,19 @@ export function legalRetreatOrders(
   const out = new Map<string, Order[]>();
   for (const dislodged of position.dislodged) {
     const d = dislodged;
-    const unit = { power: d.power, type: d.type, province: d.province, coast: d.coast };
+    const unit = makeUnit(d.power, d.type, d.province, d.coast);
     const list: Order[] = [];
     const p = t.index.get(d.province)!;
     if (d.type === "A") {
       for (const q of t.armyAdj[p]!) {
-        if (!retreatBlocked(t, d, q, rules))
+        if (!retreatBlocked(t, d, q, toConvoyOrigin))
           list.push({ kind: "retreat", unit, to: t.armyLoc[q]! });
       }
     } else {
       const info = fleetInfo(t, p, d.coast);
       if (info) {
         info.targets.forEach((to, i) => {
-          if (!retreatBlocked(t, d, info.targetProv[i]!, rules))
+          if (!retreatBlocked(t, d, info.targetProv[i]!, toConvoyOrigin))
             list.push({ kind: "retreat", unit, to });
         });
       }

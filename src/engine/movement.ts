@@ -2,6 +2,7 @@ import { seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
+import { makeDislodged, makeUnit } from "./shapes.ts";
 import type { DislodgedUnit, ProvinceId, Unit } from "./types.ts";
 
 /*
@@ -102,11 +103,6 @@ export function movementWords(res: MovementResolution): MovementWords {
 }
 
 const NO_FLAGS: readonly boolean[] = [];
-/**
- * The paradox procedures' marks (`backup`, `half`, `stage`) before a paradox needs them: read
- * as 0 (out of range), never written (each resolver makes its own on the first mark).
- */
-const NO_MARKS: number[] = [];
 const NO_INDICES: readonly number[] = [];
 
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
@@ -168,6 +164,27 @@ export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
   return tablesOf(map).index;
 }
 
+/*
+ * The explanations list orders with these two rather than `map` (with `join` or `Math.max`):
+ * `map`'s arrays are packed when the interpreter makes them and holey when optimized code
+ * does, and each new kind met threw the optimized explanation code away
+ * (docs/performance.md, "Warm-up: shapes and deopts").
+ */
+
+/** `list.map(word).join(", ")`. */
+function listed(list: readonly number[], word: (i: number) => string): string {
+  let s = "";
+  for (let k = 0; k < list.length; k++) s += k === 0 ? word(list[k]!) : `, ${word(list[k]!)}`;
+  return s;
+}
+
+/** `Math.max(...list.map(strength))`. */
+function strongest(list: readonly number[], strength: (i: number) => number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < list.length; k++) max = Math.max(max, strength(list[k]!));
+  return max;
+}
+
 /** A route's fleets, all accepted (`hasRoute` without a condition). */
 const anyFleet = (_c: number): boolean => true;
 
@@ -195,11 +212,11 @@ class Resolver {
   private readonly voidSupport: number[];
   private readonly paradox: boolean[];
   /** Moves the backup rule settled (circular movement, or all-hold in a convoy paradox). */
-  private backup: number[] = NO_MARKS;
+  private readonly backup: number[];
   /** Rated at half strength by the seed 002 VI(6) procedure (`alternative-c`). */
-  private half: number[] = NO_MARKS;
+  private readonly half: number[];
   /** The step of that procedure last applied to this order's unit (0: none). */
-  private stage: number[] = NO_MARKS;
+  private readonly stage: number[];
   private readonly state: number[];
   private readonly res: number[];
   private readonly deps: number[] = [];
@@ -230,6 +247,12 @@ class Resolver {
     this.h2h = new Array<number>(n).fill(-1);
     this.voidSupport = new Array<number>(n).fill(0);
     this.paradox = new Array<boolean>(n).fill(false);
+    // The paradox procedures' marks, made with the resolver though few phases have a paradox:
+    // a field first set to a shared empty list and replaced later changes the resolver's
+    // hidden class when it is, and V8 throws away the code optimized for it.
+    this.backup = new Array<number>(n).fill(0);
+    this.half = new Array<number>(n).fill(0);
+    this.stage = new Array<number>(n).fill(0);
     const there = new Array<number>(n).fill(-1);
     const intoHere = new Array<number>(n).fill(0);
     const intoThere = new Array<number>(n).fill(-1);
@@ -446,13 +469,7 @@ class Resolver {
   private resolve(i: number): boolean {
     const { state, res, deps } = this;
     if (state[i] === RESOLVED) return res[i] === 1;
-    if (state[i] === GUESSING) {
-      // Recorded on every read, even when `i` is already listed: the caller tells whether it
-      // read a guess by whether the list grew, and a decision that read only a guess listed
-      // earlier must stay a guess, never be stored as resolved with the guess's value.
-      deps.push(i);
-      return res[i] === 1;
-    }
+    if (state[i] === GUESSING) return this.readGuess(i);
     const old = deps.length;
     res[i] = 0;
     state[i] = GUESSING;
@@ -465,6 +482,28 @@ class Resolver {
       }
       return first;
     }
+    return this.resolveCycle(i, old, first);
+  }
+
+  /*
+   * The two methods below run only where decisions depend on each other (few phases of
+   * random play). They are methods of their own, not lines of `resolve`: code V8 optimized
+   * before a phase first reached them would be thrown away at each such line it meets, the
+   * callers of `resolve` with it (docs/performance.md, "Warm-up: shapes and deopts").
+   */
+
+  /** A read of the guess on `i`, still being decided further up. */
+  private readGuess(i: number): boolean {
+    // Recorded on every read, even when `i` is already listed: the caller tells whether it
+    // read a guess by whether the list grew, and a decision that read only a guess listed
+    // earlier must stay a guess, never be stored as resolved with the guess's value.
+    this.deps.push(i);
+    return this.res[i] === 1;
+  }
+
+  /** `resolve` of `i`, whose first guess (`first`) read guesses listed since `old`. */
+  private resolveCycle(i: number, old: number, first: boolean): boolean {
+    const { state, res, deps } = this;
     if (this.readsOuterGuess(i, old)) {
       // Depends on a guess made further up: stay a guess, let the head of the cycle decide.
       deps.push(i);
@@ -513,7 +552,6 @@ class Resolver {
     const cycle = this.deps.slice(old);
     this.reset(old);
     const convoys = cycle.filter((i) => this.orders[i]!.kind === "convoy");
-    if (this.backup === NO_MARKS) this.backup = new Array<number>(this.n).fill(0);
     const settle = (m: number, ok: boolean) => {
       this.res[m] = ok ? 1 : 0;
       this.state[m] = RESOLVED;
@@ -567,10 +605,6 @@ class Resolver {
     for (const c of convoys) if (this.convoyed[c]! !== -1) armies.add(this.convoyed[c]!);
     for (const i of cycle) if (this.orders[i]!.kind === "move" && this.usesConvoy[i]) armies.add(i);
     if (armies.size === 0) return;
-    if (this.stage === NO_MARKS) {
-      this.stage = new Array<number>(this.n).fill(0);
-      this.half = new Array<number>(this.n).fill(0);
-    }
     const step = Math.max(...[...armies].map((m) => this.stage[m]!)) + 1;
     if (step > 4) return;
     for (const m of armies) this.stage[m] = step;
@@ -776,7 +810,7 @@ class Resolver {
     const given = this.inPlaceOrder(this.supportsOf[i]!.filter((s) => this.res[s]));
     return given.length === 0
       ? ""
-      : ` (supported by ${given.map((s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`).join(", ")})`;
+      : ` (supported by ${listed(given, (s) => `${this.orders[s]!.unit.type} ${this.orders[s]!.unit.province}`)})`;
   }
 
   private strengthWith(i: number, strength: number): string {
@@ -821,7 +855,7 @@ class Resolver {
         );
         return attackers.length === 0
           ? "held; not attacked"
-          : `held with strength ${this.strengthWith(i, this.holdStrength(i))} against ${attackers.map((m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`).join(", ")}`;
+          : `held with strength ${this.strengthWith(i, this.holdStrength(i))} against ${listed(attackers, (m) => `${this.describe(m)} ${this.strengthWith(m, this.attackStrength(m))}`)}`;
       }
     }
   }
@@ -859,7 +893,7 @@ class Resolver {
     const fleets = this.inPlaceOrder(this.convoysOf[m]!);
     if (fleets.length === 0) return "no convoy: no fleet was ordered to convoy it";
     const route = o.kind === "move" ? `from ${o.unit.province} to ${o.to.province}` : "";
-    const names = (list: readonly number[]) => list.map((c) => this.describe(c)).join(", ");
+    const names = (list: readonly number[]) => listed(list, (c) => this.describe(c));
     if (!this.anyRoute[m]) {
       return `no convoy: the fleets ordered to convoy it (${names(fleets)}) form no chain ${route}`;
     }
@@ -896,7 +930,7 @@ class Resolver {
         const cutters = this.inPlaceOrder(
           this.movesAt(this.intoHere[i]!).filter((m) => this.cuts(m, i)),
         );
-        return `support cut by ${cutters.map((m) => this.describe(m)).join(", ")}`;
+        return `support cut by ${listed(cutters, (m) => this.describe(m))}`;
       }
       case "move": {
         if (this.paradox[i]) {
@@ -932,7 +966,7 @@ class Resolver {
         );
         if (rivals.length > 0) {
           parts.push(
-            `bounced with ${rivals.map((m) => `${this.describe(m)}${this.supporters(m)}`).join(", ")}: ${attack} against ${Math.max(...rivals.map((m) => this.preventStrength(m)))}`,
+            `bounced with ${listed(rivals, (m) => `${this.describe(m)}${this.supporters(m)}`)}: ${attack} against ${strongest(rivals, (m) => this.preventStrength(m))}`,
           );
         }
         if (parts.length === 0 && this.backup[i]) parts.push(this.paradoxReason(i));
@@ -955,20 +989,13 @@ export function boardAfter(
     const o = orders[i]!;
     const u = o.unit;
     if (o.kind === "move" && res.success[i]) {
-      units.push({ power: u.power, type: u.type, province: o.to.province, coast: o.to.coast });
+      units.push(makeUnit(u.power, u.type, o.to.province, o.to.coast));
       continue;
     }
     const by = res.dislodgedBy[i]!;
     if (by === -1) units.push(u);
     else {
-      dislodged.push({
-        power: u.power,
-        type: u.type,
-        province: u.province,
-        coast: u.coast,
-        attackerFrom: orders[by]!.unit.province,
-        viaConvoy: res.usesConvoy[by]!,
-      });
+      dislodged.push(makeDislodged(u, orders[by]!.unit.province, res.usesConvoy[by]!));
     }
   }
   return { units, dislodged };

@@ -589,7 +589,10 @@ describe("parseOrder: diagnostics", () => {
 // Robustness
 
 /** The engine's seeded generator (mulberry32), as a plain function. */
-const mulberry32 = (seed: number): (() => number) => rng(seed).next;
+const mulberry32 = (seed: number): (() => number) => {
+  const r = rng(seed);
+  return () => r.next();
+};
 
 function checkShape(text: string, r: ParseResult): void {
   if (r.ok) {

@@ -1,4 +1,5 @@
 import type { RuleOptions } from "./rules.ts";
+import { makePhase } from "./shapes.ts";
 import type { Phase, PhaseType, Season } from "./types.ts";
 
 /** `S1901M`: season letter, year, phase letter. */
@@ -28,8 +29,8 @@ export function phaseOrdinal(p: Phase): number {
  */
 export function phaseAfterMovement(p: Phase, rules: Pick<RuleOptions, "seasons">): Phase {
   if (rules.seasons === "summer-winter")
-    return { season: p.season === "S" ? "U" : "W", year: p.year, type: "R" };
-  return { ...p, type: "R" };
+    return makePhase(p.season === "S" ? "U" : "W", p.year, "R");
+  return makePhase(p.season, p.year, "R");
 }
 
 export function describePhase(p: Phase): string {

@@ -1,6 +1,7 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
+import { makeDislodged } from "./shapes.ts";
 import {
   type Coast,
   type DislodgedUnit,
@@ -153,7 +154,7 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
             : readProvince(variant, d.from, "dislodged from");
         if (d.viaConvoy !== undefined && typeof d.viaConvoy !== "boolean")
           fail("viaConvoy must be true or false");
-        dislodged.push({ ...u, attackerFrom: from, viaConvoy: d.viaConvoy === true });
+        dislodged.push(makeDislodged(u, from, d.viaConvoy === true));
       }
     }
   }
@@ -203,33 +204,40 @@ export function readOrders(input: Record<string, unknown>, variant: Variant): Or
 const unitText = (u: Unit): string =>
   `${u.type} ${u.coast ? `${u.province}/${u.coast}` : u.province}`;
 
+/** `list` with `x` added at the end (a new list of one for none). */
+function added<T>(list: T[] | null, x: T): T[] {
+  if (list === null) return [x];
+  list.push(x);
+  return list;
+}
+
 export function writePosition(variant: Variant, pos: Position): PositionJson {
+  // Each power's lists made only when it has something to list (a power without units,
+  // centres or dislodged units is left out): no empty lists, which V8 holds as another kind
+  // of array than full ones, so this code meets one kind (docs/performance.md, "Warm-up").
   const units: Record<string, string[]> = {};
   const dislodged: Record<string, { unit: string; from: string | null; viaConvoy: boolean }[]> = {};
   const centers: Record<string, string[]> = {};
   for (const p of variant.powers) {
-    const us = pos.units.filter((u) => u.power === p.id).map(unitText);
-    if (us.length > 0) units[p.id] = us;
-    const ds = pos.dislodged.filter((u) => u.power === p.id);
-    if (ds.length > 0) {
-      dislodged[p.id] = ds.map((d) => ({
-        unit: unitText(d),
-        from: d.attackerFrom,
-        viaConvoy: d.viaConvoy,
-      }));
+    let us: string[] | null = null;
+    for (const u of pos.units) if (u.power === p.id) us = added(us, unitText(u));
+    if (us !== null) units[p.id] = us;
+    let ds: { unit: string; from: string | null; viaConvoy: boolean }[] | null = null;
+    for (const d of pos.dislodged) {
+      if (d.power !== p.id) continue;
+      ds = added(ds, { unit: unitText(d), from: d.attackerFrom, viaConvoy: d.viaConvoy });
     }
-    const cs = [...pos.centers]
-      .filter(([, o]) => o === p.id)
-      .map(([c]) => c as string)
-      .sort();
-    if (cs.length > 0) centers[p.id] = cs;
+    if (ds !== null) dislodged[p.id] = ds;
+    let cs: string[] | null = null;
+    for (const [c, o] of pos.centers) if (o === p.id) cs = added(cs, c as string);
+    if (cs !== null) centers[p.id] = cs.sort();
   }
   return {
     variant: variant.id,
     phase: phaseName(pos.phase),
     units,
     dislodged,
-    contested: [...pos.contested].sort(),
+    contested: pos.contested.length === 0 ? [] : [...pos.contested].sort(),
     centers,
   };
 }
@@ -239,13 +247,13 @@ export function writeResult(variant: Variant, r: PhaseResult): ResultJson {
   for (const o of r.results) {
     const list = orders[o.power] ?? [];
     orders[o.power] = list;
-    list.push({
-      text: o.text,
-      order: o.order ? formatOrder(o.order) : null,
-      result: o.result,
-      ...(o.reason !== null ? { reason: o.reason } : {}),
-      explanation: o.explanation,
-    });
+    const order = o.order ? formatOrder(o.order) : null;
+    // Two literals, not a spread of an optional field: two hidden classes, not one per call.
+    list.push(
+      o.reason !== null
+        ? { text: o.text, order, result: o.result, reason: o.reason, explanation: o.explanation }
+        : { text: o.text, order, result: o.result, explanation: o.explanation },
+    );
   }
   const out: ResultJson = {
     phase: phaseName(r.phase),

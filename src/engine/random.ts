@@ -11,24 +11,41 @@ export interface Rng {
   pick<T>(list: readonly T[]): T;
 }
 
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
+/**
+ * mulberry32. One class, its methods shared by every generator (call them on it: `r.int(6)`),
+ * so that the code calling them meets one function however many generators a run makes (a
+ * new closure per generator was a new call target in optimized code: docs/performance.md,
+ * "Warm-up: shapes and deopts"). The state is kept in a typed array: a plain number field
+ * above 2^30 would be boxed.
+ */
+class Mulberry32 implements Rng {
+  private readonly state = new Uint32Array(1);
+
+  constructor(seed: number) {
+    this.state[0] = seed >>> 0;
+  }
+
+  next(): number {
+    const a = (this.state[0]! + 0x6d2b79f5) >>> 0;
+    this.state[0] = a;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
-  return {
-    next,
-    int,
-    pick: <T>(list: readonly T[]): T => {
-      if (list.length === 0) throw new Error("pick from an empty list");
-      return list[int(list.length)]!;
-    },
-  };
+  }
+
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(list: readonly T[]): T {
+    if (list.length === 0) throw new Error("pick from an empty list");
+    return list[this.int(list.length)]!;
+  }
+}
+
+export function rng(seed: number): Rng {
+  return new Mulberry32(seed);
 }
 
 /** A generator for one step of a longer process (phase `index` of a game seeded `seed`). */

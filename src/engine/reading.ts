@@ -52,7 +52,10 @@ export function readOrders(
   texts: readonly string[],
 ): Reading[] {
   const options = parseOptionsFor(ctx.rules);
-  const parsed = texts.map((text) => parseOrder(text, ctx.map, ctx.powers, options));
+  // Lists pushed, not mapped: `map` makes a packed array in the interpreter and a holey one
+  // in optimized code, two hidden classes for the code reading them (docs/performance.md).
+  const parsed: ReturnType<typeof parseOrder>[] = [];
+  for (const text of texts) parsed.push(parseOrder(text, ctx.map, ctx.powers, options));
   // Units the power ordered without doubt: a reading that orders another is preferred (III(1)).
   const surely = new Set<ProvinceId>();
   for (const r of parsed) {
@@ -61,64 +64,76 @@ export function readOrders(
       if (s !== null) surely.add(s);
     }
   }
-  return texts.map((text, i): Reading => {
-    const r = parsed[i]!;
-    if (!r.ok) {
-      return {
-        power,
-        text,
-        parsed: null,
-        interpretation: null,
-        error: r.error,
-        ambiguous: [],
-        notes: [],
-        subject: null,
-      };
-    }
-    const readings = r.readings ?? [r.order];
-    const notes = r.readingNotes ?? [r.notes ?? []];
-    const its = readings.map((p) => interpretOrder(ctx, power, p));
-    const pick = (k: number): Reading => ({
-      power,
-      text,
-      parsed: readings[k]!,
-      interpretation: its[k]!,
-      error: null,
-      ambiguous: [],
-      notes: notes[k] ?? [],
-      subject: subjectOf(readings[k]!),
-    });
-    if (readings.length === 1) return pick(0);
-    if (ctx.rules.presumeValid) {
-      let valid = its.flatMap((it, k) => (it.ok ? [k] : []));
-      const same = new Set(valid.map((k) => formatted(its[k]!)));
-      if (valid.length >= 1 && same.size === 1) return pick(valid[0]!);
-      if (valid.length > 1) {
-        const fresh = valid.filter((k) => {
-          const s = subjectOf(readings[k]!);
-          return s === null || !surely.has(s);
-        });
-        if (fresh.length >= 1) valid = fresh;
-        const orders = new Set(valid.map((k) => formatted(its[k]!)));
-        if (orders.size === 1) return pick(valid[0]!);
-      }
-    }
-    const described = notes.map((n, k) => {
-      const it = its[k]!;
-      const what = n.length > 0 ? n.join(", ") : "as written";
-      return it.ok ? `${what} (${formatOrder(it.order)})` : `${what} (${it.reason})`;
-    });
+  const out: Reading[] = [];
+  for (let i = 0; i < texts.length; i++)
+    out.push(readOne(ctx, power, texts[i]!, parsed[i]!, surely));
+  return out;
+}
+
+/** One text of `readOrders`, parsed as `r`. */
+function readOne(
+  ctx: InterpretContext,
+  power: PowerId,
+  text: string,
+  r: ReturnType<typeof parseOrder>,
+  surely: ReadonlySet<ProvinceId>,
+): Reading {
+  if (!r.ok) {
     return {
       power,
       text,
       parsed: null,
       interpretation: null,
-      error: null,
-      ambiguous: described,
+      error: r.error,
+      ambiguous: [],
       notes: [],
       subject: null,
     };
+  }
+  const readings = r.readings ?? [r.order];
+  const notes = r.readingNotes ?? [r.notes ?? []];
+  const its: Interpretation[] = [];
+  for (const p of readings) its.push(interpretOrder(ctx, power, p));
+  const pick = (k: number): Reading => ({
+    power,
+    text,
+    parsed: readings[k]!,
+    interpretation: its[k]!,
+    error: null,
+    ambiguous: [],
+    notes: notes[k] ?? [],
+    subject: subjectOf(readings[k]!),
   });
+  if (readings.length === 1) return pick(0);
+  if (ctx.rules.presumeValid) {
+    let valid = its.flatMap((it, k) => (it.ok ? [k] : []));
+    const same = new Set(valid.map((k) => formatted(its[k]!)));
+    if (valid.length >= 1 && same.size === 1) return pick(valid[0]!);
+    if (valid.length > 1) {
+      const fresh = valid.filter((k) => {
+        const s = subjectOf(readings[k]!);
+        return s === null || !surely.has(s);
+      });
+      if (fresh.length >= 1) valid = fresh;
+      const orders = new Set(valid.map((k) => formatted(its[k]!)));
+      if (orders.size === 1) return pick(valid[0]!);
+    }
+  }
+  const described = notes.map((n, k) => {
+    const it = its[k]!;
+    const what = n.length > 0 ? n.join(", ") : "as written";
+    return it.ok ? `${what} (${formatOrder(it.order)})` : `${what} (${it.reason})`;
+  });
+  return {
+    power,
+    text,
+    parsed: null,
+    interpretation: null,
+    error: null,
+    ambiguous: described,
+    notes: [],
+    subject: null,
+  };
 }
 
 /** The reason an ambiguous order is reported invalid. */

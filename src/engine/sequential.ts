@@ -3,6 +3,7 @@ import type { MovementOrder } from "./orders.ts";
 import { type Rng, rngFor } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Contracts, SeasonSchedule } from "./sequential-rules.ts";
+import { makeDislodged, makeUnit } from "./shapes.ts";
 import {
   type DislodgedUnit,
   dislodgedKey,
@@ -574,7 +575,7 @@ class Season {
     });
     local.forEach((o, k) => {
       if (o.kind === "move" && res.success[k]) {
-        this.current[idx[k]!] = { ...o.unit, province: o.to.province, coast: o.to.coast };
+        this.current[idx[k]!] = makeUnit(o.unit.power, o.unit.type, o.to.province, o.to.coast);
       }
     });
 
@@ -668,7 +669,7 @@ class Season {
         if (reasons[i] !== null) reasons[i] = `${reasons[i]}${gone}`;
         continue;
       }
-      dislodged.push({ ...d.unit, attackerFrom: d.from, viaConvoy: d.viaConvoy });
+      dislodged.push(makeDislodged(d.unit, d.from, d.viaConvoy));
     }
     const units = this.current.filter((_, i) => !this.dislodgement[i]);
     const occupied = new Set(units.map((u) => u.province));

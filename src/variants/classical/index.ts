@@ -41,9 +41,15 @@ function unit(power: string, spec: string): Unit {
   return { power: powerId(power), type, province: provinceId(province), coast: coast ?? null };
 }
 
+// Pushed one by one: a packed array, as every later position's units are (`flatMap` makes a
+// holey one, another hidden class for the code that reads positions: docs/performance.md).
+const units: Unit[] = [];
+for (const [power, specs] of Object.entries(startUnits))
+  for (const s of specs) units.push(unit(power, s));
+
 const start: Position = {
   phase: { season: "S", year: 1901, type: "M" },
-  units: Object.entries(startUnits).flatMap(([power, specs]) => specs.map((s) => unit(power, s))),
+  units,
   dislodged: [],
   contested: [],
   centers: new Map(
