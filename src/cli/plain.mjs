@@ -20,9 +20,52 @@ const removeDir = [
   'entente_rmSync(new URL(".", import.meta.url), { recursive: true, force: true });',
 ].join("\n");
 
+/**
+ * The self-play worker's code (selfplay-worker.ts, CommonJS for `new Worker(code, { eval })`),
+ * bundled in the same esbuild run as the command line and handed to it under this symbol, so
+ * that `selfplay --workers N` starts its workers at once instead of bundling them again
+ * (selfplay.ts's `workerScript`).
+ */
+const WORKER_CODE = 'Symbol.for("entente.selfplayWorkerCode")';
+
+async function workerBundle() {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL("./selfplay-worker.ts", import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.text;
+  // The bundle is CommonJS, where a module's URL would be empty: esbuild warns of that.
+  if (!code || result.warnings.length > 0)
+    throw new Error(
+      `bundling src/cli/selfplay-worker.ts: ${result.warnings[0]?.text ?? "no output"}`,
+    );
+  return code;
+}
+
 /** The bundle, written to a new temporary directory: the file's path. */
 async function bundle() {
-  const result = await build({
+  const [result, worker] = await Promise.all([mainBundle(), workerBundle()]);
+  // esbuild's service process is not needed any more (nor its memory).
+  await stop();
+  const code = result.outputFiles[0]?.text;
+  if (!code || result.warnings.length > 0)
+    throw new Error(`bundling src/cli/main.ts: ${result.warnings[0]?.text ?? "no output"}`);
+  // Node runs a module from a file (a `data:` URL would name itself, all of it, in every
+  // stack trace): written to a temporary directory, which the bundle's first statement
+  // removes once Node has read it. The worker's code is the statement after it.
+  const file = join(mkdtempSync(join(tmpdir(), "entente-plain-")), "entente-cli.mjs");
+  const handOver = `globalThis[${WORKER_CODE}] = ${JSON.stringify(worker)};`;
+  writeFileSync(file, `${removeDir}\n${handOver}\n${code}`);
+  return file;
+}
+
+function mainBundle() {
+  return build({
     entryPoints: [main],
     bundle: true,
     platform: "node",
@@ -68,17 +111,6 @@ async function bundle() {
       },
     ],
   });
-  // esbuild's service process is not needed any more (nor its memory).
-  await stop();
-  const code = result.outputFiles[0]?.text;
-  if (!code || result.warnings.length > 0)
-    throw new Error(`bundling src/cli/main.ts: ${result.warnings[0]?.text ?? "no output"}`);
-  // Node runs a module from a file (a `data:` URL would name itself, all of it, in every
-  // stack trace): written to a temporary directory, which the bundle's first statement
-  // removes once Node has read it.
-  const file = join(mkdtempSync(join(tmpdir(), "entente-plain-")), "entente-cli.mjs");
-  writeFileSync(file, `${removeDir}\n${code}`);
-  return file;
 }
 
 // main.ts runs the command.

@@ -77,6 +77,9 @@ export function shardRange(shard: string, games: number): [number, number] {
  * the bundle marks each module's start with a comment naming its source file.
  */
 export async function workerScript(): Promise<string> {
+  // Run as plain JavaScript, the command line was bundled with the worker's code (plain.mjs).
+  const handedOver: unknown = Reflect.get(globalThis, Symbol.for("entente.selfplayWorkerCode"));
+  if (typeof handedOver === "string") return handedOver;
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints: [fileURLToPath(new URL("./selfplay-worker.ts", import.meta.url))],
