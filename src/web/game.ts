@@ -3,7 +3,7 @@ import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../rende
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry, palette } from "./board.ts";
 import { centreChart, centreTable } from "./centres.ts";
-import { countdown, fill, h, type TabPanel, tabbed } from "./dom.ts";
+import { countdown, fill, h, region, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
 import { loginForm } from "./lobby.ts";
@@ -18,6 +18,7 @@ import {
 } from "./parts.ts";
 import { pointsPanel } from "./points.ts";
 import { type ReportCard, reportCard } from "./report.ts";
+import { lostSeatNotice } from "./seat.ts";
 import { pressPanel, votesPanel } from "./talk.ts";
 import type { GameRecord, GameView } from "./types.ts";
 
@@ -176,6 +177,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
         : "",
     );
   showMeta();
+  // To a player who lost the seat: which, when, why, what is left (seat.ts); theirs alone.
+  const seatNote = region("div", {});
+  const showSeat = () =>
+    seatNote.update(JSON.stringify(view.lostSeat ?? null), () => lostSeatNotice(view, parts));
+  showSeat();
 
   const ctx: GameCtx = {
     id,
@@ -221,6 +227,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
     showMeta();
+    showSeat();
     showCentres();
     void showProjector();
     // The board as it stands (the tab shown may draw over it), and the report before the
@@ -256,6 +263,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
           )
         : null,
     ),
+    seatNote.el,
     !session.token ? loginForm(() => location.reload()) : null,
     h(
       "div",
@@ -366,6 +374,9 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     "proposal_refused",
     "unit_removed",
     "unit_relocated",
+    // A seat changing hands: the seats, the header, and the notice to who lost it.
+    "civil_disorder",
+    "player_replaced",
   ];
   void (async () => {
     let after = 0;
