@@ -180,7 +180,11 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   // To a player who lost the seat: which, when, why, what is left (seat.ts); theirs alone.
   const seatNote = region("div", {});
   const showSeat = () =>
-    seatNote.update(JSON.stringify(view.lostSeat ?? null), () => lostSeatNotice(view, parts));
+    seatNote.update(
+      // The loss, and who holds that seat now (the notice says it).
+      JSON.stringify([view.lostSeat ?? null, view.seatList[view.lostSeat?.seat ?? -1]?.player]),
+      () => lostSeatNotice(view, parts),
+    );
   showSeat();
 
   const ctx: GameCtx = {

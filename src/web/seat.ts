@@ -24,13 +24,15 @@ export function lostSeatNotice(view: GameView, parts: GameParts): HTMLElement | 
     ? [`in ${phaseWord} `, h("strong", {}, lost.phase), ` (${when(lost.at)})`]
     : [`on ${when(lost.at)}`];
   const after = view.options.civilDisorderAfter ?? 0;
+  // Who holds the seat now, if anybody (the seat list is public).
+  const holder = view.seatList[lost.seat]?.player ?? null;
   const why =
     lost.cause === "civil_disorder"
       ? [
           h("strong", {}, lost.seatName),
-          ` was declared in civil disorder `,
+          " was declared in civil disorder ",
           ...at,
-          `: you missed ${lost.missed === undefined ? "its" : count(lost.missed, phaseWord)} in a row, and in this game a seat is declared in civil disorder once its player has missed ${count(after, phaseWord)} in a row (the game's option civilDisorderAfter). Its powers go on in civil disorder, adjudicated without ${orders}, until a replacement takes the seat.`,
+          `: you missed ${count(lost.missed ?? after, phaseWord)} in a row, and this game declares a seat in civil disorder after ${after} (its option civilDisorderAfter). ${holder ? `Its powers went on in civil disorder, adjudicated without ${orders}, until a replacement took the seat.` : `Its powers go on in civil disorder, adjudicated without ${orders}, until a replacement takes the seat.`}`,
         ]
       : lost.to
         ? [
@@ -47,29 +49,29 @@ export function lostSeatNotice(view: GameView, parts: GameParts): HTMLElement | 
             ...at,
             " and opened it for a replacement.",
           ];
-  const back =
-    lost.cause === "civil_disorder"
-      ? "The seat is open for a replacement, by an invitation the GM holds: the GM decides who takes it, and may give it back to you."
-      : "Only the GM can give the seat back to you.";
+  const since = holder && holder !== lost.to ? ` ${holder} holds it now.` : "";
+  const invitation = (its: string) =>
+    `directly or by sending you ${its} invitation (open its link, or enter its code under "Join with an invitation" in the lobby).`;
+  const back = holder
+    ? `Only the GM can give you a seat again, ${invitation("an")}`
+    : lost.cause === "civil_disorder"
+      ? `The seat is open for a replacement by an invitation the GM holds: the GM decides who takes it, and may give it back to you, ${invitation("its")}`
+      : `Only the GM can give the seat back to you, ${invitation("its")}`;
   return h(
     "section",
     { class: "card lost-seat", role: "status", "aria-label": "your seat" },
     h("h2", {}, `You no longer hold ${lost.seatName}`),
-    h("p", {}, ...why),
+    h("p", {}, ...why, since),
     h(
       "p",
       {},
-      `You stay in the game as an observer: you can follow it here, and can no longer send ${orders} or press in it.`,
+      `You stay in the game as an observer: you can follow it here, but no longer send ${orders} or press.`,
     ),
-    h(
-      "p",
-      {},
-      `${back} The GM can give you a seat again, or send you its invitation: open its link, or enter its code under "Join with an invitation" in the lobby.`,
-    ),
+    h("p", {}, back),
     h(
       "p",
       { class: "hint" },
-      `Observers send no press, so this page cannot reach the GM for you: if you want to play on${lost.cause === "replaced" ? ", or think this is a mistake" : ""}, tell the GM another way.`,
+      `Observers send no press, so this page cannot reach the GM for you: to play on${lost.cause === "replaced" ? ", or if you think this is a mistake" : ""}, tell the GM another way.`,
     ),
   );
 }
