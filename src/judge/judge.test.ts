@@ -260,6 +260,20 @@ for (const kind of STORE_KINDS) {
         to: null,
       });
       assert.equal("lostSeat" in (await g.judge.gameView(newcomer, g.gameId)), false);
+      // Only the GM seats them again: not the game's general invitation, which they still hold;
+      // a seat's own invitation does.
+      const general = (await g.judge.gameView(g.gm, g.gameId)).invites!.find(
+        (i) => i.role === "player" && i.seat === null,
+      )!.code;
+      await assert.rejects(g.judge.acceptInvite(g.players.france, general, { power: "france" }), {
+        kind: "forbidden",
+        message:
+          /you lost your seat \(France\) in this game: only the GM can give you a seat again/,
+      });
+      const own = (await g.judge.gameView(g.gm, g.gameId)).invites!.find((i) => i.seat === 2)!.code;
+      await g.judge.acceptInvite(g.players.france, own, {});
+      assert.equal((await g.judge.gameView(g.players.france, g.gameId)).you?.seat, 2);
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
       // Given back (France's seat to its former player): nothing lost any more.
       await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2, user: g.players.france.name });
       assert.equal("lostSeat" in (await g.judge.gameView(g.players.france, g.gameId)), false);
