@@ -89,6 +89,8 @@ async function hasMap(variant: string): Promise<boolean> {
 export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const base = `/api/games/${encodeURIComponent(id)}`;
   let view = await get<GameView>(base);
+  // The view as read, to tell whether a later read differs (the page's parts may change the object).
+  let read = JSON.stringify(view);
   // Powers are named by the variant (its list) or by their seats; the map does not matter.
   const [mapped, powers] = await Promise.all([
     hasMap(view.variant),
@@ -230,6 +232,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
+    read = JSON.stringify(view);
     showMeta();
     showSeat();
     showCentres();
@@ -301,7 +304,12 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     ctx.draw(view.position),
     badges(),
   ]);
-  liveUpdates(id, reload);
+  // What changed between the view read above and the live updates' start (their backlog read)
+  // reaches no listener: read the view once more then, and reload if it changed.
+  liveUpdates(id, reload, async () => {
+    const fresh = await get<GameView>(base);
+    if (JSON.stringify(fresh) !== read) await reload();
+  });
 }
 
 /**
@@ -360,8 +368,16 @@ interface OwnMap {
   frame: [number, number, number, number] | null;
 }
 
-/** Server-sent events of the game: reload on anything that changes the board or phase. */
-export function liveUpdates(id: string, reload: () => Promise<void>): void {
+/**
+ * Server-sent events of the game: reload on anything that changes the board or phase. The
+ * stream starts after the events already on file when it opens; `caughtUp`, run once they are
+ * read, lets the page catch what happened between its first read and then.
+ */
+export function liveUpdates(
+  id: string,
+  reload: () => Promise<void>,
+  caughtUp?: () => Promise<void>,
+): void {
   const kinds = [
     "phase_resolved",
     "phase_corrected",
@@ -390,6 +406,7 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     } catch {
       // no backlog: start from the beginning
     }
+    void caughtUp?.().catch(() => undefined);
     const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
     const es = new EventSource(
       `/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`,
