@@ -183,8 +183,12 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const seatNote = region("div", {});
   const showSeat = () =>
     seatNote.update(
-      // The loss, and who holds that seat now (the notice says it).
-      JSON.stringify([view.lostSeat ?? null, view.seatList[view.lostSeat?.seat ?? -1]?.player]),
+      // The loss, who holds that seat now and whether the game is over (the notice says them).
+      JSON.stringify([
+        view.lostSeat ?? null,
+        view.seatList[view.lostSeat?.seat ?? -1]?.player,
+        view.status,
+      ]),
       () => lostSeatNotice(view, parts),
     );
   showSeat();

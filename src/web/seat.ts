@@ -57,22 +57,29 @@ export function lostSeatNotice(view: GameView, parts: GameParts): HTMLElement | 
     : lost.cause === "civil_disorder"
       ? `The seat is open for a replacement by an invitation the GM holds: the GM decides who takes it, and may give it back to you, ${invitation("its")}`
       : `Only the GM can give the seat back to you, ${invitation("its")}`;
+  // Once the game is over nobody is seated again: what happened, and no more.
+  const over = view.status === "finished";
   return h(
     "section",
     { class: "card lost-seat", role: "status", "aria-label": "your seat" },
     h("h2", {}, `You no longer hold ${lost.seatName}`),
     h("p", {}, ...why, since),
-    h(
-      "p",
-      {},
-      `You stay in the game as an observer: you can follow it here, but no longer send ${orders} or press.`,
-    ),
-    h("p", {}, back),
-    h(
-      "p",
-      { class: "hint" },
-      `Observers send no press, so this page cannot reach the GM for you: to play on${lost.cause === "replaced" ? ", or if you think this is a mistake" : ""}, tell the GM another way.`,
-    ),
+    over ? h("p", {}, "The game is over.") : null,
+    over
+      ? null
+      : [
+          h(
+            "p",
+            {},
+            `You stay in the game as an observer: you can follow it here, but no longer send ${orders} or press.`,
+          ),
+          h("p", {}, back),
+          h(
+            "p",
+            { class: "hint" },
+            `Observers send no press, so this page cannot reach the GM for you: to play on${lost.cause === "replaced" ? ", or if you think this is a mistake" : ""}, tell the GM another way.`,
+          ),
+        ],
   );
 }
 

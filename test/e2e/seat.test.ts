@@ -11,7 +11,7 @@ import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
  * left to them, and the lobby's My games says it; France's player reads nothing of it beyond
  * the public seat list until the GM takes France's seat while their page is open (the live
  * update `player_replaced`); once Italy goes to a replacement, its former player's page says who
- * holds it now. Screenshots at desktop and phone width in test-artifacts/.
+ * holds it now, and once the game is over, that it is over and no more. Screenshots at desktop and phone width in test-artifacts/.
  */
 
 const h = new BrowserHarness();
@@ -117,5 +117,11 @@ describe("a lost seat on the game page in Chromium", { timeout: 180_000 }, () =>
       /Only the GM can give you a seat again, directly or by sending you an invitation/,
     );
     assert.doesNotMatch(now, /The seat is open/, "no longer said once it is taken");
+
+    // The game ends: the notice says what happened and offers nothing more.
+    await h.api.ok("POST", `/api/games/${id}/gm/end`, { result: "abandoned" }, h.tokens.gm);
+    await notice(phone).getByText("The game is over.").waitFor();
+    assert.doesNotMatch((await notice(phone).textContent()) ?? "", /GM can give|observer/);
+    assert.deepEqual(h.pageErrors(phone), [], "no script errors");
   });
 });
