@@ -14,6 +14,7 @@ import {
 } from "./family.ts";
 import { gameSummary, parseJson } from "./game-data.ts";
 import { gameLabel } from "./labels.ts";
+import { lostSeatField } from "./seat-loss.ts";
 
 /*
  * What each viewer may read of a family game (seed 004 §8): the game view (a player's own
@@ -65,6 +66,7 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
     result: g.game.result ? parseJson<unknown>(g.game.result) : null,
     you: v.role ? { role: v.role, seat: v.seat, powers: v.powers } : null,
     ...(invites ? { invites } : {}),
+    ...(await lostSeatField(db, { user, role: v.role, seat: v.seat }, gameId)),
     family: {
       id: g.rules.id,
       name: g.rules.name,

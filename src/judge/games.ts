@@ -6,7 +6,7 @@ import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
 import { chairDeadline } from "./chair.ts";
-import { conflict, invalid, notFound } from "./errors.ts";
+import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
   gameSummary,
   insertInvite,
@@ -21,6 +21,7 @@ import { randomId } from "./password.ts";
 import type { GameSummary, GameView, Tx, User } from "./room.ts";
 import { type HostedGame, phaseTypeOf, Room } from "./room.ts";
 import { sequentialGameRules } from "./schedule.ts";
+import { lostSeats } from "./seat-loss.ts";
 
 /*
  * Games and seats: creating a game, the lobby's list, invitations, taking a seat, starting.
@@ -201,6 +202,16 @@ export class Games extends Room {
         throw conflict(`you already play ${g.seats[existing.seat]?.name} in this game`);
       }
       let seat: number | null = null;
+      // A player who lost their seat here (civil disorder, the GM) is seated again by the GM
+      // alone (gm/replace, or a seat's own invitation), as the mail and the page tell them:
+      // not by the game's general invitation, which they may still hold.
+      if (inv.role === "player" && inv.seat === null && existing) {
+        const lost = (await lostSeats(trx, user.name, [gameId])).get(gameId);
+        if (lost)
+          throw forbidden(
+            `you lost your seat (${lost.seatName}) in this game: only the GM can give you a seat again (gm/replace, or an invitation for the seat)`,
+          );
+      }
       if (inv.role === "player") {
         const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         let want = wanted.seat ?? null;

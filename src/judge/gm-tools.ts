@@ -379,11 +379,13 @@ export class GmTools extends Room {
                 .executeTakeFirst()
             )?.name ?? null)
           : null;
+      // `phase`: the phase open when it was done (null before the game started).
       await this.emit(trx, gameId, "player_replaced", "public", {
         seat: input.seat,
         seatName: g.seats[input.seat]!.name,
         player: name,
         former,
+        phase: g.state.state === "forming" ? null : g.state.phase,
       });
       return { seat: input.seat, player: name, invite: code };
     });

@@ -189,7 +189,25 @@ for (const kind of STORE_KINDS) {
         seatName: "Italy",
         missed: 2,
         player: g.players.italy.name,
+        phase: "F1901M",
       });
+      // Italy's player, now an observer, is told how they lost the seat; nobody else is.
+      const lostItaly = (await g.judge.gameView(g.players.italy, g.gameId)).lostSeat;
+      assert.deepEqual(lostItaly && { ...lostItaly, at: typeof lostItaly.at }, {
+        seat: 4,
+        seatName: "Italy",
+        phase: "F1901M",
+        at: "string",
+        cause: "civil_disorder",
+        missed: 2,
+      });
+      assert.equal((await g.judge.gameView(g.players.italy, g.gameId)).you?.role, "observer");
+      for (const who of [g.gm, g.players.france, null])
+        assert.equal(
+          "lostSeat" in (await g.judge.gameView(who, g.gameId)),
+          false,
+          "the GM, a player and an anonymous viewer get no lostSeat",
+        );
       const replacement = events.find((e) => e.kind === "replacement_needed");
       assert.ok(replacement, "the GM is told, with an invitation for the seat");
       assert.equal(
@@ -211,16 +229,54 @@ for (const kind of STORE_KINDS) {
           .map((e) => e.data);
       assert.deepEqual(
         await replaced(),
-        [{ seat: 4, seatName: "Italy", player: newcomer.name, former: null }],
+        [{ seat: 4, seatName: "Italy", player: newcomer.name, former: null, phase: "S1902M" }],
         "the seat was empty: nobody lost it",
+      );
+      assert.equal(
+        (await g.judge.gameView(g.players.italy, g.gameId)).lostSeat?.cause,
+        "civil_disorder",
+        "still told after the seat went to a replacement",
       );
       // Given to its own holder, nobody loses it; taken from France, France's player did.
       await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
       await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
       assert.deepEqual((await replaced()).slice(1), [
-        { seat: 4, seatName: "Italy", player: newcomer.name, former: null },
-        { seat: 2, seatName: "France", player: null, former: g.players.france.name },
+        { seat: 4, seatName: "Italy", player: newcomer.name, former: null, phase: "S1902M" },
+        {
+          seat: 2,
+          seatName: "France",
+          player: null,
+          former: g.players.france.name,
+          phase: "S1902M",
+        },
       ]);
+      const lostFrance = (await g.judge.gameView(g.players.france, g.gameId)).lostSeat;
+      assert.deepEqual(lostFrance && { ...lostFrance, at: undefined }, {
+        seat: 2,
+        seatName: "France",
+        phase: "S1902M",
+        at: undefined,
+        cause: "replaced",
+        to: null,
+      });
+      assert.equal("lostSeat" in (await g.judge.gameView(newcomer, g.gameId)), false);
+      // Only the GM seats them again: not the game's general invitation, which they still hold;
+      // a seat's own invitation does.
+      const general = (await g.judge.gameView(g.gm, g.gameId)).invites!.find(
+        (i) => i.role === "player" && i.seat === null,
+      )!.code;
+      await assert.rejects(g.judge.acceptInvite(g.players.france, general, { power: "france" }), {
+        kind: "forbidden",
+        message:
+          /you lost your seat \(France\) in this game: only the GM can give you a seat again/,
+      });
+      const own = (await g.judge.gameView(g.gm, g.gameId)).invites!.find((i) => i.seat === 2)!.code;
+      await g.judge.acceptInvite(g.players.france, own, {});
+      assert.equal((await g.judge.gameView(g.players.france, g.gameId)).you?.seat, 2);
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
+      // Given back (France's seat to its former player): nothing lost any more.
+      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2, user: g.players.france.name });
+      assert.equal("lostSeat" in (await g.judge.gameView(g.players.france, g.gameId)), false);
       await assert.rejects(g.judge.replacePlayer(g.players.austria, g.gameId, { seat: 4 }), {
         kind: "forbidden",
       });
@@ -744,3 +800,50 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+test("Global Diplomacy: whose civil disorder only the GM reads, each player who lost the seat is told of their own", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  if (!ts) return;
+  const clock = new Clock();
+  const judge = new Judge({ store: ts.store, now: clock.now });
+  const gm = await user(judge, "gm");
+  const game = await judge.createGame(gm, {
+    name: "World",
+    variant: "global",
+    seed: 9,
+    options: { civilDisorderAfter: 1 },
+  });
+  const code = game.invites!.find((i) => i.role === "player")!.code;
+  const players = [];
+  for (let p = 1; p <= 11; p++) {
+    const u = await user(judge, `gd${p}`);
+    await judge.acceptInvite(u, code, { power: String(p) });
+    players.push(u);
+  }
+  const seats = (await judge.gameView(gm, game.id)).seatList;
+  const turn = (await judge.gameView(gm, game.id)).phase;
+  // Nobody sends commands: every seat falls into civil disorder with the first turn.
+  clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
+  assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+  for (const [i, p] of players.entries()) {
+    const view = await judge.gameView(p, game.id);
+    assert.deepEqual(view.lostSeat && { ...view.lostSeat, at: undefined }, {
+      seat: i,
+      seatName: seats[i]!.name,
+      phase: turn,
+      at: undefined,
+      cause: "civil_disorder",
+      missed: 1,
+    });
+    assert.deepEqual(
+      (await judge.events(p, game.id)).filter((e) => e.kind === "civil_disorder"),
+      [],
+      "the event itself stays the GM's",
+    );
+  }
+  assert.equal(
+    (await judge.events(gm, game.id)).filter((e) => e.kind === "civil_disorder").length,
+    11,
+  );
+  assert.equal("lostSeat" in (await judge.gameView(gm, game.id)), false);
+});

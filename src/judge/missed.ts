@@ -213,7 +213,7 @@ async function missedInARow(trx: Tx, gameId: string, seat: number, userId: strin
 async function civilDisorder(
   trx: Tx,
   g: SeatedGame,
-  at: { readonly now: number },
+  at: { readonly now: number; readonly phase: string },
   missed: readonly string[],
   to: MissedOutput,
 ): Promise<string[]> {
@@ -255,12 +255,13 @@ async function civilDisorder(
       .executeTakeFirst();
     // `player`: who lost the seat, by name (as the seat list shows it to everybody; user ids
     // are never shown), so that they are told (src/mail/notify.ts). Events stored before it
-    // have none.
+    // have none. `phase`: the phase that made it so (the page tells the player, seat-loss.ts).
     await to.emit("civil_disorder", to.audience, {
       seat,
       seatName: name,
       missed: missedRow,
       player: player?.name ?? null,
+      phase: at.phase,
     });
     await to.emit("replacement_needed", "gm", { seat, seatName: name, code });
   }

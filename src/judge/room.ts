@@ -19,6 +19,7 @@ import { loadPlayed, type PlayedGame, playedDiplomacy, playedFamily } from "./pl
 import type { Press } from "./press.ts";
 import type { Bucket, TokenBuckets } from "./rate.ts";
 import { effectiveRules, loadSequential } from "./schedule.ts";
+import type { LostSeat } from "./seat-loss.ts";
 import type { Submissions } from "./submissions.ts";
 import type { UnitEdits } from "./unit-edits.ts";
 import type { Views } from "./views.ts";
@@ -106,6 +107,8 @@ export interface GameView extends GameSummary {
   } | null;
   /** For the GM: the open invitations. */
   readonly invites?: readonly { code: string; role: string; seat: number | null }[];
+  /** For a member who lost their seat and holds none: how (seat-loss.ts), theirs alone. */
+  readonly lostSeat?: LostSeat;
   /** europe1935: the victory-point table, public at any time (docs/committee.md). */
   readonly scores?: ScoresView;
   /** europe1935: the running conference and the past ones. */

@@ -22,6 +22,7 @@ import {
   scheduleView,
   sequentialRecord,
 } from "./schedule.ts";
+import { lostSeatField } from "./seat-loss.ts";
 
 /*
  * Views: what each viewer may see of a game (its view, the phase history, the record, the
@@ -75,6 +76,7 @@ export class Views extends Room {
       result: g.game.result ? parseJson<unknown>(g.game.result) : null,
       you: v.role ? { role: v.role, seat: v.seat, powers: [...v.powers] } : null,
       ...(invites ? { invites } : {}),
+      ...(await lostSeatField(this.db, v, gameId)),
       ...(await committeeFields(this.db, g)),
     };
   }

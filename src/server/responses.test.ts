@@ -206,6 +206,17 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
     { power: "france", unit: "F mao", disband: true, reason: "it should not be there" },
   );
   assert.equal(gone.relocated.to, null);
+  // France's seat opened by the GM: its former player's view says how they lost it.
+  await fits("POST", `/api/games/${id}/gm/replace`, "/api/games/{id}/gm/replace", gm.token, {
+    seat: 2,
+  });
+  const former = await fits<{ lostSeat?: { cause: string } }>(
+    "GET",
+    `/api/games/${id}`,
+    "/api/games/{id}",
+    tok.france,
+  );
+  assert.equal(former.lostSeat?.cause, "replaced");
   assert.ok(checked.size >= 22, `the main routes were checked (${[...checked].join(", ")})`);
 });
 

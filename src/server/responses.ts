@@ -118,6 +118,26 @@ const gameViewFields = {
       "the GM only: the open invitations",
     ),
   ),
+  lostSeat: optional(
+    obj(
+      {
+        seat: int(),
+        seatName: text(),
+        phase: nullable(
+          text(
+            "the phase that made it so (civil disorder) or open then (the GM); null if not known",
+          ),
+        ),
+        at: iso("when"),
+        cause: oneOf(["civil_disorder", "replaced"] as const),
+        missed: optional(int({ description: "civil_disorder: phases missed in a row" })),
+        to: optional(
+          nullable(text("replaced: who the GM gave the seat to; null: opened for a replacement")),
+        ),
+      },
+      "only to a member who lost their seat (civil disorder or the GM) and holds none: how; theirs alone (docs/judge.md)",
+    ),
+  ),
   scores: optional(described("europe1935: the victory-point table (docs/committee.md)")),
   conferences: optional(
     described("europe1935: the running conference and the past ones (docs/committee.md)"),

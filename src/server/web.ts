@@ -22,6 +22,7 @@ import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
 import { forbidden, invalid, notFound, tooMuch, unauthenticated } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { readSubmission } from "../judge/orders.ts";
+import { lostSeats } from "../judge/seat-loss.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { appShell, homePage } from "./page.ts";
 import { documented } from "./responses.ts";
@@ -381,7 +382,9 @@ export function webRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/my/games",
-      response: documented("a list of your games with your role and the deadlines").json,
+      response: documented(
+        "a list of your games with your role (and seat), the deadlines and, where you lost your seat and hold none, how (lostSeat, as in GET /api/games/{id})",
+      ).json,
       tag: "web",
       summary: "The games you play, observe or run, with your role and the deadlines",
       auth: "required",
@@ -393,10 +396,21 @@ export function webRoutes(judge: Judge): Route[] {
           .where("user_id", "=", user.id)
           .execute();
         const role = new Map(rows.map((r) => [r.game_id, r]));
+        // Where the user holds no seat, whether they lost one there (src/judge/seat-loss.ts).
+        const lost = await lostSeats(
+          judge.store.db,
+          user.name,
+          rows.filter((r) => r.role !== "gm" && r.seat === null).map((r) => r.game_id),
+        );
         const games = await judge.listGames();
         return games
           .filter((g) => role.has(g.id))
-          .map((g) => ({ ...g, role: role.get(g.id)!.role, seat: role.get(g.id)!.seat }));
+          .map((g) => ({
+            ...g,
+            role: role.get(g.id)!.role,
+            seat: role.get(g.id)!.seat,
+            ...(lost.has(g.id) ? { lostSeat: lost.get(g.id) } : {}),
+          }));
       },
     }),
     route({

@@ -3,7 +3,7 @@ import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../rende
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry, palette } from "./board.ts";
 import { centreChart, centreTable } from "./centres.ts";
-import { countdown, fill, h, type TabPanel, tabbed } from "./dom.ts";
+import { countdown, fill, h, region, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
 import { loginForm } from "./lobby.ts";
@@ -18,6 +18,7 @@ import {
 } from "./parts.ts";
 import { pointsPanel } from "./points.ts";
 import { type ReportCard, reportCard } from "./report.ts";
+import { lostSeatNotice } from "./seat.ts";
 import { pressPanel, votesPanel } from "./talk.ts";
 import type { GameRecord, GameView } from "./types.ts";
 
@@ -88,6 +89,8 @@ async function hasMap(variant: string): Promise<boolean> {
 export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   const base = `/api/games/${encodeURIComponent(id)}`;
   let view = await get<GameView>(base);
+  // The view as read, to tell whether a later read differs (the page's parts may change the object).
+  let read = JSON.stringify(view);
   // Powers are named by the variant (its list) or by their seats; the map does not matter.
   const [mapped, powers] = await Promise.all([
     hasMap(view.variant),
@@ -176,6 +179,19 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
         : "",
     );
   showMeta();
+  // To a player who lost the seat: which, when, why, what is left (seat.ts); theirs alone.
+  const seatNote = region("div", {});
+  const showSeat = () =>
+    seatNote.update(
+      // The loss, who holds that seat now and whether the game is over (the notice says them).
+      JSON.stringify([
+        view.lostSeat ?? null,
+        view.seatList[view.lostSeat?.seat ?? -1]?.player,
+        view.status,
+      ]),
+      () => lostSeatNotice(view, parts),
+    );
+  showSeat();
 
   const ctx: GameCtx = {
     id,
@@ -220,7 +236,9 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
   async function reload(): Promise<void> {
     view = await get<GameView>(base);
+    read = JSON.stringify(view);
     showMeta();
+    showSeat();
     showCentres();
     void showProjector();
     // The board as it stands (the tab shown may draw over it), and the report before the
@@ -256,6 +274,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
           )
         : null,
     ),
+    seatNote.el,
     !session.token ? loginForm(() => location.reload()) : null,
     h(
       "div",
@@ -289,7 +308,12 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     ctx.draw(view.position),
     badges(),
   ]);
-  liveUpdates(id, reload);
+  // What changed between the view read above and the live updates' start (their backlog read)
+  // reaches no listener: read the view once more then, and reload if it changed.
+  liveUpdates(id, reload, async () => {
+    const fresh = await get<GameView>(base);
+    if (JSON.stringify(fresh) !== read) await reload();
+  });
 }
 
 /**
@@ -348,8 +372,16 @@ interface OwnMap {
   frame: [number, number, number, number] | null;
 }
 
-/** Server-sent events of the game: reload on anything that changes the board or phase. */
-export function liveUpdates(id: string, reload: () => Promise<void>): void {
+/**
+ * Server-sent events of the game: reload on anything that changes the board or phase. The
+ * stream starts after the events already on file when it opens; `caughtUp`, run once they are
+ * read, lets the page catch what happened between its first read and then.
+ */
+export function liveUpdates(
+  id: string,
+  reload: () => Promise<void>,
+  caughtUp?: () => Promise<void>,
+): void {
   const kinds = [
     "phase_resolved",
     "phase_corrected",
@@ -366,6 +398,9 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     "proposal_refused",
     "unit_removed",
     "unit_relocated",
+    // A seat changing hands: the seats, the header, and the notice to who lost it.
+    "civil_disorder",
+    "player_replaced",
   ];
   void (async () => {
     let after = 0;
@@ -375,6 +410,7 @@ export function liveUpdates(id: string, reload: () => Promise<void>): void {
     } catch {
       // no backlog: start from the beginning
     }
+    void caughtUp?.().catch(() => undefined);
     const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
     const es = new EventSource(
       `/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`,

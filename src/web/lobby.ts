@@ -1,5 +1,6 @@
 import { ApiError, get, post, session } from "./api.ts";
 import { countdown, fill, h, message } from "./dom.ts";
+import { lostSeatShort } from "./seat.ts";
 import { mailSettings } from "./settings.ts";
 import type { GameSummary, GameView } from "./types.ts";
 
@@ -70,7 +71,7 @@ function gameRow(g: GameSummary): HTMLElement {
     {},
     h("td", {}, h("a", { href: `/game/${encodeURIComponent(g.id)}` }, g.name)),
     h("td", {}, `${g.variant} (${g.scenario})`),
-    h("td", {}, g.role ?? ""),
+    h("td", {}, g.lostSeat ? lostSeatShort(g.lostSeat) : (g.role ?? "")),
     h("td", {}, g.status),
     h("td", {}, g.phase ?? "–"),
     h(

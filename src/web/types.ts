@@ -9,6 +9,17 @@ export interface Seat {
   player: string | null;
 }
 
+/** How the viewer lost their seat, given to them alone (src/judge/seat-loss.ts). */
+export interface LostSeat {
+  seat: number;
+  seatName: string;
+  phase: string | null;
+  at: string;
+  cause: "civil_disorder" | "replaced";
+  missed?: number;
+  to?: string | null;
+}
+
 export interface GameView {
   id: string;
   name: string;
@@ -25,9 +36,13 @@ export interface GameView {
   position: BoardPosition;
   toOrder: string[];
   result: unknown;
-  options: { deadlines: { unit: string; movement: number; retreats: number; adjustments: number } };
+  options: {
+    deadlines: { unit: string; movement: number; retreats: number; adjustments: number };
+    civilDisorderAfter?: number;
+  };
   you: { role: "gm" | "player" | "observer"; seat: number | null; powers: string[] } | null;
   invites?: { code: string; role: string; seat: number | null }[];
+  lostSeat?: LostSeat;
   [more: string]: unknown;
 }
 
@@ -42,6 +57,8 @@ export interface GameSummary {
   seats: number;
   players: number;
   role?: string;
+  /** /api/my/games: where the viewer lost the seat and holds none. */
+  lostSeat?: LostSeat;
 }
 
 export interface LegalChoice {
