@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sql } from "kysely";
+import SQLite from "better-sqlite3";
 import { legalMovementOrders } from "../src/engine/legal.ts";
 import { formatOrder } from "../src/engine/orders.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
@@ -207,7 +207,12 @@ async function setUp(store: Store, players: number): Promise<Seat[]> {
  * have sent them, 500 rows a statement, and counts them as the seats' accepted sets, so that
  * the check for lost submissions covers them too.
  */
-async function prefill(store: Store, seats: Seat[], revisions: number): Promise<void> {
+async function prefill(
+  store: Store,
+  path: string,
+  seats: Seat[],
+  revisions: number,
+): Promise<void> {
   if (store.dialect !== "sqlite") throw new Error("--prefill is for SQLite only");
   if (!Number.isInteger(revisions) || revisions < 0) {
     throw new Error(`--prefill takes a whole number of revisions, not ${revisions}`);
@@ -246,8 +251,18 @@ async function prefill(store: Store, seats: Seat[], revisions: number): Promise<
       await trx.insertInto("submissions").values(rows).execute();
     }
   });
-  // Copied into the database file and the log emptied, as a server that has run a while has it.
-  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+  // Copied into the database file and the log emptied, as a server that has run a while has
+  // it: on a connection of its own (the store's runs every statement inside a transaction,
+  // where SQLite refuses a checkpoint).
+  const own = new SQLite(path);
+  try {
+    own.pragma("busy_timeout = 10000");
+    const [r] = own.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number }[];
+    if (r?.busy !== 0 || r.log !== 0)
+      throw new Error(`prefill: the log was not emptied (${JSON.stringify(r)})`);
+  } finally {
+    own.close();
+  }
 }
 
 function percentiles(values: readonly number[]): Percentiles {
@@ -333,7 +348,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const seats = await setUp(store, opts.players);
     const warmSeats = opts.warmupSeconds ? await setUp(store, 25) : [];
     const prefillStarted = performance.now();
-    if (opts.prefill) await prefill(store, seats, opts.prefill);
+    if (opts.prefill) {
+      if (!dir) throw new Error("--prefill is for SQLite only");
+      await prefill(store, join(dir, "entente.sqlite"), seats, opts.prefill);
+    }
     const prefillSeconds = round((performance.now() - prefillStarted) / 1000);
     // The orders-rate quota (60 sets at once, then one a second per player and game) holds
     // for paced players sending at most one set a second; players sending as fast as answered,
