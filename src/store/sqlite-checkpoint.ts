@@ -64,6 +64,8 @@ export class Checkpointer {
   private pending: { resolve(r: CheckpointResult): void; reject(e: Error): void } | null = null;
   private copiedBefore = 0;
   private closing = false;
+  /** The worker has exited (closed, or failed): no more checkpoints from it. */
+  stopped = false;
 
   constructor(path: string) {
     const module = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -88,12 +90,15 @@ export class Checkpointer {
     });
     this.exited = new Promise((resolve) => {
       this.worker.once("exit", () => {
+        this.stopped = true;
         this.pending?.reject(new Error("the checkpoint worker stopped"));
         this.pending = null;
         resolve();
       });
     });
-    this.worker.once("error", () => {});
+    this.worker.once("error", (e) => {
+      this.stats.error = e.message;
+    });
     // Idle, it does not keep the process alive.
     this.worker.unref();
   }
@@ -104,6 +109,7 @@ export class Checkpointer {
 
   /** One PASSIVE checkpoint: copies what the log holds; takes no lock the writer needs. */
   run(): Promise<CheckpointResult> {
+    if (this.stopped) return Promise.reject(new Error("the checkpoint worker stopped"));
     if (this.pending) return Promise.reject(new Error("a checkpoint is running"));
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };

@@ -281,6 +281,27 @@ test("a log that a busy connection never lets start over is checkpointed holding
   assert.ok(largest < 52_000_000, `the log grew to ${largest} bytes (${JSON.stringify(stats)})`);
 });
 
+test("if the checkpoint worker stops, SQLite's own checkpoints take over", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
+  const database = new SQLite(join(dir, "x.sqlite"));
+  database.pragma("journal_mode = WAL");
+  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 10 });
+  const db = new Kysely<T>({ dialect });
+  try {
+    await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
+    const ck = dialect.checkpointer!;
+    await waitUntil(() => ck.stats.checkpoints > 0);
+    assert.equal(database.pragma("wal_autocheckpoint", { simple: true }), 0);
+    // The worker stopped as a failure would stop it.
+    await (ck as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await waitUntil(() => database.pragma("wal_autocheckpoint", { simple: true }) === 1000);
+    await db.insertInto("t").values({ v: "after" }).execute();
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 async function waitUntil(f: () => boolean, ms = 5000): Promise<void> {
   const until = performance.now() + ms;
   while (!f()) {

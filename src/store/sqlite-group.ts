@@ -203,6 +203,11 @@ class GroupCommitDriver implements Driver {
       this.holdNext = r.log >= this.restartPages && !(hold && r.checkpointed === r.log);
     } catch (e) {
       ck.stats.error = (e as Error).message;
+      // Without its worker the log would only grow: SQLite's own checkpoints take over.
+      if (ck.stopped && !this.closing) {
+        this.db.pragma("wal_autocheckpoint = 1000");
+        if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+      }
     } finally {
       this.checkpointing = false;
       if (hold) this.unlock();
