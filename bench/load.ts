@@ -257,9 +257,15 @@ async function prefill(
   const own = new SQLite(path);
   try {
     own.pragma("busy_timeout = 10000");
-    const [r] = own.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number }[];
-    if (r?.busy !== 0 || r.log !== 0)
-      throw new Error(`prefill: the log was not emptied (${JSON.stringify(r)})`);
+    // The store's own checkpointer (a worker) may be copying the same log: try again.
+    for (let attempt = 1; ; attempt++) {
+      const [r] = own.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number }[];
+      if (r?.busy === 0 && r.log === 0) break;
+      if (attempt >= 300) {
+        throw new Error(`prefill: the log was not emptied (${JSON.stringify(r)})`);
+      }
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
   } finally {
     own.close();
   }
