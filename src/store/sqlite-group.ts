@@ -111,7 +111,11 @@ class GroupCommitDriver implements Driver {
     if (wal && opts.checkpointMs !== undefined) {
       db.pragma("wal_autocheckpoint = 0");
       this.checkpointer = new Checkpointer(resolve(db.name));
-      this.checkpointTimer = setInterval(() => void this.checkpoint(), opts.checkpointMs);
+      this.checkpointTimer = setInterval(
+        // Its failures are counted in the checkpointer's stats (a shutdown may race it).
+        () => void this.checkpoint().catch(() => {}),
+        opts.checkpointMs,
+      );
       this.checkpointTimer.unref();
     }
   }
@@ -195,6 +199,11 @@ class GroupCommitDriver implements Driver {
     const hold = this.holdNext;
     if (hold) {
       await this.lock();
+      if (this.closing) {
+        this.checkpointing = false;
+        this.unlock();
+        return;
+      }
       if (this.open) this.commitGroup();
       ck.stats.held++;
     }
