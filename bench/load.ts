@@ -2,7 +2,7 @@
 // real `bin/entente serve` process, checked for zero errors and zero lost submissions.
 //   node --import tsx bench/load.ts [--players 500] [--seconds 60 | --minutes 30]
 //       [--interval MS] [--warmup SECONDS] [--sample SECONDS] [--postgres] [--cpu-prof DIR]
-//       [--cold]
+//       [--cold] [--prefill REVISIONS]
 //   SOAK=1 node --import tsx bench/load.ts     # the soak: 30 minutes, sampled every minute
 // Prints one JSON line: requests, errors, lost submissions, requests/s, latency percentiles
 // (ms) over all requests and over each player's first, the server's CPU per request and
@@ -15,6 +15,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import SQLite from "better-sqlite3";
 import { legalMovementOrders } from "../src/engine/legal.ts";
 import { formatOrder } from "../src/engine/orders.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
@@ -52,6 +53,13 @@ export interface LoadOptions {
   readonly cpuProf?: string | undefined;
   /** Start the server without its warm-up (src/server/warm.ts), as before issue 21's. */
   readonly cold?: boolean;
+  /**
+   * Before the server starts, store this many order revisions in the players' own open
+   * phases (SQLite only), spread over the players in turn as paced players would have sent
+   * them, and count them as accepted: the state a soak reaches after a while (750,000 after
+   * thirty minutes), without running it for thirty minutes.
+   */
+  readonly prefill?: number;
 }
 
 export interface Percentiles {
@@ -83,6 +91,8 @@ export interface LoadResult {
   readonly database: string;
   readonly intervalMs: number;
   readonly warmupSeconds: number;
+  /** Revisions stored before the server started (`prefill`), and how long that took (s). */
+  readonly prefilled: { revisions: number; seconds: number };
   /** Whether the server warmed its hot paths before listening (src/server/warm.ts). */
   readonly serverWarmUp: boolean;
   /** The server's orders-rate quota in this run. */
@@ -141,12 +151,22 @@ const REVISIONS: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
   return out;
 })();
 
+/** Each power's sets as the store keeps them (JSON). */
+const TEXTS: ReadonlyMap<string, readonly string[]> = new Map(
+  [...REVISIONS].map(([power, sets]) => [power, sets.map((o) => JSON.stringify(o))]),
+);
+
 interface Seat {
   readonly game: string;
   readonly power: string;
   readonly token: string;
-  /** Every accepted text, in order. */
-  readonly accepted: string[];
+  readonly user: string;
+  /**
+   * Every accepted set, in order, as its index in the power's REVISIONS: small integers, where
+   * a soak's 750,000 sets kept as their texts would hold some 100 MB in the bench's own heap,
+   * on the two cores the server uses too.
+   */
+  readonly accepted: number[];
 }
 
 /** Users, games and seats, written straight into the store (no password hashing per user). */
@@ -175,10 +195,80 @@ async function setUp(store: Store, players: number): Promise<Seat[]> {
       const { token } = await judge.issueToken(id, "load");
       const power = seat.powers[0]!;
       await judge.acceptInvite({ id, name }, code, { power });
-      seats.push({ game: game.id, power, token, accepted: [] });
+      seats.push({ game: game.id, power, token, user: id, accepted: [] });
     }
   }
   return seats;
+}
+
+/**
+ * Stores `revisions` order sets in the seats' open phases, seat after seat in turn (revision
+ * i is seat i mod the seats' number's, its (i div that)th set), as the paced players would
+ * have sent them, 500 rows a statement, and counts them as the seats' accepted sets, so that
+ * the check for lost submissions covers them too.
+ */
+async function prefill(
+  store: Store,
+  path: string,
+  seats: Seat[],
+  revisions: number,
+): Promise<void> {
+  if (store.dialect !== "sqlite") throw new Error("--prefill is for SQLite only");
+  if (!Number.isInteger(revisions) || revisions < 0) {
+    throw new Error(`--prefill takes a whole number of revisions, not ${revisions}`);
+  }
+  const now = Date.now();
+  // One transaction: one commit, not one per statement.
+  await store.db.transaction().execute(async (trx) => {
+    for (let from = 0; from < revisions; from += 500) {
+      const rows = [];
+      for (let i = from; i < Math.min(revisions, from + 500); i++) {
+        const s = seats[i % seats.length]!;
+        const j = Math.floor(i / seats.length) % TEXTS.get(s.power)!.length;
+        rows.push({
+          game_id: s.game,
+          phase_idx: 0,
+          phase: "S1901M",
+          power: s.power,
+          user_id: s.user,
+          orders: TEXTS.get(s.power)![j]!,
+          final: 0,
+          // As the judge writes them for a set of legal orders (about the same size).
+          diagnostics: JSON.stringify(
+            REVISIONS.get(s.power)![j]!.map((o, k) => ({
+              line: k + 1,
+              text: o,
+              kind: "order",
+              power: s.power,
+              ok: true,
+              order: o,
+            })),
+          ),
+          received_at: now,
+        });
+        s.accepted.push(j);
+      }
+      await trx.insertInto("submissions").values(rows).execute();
+    }
+  });
+  // Copied into the database file and the log emptied, as a server that has run a while has
+  // it: on a connection of its own (the store's runs every statement inside a transaction,
+  // where SQLite refuses a checkpoint).
+  const own = new SQLite(path);
+  try {
+    own.pragma("busy_timeout = 10000");
+    // The store's own checkpointer (a worker) may be copying the same log: try again.
+    for (let attempt = 1; ; attempt++) {
+      const [r] = own.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number }[];
+      if (r?.busy === 0 && r.log === 0) break;
+      if (attempt >= 300) {
+        throw new Error(`prefill: the log was not emptied (${JSON.stringify(r)})`);
+      }
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  } finally {
+    own.close();
+  }
 }
 
 function percentiles(values: readonly number[]): Percentiles {
@@ -263,6 +353,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   try {
     const seats = await setUp(store, opts.players);
     const warmSeats = opts.warmupSeconds ? await setUp(store, 25) : [];
+    const prefillStarted = performance.now();
+    if (opts.prefill) {
+      if (!dir) throw new Error("--prefill is for SQLite only");
+      await prefill(store, join(dir, "entente.sqlite"), seats, opts.prefill);
+    }
+    const prefillSeconds = round((performance.now() - prefillStarted) / 1000);
     // The orders-rate quota (60 sets at once, then one a second per player and game) holds
     // for paced players sending at most one set a second; players sending as fast as answered,
     // and the warm-up's, would be refused past it, so the quota is lifted for those runs.
@@ -314,7 +410,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
               });
               const text = await res.text();
               if (res.status !== 200) errors.push(`warm-up: ${res.status} ${text.slice(0, 200)}`);
-              else s.accepted.push(JSON.stringify(orders));
+              else s.accepted.push(n % sets.length);
             } catch (e) {
               errors.push(`warm-up: connection: ${(e as Error).message}`);
             }
@@ -370,7 +466,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         readBacks++;
         const mine = body.sets?.find((x) => x.power === s.power);
         if (back.status !== 200) errors.push(`read ${back.status} ${JSON.stringify(body)}`);
-        else if (JSON.stringify(mine?.orders) !== s.accepted.at(-1)) {
+        else if (JSON.stringify(mine?.orders) !== TEXTS.get(s.power)![s.accepted.at(-1)!]) {
           errors.push(`read-back: ${s.game} ${s.power} reads ${JSON.stringify(mine?.orders)}`);
         }
       };
@@ -396,7 +492,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         if (!res) continue;
         const text = await res.text();
         if (res.status !== 200) errors.push(`${res.status} ${text.slice(0, 200)}`);
-        else s.accepted.push(JSON.stringify(orders));
+        else s.accepted.push(n % sets.length);
         if (n % readEvery === readEvery - 1) {
           const readAt = await pace(due);
           if (readAt >= end) break;
@@ -477,13 +573,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     const lost: string[] = [];
     for (const s of [...seats, ...warmSeats]) {
       const have = stored.get(`${s.game} ${s.power}`) ?? [];
-      if (JSON.stringify(have) !== JSON.stringify(s.accepted)) {
+      const texts = TEXTS.get(s.power)!;
+      if (have.length !== s.accepted.length || have.some((t, i) => t !== texts[s.accepted[i]!])) {
         lost.push(
-          `${s.game} ${s.power}: ${s.accepted.length} accepted, ${have.length} stored; last accepted ${s.accepted.at(-1)}, last stored ${have.at(-1)}`,
+          `${s.game} ${s.power}: ${s.accepted.length} accepted, ${have.length} stored; last accepted ${texts[s.accepted.at(-1)!]}, last stored ${have.at(-1)}`,
         );
       }
     }
-    const submissions = seats.reduce((a, s) => a + s.accepted.length, 0);
+    const submissions = seats.reduce((a, s) => a + s.accepted.length, 0) - (opts.prefill ?? 0);
     let flat: LoadResult["flat"];
     if (samples.length >= 3) {
       const mem = rise(samples.map((x) => x.rssMB ?? 0));
@@ -503,6 +600,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       database: store.dialect,
       intervalMs,
       warmupSeconds: opts.warmupSeconds ?? 0,
+      prefilled: { revisions: opts.prefill ?? 0, seconds: prefillSeconds },
       serverWarmUp: !opts.cold,
       ordersQuota: withinQuota
         ? `the default: ${DEFAULT_ORDERS_RATE.burst} at once, then ${DEFAULT_ORDERS_RATE.perSecond} a second`
@@ -553,6 +651,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       postgres: { type: "boolean", default: false },
       "cpu-prof": { type: "string" },
       cold: { type: "boolean", default: false },
+      prefill: { type: "string", default: "0" },
     },
   });
   const soak = process.env.SOAK === "1" || values.minutes !== undefined;
@@ -572,6 +671,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     postgres: values.postgres,
     cpuProf: values["cpu-prof"],
     cold: values.cold,
+    prefill: Number(values.prefill),
     ...(soak ? { sampleSeconds: Number(values.sample) } : {}),
   });
   console.log(JSON.stringify(result));

@@ -39,6 +39,9 @@ export const DEFAULT_SQLITE_PATH = "data/entente.sqlite";
 
 const INT8_OID = 20;
 
+/** How often the write-ahead log is checkpointed off the event loop (ms). */
+const CHECKPOINT_MS = 1000;
+
 function sqliteDb(path: string): Kysely<DB> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -48,9 +51,12 @@ function sqliteDb(path: string): Kysely<DB> {
   database.pragma("journal_mode = WAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 10000");
-  // Requests that queue up behind each other share a commit; none is answered before it
-  // (src/store/sqlite-group.ts).
-  return new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(database) });
+  // Requests that queue up behind each other share a commit; none is answered before it; the
+  // log's checkpoints run in a worker thread once a second, not inside a commit on the
+  // server's thread (src/store/sqlite-group.ts, sqlite-checkpoint.ts; docs/reliability.md, "Soak").
+  return new Kysely<DB>({
+    dialect: new GroupCommitSqliteDialect(database, { checkpointMs: CHECKPOINT_MS }),
+  });
 }
 
 function postgresDb(url: string, schema: string | undefined): Kysely<DB> {

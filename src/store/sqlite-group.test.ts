@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -186,3 +186,126 @@ test("the connection goes to the unit whose request arrived first", async () => 
     ]);
   });
 });
+
+test("checkpoints off the event loop: the connection's own are off, a worker thread's connection copies the log", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
+  const database = new SQLite(join(dir, "x.sqlite"));
+  database.pragma("journal_mode = WAL");
+  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 20 });
+  const db = new Kysely<T>({ dialect });
+  try {
+    await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
+    assert.equal(
+      database.pragma("wal_autocheckpoint", { simple: true }),
+      0,
+      "no checkpoint inside a commit on this thread",
+    );
+    const checkpointer = dialect.checkpointer;
+    assert.ok(checkpointer, "a checkpointer");
+    assert.notEqual(checkpointer.stats.threadId, 0, "in a worker thread");
+    const big = "x".repeat(2000);
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          db
+            .insertInto("t")
+            .values({ v: `${round}-${i}-${big}` })
+            .execute(),
+        ),
+      );
+    }
+    await waitUntil(() => checkpointer.stats.copiedPages > 0);
+    assert.equal(checkpointer.stats.error, null);
+    assert.ok(checkpointer.stats.checkpoints > 0);
+    assert.equal(checkpointer.stats.held, 0, "a quiet log is started over without holding");
+  } finally {
+    await db.destroy();
+  }
+  // Everything is in the file.
+  const again = new SQLite(join(dir, "x.sqlite"), { readonly: true });
+  const count = again.prepare("select count(*) as c from t").get() as { c: number };
+  again.close();
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(count.c, 1000);
+});
+
+/**
+ * 8 KB rows written by `writers` loops at once until `rows` are stored; the largest size the
+ * log's file reached meanwhile, and the checkpointer's counters.
+ */
+async function busyWriter(restartPages: number, writers: number, rows: number) {
+  const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
+  const database = new SQLite(join(dir, "x.sqlite"));
+  database.pragma("journal_mode = WAL");
+  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 10, restartPages });
+  const db = new Kysely<T>({ dialect });
+  const wal = join(dir, "x.sqlite-wal");
+  let largest = 0;
+  try {
+    await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
+    // The worker answers (it is running) before the busy part begins.
+    await waitUntil(() => dialect.checkpointer!.stats.checkpoints > 0);
+    const sizes = setInterval(() => {
+      largest = Math.max(largest, statSync(wal).size);
+    }, 2);
+    const big = "y".repeat(8000);
+    let n = 0;
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        while (n < rows) {
+          const i = n++;
+          await db
+            .insertInto("t")
+            .values({ v: `${i}-${big}` })
+            .execute();
+        }
+      }),
+    );
+    clearInterval(sizes);
+    largest = Math.max(largest, statSync(wal).size);
+    return { largest, stats: { ...dialect.checkpointer!.stats } };
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("a log that a busy connection never lets start over is checkpointed holding the connection: it stays bounded", async () => {
+  // 600 writers: some always wait for the connection, so it is never idle between groups
+  // (the log starts over only at a write that begins once all of it is copied). 6,000 rows
+  // of 8 KB: the log never starts over without the held checkpoints (its file grew to 104 MB
+  // here with `restartPages` out of reach, to 21 MB with 200).
+  const { largest, stats } = await busyWriter(200, 600, 6000);
+  assert.equal(stats.error, null);
+  assert.ok(stats.held > 0, `checkpoints held the connection (${JSON.stringify(stats)})`);
+  assert.ok(largest < 52_000_000, `the log grew to ${largest} bytes (${JSON.stringify(stats)})`);
+});
+
+test("if the checkpoint worker stops, SQLite's own checkpoints take over", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
+  const database = new SQLite(join(dir, "x.sqlite"));
+  database.pragma("journal_mode = WAL");
+  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 10 });
+  const db = new Kysely<T>({ dialect });
+  try {
+    await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
+    const ck = dialect.checkpointer!;
+    await waitUntil(() => ck.stats.checkpoints > 0);
+    assert.equal(database.pragma("wal_autocheckpoint", { simple: true }), 0);
+    // The worker stopped as a failure would stop it.
+    await (ck as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await waitUntil(() => database.pragma("wal_autocheckpoint", { simple: true }) === 1000);
+    await db.insertInto("t").values({ v: "after" }).execute();
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function waitUntil(f: () => boolean, ms = 5000): Promise<void> {
+  const until = performance.now() + ms;
+  while (!f()) {
+    if (performance.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { Checkpointer } from "./sqlite-checkpoint.ts";
 
 /*
  * SQLite through better-sqlite3 with group commit, for the server under load
@@ -44,6 +45,13 @@ export interface GroupCommitOptions {
   readonly maxGroupMs?: number;
   /** Commit once this many units are in the group, even with units waiting. */
   readonly maxGroupUnits?: number;
+  /**
+   * Run the log's checkpoints in a worker thread every this many ms, not in the commits on
+   * this thread (sqlite-checkpoint.ts). Unset: SQLite's automatic checkpoints.
+   */
+  readonly checkpointMs?: number;
+  /** With `checkpointMs`: from this many pages in the log, a checkpoint holds the connection. */
+  readonly restartPages?: number;
 }
 
 interface Waiter {
@@ -76,6 +84,14 @@ class GroupCommitDriver implements Driver {
   readonly stats: GroupCommitStats = { groups: 0, units: 0, syncs: 0 };
   private readonly maxGroupMs: number;
   private readonly maxGroupUnits: number;
+  /** The worker running the log's checkpoints, if they are run off this thread. */
+  readonly checkpointer: Checkpointer | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private readonly restartPages: number;
+  /** The next checkpoint holds the connection (the log has grown to `restartPages`). */
+  private holdNext = false;
+  private checkpointing = false;
+  private closing = false;
   /** Prepared statements by their SQL (Kysely prepares each query anew otherwise). */
   private readonly statements = new Map<string, SQLite.Statement>();
 
@@ -91,6 +107,17 @@ class GroupCommitDriver implements Driver {
     // itself, off the event loop, before answering). In WAL mode this is what FULL does: NORMAL
     // plus a sync of the log after every commit (https://sqlite.org/pragma.html#pragma_synchronous).
     db.pragma(wal ? "synchronous = NORMAL" : "synchronous = FULL");
+    this.restartPages = opts.restartPages ?? 20_000;
+    if (wal && opts.checkpointMs !== undefined) {
+      db.pragma("wal_autocheckpoint = 0");
+      this.checkpointer = new Checkpointer(resolve(db.name));
+      this.checkpointTimer = setInterval(
+        // Its failures are counted in the checkpointer's stats (a shutdown may race it).
+        () => void this.checkpoint().catch(() => {}),
+        opts.checkpointMs,
+      );
+      this.checkpointTimer.unref();
+    }
   }
 
   async init(): Promise<void> {}
@@ -145,12 +172,55 @@ class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.closing = true;
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     if (this.open) this.commitGroup();
     while (this.syncing || this.unsynced.length > 0) {
       await new Promise((r) => setTimeout(r, 1));
     }
     if (this.walFd !== null) closeSync(this.walFd);
+    await this.checkpointer?.close();
     this.db.close();
+  }
+
+  /**
+   * One checkpoint, in the worker (sqlite-checkpoint.ts), while this connection goes on
+   * writing. SQLite starts the log over from its beginning only at a write that begins once
+   * every page of it is copied, and a busy server may commit again before each checkpoint
+   * ends, so the log would grow without end: once it holds `restartPages` pages, the next
+   * checkpoint takes the connection as a unit of work does (the group open is committed first;
+   * the requests' work waits meanwhile, the event loop does not), and the write after it
+   * starts the log over.
+   */
+  async checkpoint(): Promise<void> {
+    const ck = this.checkpointer;
+    if (!ck || this.checkpointing || this.closing) return;
+    this.checkpointing = true;
+    const hold = this.holdNext;
+    if (hold) {
+      await this.lock();
+      if (this.closing) {
+        this.checkpointing = false;
+        this.unlock();
+        return;
+      }
+      if (this.open) this.commitGroup();
+      ck.stats.held++;
+    }
+    try {
+      const r = await ck.run();
+      this.holdNext = r.log >= this.restartPages && !(hold && r.checkpointed === r.log);
+    } catch (e) {
+      ck.stats.error = (e as Error).message;
+      // Without its worker the log would only grow: SQLite's own checkpoints take over.
+      if (ck.stopped && !this.closing) {
+        this.db.pragma("wal_autocheckpoint = 1000");
+        if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+      }
+    } finally {
+      this.checkpointing = false;
+      if (hold) this.unlock();
+    }
   }
 
   /** Runs one statement for a lease: inside its transaction, or as a unit of its own. */
@@ -421,6 +491,11 @@ export class GroupCommitSqliteDialect implements Dialect {
 
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
+  }
+
+  /** The worker running the log's checkpoints, if `checkpointMs` was given. */
+  get checkpointer(): Checkpointer | null {
+    return this.driver?.checkpointer ?? null;
   }
 
   /** Groups committed and units served so far. */
