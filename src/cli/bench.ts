@@ -12,7 +12,8 @@ import { classicalScenarios } from "../variants/classical/scenarios.ts";
  * (legal orders, a random choice per unit, the typed path into the adjudicator, the next
  * position, the scenario's rules, the invariant checks) and, separately, two scopes of one
  * movement phase: complete (orders in, results with reasons and explanations, the next
- * position, centres, the phase sequence) and the movement resolver alone. Nothing of the
+ * position, centres, the phase sequence), the same with every result's words read, and the
+ * movement resolver alone. Nothing of the
  * games is kept: the scopes are timed in a second pass that replays the same games (they are
  * deterministic for the seed), each movement phase three times over, warm.
  */
@@ -33,6 +34,13 @@ export interface BenchResult {
   completeSeconds: number;
   completeMovementPhasesPerSecond: number;
   completeMovementPhasesPerCpuSecond: number;
+  /**
+   * The complete movement phase with every result's reason and explanation read, as a judge
+   * or the contract reads them (the words are made when first read; the scope above reads none).
+   */
+  completeWordedSeconds: number;
+  completeWordedMovementPhasesPerSecond: number;
+  completeWordedMovementPhasesPerCpuSecond: number;
   resolveSeconds: number;
   adjudicatedMovementPhasesPerSecond: number;
   adjudicatedMovementPhasesPerCpuSecond: number;
@@ -92,11 +100,15 @@ export function benchSelfPlay(
   // The two scopes of a movement phase, over the same phases: each timed three times
   // (warm: the loop above ran them), by the clock the median of the three totals.
   const complete = [0, 0, 0];
+  const worded = [0, 0, 0];
   const resolver = [0, 0, 0];
   // The same in this process's CPU time (on a loaded machine, closer to the true cost): the
   // three runs together, so the mean of the three.
   let completeCpu = 0;
+  let wordedCpu = 0;
   let resolverCpu = 0;
+  // What the words add up to: read, so that no run can skip making them.
+  let wordLength = 0;
   const map = scenario.variant.map;
   for (let g = 0; g < games; g++) {
     selfPlayGame({
@@ -120,17 +132,28 @@ export function benchSelfPlay(
         const c1 = cpu();
         for (let k = 0; k < 3; k++) {
           const t0 = performance.now();
+          const step = stepParsed(scenario, rules, seed + g, before, parsedSets(orders));
+          for (const r of step.result.results)
+            wordLength += (r.reason?.length ?? 0) + r.explanation.length;
+          worded[k]! += performance.now() - t0;
+        }
+        const c2 = cpu();
+        for (let k = 0; k < 3; k++) {
+          const t0 = performance.now();
           resolveMovement(map, input, rules);
           resolver[k]! += performance.now() - t0;
         }
-        const c2 = cpu();
+        const c3 = cpu();
         completeCpu += (c1 - c0) * 1000;
-        resolverCpu += (c2 - c1) * 1000;
+        wordedCpu += (c2 - c1) * 1000;
+        resolverCpu += (c3 - c2) * 1000;
       },
     });
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]! / 1000;
   const completeSeconds = median(complete);
+  const wordedSeconds = median(worded);
+  if (wordLength === 0) throw new Error("bench: the worded scope read no words");
   const resolveSeconds = median(resolver);
   return {
     games,
@@ -146,6 +169,9 @@ export function benchSelfPlay(
     completeSeconds: Number(completeSeconds.toFixed(3)),
     completeMovementPhasesPerSecond: Math.round(movementPhases / completeSeconds),
     completeMovementPhasesPerCpuSecond: Math.round((3 * movementPhases) / (completeCpu / 1000)),
+    completeWordedSeconds: Number(wordedSeconds.toFixed(3)),
+    completeWordedMovementPhasesPerSecond: Math.round(movementPhases / wordedSeconds),
+    completeWordedMovementPhasesPerCpuSecond: Math.round((3 * movementPhases) / (wordedCpu / 1000)),
     resolveSeconds: Number(resolveSeconds.toFixed(3)),
     adjudicatedMovementPhasesPerSecond: Math.round(movementPhases / resolveSeconds),
     adjudicatedMovementPhasesPerCpuSecond: Math.round((3 * movementPhases) / (resolverCpu / 1000)),

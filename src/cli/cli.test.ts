@@ -357,8 +357,17 @@ test("selfplay --variant europe1935 runs 35 years from 1935 by default; --until 
     entente(["bench", "selfplay", "--games", "2", "--years", "2"]).stdout,
   ) as {
     until: number;
+    completeMovementPhasesPerSecond: number;
+    completeWordedMovementPhasesPerSecond: number;
+    adjudicatedMovementPhasesPerSecond: number;
   };
   assert.equal(bench.until, 1902, "the bench counts years from 1901 too");
+  for (const scope of [
+    "completeMovementPhasesPerSecond",
+    "completeWordedMovementPhasesPerSecond",
+    "adjudicatedMovementPhasesPerSecond",
+  ] as const)
+    assert.ok(bench[scope] > 0, `the bench reports ${scope}: ${bench[scope]}`);
 });
 
 test("self-play shows its progress on a terminal, not when piped", () => {
