@@ -292,8 +292,16 @@ test("if the checkpoint worker stops, SQLite's own checkpoints take over", async
     const ck = dialect.checkpointer!;
     await waitUntil(() => ck.stats.checkpoints > 0);
     assert.equal(database.pragma("wal_autocheckpoint", { simple: true }), 0);
-    // The worker stopped as a failure would stop it.
-    await (ck as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    // The worker stopped as a failure would stop it. The checkpoint timer is unref'd and so is
+    // the worker whenever a checkpoint's answer arrives (one may arrive while it is being
+    // terminated): a timer of the test's own keeps the event loop running until it has exited,
+    // or the test could end with its promise unresolved.
+    const keep = setInterval(() => {}, 1000);
+    try {
+      await (ck as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    } finally {
+      clearInterval(keep);
+    }
     await waitUntil(() => database.pragma("wal_autocheckpoint", { simple: true }) === 1000);
     await db.insertInto("t").values({ v: "after" }).execute();
   } finally {
