@@ -115,7 +115,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log,
   });
   log(
-    `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}); API at /api/docs`,
+    `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}; process ${process.pid}); API at /api/docs`,
   );
   if (proxies !== false) {
     log(

@@ -3,8 +3,10 @@ import { conflict, invalid, notFound, unauthenticated } from "./errors.ts";
 import { iso } from "./game-data.ts";
 import { lookAlike, nameKey, nameProblem, normaliseName } from "./names.ts";
 import { hashPassword, newToken, randomId, tokenHash, verifyPassword } from "./password.ts";
+import { passwordProblem } from "./password-policy.ts";
 import type { User } from "./room.ts";
 import { Room } from "./room.ts";
+import { lineProblem } from "./text.ts";
 
 /*
  * Accounts: registration, login, API tokens, and who a token belongs to.
@@ -16,7 +18,8 @@ export class Accounts extends Room {
     const n = normaliseName(name);
     const problem = nameProblem(n);
     if (problem) throw invalid(problem);
-    if (password.length < 8) throw invalid("a password needs at least 8 characters");
+    const weak = await passwordProblem(password, n);
+    if (weak) throw invalid(weak);
     const hash = await hashPassword(password);
     const user = { id: randomId(12), name: n };
     const now = this.now();
@@ -75,6 +78,8 @@ export class Accounts extends Room {
   }
 
   async issueToken(userId: string, label: string): Promise<{ id: string; token: string }> {
+    const bad = lineProblem(label, "a token's label");
+    if (bad) throw invalid(bad);
     const token = newToken();
     const id = randomId(10);
     await this.db

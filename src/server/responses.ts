@@ -59,7 +59,6 @@ export const healthAnswer = obj({
   status: oneOf(["ok"] as const),
   database: text("sqlite or postgres"),
   time: iso("the server's clock"),
-  pid: int(),
   adjudications: int({ description: "phases adjudicated since the server started" }),
 });
 

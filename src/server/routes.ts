@@ -41,7 +41,12 @@ import { webRoutes } from "./web.ts";
  */
 
 const name = str({ min: 2, max: 40, description: "user name", example: "alice" });
-const password = str({ min: 8, max: 200, description: "at least 8 characters" });
+const password = str({
+  min: 8,
+  max: 200,
+  description:
+    "at least 8 characters, not white space only, not your name, not a commonly breached password (docs/judge.md)",
+});
 const power = str({ min: 1, max: 40, description: "a power's id or name", example: "england" });
 
 const optionsSchema = obj(
@@ -137,7 +142,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         status: "ok",
         database: info.database,
         time: new Date(judge.now()).toISOString(),
-        pid: process.pid,
+        // No process id: it tells a stranger nothing they need and an attacker on the machine
+        // something; the operator reads it in the start line of the log (entente serve).
         adjudications: judge.adjudications,
       }),
     }),

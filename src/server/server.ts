@@ -10,6 +10,7 @@ import Fastify, {
 } from "fastify";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
+import { jsonTextProblem, lineProblem } from "../judge/text.ts";
 import { arrival } from "../store/db.ts";
 import { EventHub } from "./events.ts";
 import {
@@ -92,6 +93,20 @@ const callers = new WeakMap<
   FastifyRequest,
   { user: User | null; token: string | null; arrived: number }
 >();
+
+/** The 400 message for the first query parameter `r` does not take, or null. */
+function unknownQueryMessage(r: Route, query: URLSearchParams): string | null {
+  const takes = Object.keys(r.query ?? {});
+  for (const k of query.keys()) {
+    if (takes.includes(k)) continue;
+    const accepted =
+      takes.length === 0
+        ? "it takes no query parameters"
+        : `it takes ${takes.map((t) => `"${t}"`).join(", ")}`;
+    return `unknown query parameter "${k}" for ${r.method} ${r.path}: ${accepted}; leave it out (to act on a power or a phase, put it in the body or the path as the API documents)`;
+  }
+  return null;
+}
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { judge } = opts;
@@ -210,7 +225,13 @@ async function buildApp(
       return;
     }
     const deep = tooDeep(value);
-    if (deep) done(new HttpError(400, tooDeepMessage(deep)), undefined);
+    if (deep) {
+      done(new HttpError(400, tooDeepMessage(deep)), undefined);
+      return;
+    }
+    // No field of any route stores a NUL (PostgreSQL cannot) or a bidirectional override.
+    const unsafe = jsonTextProblem(value);
+    if (unsafe) done(new HttpError(400, unsafe), undefined);
     else done(null, value);
   });
 
@@ -344,6 +365,20 @@ async function buildApp(
         // request first (src/store/sqlite-group.ts), so its later steps do not queue behind
         // requests that came after it.
         const arrived = performance.now();
+        for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+          const bad = lineProblem(v, `the path's ${k}`);
+          if (bad) throw new HttpError(400, bad);
+        }
+        const query = new URL(request.url, "http://localhost").searchParams;
+        // A query parameter the route does not take is refused, not ignored: a caller who
+        // wrote `votes/1?power=england` meant something the route would not have done.
+        const unknown = unknownQueryMessage(r, query);
+        if (unknown) throw new HttpError(400, unknown);
+        for (const [k, v] of query) {
+          const bad =
+            lineProblem(v, `the query's ${k}`) ?? lineProblem(k, "a query parameter's name");
+          if (bad) throw new HttpError(400, bad);
+        }
         const header = request.headers.authorization;
         let token: string | null = null;
         if (header) {
