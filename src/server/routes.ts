@@ -123,6 +123,34 @@ const afterParam = (q: URLSearchParams, header?: string | string[]): number => {
   return n;
 };
 
+/**
+ * A login token's label: the browser and system it came from (`login: Firefox on Linux`),
+ * from the User-Agent, so that the token list tells one device from another.
+ */
+export function loginLabel(agent: string | undefined): string {
+  const a = agent ?? "";
+  const browser =
+    [
+      ["Edge", /Edg\//],
+      ["Opera", /OPR\//],
+      ["Firefox", /Firefox\//],
+      ["Chrome", /Chrome\//],
+      ["Safari", /Safari\//],
+      ["curl", /^curl\//],
+      ["a program", /^(node|undici|python|Go-http|okhttp)/i],
+    ].find(([, re]) => (re as RegExp).test(a))?.[0] ?? null;
+  const system =
+    [
+      ["Android", /Android/],
+      ["iOS", /iPhone|iPad/],
+      ["Windows", /Windows/],
+      ["macOS", /Mac OS X|Macintosh/],
+      ["Linux", /Linux/],
+    ].find(([, re]) => (re as RegExp).test(a))?.[0] ?? null;
+  if (!browser && !system) return "login";
+  return `login: ${browser ?? "a browser"}${system ? ` on ${system}` : ""}`;
+}
+
 const pid = (c: Ctx<unknown>): number => {
   const n = Number(c.params.pid);
   if (!Number.isInteger(n) || n < 1) throw invalid(`no proposal "${c.params.pid}"`);
@@ -227,12 +255,29 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "accounts",
       summary: "Log in with name and password; answers with a new token",
       auth: "none",
-      body: obj({ name, password: str({ min: 1, max: 200 }) }),
+      body: obj({
+        name,
+        password: str({ min: 1, max: 200 }),
+        device: optional(
+          str({
+            max: 200,
+            description:
+              "the login device token an earlier login or registration of this account answered with",
+          }),
+        ),
+        code: optional(
+          str({
+            max: 40,
+            description: "the one-time code mailed to the owner of an account under attack",
+          }),
+        ),
+      }),
       responses: {
         401: "wrong name or password",
         429: "too many logins from your address, or wrong passwords for the account: wait Retry-After seconds",
       },
-      handler: async (c) => judge.login(c.body.name, c.body.password),
+      handler: async (c) =>
+        judge.login(c.body.name, c.body.password, loginLabel(c.req.headers["user-agent"])),
     }),
     route({
       method: "GET",
@@ -250,7 +295,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "accounts",
       summary: "Your API tokens (never the secrets)",
       auth: "required",
-      handler: async (c) => judge.listTokens(need(c.user)),
+      handler: async (c) => judge.listTokens(need(c.user), c.token),
     }),
     route({
       method: "POST",

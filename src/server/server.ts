@@ -11,9 +11,11 @@ import Fastify, {
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { jsonTextProblem, lineProblem } from "../judge/text.ts";
+import { judgeKey } from "../judge/unsubscribe.ts";
 import { arrival } from "../store/db.ts";
 import { EventHub } from "./events.ts";
 import {
+  attackMail,
   jsonErrorAt,
   Limits,
   type LimitsConfig,
@@ -57,6 +59,8 @@ export interface ServerOptions {
    * (tests); `entente serve` turns it on (ENTENTE_WARMUP=0 turns it off).
    */
   readonly warmUp?: boolean;
+  /** The sender of the judge's mail to account owners (an attack on their password). */
+  readonly mailFrom?: string;
 }
 
 export interface RunningServer {
@@ -157,7 +161,21 @@ async function buildApp(
   const { judge } = opts;
   const hub = new EventHub(judge, opts.pollMs ?? 500);
   const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
-  const limits = new Limits(opts.limits, judge.now);
+  const limits = new Limits(opts.limits, judge.now, {
+    key: () => judgeKey(judge.store, "login-devices"),
+    // The owner of an account under attack is told by mail, once for each attack.
+    onAttack: async (a) => {
+      const mail = attackMail(a);
+      try {
+        const sent = await judge.mailOwner(a.account, opts.mailFrom ?? "entente@localhost", mail);
+        log(
+          `login: ${a.failures} wrong passwords for account ${a.account} from new addresses; ${sent ? "its owner is mailed" : "its owner has no mail address"}`,
+        );
+      } catch (e) {
+        log(`login: mailing the owner of ${a.account}: ${(e as Error).stack ?? e}`);
+      }
+    },
+  });
 
   const app = Fastify({
     logger: false,
@@ -390,7 +408,10 @@ async function buildApp(
         }
         const user = token ? await arrival.run(arrived, () => judge.authenticate(token)) : null;
         if (token && !user)
-          throw new HttpError(401, "this token is unknown or revoked; log in again");
+          throw new HttpError(
+            401,
+            "this token is unknown or revoked, or has expired (unused for too long: docs/judge.md); log in again",
+          );
         if (r.auth === "required" && !user) {
           throw new HttpError(
             401,
