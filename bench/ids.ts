@@ -22,9 +22,10 @@ try {
   const store = await openStore({ sqlitePath: join(dir, "bench.sqlite") });
   const clock = new Clock();
   const judge = new Judge({ store, now: clock.now });
-  const gm = (await judge.register("bench-gm", "password1")).user;
+  const gm = (await judge.register("bench-gm", "correct horse battery")).user;
   const players: Record<string, User> = {};
-  for (const p of POWERS) players[p] = (await judge.register(`bench-${p}`, "password1")).user;
+  for (const p of POWERS)
+    players[p] = (await judge.register(`bench-${p}`, "correct horse battery")).user;
   const games: string[] = [];
   for (let k = 0; k < 2; k++) {
     const g = await judge.createGame(gm, { name: `game ${k}` });

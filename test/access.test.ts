@@ -301,7 +301,7 @@ async function build(t: TestContext): Promise<World> {
   const users: Record<string, User> = {};
   const tokens = { anon: null } as Record<Actor, string | null>;
   const reg = async (who: string) => {
-    const r = await judge.register(`acc-${who}`, "password1");
+    const r = await judge.register(`acc-${who}`, "correct horse battery");
     users[who] = r.user;
     tokens[who as Actor] = r.token;
     return r.user;

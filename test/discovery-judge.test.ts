@@ -83,7 +83,7 @@ describe("Age of Discovery in the judge: creation", () => {
     const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 1e9 });
     t.after(() => server.close());
     const api = new Api(`http://127.0.0.1:${server.port}`);
-    const gm = await judge.register("gm-counts", "password1");
+    const gm = await judge.register("gm-counts", "correct horse battery");
     const nine = await api.ok<J>(
       "POST",
       "/api/games",
@@ -185,8 +185,8 @@ for (const kind of STORE_KINDS) {
       t.after(() => server.close());
       const api = new Api(`http://127.0.0.1:${server.port}`);
       const { map: dmap, global: gmap } = discoveryMap(SEED, PLAYERS);
-      const gm = await judge.register(`dgm-${kind}`, "password1");
-      const outsider = await judge.register(`dout-${kind}`, "password1");
+      const gm = await judge.register(`dgm-${kind}`, "correct horse battery");
+      const outsider = await judge.register(`dout-${kind}`, "correct horse battery");
       const game = await api.ok<J>(
         "POST",
         "/api/games",
@@ -207,13 +207,13 @@ for (const kind of STORE_KINDS) {
       const observerCode = invites.find((i) => i.role === "observer")!.code;
       const tokens: Record<number, string> = {};
       for (let p = 1; p <= PLAYERS; p++) {
-        const u = await judge.register(`d${p}-${kind}`, "password1");
+        const u = await judge.register(`d${p}-${kind}`, "correct horse battery");
         tokens[p] = u.token;
         const by = p === 2 ? { power: "Brigantia" } : { power: String(p) };
         const view = await api.ok<J>("POST", `/api/invites/${code}`, by, u.token);
         assert.deepEqual((view.you as J).powers, [String(p)], `player ${p} sits at ${p}`);
       }
-      const obs = await judge.register(`dobs-${kind}`, "password1");
+      const obs = await judge.register(`dobs-${kind}`, "correct horse battery");
       await api.ok("POST", `/api/invites/${observerCode}`, {}, obs.token);
       const started = await api.ok<J>("GET", `/api/games/${id}`, undefined, gm.token);
       assert.equal(started.status, "active", "started when the last seat is taken");

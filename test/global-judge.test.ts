@@ -31,8 +31,8 @@ for (const kind of STORE_KINDS) {
       const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 1e9 });
       t.after(() => server.close());
       const api = new Api(`http://127.0.0.1:${server.port}`);
-      const gm = await judge.register(`gm-${kind}`, "password1");
-      const outsider = await judge.register(`out-${kind}`, "password1");
+      const gm = await judge.register(`gm-${kind}`, "correct horse battery");
+      const outsider = await judge.register(`out-${kind}`, "correct horse battery");
       const game = await api.ok<J>(
         "POST",
         "/api/games",
@@ -70,12 +70,12 @@ for (const kind of STORE_KINDS) {
       assert.match(String((disc.body as J).error), /9 to 20 players/, "with a reason");
       const tokens: Record<string, string> = {};
       for (let p = 1; p <= 11; p++) {
-        const u = await judge.register(`p${p}-${kind}`, "password1");
+        const u = await judge.register(`p${p}-${kind}`, "correct horse battery");
         tokens[p] = u.token;
         const view = await api.ok<J>("POST", `/api/invites/${code}`, { power: String(p) }, u.token);
         assert.deepEqual((view.you as J).powers, [String(p)], `player ${p} sits at power ${p}`);
       }
-      const obs = await judge.register(`obs-${kind}`, "password1");
+      const obs = await judge.register(`obs-${kind}`, "correct horse battery");
       await api.ok("POST", `/api/invites/${observerCode}`, {}, obs.token);
       const started = await api.ok<J>("GET", `/api/games/${id}`, undefined, gm.token);
       assert.equal(started.status, "active", "the game starts when the last seat is taken");

@@ -26,7 +26,7 @@ export interface Table {
 
 let n = 0;
 export const user = async (judge: Judge, name: string) =>
-  (await judge.register(`${name}${++n}`, "password1")).user;
+  (await judge.register(`${name}${++n}`, "correct horse battery")).user;
 
 export async function table(
   t: Parameters<typeof testStore>[0],

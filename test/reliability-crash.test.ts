@@ -90,7 +90,7 @@ for (const { kind, processes } of CASES) {
     const api = new Api(servers[0]!.base);
     const gm = await api.ok<{ token: string }>("POST", "/api/users", {
       name: "gm",
-      password: "password",
+      password: "correct horse battery",
     });
     const players: { game: string; power: string; token: string }[] = [];
     for (let g = 0; g < 3; g++) {
@@ -104,7 +104,7 @@ for (const { kind, processes } of CASES) {
       for (const p of POWERS) {
         const u = await api.ok<{ token: string }>("POST", "/api/users", {
           name: `${p}-${g}`,
-          password: "password",
+          password: "correct horse battery",
         });
         await api.ok("POST", `/api/invites/${code}`, { power: p }, u.token);
         players.push({ game: game.id, power: p, token: u.token });

@@ -120,10 +120,10 @@ describe("rate limits", () => {
     const body = (await res.json()) as { error: string };
     assert.match(body.error, /too many wrong passwords.*try again in \d+ seconds/, body.error);
     // Another account is not affected.
-    await judge.register("bystander", "password-2");
+    await judge.register("bystander", "second horse battery");
     const other = await api.call("POST", "/api/login", {
       name: "bystander",
-      password: "password-2",
+      password: "second horse battery",
     });
     assert.equal(other.status, 200, "another account logs in");
     clock.advance(wait * 1000);
@@ -185,13 +185,13 @@ describe("rate limits", () => {
       registrationsPerAddress: { max: 3, windowMs: 3_600_000 },
     });
     for (let i = 0; i < 3; i++) {
-      await api.ok("POST", "/api/users", { name: `user${i}`, password: "password1" });
+      await api.ok("POST", "/api/users", { name: `user${i}`, password: "correct horse battery" });
     }
     const before = await snapshot(store);
     const res = await fetch(`${api.base}/api/users`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${7}` },
-      body: JSON.stringify({ name: "user9", password: "password1" }),
+      body: JSON.stringify({ name: "user9", password: "correct horse battery" }),
     });
     assert.equal(res.status, 429, "the fourth account from one address waits");
     assert.equal(res.headers.get("retry-after"), "3600", "an hour's window");
@@ -201,9 +201,15 @@ describe("rate limits", () => {
     );
     assert.equal(await snapshot(store), before, "nothing stored");
     for (let i = 0; i < 5; i++) {
-      await api.call("POST", "/api/login", { name: `user${i % 3}`, password: "password1" });
+      await api.call("POST", "/api/login", {
+        name: `user${i % 3}`,
+        password: "correct horse battery",
+      });
     }
-    const r = await api.call("POST", "/api/login", { name: "user0", password: "password1" });
+    const r = await api.call("POST", "/api/login", {
+      name: "user0",
+      password: "correct horse battery",
+    });
     assert.equal(r.status, 429, "the sixth login from one address in a minute waits");
   });
 
@@ -220,7 +226,7 @@ describe("rate limits", () => {
           "content-type": "application/json",
           "x-forwarded-for": `203.0.113.${Math.floor(Math.random() * 250)}, ${from}`,
         },
-        body: JSON.stringify({ name, password: "password1" }),
+        body: JSON.stringify({ name, password: "correct horse battery" }),
       }).then((r) => r.status);
     assert.equal(await reg("alice", "192.0.2.1"), 201, "first client");
     assert.equal(await reg("bob", "192.0.2.2"), 201, "second client");
@@ -266,8 +272,8 @@ describe("rate limits", () => {
       pressPerUser: { max: 3, windowMs: 600_000 },
       sandboxPerAddress: { max: 2, windowMs: 60_000 },
     });
-    const gm = await judge.register("maker", "password1");
-    const other = await judge.register("other", "password1");
+    const gm = await judge.register("maker", "correct horse battery");
+    const other = await judge.register("other", "correct horse battery");
     const bad = await api.call("POST", "/api/games", { name: "x", variant: "atlantis" }, gm.token);
     assert.equal(bad.status, 400, "a refused request is not counted");
     for (const n of [1, 2]) {
@@ -290,7 +296,7 @@ describe("rate limits", () => {
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS) {
-      const u = await judge.register(`talker-${p}`, "password1");
+      const u = await judge.register(`talker-${p}`, "correct horse battery");
       await judge.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
@@ -319,12 +325,12 @@ describe("rate limits", () => {
 
   test("the orders-rate quota: a token bucket per player and game (429, Retry-After, when to send again); nothing taken is lost", async (t) => {
     const { api, judge, clock, store } = await world(t, {}, { burst: 3, perSecond: 0.5 });
-    const gm = await judge.register("orders-gm", "password1");
+    const gm = await judge.register("orders-gm", "correct horse battery");
     const game = await judge.createGame(gm.user, { name: "revisions" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS) {
-      const u = await judge.register(`reviser-${p}`, "password1");
+      const u = await judge.register(`reviser-${p}`, "correct horse battery");
       await judge.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
@@ -439,7 +445,7 @@ describe("rate limits", () => {
 describe("bodies and JSON", () => {
   test("oversized bodies: 413 with a message, announced or chunked; nothing stored", async (t) => {
     const { base, store, judge } = await world(t);
-    const { token } = await judge.register("writer", "password1");
+    const { token } = await judge.register("writer", "correct horse battery");
     const before = await snapshot(store);
     const big = JSON.stringify({ name: "x".repeat(1_200_000) });
     for (const chunked of [false, true]) {
@@ -461,7 +467,7 @@ describe("bodies and JSON", () => {
 
   test("malformed JSON: 400 saying where; nothing stored", async (t) => {
     const { base, store, judge } = await world(t);
-    const { token } = await judge.register("writer", "password1");
+    const { token } = await judge.register("writer", "correct horse battery");
     const cases: [string, RegExp][] = [
       ['{"name": "g",\n "variant": }', /line 2, column 13: expected a value.*found "}"/],
       ['{"name": "g"', /line 1, column 13: expected ',' or '}' after a property, found the end/],
@@ -489,7 +495,7 @@ describe("bodies and JSON", () => {
 describe("bad input to the judge: a clear error each, nothing stored", () => {
   test("unknown variants, orders for the wrong phase, out of turn, after the end", async (t) => {
     const { api, judge, store, clock } = await world(t);
-    const gm = await judge.register("gm", "password1");
+    const gm = await judge.register("gm", "correct horse battery");
     const refused = async (
       what: string,
       method: string,
@@ -545,7 +551,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS.slice(0, 6)) {
-      const u = await judge.register(`p-${p}`, "password1");
+      const u = await judge.register(`p-${p}`, "correct horse battery");
       await judge.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
@@ -559,7 +565,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       409,
       /not started/,
     );
-    const last = await judge.register("p-turkey", "password1");
+    const last = await judge.register("p-turkey", "correct horse battery");
     await judge.acceptInvite(last.user, code, { power: "turkey" });
     await refused(
       "orders for a later phase",
@@ -677,7 +683,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
 describe("inputs that once gave a 500 (issue 21)", () => {
   test("a malformed percent-escape in a path parameter: 400 with a message, not a 500", async (t) => {
     const { base, judge } = await world(t);
-    const { token } = await judge.register("writer", "password1");
+    const { token } = await judge.register("writer", "correct horse battery");
     for (const [method, path] of [
       ["GET", "/api/games/%E0%A4%A"],
       ["GET", "/api/invites/%zz"],
@@ -697,7 +703,7 @@ describe("inputs that once gave a 500 (issue 21)", () => {
 
   test("valid JSON nested thousands of levels inside rules, variantData or the sandbox: 400 before anything recurses", async (t) => {
     const { base, judge, store } = await world(t);
-    const { token } = await judge.register("writer", "password1");
+    const { token } = await judge.register("writer", "correct horse battery");
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
     const before = await snapshot(store);
     const cases: [string, string][] = [
@@ -729,10 +735,10 @@ describe("inputs that once gave a 500 (issue 21)", () => {
 
   test("fields named like inherited properties are unknown fields; a body that is not JSON is 415", async (t) => {
     const { base, api, judge, store } = await world(t);
-    const { token } = await judge.register("writer", "password1");
+    const { token } = await judge.register("writer", "correct horse battery");
     const before = await snapshot(store);
     for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
-      const text = `{"name":"newbie","password":"password1","${field}":{"x":1}}`;
+      const text = `{"name":"newbie","password":"correct horse battery","${field}":{"x":1}}`;
       const r = await raw(base, "POST", "/api/users", text);
       assert.equal(r.status, 400, `${field}: ${r.text}`);
       const msg = (JSON.parse(r.text) as { error: string }).error;
@@ -751,9 +757,15 @@ describe("inputs that once gave a 500 (issue 21)", () => {
       "application/x-www-form-urlencoded",
       "multipart/form-data; boundary=x",
     ]) {
-      const r = await raw(base, "POST", "/api/users", '{"name":"newbie","password":"password1"}', {
-        "content-type": type,
-      });
+      const r = await raw(
+        base,
+        "POST",
+        "/api/users",
+        '{"name":"newbie","password":"correct horse battery"}',
+        {
+          "content-type": type,
+        },
+      );
       assert.equal(r.status, 415, `${type}: ${r.text}`);
       const msg = (JSON.parse(r.text) as { error: string }).error;
       assert.match(msg, /Content-Type.*application\/json/, `${type}: ${msg}`);
@@ -764,7 +776,7 @@ describe("inputs that once gave a 500 (issue 21)", () => {
         resolve(res.statusCode ?? 0);
       });
       req.on("error", reject);
-      req.end('{"name":"newbie","password":"password1"}');
+      req.end('{"name":"newbie","password":"correct horse battery"}');
     });
     assert.equal(missing, 415, "a body without a Content-Type");
     assert.equal(await snapshot(store), before, "nothing stored");
@@ -772,7 +784,7 @@ describe("inputs that once gave a 500 (issue 21)", () => {
       base,
       "POST",
       "/api/users",
-      '{"name":"newbie","password":"password1"}',
+      '{"name":"newbie","password":"correct horse battery"}',
       {
         "content-type": "application/json; charset=utf-8",
       },
@@ -819,11 +831,11 @@ describe("secrets at rest and pages", () => {
   test("security headers on every response; names and press escaped in every page", async (t) => {
     const { api, judge } = await world(t);
     const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
-    const gm = await judge.register("gm", "password1");
+    const gm = await judge.register("gm", "correct horse battery");
     const game = await judge.createGame(gm.user, { name: `Game ${evil}`.slice(0, 80) });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     for (const p of POWERS) {
-      const u = await judge.register(`p-${p}`, "password1");
+      const u = await judge.register(`p-${p}`, "correct horse battery");
       await judge.acceptInvite(u.user, code, { power: p });
       await judge.sendPress(u.user, game.id, { to: "all", body: `${p}: ${evil}` });
     }

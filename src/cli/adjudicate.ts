@@ -1,6 +1,7 @@
 import { adjudicate } from "../engine/adjudicate.ts";
 import {
   PositionError,
+  positionProblem,
   type ResultJson,
   readOrders,
   readPosition,
@@ -53,6 +54,8 @@ export function adjudicateJson(
   }
   try {
     const position = readPosition(obj, variant);
+    const problem = positionProblem(variant, position);
+    if (problem) return { error: problem };
     const orders = readOrders(obj, variant);
     const sequential = checkSequential(variant, position, rules);
     if (sequential) return { error: sequential };

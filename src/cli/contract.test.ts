@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { ResultJson } from "../engine/position-json.ts";
 import { DATC_RULES, readRules } from "../engine/rules.ts";
-import { adjudicateJson } from "./adjudicate.ts";
+import { adjudicateAnyJson, adjudicateJson } from "./adjudicate.ts";
 
 /*
  * The engine through the contract's JSON, position by position: the phase sequence, retreats,
@@ -451,5 +451,37 @@ describe("explanations of successes", () => {
       result(held, "england", 0).explanation,
       "held with strength 2 (supported by F nth) against A wal - yor 1",
     );
+  });
+});
+
+describe("positions the contract refuses (an error line saying why)", () => {
+  test("a movement phase with dislodged units: they are not silently ignored", () => {
+    const out = adjudicateJson(
+      {
+        variant: "classical",
+        phase: "S1901M",
+        units: { france: ["A par"], germany: ["A mun"] },
+        dislodged: { france: [{ unit: "A bur", from: "mun" }] },
+        orders: { france: ["A par H"] },
+      },
+      DATC_RULES,
+    );
+    assert.ok("error" in out, "refused");
+    assert.match(out.error, /"dislodged" is for retreat phases.*S1901M is a movement phase/);
+    assert.match(out.error, /S1901R/, "it says what would be right");
+    // An empty "dislodged" (as the contract's own `next` writes it) is still accepted.
+    const empty = adjudicateJson(
+      { phase: "S1901M", units: { france: ["A par"] }, dislodged: {}, orders: {} },
+      DATC_RULES,
+    );
+    assert.ok(!("error" in empty), JSON.stringify(empty));
+  });
+
+  test("a Global Diplomacy position with no units is refused; no units given is the start", () => {
+    const none = adjudicateAnyJson({ variant: "global", turn: 2, units: {} }, DATC_RULES);
+    assert.ok("error" in none, "refused");
+    assert.match(String(none.error), /no power has a unit.*leave "units" out/);
+    const start = adjudicateAnyJson({ variant: "global" }, DATC_RULES);
+    assert.ok(!("error" in start), JSON.stringify(start).slice(0, 200));
   });
 });

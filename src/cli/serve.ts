@@ -31,6 +31,15 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
   return n;
 }
 
+/** ENTENTE_TOKEN_IDLE_DAYS: tokens unused this many days expire; 0 never; default 90. */
+export function tokenIdle(v: string | undefined): number | null | undefined {
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 36_500)
+    throw new Error(`ENTENTE_TOKEN_IDLE_DAYS must be a number of days (0: never), not "${v}"`);
+  return n === 0 ? null : n * 86_400_000;
+}
+
 /**
  * The orders-rate quota (src/judge/submissions.ts): ENTENTE_ORDERS_BURST order sets one
  * player may send in one game at once, then ENTENTE_ORDERS_PER_SECOND (fractions allowed:
@@ -100,9 +109,17 @@ export async function serve(opts: ServeOptions): Promise<void> {
     failpoint: env.ENTENTE_FAILPOINT || undefined,
     publicUrl,
     ordersRate: orders,
+    // Tokens unused this many days expire (default 90; 0: never).
+    tokenIdleMs: tokenIdle(env.ENTENTE_TOKEN_IDLE_DAYS),
   });
+  const mailCfg = mailConfig(
+    env,
+    { smtpPort: opts.smtpPort, smtpHost: opts.smtpHost },
+    opts.data ?? "data",
+  );
   const server = await startServer({
     judge,
+    mailFrom: mailCfg.from,
     port,
     host,
     tickMs: positiveInt("ENTENTE_TICK_MS", env.ENTENTE_TICK_MS, 1000),
@@ -115,7 +132,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log,
   });
   log(
-    `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}); API at /api/docs`,
+    `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}; process ${process.pid}); API at /api/docs`,
   );
   if (proxies !== false) {
     log(
@@ -125,11 +142,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     );
   }
   // Play by email: results and reminders always; the receiver and IMAP when configured.
-  const mail = await startMail(
-    judge,
-    mailConfig(env, { smtpPort: opts.smtpPort, smtpHost: opts.smtpHost }, opts.data ?? "data"),
-    log,
-  );
+  const mail = await startMail(judge, mailCfg, log);
   if (mail.receiverPort !== null) log(`mail receiver (SMTP) on port ${mail.receiverPort}`);
   const stop = async (signal: string) => {
     log(`${signal}: stopping`);

@@ -187,6 +187,17 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
   return { phase, units, dislodged, contested, centers };
 }
 
+/**
+ * Why a position cannot be adjudicated as given, or null: a movement phase with dislodged
+ * units (they retreat in the retreat phase that follows a movement phase; a movement phase
+ * starts with none, and the adjudicator would ignore them).
+ */
+export function positionProblem(variant: Variant, position: Position): string | null {
+  if (position.phase.type !== "M" || position.dislodged.length === 0) return null;
+  const d = position.dislodged[0]!;
+  return `"dislodged" is for retreat phases (R), but ${phaseName(position.phase)} is a movement phase, which starts with no dislodged units (${variant.powers.find((p) => p.id === d.power)?.name ?? d.power}'s unit in ${d.province} among them): leave "dislodged" out, or give the retreat phase it belongs to (e.g. "${position.phase.season}${position.phase.year}R")`;
+}
+
 export function readOrders(input: Record<string, unknown>, variant: Variant): OrderTexts {
   const out = new Map<PowerId, string[]>();
   if (input.orders === undefined || input.orders === null) return out;

@@ -3,8 +3,10 @@ import { conflict, invalid, notFound, unauthenticated } from "./errors.ts";
 import { iso } from "./game-data.ts";
 import { lookAlike, nameKey, nameProblem, normaliseName } from "./names.ts";
 import { hashPassword, newToken, randomId, tokenHash, verifyPassword } from "./password.ts";
+import { passwordProblem } from "./password-policy.ts";
 import type { User } from "./room.ts";
 import { Room } from "./room.ts";
+import { lineProblem } from "./text.ts";
 
 /*
  * Accounts: registration, login, API tokens, and who a token belongs to.
@@ -16,7 +18,8 @@ export class Accounts extends Room {
     const n = normaliseName(name);
     const problem = nameProblem(n);
     if (problem) throw invalid(problem);
-    if (password.length < 8) throw invalid("a password needs at least 8 characters");
+    const weak = await passwordProblem(password, n);
+    if (weak) throw invalid(weak);
     const hash = await hashPassword(password);
     const user = { id: randomId(12), name: n };
     const now = this.now();
@@ -52,7 +55,12 @@ export class Accounts extends Room {
     return { user, token: token.token };
   }
 
-  async login(name: string, password: string): Promise<{ user: User; token: string }> {
+  /** `label`: what the token is for, as the token list shows it (the browser and system). */
+  async login(
+    name: string,
+    password: string,
+    label = "login",
+  ): Promise<{ user: User; token: string }> {
     const row = await this.db
       .selectFrom("users")
       .selectAll()
@@ -70,11 +78,13 @@ export class Accounts extends Room {
     if (!(await verifyPassword(password, stored)) || !row) {
       throw unauthenticated("wrong user name or password");
     }
-    const token = await this.issueToken(row.id, "login");
+    const token = await this.issueToken(row.id, label);
     return { user: { id: row.id, name: row.name }, token: token.token };
   }
 
   async issueToken(userId: string, label: string): Promise<{ id: string; token: string }> {
+    const bad = lineProblem(label, "a token's label");
+    if (bad) throw invalid(bad);
     const token = newToken();
     const id = randomId(10);
     await this.db
@@ -91,18 +101,39 @@ export class Accounts extends Room {
     return { id, token };
   }
 
-  async listTokens(user: User) {
+  /**
+   * The user's tokens, never their secrets: label, made, last used, when it expires unused;
+   * `current` marks the one the caller used (`token`). Expired ones are deleted first.
+   */
+  async listTokens(user: User, token: string | null = null) {
+    const idle = this.core.tokenIdleMs;
+    if (idle !== null) {
+      const before = this.now() - idle;
+      await this.db
+        .deleteFrom("tokens")
+        .where("user_id", "=", user.id)
+        .where((eb) =>
+          eb.or([
+            eb("last_used_at", "<", before),
+            eb.and([eb("last_used_at", "is", null), eb("created_at", "<", before)]),
+          ]),
+        )
+        .execute();
+    }
     const rows = await this.db
       .selectFrom("tokens")
-      .select(["id", "label", "created_at", "last_used_at"])
+      .select(["id", "label", "created_at", "last_used_at", "token_hash"])
       .where("user_id", "=", user.id)
       .orderBy("created_at")
       .execute();
+    const mine = token === null ? null : tokenHash(token);
     return rows.map((r) => ({
       id: r.id,
       label: r.label,
       createdAt: iso(r.created_at),
       lastUsedAt: iso(r.last_used_at),
+      expiresAt: idle === null ? null : iso((r.last_used_at ?? r.created_at) + idle),
+      current: r.token_hash === mine,
     }));
   }
 
@@ -115,16 +146,69 @@ export class Accounts extends Room {
     if (Number(r.numDeletedRows) === 0) throw notFound(`no token "${id}" of yours`);
   }
 
+  /**
+   * Mails an account's owner at the address they gave (mail_users), through the judge's
+   * outbox (sent by the postman, or kept as an .eml without a mail server). `account` is the
+   * name as typed or its key. False when the account or its address is unknown.
+   */
+  async mailOwner(
+    account: string,
+    from: string,
+    mail: { subject: string; text: string },
+  ): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("users")
+      .innerJoin("mail_users", "mail_users.user_id", "users.id")
+      .select(["users.id", "mail_users.address"])
+      .where((eb) =>
+        eb.or([
+          eb(sql<string>`lower(users.name)`, "=", nameKey(account)),
+          eb("users.name", "=", normaliseName(account)),
+        ]),
+      )
+      .executeTakeFirst();
+    if (!row) return false;
+    await this.db
+      .insertInto("outbox")
+      .values({
+        game_id: null,
+        kind: "account",
+        from_addr: from,
+        to_addr: row.address,
+        subject: mail.subject,
+        body: mail.text,
+        in_reply_to: null,
+        list_unsubscribe: null,
+        created_at: this.now(),
+        sent_at: null,
+        error: null,
+      })
+      .execute();
+    return true;
+  }
+
   /** The user a token belongs to, or null. */
   async authenticate(token: string): Promise<User | null> {
     const row = await this.db
       .selectFrom("tokens")
       .innerJoin("users", "users.id", "tokens.user_id")
-      .select(["users.id", "users.name", "tokens.id as token_id", "tokens.last_used_at"])
+      .select([
+        "users.id",
+        "users.name",
+        "tokens.id as token_id",
+        "tokens.last_used_at",
+        "tokens.created_at",
+      ])
       .where("tokens.token_hash", "=", tokenHash(token))
       .executeTakeFirst();
     if (!row) return null;
     const now = this.now();
+    // A token unused for tokenIdleMs has expired: it is deleted, and the caller logs in again.
+    const idle = this.core.tokenIdleMs;
+    if (idle !== null && now - (row.last_used_at ?? row.created_at) > idle) {
+      await this.db.deleteFrom("tokens").where("id", "=", row.token_id).execute();
+      return null;
+    }
     if (row.last_used_at === null || now - row.last_used_at > 60_000) {
       await this.db
         .updateTable("tokens")

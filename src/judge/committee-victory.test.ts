@@ -27,7 +27,7 @@ let n = 0;
 async function account(api: Api, name: string): Promise<string> {
   const u = await api.ok<{ token: string }>("POST", "/api/users", {
     name: `${name}-${++n}`,
-    password: "password",
+    password: "correct horse battery",
   });
   return u.token;
 }

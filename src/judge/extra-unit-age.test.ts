@@ -19,14 +19,14 @@ for (const kind of STORE_KINDS) {
     const served = await serveJudge(t, kind);
     if (!served) return;
     const { api, judge, clock } = served;
-    const gm = await judge.register(`gm-${kind}`, "password1");
+    const gm = await judge.register(`gm-${kind}`, "correct horse battery");
     const created = await judge.createGame(gm.user, { name: "Dutchman", seed: 7 });
     const id = created.id;
     await configureMailGame(judge, gm.user, id, { abbreviation: "SED", address: GAME_ADDRESS });
     const code = created.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, Awaited<ReturnType<typeof judge.register>>["user"]> = {};
     for (const p of POWERS) {
-      players[p] = (await judge.register(`${p}-${kind}`, "password1")).user;
+      players[p] = (await judge.register(`${p}-${kind}`, "correct horse battery")).user;
       await judge.acceptInvite(players[p]!, code, { power: p });
     }
     const pass = async (france: string[]) => {

@@ -22,6 +22,7 @@ import type { GameSummary, GameView, Tx, User } from "./room.ts";
 import { type HostedGame, phaseTypeOf, Room } from "./room.ts";
 import { sequentialGameRules } from "./schedule.ts";
 import { lostSeats } from "./seat-loss.ts";
+import { lineProblem } from "./text.ts";
 
 /*
  * Games and seats: creating a game, the lobby's list, invitations, taking a seat, starting.
@@ -46,6 +47,10 @@ export class Games extends Room {
       label?: string | undefined;
     },
   ): Promise<GameView> {
+    const badName =
+      lineProblem(input.name, "a game's name") ??
+      (input.label === undefined ? null : lineProblem(input.label, "a game's label"));
+    if (badName) throw invalid(badName);
     if (input.variantData === undefined && input.variant && getGame(input.variant))
       return this.rooms.views.gameView(
         user,

@@ -9,7 +9,7 @@ import { readPublicUrl } from "./links.ts";
 import type { Reader } from "./numbering.ts";
 import { Press } from "./press.ts";
 import { TokenBuckets } from "./rate.ts";
-import type { JudgeConfig, JudgeCore, Rooms } from "./room.ts";
+import { DEFAULT_TOKEN_IDLE_MS, type JudgeConfig, type JudgeCore, type Rooms } from "./room.ts";
 import { DEFAULT_ORDERS_RATE, Submissions } from "./submissions.ts";
 import { UnitEdits } from "./unit-edits.ts";
 import { Views } from "./views.ts";
@@ -61,6 +61,7 @@ export class Judge {
       adjudications: 0,
       orderBuckets:
         cfg.ordersRate === null ? null : new TokenBuckets(cfg.ordersRate ?? DEFAULT_ORDERS_RATE),
+      tokenIdleMs: cfg.tokenIdleMs === undefined ? DEFAULT_TOKEN_IDLE_MS : cfg.tokenIdleMs,
       rooms: undefined as unknown as Rooms,
     };
     this.rooms = {
@@ -105,6 +106,10 @@ export class Judge {
 
   revokeToken(...a: Parameters<Accounts["revokeToken"]>): ReturnType<Accounts["revokeToken"]> {
     return this.rooms.accounts.revokeToken(...a);
+  }
+
+  mailOwner(...a: Parameters<Accounts["mailOwner"]>): ReturnType<Accounts["mailOwner"]> {
+    return this.rooms.accounts.mailOwner(...a);
   }
 
   authenticate(...a: Parameters<Accounts["authenticate"]>): ReturnType<Accounts["authenticate"]> {

@@ -6,6 +6,7 @@ import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
 import { checkLabel, labelFree } from "./labels.ts";
 import { randomId } from "./password.ts";
+import { lineProblem } from "./text.ts";
 
 /*
  * The judge's side of play by email (docs/email.md): a player's mail address and secret, a
@@ -36,6 +37,8 @@ export function normalAddress(a: string): string {
 }
 
 function checkAddress(a: string, what: string): string {
+  const bad = lineProblem(a, what);
+  if (bad) throw invalid(bad);
   const n = normalAddress(a);
   if (!ADDRESS.test(n) || n.length > 254) {
     throw invalid(`${what} must be a mail address like name@example.org, not "${a}"`);

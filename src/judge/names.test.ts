@@ -52,27 +52,46 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const judge = new Judge({ store: ts.store });
-      await judge.register("pl_italy", "password1");
-      await judge.register("Émile", "password1");
-      const cyrillic = await refusal(() => judge.register("pl_itаly", "password1"));
+      await judge.register("pl_italy", "correct horse battery");
+      await judge.register("Émile", "correct horse battery");
+      const cyrillic = await refusal(() => judge.register("pl_itаly", "correct horse battery"));
       assert.equal(cyrillic.kind, "invalid", cyrillic.message);
       assert.match(cyrillic.message, /Latin and Cyrillic/, cyrillic.message);
-      const digit = await refusal(() => judge.register("pl_ita1y", "password1"));
+      const digit = await refusal(() => judge.register("pl_ita1y", "correct horse battery"));
       assert.equal(digit.kind, "conflict", digit.message);
       assert.match(digit.message, /looks like "pl_italy", which is taken/, digit.message);
-      const wide = await refusal(() => judge.register("ｐｌ＿ｉｔａｌｙ", "password1"));
+      const wide = await refusal(() => judge.register("ｐｌ＿ｉｔａｌｙ", "correct horse battery"));
       assert.equal(wide.kind, "conflict", `full-width is the same name: ${wide.message}`);
-      const invisible = await refusal(() => judge.register("pl_\u200ditaly", "password1"));
+      const invisible = await refusal(() =>
+        judge.register("pl_\u200ditaly", "correct horse battery"),
+      );
       assert.equal(invisible.kind, "invalid", invisible.message);
-      const styled = await judge.register("𝐌𝐚𝐫𝐭𝐚", "password1");
+      const styled = await judge.register("𝐌𝐚𝐫𝐭𝐚", "correct horse battery");
       assert.equal(styled.user.name, "Marta", "stored normalised");
-      assert.equal((await judge.login("ｍａｒｔａ", "password1")).user.name, "Marta", "logs in");
-      assert.equal((await judge.login("Émile", "password1")).user.name, "Émile", "as written");
       assert.equal(
-        (await judge.login("E\u0301mile", "password1")).user.name,
+        (await judge.login("ｍａｒｔａ", "correct horse battery")).user.name,
+        "Marta",
+        "logs in",
+      );
+      assert.equal(
+        (await judge.login("Émile", "correct horse battery")).user.name,
+        "Émile",
+        "as written",
+      );
+      assert.equal(
+        (await judge.login("E\u0301mile", "correct horse battery")).user.name,
         "Émile",
         "decomposed",
       );
     });
   });
 }
+
+test("names: a name that differs from a taken one only by diacritics is taken (issue 28)", () => {
+  const taken = ["plaaustria", "Emile"];
+  assert.equal(lookAlike("plaausṭria", taken), "plaaustria", "t with a dot below");
+  assert.equal(lookAlike("pláaustriа".replace("а", "a"), taken), "plaaustria", "an acute accent");
+  assert.equal(lookAlike("E\u0301mile", taken), "Emile", "a combining accent");
+  assert.equal(lookAlike("Émîlè", taken), "Emile", "several");
+  assert.equal(lookAlike("plaausria", taken), undefined, "a different name");
+});

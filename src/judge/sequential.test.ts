@@ -526,7 +526,12 @@ test("over the API: the GM's tools, refusals for players and observers, nothing 
   if (!s) return;
   const { api } = s;
   const account = async (name: string) =>
-    (await api.ok<{ token: string }>("POST", "/api/users", { name, password: "password1" })).token;
+    (
+      await api.ok<{ token: string }>("POST", "/api/users", {
+        name,
+        password: "correct horse battery",
+      })
+    ).token;
   const gm = await account("seqgm");
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",

@@ -1,5 +1,5 @@
 import type { PowerId } from "../engine/types.ts";
-import { conflict, forbidden, tooOften } from "./errors.ts";
+import { conflict, forbidden, invalid, tooOften } from "./errors.ts";
 import { isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import { latestSetRows } from "./latest.ts";
@@ -14,6 +14,7 @@ import {
 import type { Bucket } from "./rate.ts";
 import type { SubmissionAnswer, Tx, User } from "./room.ts";
 import { Room } from "./room.ts";
+import { textProblem } from "./text.ts";
 
 /**
  * The orders-rate quota's default: each player may send 60 order sets in one game at once,
@@ -83,6 +84,12 @@ export class Submissions extends Room {
     input: SubmissionInput & { phase?: string | undefined },
     readOptions: ReadOptions = {},
   ): Promise<SubmissionAnswer> {
+    // Orders by mail too: no NUL (PostgreSQL cannot store it) or bidirectional override.
+    const lines = typeof input.orders === "string" ? [input.orders] : input.orders;
+    for (const line of lines) {
+      const bad = textProblem(line, "the orders");
+      if (bad) throw invalid(bad);
+    }
     const quota = this.core.orderBuckets;
     const key = `${gameId}\n${user.id}`;
     if (quota) {

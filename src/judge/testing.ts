@@ -39,7 +39,7 @@ let counter = 0;
 
 /** A user without the cost of a real password hash per test (register once, reuse tokens). */
 export async function user(judge: Judge, name: string): Promise<User> {
-  return (await judge.register(`${name}${++counter}`, "password1")).user;
+  return (await judge.register(`${name}${++counter}`, "correct horse battery")).user;
 }
 
 export async function sevenPlayerGame(

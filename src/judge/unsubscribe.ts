@@ -15,28 +15,42 @@ import { setNotices } from "./mail.ts";
  */
 
 const KEY_NAME = "unsubscribe";
-const keys = new WeakMap<Store, Promise<Buffer>>();
+const keys = new WeakMap<Store, Map<string, Promise<Buffer>>>();
 
 /** The store's signing key, made by the first process that needs it (the same for all). */
 export function unsubscribeKey(store: Store): Promise<Buffer> {
-  let key = keys.get(store);
+  return judgeKey(store, KEY_NAME);
+}
+
+/**
+ * A signing key of the store's (`judge_keys`) by its name, made by the first process that
+ * needs it: the same for every server on the store (unsubscribe links, login devices).
+ */
+export function judgeKey(store: Store, name: string): Promise<Buffer> {
+  let byName = keys.get(store);
+  if (!byName) {
+    byName = new Map();
+    keys.set(store, byName);
+  }
+  const named = byName;
+  let key = named.get(name);
   if (!key) {
     key = (async () => {
       const db = store.db;
       await db
         .insertInto("judge_keys")
-        .values({ name: KEY_NAME, value: randomBytes(32).toString("base64url") })
+        .values({ name, value: randomBytes(32).toString("base64url") })
         .onConflict((oc) => oc.column("name").doNothing())
         .execute();
       const row = await db
         .selectFrom("judge_keys")
         .select("value")
-        .where("name", "=", KEY_NAME)
+        .where("name", "=", name)
         .executeTakeFirstOrThrow();
       return Buffer.from(row.value, "base64url");
     })();
-    key.catch(() => keys.delete(store));
-    keys.set(store, key);
+    key.catch(() => named.delete(name));
+    named.set(name, key);
   }
   return key;
 }

@@ -20,11 +20,11 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
   const api = new Api(`http://127.0.0.1:${server.port}`);
   const gm = await api.ok<{ token: string }>("POST", "/api/users", {
     name: "gm",
-    password: "password1",
+    password: "correct horse battery",
   });
   const ann = await api.ok<{ token: string }>("POST", "/api/users", {
     name: "ann",
-    password: "password1",
+    password: "correct horse battery",
   });
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
@@ -36,7 +36,7 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
   await api.ok("POST", `/api/invites/${code}`, {}, ann.token);
   const bob = await api.ok<{ token: string }>("POST", "/api/users", {
     name: "bob",
-    password: "password1",
+    password: "correct horse battery",
   });
   await api.ok("POST", `/api/invites/${code}`, {}, bob.token);
 

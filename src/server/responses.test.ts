@@ -91,11 +91,11 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
 
   const gm = await fits<{ token: string }>("POST", "/api/users", "/api/users", undefined, {
     name: "gamemaster",
-    password: "gm-secret",
+    password: "gm secret words",
   });
   await fits("POST", "/api/login", "/api/login", undefined, {
     name: "gamemaster",
-    password: "gm-secret",
+    password: "gm secret words",
   });
   await fits("GET", "/api/health", "/api/health");
   await fits("GET", "/api/variants", "/api/variants");
@@ -119,7 +119,7 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
   for (const p of POWERS) {
     const u = await api.ok<{ token: string }>("POST", "/api/users", {
       name: `${p}-player`,
-      password: "password",
+      password: "correct horse battery",
     });
     tok[p] = u.token;
     await fits("POST", `/api/invites/${code}`, "/api/invites/{code}", u.token, { power: p });
@@ -232,7 +232,7 @@ test("an Age of Discovery game's view and each viewer's own map fit their schema
   };
   const gm = await api.ok<{ token: string }>("POST", "/api/users", {
     name: "gm",
-    password: "gm-password",
+    password: "gm horse battery",
   });
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
@@ -245,7 +245,7 @@ test("an Age of Discovery game's view and each viewer's own map fit their schema
   for (let p = 1; p <= 9; p++) {
     const u = await api.ok<{ token: string }>("POST", "/api/users", {
       name: `d${p}`,
-      password: `d${p}-password`,
+      password: `d${p} horse battery`,
     });
     await api.ok("POST", `/api/invites/${code}`, { power: String(p) }, u.token);
     players.push(u.token);

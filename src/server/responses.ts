@@ -33,7 +33,13 @@ const described = (description: string): Schema<Record<string, unknown>> => ({
 const user = obj({ id: text("user id"), name: text() }, "a user");
 
 export const authAnswer = obj(
-  { user, token: text("the API token: send it as Authorization: Bearer <token>") },
+  {
+    user,
+    token: text("the API token: send it as Authorization: Bearer <token>"),
+    device: text(
+      "this client's login device token for the account: send it as `device` with later logins, so that guessing by others never pauses them (docs/judge.md)",
+    ),
+  },
   "the account and a new token",
 );
 
@@ -45,6 +51,10 @@ export const tokensAnswer = many(
     label: text(),
     createdAt: iso("made"),
     lastUsedAt: nullable(iso("last used")),
+    expiresAt: nullable(
+      iso("when it expires if it is not used before (never: null); docs/judge.md"),
+    ),
+    current: bool("the token this request was made with"),
   }),
 );
 
@@ -59,7 +69,6 @@ export const healthAnswer = obj({
   status: oneOf(["ok"] as const),
   database: text("sqlite or postgres"),
   time: iso("the server's clock"),
-  pid: int(),
   adjudications: int({ description: "phases adjudicated since the server started" }),
 });
 

@@ -41,7 +41,12 @@ import { webRoutes } from "./web.ts";
  */
 
 const name = str({ min: 2, max: 40, description: "user name", example: "alice" });
-const password = str({ min: 8, max: 200, description: "at least 8 characters" });
+const password = str({
+  min: 8,
+  max: 200,
+  description:
+    "at least 8 characters, not white space only, not your name, not a commonly breached password (docs/judge.md)",
+});
 const power = str({ min: 1, max: 40, description: "a power's id or name", example: "england" });
 
 const optionsSchema = obj(
@@ -118,6 +123,34 @@ const afterParam = (q: URLSearchParams, header?: string | string[]): number => {
   return n;
 };
 
+/**
+ * A login token's label: the browser and system it came from (`login: Firefox on Linux`),
+ * from the User-Agent, so that the token list tells one device from another.
+ */
+export function loginLabel(agent: string | undefined): string {
+  const a = agent ?? "";
+  const browser =
+    [
+      ["Edge", /Edg\//],
+      ["Opera", /OPR\//],
+      ["Firefox", /Firefox\//],
+      ["Chrome", /Chrome\//],
+      ["Safari", /Safari\//],
+      ["curl", /^curl\//],
+      ["a program", /^(node|undici|python|Go-http|okhttp)/i],
+    ].find(([, re]) => (re as RegExp).test(a))?.[0] ?? null;
+  const system =
+    [
+      ["Android", /Android/],
+      ["iOS", /iPhone|iPad/],
+      ["Windows", /Windows/],
+      ["macOS", /Mac OS X|Macintosh/],
+      ["Linux", /Linux/],
+    ].find(([, re]) => (re as RegExp).test(a))?.[0] ?? null;
+  if (!browser && !system) return "login";
+  return `login: ${browser ?? "a browser"}${system ? ` on ${system}` : ""}`;
+}
+
 const pid = (c: Ctx<unknown>): number => {
   const n = Number(c.params.pid);
   if (!Number.isInteger(n) || n < 1) throw invalid(`no proposal "${c.params.pid}"`);
@@ -137,7 +170,8 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
         status: "ok",
         database: info.database,
         time: new Date(judge.now()).toISOString(),
-        pid: process.pid,
+        // No process id: it tells a stranger nothing they need and an attacker on the machine
+        // something; the operator reads it in the start line of the log (entente serve).
         adjudications: judge.adjudications,
       }),
     }),
@@ -221,12 +255,29 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "accounts",
       summary: "Log in with name and password; answers with a new token",
       auth: "none",
-      body: obj({ name, password: str({ min: 1, max: 200 }) }),
+      body: obj({
+        name,
+        password: str({ min: 1, max: 200 }),
+        device: optional(
+          str({
+            max: 200,
+            description:
+              "the login device token an earlier login or registration of this account answered with",
+          }),
+        ),
+        code: optional(
+          str({
+            max: 40,
+            description: "the one-time code mailed to the owner of an account under attack",
+          }),
+        ),
+      }),
       responses: {
         401: "wrong name or password",
         429: "too many logins from your address, or wrong passwords for the account: wait Retry-After seconds",
       },
-      handler: async (c) => judge.login(c.body.name, c.body.password),
+      handler: async (c) =>
+        judge.login(c.body.name, c.body.password, loginLabel(c.req.headers["user-agent"])),
     }),
     route({
       method: "GET",
@@ -244,7 +295,7 @@ export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string 
       tag: "accounts",
       summary: "Your API tokens (never the secrets)",
       auth: "required",
-      handler: async (c) => judge.listTokens(need(c.user)),
+      handler: async (c) => judge.listTokens(need(c.user), c.token),
     }),
     route({
       method: "POST",

@@ -38,7 +38,7 @@ for (const kind of STORE_KINDS) {
       const { api, clock } = s;
       const gm = await api.ok<{ token: string }>("POST", "/api/users", {
         name: "gamemaster",
-        password: "gm-secret",
+        password: "gm secret words",
       });
       let game = await api.ok<GameJson>(
         "POST",
@@ -60,7 +60,7 @@ for (const kind of STORE_KINDS) {
       for (const p of POWERS) {
         const u = await api.ok<{ token: string }>("POST", "/api/users", {
           name: `${p}-player`,
-          password: "password",
+          password: "correct horse battery",
         });
         tok[p] = u.token;
         await api.ok("POST", `/api/invites/${code}`, { power: p }, u.token);
@@ -392,15 +392,21 @@ for (const kind of STORE_KINDS) {
       await bad(
         "POST",
         "/api/users",
-        { name: "xy", password: "12345678", admin: true },
+        { name: "xy", password: "correct horse battery", admin: true },
         400,
         /body.admin: unknown field/,
       );
       const u = await api.ok<{ token: string }>("POST", "/api/users", {
         name: "ann",
-        password: "12345678",
+        password: "correct horse battery",
       });
-      await bad("POST", "/api/users", { name: "ANN", password: "12345678" }, 409, /taken/);
+      await bad(
+        "POST",
+        "/api/users",
+        { name: "ANN", password: "correct horse battery" },
+        409,
+        /taken/,
+      );
       await bad("POST", "/api/games", { name: "g" }, 401, /log in/);
       await bad("POST", "/api/games", { name: "g" }, 401, /unknown or revoked/, "ent_wrong");
       await bad(

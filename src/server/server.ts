@@ -10,9 +10,12 @@ import Fastify, {
 } from "fastify";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
+import { jsonTextProblem, lineProblem } from "../judge/text.ts";
+import { judgeKey } from "../judge/unsubscribe.ts";
 import { arrival } from "../store/db.ts";
 import { EventHub } from "./events.ts";
 import {
+  attackMail,
   jsonErrorAt,
   Limits,
   type LimitsConfig,
@@ -56,6 +59,8 @@ export interface ServerOptions {
    * (tests); `entente serve` turns it on (ENTENTE_WARMUP=0 turns it off).
    */
   readonly warmUp?: boolean;
+  /** The sender of the judge's mail to account owners (an attack on their password). */
+  readonly mailFrom?: string;
 }
 
 export interface RunningServer {
@@ -92,6 +97,20 @@ const callers = new WeakMap<
   FastifyRequest,
   { user: User | null; token: string | null; arrived: number }
 >();
+
+/** The 400 message for the first query parameter `r` does not take, or null. */
+function unknownQueryMessage(r: Route, query: URLSearchParams): string | null {
+  const takes = Object.keys(r.query ?? {});
+  for (const k of query.keys()) {
+    if (takes.includes(k)) continue;
+    const accepted =
+      takes.length === 0
+        ? "it takes no query parameters"
+        : `it takes ${takes.map((t) => `"${t}"`).join(", ")}`;
+    return `unknown query parameter "${k}" for ${r.method} ${r.path}: ${accepted}; leave it out (to act on a power or a phase, put it in the body or the path as the API documents)`;
+  }
+  return null;
+}
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { judge } = opts;
@@ -142,7 +161,21 @@ async function buildApp(
   const { judge } = opts;
   const hub = new EventHub(judge, opts.pollMs ?? 500);
   const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
-  const limits = new Limits(opts.limits, judge.now);
+  const limits = new Limits(opts.limits, judge.now, {
+    key: () => judgeKey(judge.store, "login-devices"),
+    // The owner of an account under attack is told by mail, once for each attack.
+    onAttack: async (a) => {
+      const mail = attackMail(a);
+      try {
+        const sent = await judge.mailOwner(a.account, opts.mailFrom ?? "entente@localhost", mail);
+        log(
+          `login: ${a.failures} wrong passwords for account ${a.account} from new addresses; ${sent ? "its owner is mailed" : "its owner has no mail address"}`,
+        );
+      } catch (e) {
+        log(`login: mailing the owner of ${a.account}: ${(e as Error).stack ?? e}`);
+      }
+    },
+  });
 
   const app = Fastify({
     logger: false,
@@ -210,7 +243,13 @@ async function buildApp(
       return;
     }
     const deep = tooDeep(value);
-    if (deep) done(new HttpError(400, tooDeepMessage(deep)), undefined);
+    if (deep) {
+      done(new HttpError(400, tooDeepMessage(deep)), undefined);
+      return;
+    }
+    // No field of any route stores a NUL (PostgreSQL cannot) or a bidirectional override.
+    const unsafe = jsonTextProblem(value);
+    if (unsafe) done(new HttpError(400, unsafe), undefined);
     else done(null, value);
   });
 
@@ -344,6 +383,20 @@ async function buildApp(
         // request first (src/store/sqlite-group.ts), so its later steps do not queue behind
         // requests that came after it.
         const arrived = performance.now();
+        for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+          const bad = lineProblem(v, `the path's ${k}`);
+          if (bad) throw new HttpError(400, bad);
+        }
+        const query = new URL(request.url, "http://localhost").searchParams;
+        // A query parameter the route does not take is refused, not ignored: a caller who
+        // wrote `votes/1?power=england` meant something the route would not have done.
+        const unknown = unknownQueryMessage(r, query);
+        if (unknown) throw new HttpError(400, unknown);
+        for (const [k, v] of query) {
+          const bad =
+            lineProblem(v, `the query's ${k}`) ?? lineProblem(k, "a query parameter's name");
+          if (bad) throw new HttpError(400, bad);
+        }
         const header = request.headers.authorization;
         let token: string | null = null;
         if (header) {
@@ -355,7 +408,10 @@ async function buildApp(
         }
         const user = token ? await arrival.run(arrived, () => judge.authenticate(token)) : null;
         if (token && !user)
-          throw new HttpError(401, "this token is unknown or revoked; log in again");
+          throw new HttpError(
+            401,
+            "this token is unknown or revoked, or has expired (unused for too long: docs/judge.md); log in again",
+          );
         if (r.auth === "required" && !user) {
           throw new HttpError(
             401,

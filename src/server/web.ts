@@ -9,6 +9,7 @@ import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "
 import { formatOrder, type Order } from "../engine/orders.ts";
 import {
   PositionError,
+  positionProblem,
   readOrders,
   readPosition,
   writePosition,
@@ -308,7 +309,7 @@ function sandboxInput(body: Record<string, unknown>): {
   }
   try {
     const position = readPosition({ ...body, variant: id }, variant);
-    const problem = checkSequential(variant, position, rules);
+    const problem = positionProblem(variant, position) ?? checkSequential(variant, position, rules);
     if (problem) throw invalid(problem);
     return { variant, position, rules };
   } catch (e) {

@@ -2,6 +2,7 @@ import { ApiError, get, post, session } from "./api.ts";
 import { countdown, fill, h, message } from "./dom.ts";
 import { lostSeatShort } from "./seat.ts";
 import { mailSettings } from "./settings.ts";
+import { tokenSettings } from "./tokens.ts";
 import type { GameSummary, GameView } from "./types.ts";
 
 /*
@@ -27,16 +28,32 @@ export function loginForm(after: () => void): HTMLElement {
     autocomplete: "current-password",
     required: true,
   });
+  // The one-time code the judge mails an account's owner while strangers guess its password:
+  // asked for only when a login is paused (docs/judge.md).
+  const code = h("input", { name: "code", autocomplete: "one-time-code", hidden: true });
+  const codeField = field("One-time code from the judge's mail", code);
+  codeField.hidden = true;
   const out = h("div", { "aria-live": "polite" });
   const go = async (path: string) => {
+    const who = name.value.trim();
+    // This browser's login device token for the account: guessing by others never pauses it.
+    const deviceKey = `entente.device.${who.normalize("NFKC").toLowerCase()}`;
     try {
-      const r = await post<{ token: string; user: { name: string } }>(path, {
-        name: name.value.trim(),
+      const device = localStorage.getItem(deviceKey);
+      const r = await post<{ token: string; device?: string; user: { name: string } }>(path, {
+        name: who,
         password: password.value,
+        ...(device && path === "/api/login" ? { device } : {}),
+        ...(code.value.trim() && path === "/api/login" ? { code: code.value.trim() } : {}),
       });
+      if (r.device) localStorage.setItem(deviceKey, r.device);
       session.set(r.token, r.user.name);
       after();
     } catch (e) {
+      if (e instanceof ApiError && e.status === 429 && /one-time code/.test(e.message)) {
+        codeField.hidden = false;
+        code.hidden = false;
+      }
       fill(out, message((e as Error).message, "error"));
     }
   };
@@ -46,6 +63,7 @@ export function loginForm(after: () => void): HTMLElement {
     h("h2", {}, "Log in"),
     field("Name", name),
     field("Password", password),
+    codeField,
     h(
       "div",
       { class: "row" },
@@ -246,6 +264,7 @@ export async function lobbyPage(app: HTMLElement): Promise<void> {
     h("div", { class: "cols" }, createForm(variants), joinForm()),
     h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
     await mailSettings(),
+    await tokenSettings(() => void lobbyPage(app)),
   );
 }
 

@@ -51,7 +51,7 @@ export class BrowserHarness {
   private readonly errors = new WeakMap<Page, string[]>();
   private tmp = "";
 
-  /** Starts the server and the browser; `users` get accounts (password `NAME-password`). */
+  /** Starts the server and the browser; `users` get accounts (password `NAME-judge-password`). */
   async start(users: readonly string[]): Promise<void> {
     if (!existsSync(CHROMIUM)) {
       throw new Error(
@@ -77,7 +77,7 @@ export class BrowserHarness {
 
   /** An account for `name` (made once), its token kept for `as`. */
   async account(name: string): Promise<string> {
-    this.tokens[name] ??= (await this.judge.register(name, `${name}-password`)).token;
+    this.tokens[name] ??= (await this.judge.register(name, `${name}-judge-password`)).token;
     return this.tokens[name]!;
   }
 

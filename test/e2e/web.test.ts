@@ -99,7 +99,7 @@ describe("the web client in Chromium", { timeout: 240_000 }, () => {
     const page = await h.anonymous();
     await page.goto(`${base}/`);
     await page.getByLabel("Name", { exact: true }).fill("chair");
-    await page.getByLabel("Password").fill("chair-password");
+    await page.getByLabel("Password").fill("chair-judge-password");
     await page.getByRole("button", { name: "Log in" }).click();
     const form = page.getByRole("form", { name: "create a game" });
     await form.locator('input[name="game-name"]').fill("<b>Club</b> & game");

@@ -35,6 +35,12 @@ export function adjudicateFamilyJson(
 ): Record<string, unknown> {
   try {
     const state = readGlobalPosition(map, input);
+    // A board with no unit on it is no game to adjudicate (every power's commands would
+    // fail or do nothing): refused, as the classical reader refuses what it cannot use.
+    if (state.units.length === 0)
+      throw new GlobalPositionError(
+        'units: no power has a unit, so there is nothing to adjudicate; give each power\'s units (e.g. {"3": ["F 233", "A 16"]}), or leave "units" out for the map\'s start',
+      );
     const rules = readGlobalRules(input.rules);
     const orders: Record<PowerId, string[]> = {};
     if (input.orders !== undefined) {
