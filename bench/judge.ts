@@ -5,7 +5,6 @@
 // (b) the adjudicate-and-store step of the judge, timed in-process, phase after phase.
 // Prints one JSON line. Only 127.0.0.1 is spoken to; temporary data is removed at the end.
 // docs/performance.md ("The judge") explains the method and gives the figures.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -21,9 +20,11 @@ import { randomOrders } from "../src/engine/selfplay.ts";
 import { powerId } from "../src/engine/types.ts";
 import type { Judge } from "../src/judge/judge.ts";
 import { Clock, POWERS, sevenPlayerGame, type TestGame } from "../src/judge/testing.ts";
+import { START_MS } from "../src/server/process.ts";
 import { Api, waitFor } from "../src/server/testing.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { dropSchema, freshSchemaName, postgresUrl } from "../src/store/testing.ts";
+import { startChild } from "../src/testing/children.ts";
 import { getScenario } from "../src/variants/scenarios.ts";
 
 // autocannon ships no types; the little of its API used here.
@@ -179,16 +180,19 @@ async function serveProcess(env: Record<string, string>, extra: string[]) {
         ],
       ]
     : [join(ROOT, "bin/entente"), serveArgs];
-  const proc = spawn(cmd, argv, {
+  // In a process group of its own, ended when this process exits however it exits, and when
+  // it does not start (src/testing/children.ts).
+  const child = startChild(cmd, argv, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const proc = child.proc;
   let output = "";
-  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const exited = child.exited;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`the server did not start:\n${output}`)),
-      30_000,
+      () => reject(new Error(`the server did not start within ${START_MS} ms:\n${output}`)),
+      START_MS,
     );
     const read = (d: Buffer) => {
       output += d.toString();
@@ -204,6 +208,9 @@ async function serveProcess(env: Record<string, string>, extra: string[]) {
       clearTimeout(timer);
       reject(new Error(`the server exited:\n${output}`));
     });
+  }).catch(async (e: unknown) => {
+    await child.kill9();
+    throw e;
   });
   return {
     base: `http://127.0.0.1:${port}`,
@@ -217,8 +224,8 @@ async function serveProcess(env: Record<string, string>, extra: string[]) {
       }
     },
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
-      await exited;
+      // SIGTERM (the profile is written then); SIGKILL if it has not exited within 60 s.
+      if (!(await child.end(60_000, 30_000))) throw new Error("the server did not exit");
     },
   };
 }

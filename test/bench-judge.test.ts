@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { runChild } from "../src/testing/children.ts";
 
 /*
  * The judge benchmark (bench/judge.ts) still runs: a one-second, low-rate pass and a few
@@ -14,11 +13,13 @@ import { promisify } from "node:util";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 test("bench/judge.ts --seconds 1 --rate 50 exits 0 and prints its JSON line", async () => {
-  const { stdout } = await promisify(execFile)(
+  // Its own process group: ended with the server it starts should the bound pass.
+  const { status, stdout, stderr } = await runChild(
     process.execPath,
     ["--import", "tsx", "bench/judge.ts", "--seconds", "1", "--rate", "50", "--phases", "20"],
-    { cwd: ROOT, timeout: 120_000, env: { ...process.env, DATABASE_URL: "" } },
+    { cwd: ROOT, timeoutMs: 300_000, env: { ...process.env, DATABASE_URL: "" } },
   );
+  assert.equal(status, 0, stderr);
   const out = JSON.parse(stdout.trim().split("\n").pop()!);
   for (const key of ["node", "cpu", "cores", "loadAverage", "orders", "adjudicate", "targets"]) {
     assert.ok(key in out, `no "${key}" in ${stdout}`);

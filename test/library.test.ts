@@ -36,9 +36,12 @@ test("a consumer in another directory imports the package by name, with its type
     symlinkSync(root, join(dir, "node_modules", "entente"), "dir");
     writeFileSync(join(dir, "package.json"), '{ "type": "module", "private": true }\n');
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+    // Bounded (spawnSync's timeout, then SIGKILL): each is one node process.
+    const bound = { timeout: 300_000, killSignal: "SIGKILL" } as const;
     const out = execFileSync(process.execPath, ["--import", tsx, "consumer.ts"], {
       cwd: dir,
       encoding: "utf8",
+      ...bound,
     });
     const got = JSON.parse(out) as { played: string[]; phase: string; centres: number };
     assert.equal(got.played[0], "S1901M", "the first phase played is S1901M");
@@ -63,7 +66,11 @@ test("a consumer in another directory imports the package by name, with its type
       }),
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8" });
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], {
+      cwd: dir,
+      encoding: "utf8",
+      ...bound,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { writePosition } from "../src/engine/position-json.ts";
 import { type ServerProcess, spawnServer } from "../src/server/process.ts";
-import { Api } from "../src/server/testing.ts";
+import { Api, waitFor } from "../src/server/testing.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { dropSchema, freshSchemaName, postgresForTest } from "../src/store/testing.ts";
 import { classical } from "../src/variants/classical/index.ts";
@@ -151,7 +151,14 @@ for (const { kind, processes } of CASES) {
     };
     const loops = players.map(play);
     for (let k = 0; k < KILLS; k++) {
-      await new Promise((r) => setTimeout(r, 600 + Math.random() * 900));
+      // A random moment once the players are at it again (on a loaded machine a restarted
+      // server may take seconds to serve its first answers): some sets acknowledged since.
+      const acked = acks.length;
+      await waitFor(
+        "order sets acknowledged since the start",
+        async () => acks.length >= acked + 5,
+      );
+      await new Promise((r) => setTimeout(r, Math.random() * 900));
       const victim = Math.floor(Math.random() * servers.length);
       dead[victim] = true;
       await servers[victim]!.kill9();
@@ -160,7 +167,15 @@ for (const { kind, processes } of CASES) {
       servers[victim] = await start();
       dead[victim] = false;
     }
-    await new Promise((r) => setTimeout(r, 300)); // let the last due phases resolve
+    // Phases were adjudicated while killing: at least three in all (bounded wait).
+    const games = [...new Set(players.map((p) => p.game))];
+    await waitFor("three phases adjudicated in all", async () => {
+      const on = new Api(servers[0]!.base);
+      let n = 0;
+      for (const id of games)
+        n += (await on.ok<{ phaseIndex: number }>("GET", `/api/games/${id}`)).phaseIndex;
+      return n >= 3;
+    });
     stop = true;
     await Promise.all(loops);
     for (const s of servers) await s.stop();

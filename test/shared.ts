@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runSync } from "../src/testing/children.ts";
 
 /*
  * Access to ../shared (the DATC cases and real games), which sits beside the repository on
@@ -80,7 +80,7 @@ const BIN = fileURLToPath(new URL("../bin/entente", import.meta.url));
 /** Inputs through `bin/entente adjudicate` as one JSON Lines batch: one answer per input. */
 export function adjudicateBatch(inputs: readonly object[]): AdjudicateOutput[] {
   const stdin = inputs.map((i) => JSON.stringify(i)).join("\n");
-  const r = spawnSync(BIN, ["adjudicate"], { input: stdin, encoding: "utf8" });
+  const r = runSync(BIN, ["adjudicate"], { input: stdin, encoding: "utf8" });
   assert.equal(r.stderr, "", "adjudicate wrote to stderr");
   const lines = r.stdout.trim().split("\n");
   assert.equal(lines.length, inputs.length, "one output line per case");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { startChild } from "../testing/children.ts";
 
 /*
  * `entente agent` as an agent in another language sees it: a child process spoken to in
@@ -15,7 +15,8 @@ const bin = fileURLToPath(new URL("../../bin/entente", import.meta.url));
 type Answer = Record<string, unknown> & { ok: boolean };
 
 test("entente agent plays games over JSON Lines", async () => {
-  const child = spawn(bin, ["agent"], { stdio: ["pipe", "pipe", "inherit"] });
+  const agent = startChild(bin, ["agent"], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = agent.proc;
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const ask = async (req: unknown): Promise<Answer> => {
     child.stdin!.write(`${typeof req === "string" ? req : JSON.stringify(req)}\n`);
@@ -83,7 +84,13 @@ test("entente agent plays games over JSON Lines", async () => {
     assert.match(String(none.error), /no game 99/, "an unknown game is refused");
     assert.equal((await ask({ op: "state", game })).ok, true, "and the session goes on");
   } finally {
+    // Its input closed, it ends; if it does not within the bound, it is ended.
     child.stdin!.end();
-    await new Promise((resolve) => child.on("close", resolve));
+    const ended = await Promise.race([
+      agent.exited,
+      new Promise<null>((r) => setTimeout(() => r(null), 30_000).unref()),
+    ]);
+    if (!ended) await agent.end();
+    assert.ok(ended, "the agent ends when its input closes");
   }
 });

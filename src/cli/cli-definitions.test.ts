@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import type { Command } from "commander";
+import { runSync } from "../testing/children.ts";
 import { completionScript } from "./completion.ts";
 import { allCommands, buildProgram, commandPath, examplesOf } from "./program.ts";
 import { cliReference } from "./reference.ts";
@@ -364,7 +364,7 @@ describe("shell completion from the definitions", () => {
   const bash = completionScript(program, "bash");
   const complete = (line: string[]): string[] => {
     const script = `${bash}\nCOMP_WORDS=(${line.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${line.length - 1}; _entente; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    const r = spawnSync("bash", ["-c", script], { encoding: "utf8" });
+    const r = runSync("bash", ["-c", script], { encoding: "utf8" });
     assert.equal(r.status, 0, `bash ran the script: ${r.stderr}`);
     return r.stdout.split("\n").filter((w) => w !== "");
   };
@@ -401,7 +401,7 @@ describe("shell completion from the definitions", () => {
     for (const c of commands) assert.ok(zsh.includes(`" ${words(c).join(" ")}"`), commandPath(c));
     const file = join(dir, "_entente");
     writeFileSync(file, zsh);
-    const check = spawnSync("zsh", ["-n", file], { encoding: "utf8" });
+    const check = runSync("zsh", ["-n", file], { encoding: "utf8" });
     if (check.error) {
       t.skip("zsh is not installed here");
       return;

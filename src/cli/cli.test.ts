@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runSync } from "../testing/children.ts";
 
 /* The command line as a user meets it: `bin/entente` after `npm install`. */
 
 const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
 
 function entente(args: string[], input = "") {
-  const r = spawnSync(BIN, args, { input, encoding: "utf8" });
+  const r = runSync(BIN, args, { input, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -187,10 +187,10 @@ test("selfplay and bench run from a bundle made at start, and leave no temporary
   const tmp = mkdtempSync(`${tmpdir()}/entente-`);
   const env = { ...process.env, TMPDIR: tmp };
   const args = ["selfplay", "--games", "3", "--seed", "2", "--until", "1902", "--workers", "2"];
-  const r = spawnSync(BIN, args, { encoding: "utf8", env });
+  const r = runSync(BIN, args, { encoding: "utf8", env });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).games, 3);
-  const b = spawnSync(BIN, ["bench", "selfplay", "--games", "2", "--years", "1"], {
+  const b = runSync(BIN, ["bench", "selfplay", "--games", "2", "--years", "1"], {
     encoding: "utf8",
     env,
   });
@@ -198,7 +198,7 @@ test("selfplay and bench run from a bundle made at start, and leave no temporary
   assert.equal(JSON.parse(b.stdout).games, 2);
   assert.deepEqual(readdirSync(tmp), [], "the bundle's directory is removed once loaded");
   // Bad input is refused as under tsx (before any worker starts).
-  const bad = spawnSync(BIN, ["selfplay", "--games", "2", "--workers", "2", "--rules", "x"], {
+  const bad = runSync(BIN, ["selfplay", "--games", "2", "--workers", "2", "--rules", "x"], {
     encoding: "utf8",
     env,
   });
@@ -236,7 +236,7 @@ test("selfplay: --shard I/N parts, concatenated in order, are exactly the whole 
 
 test("a reader that closes the pipe early (| head) ends the command quietly, not with EPIPE", () => {
   // `true` exits before node has started, so every write meets a closed pipe.
-  const r = spawnSync("bash", ["-c", `set -o pipefail; "${BIN}" variant show classical | true`], {
+  const r = runSync("bash", ["-c", `set -o pipefail; "${BIN}" variant show classical | true`], {
     encoding: "utf8",
   });
   assert.equal(r.status, 0, `the pipeline succeeds (stderr: ${r.stderr})`);
@@ -371,7 +371,7 @@ test("selfplay --variant europe1935 runs 35 years from 1935 by default; --until 
 });
 
 test("self-play shows its progress on a terminal, not when piped", () => {
-  const script = spawnSync(
+  const script = runSync(
     "script",
     ["-qfec", `"${BIN}" selfplay --games 2 --years 1`, "/dev/null"],
     {

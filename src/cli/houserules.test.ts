@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { ResultJson } from "../engine/position-json.ts";
 import { DATC_RULES, HOUSE_RULES, readRules } from "../engine/rules.ts";
+import { runSync } from "../testing/children.ts";
 import { adjudicateJson } from "./adjudicate.ts";
 
 /*
@@ -643,7 +643,7 @@ describe("the houserules profile on the command line", () => {
       units: { austria: ["A vie"], germany: ["A mun"] },
       orders: { austria: ["A Viena - Tyo"], germany: ["A mun - bre"] },
     };
-    const r = spawnSync(bin, ["adjudicate", "--rules", "houserules"], {
+    const r = runSync(bin, ["adjudicate", "--rules", "houserules"], {
       input: JSON.stringify(input),
       encoding: "utf8",
     });
@@ -651,7 +651,7 @@ describe("the houserules profile on the command line", () => {
     const out = JSON.parse(r.stdout) as ResultJson;
     assert.equal(entry(out, "austria", 0).order, "A vie - tyr");
     assert.equal(entry(out, "germany", 0).result, "invalid");
-    const plain = spawnSync(bin, ["adjudicate"], {
+    const plain = runSync(bin, ["adjudicate"], {
       input: JSON.stringify(input),
       encoding: "utf8",
     });

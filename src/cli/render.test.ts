@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runSync } from "../testing/children.ts";
 import { CliError } from "./games.ts";
 import { cmdRender } from "./render.ts";
 
@@ -16,7 +16,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test("bin/entente render writes an SVG of a variant's start", () => {
   const out = join(dir, "start.svg");
-  const r = spawnSync(BIN, ["render", "--variant", "classical", "--out", out], {
+  const r = runSync(BIN, ["render", "--variant", "classical", "--out", out], {
     encoding: "utf8",
   });
   assert.equal(r.status, 0, `render failed: ${r.stderr}`);
@@ -29,12 +29,12 @@ test("bin/entente render writes an SVG of a variant's start", () => {
 test("render draws a record's phase with its orders, as PNG, in the colour-blind palette", () => {
   const record = join(dir, "game.json");
   const orders = join(dir, "orders.json");
-  assert.equal(spawnSync(BIN, ["new", "--out", record]).status, 0, "new record");
+  assert.equal(runSync(BIN, ["new", "--out", record]).status, 0, "new record");
   writeFileSync(
     orders,
     JSON.stringify({ france: ["A par - bur"], germany: ["A mun - bur"], england: ["F lon - nth"] }),
   );
-  assert.equal(spawnSync(BIN, ["play", record, orders, "--out", record]).status, 0, "play a phase");
+  assert.equal(runSync(BIN, ["play", record, orders, "--out", record]).status, 0, "play a phase");
 
   const svgOut = join(dir, "s1901.svg");
   assert.match(

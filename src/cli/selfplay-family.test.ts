@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { GameRulesError, hosted } from "../engine/game.ts";
+import { runSync } from "../testing/children.ts";
 import { globalRules } from "../variants/global/rules.ts";
 import { gameRules, getGame } from "../variants/registry.ts";
 import { playFamilyGame } from "./selfplay.ts";
@@ -12,7 +12,7 @@ import { playFamilyGame } from "./selfplay.ts";
 const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
 
 function entente(args: string[]) {
-  const r = spawnSync(BIN, args, { encoding: "utf8" });
+  const r = runSync(BIN, args, { encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -4,6 +4,7 @@ import { GameRulesError } from "../engine/game.ts";
 import { applyEdits } from "../engine/record.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
+import { inSnapshot } from "../store/db.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import type { FamilyHosting } from "../variants/global/rules.ts";
 import { gameFamily, getGame } from "../variants/registry.ts";
@@ -137,7 +138,12 @@ export async function isFamilyGame(db: Kysely<DB>, gameId: string): Promise<bool
   return is;
 }
 
-export async function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<FamilyGame> {
+/** A game of another family as stored, read on one snapshot of the database (`inSnapshot`). */
+export function loadFamilyGame(db: Kysely<DB>, gameId: string): Promise<FamilyGame> {
+  return inSnapshot(db, (snapshot) => readFamilyGame(snapshot, gameId));
+}
+
+async function readFamilyGame(db: Kysely<DB>, gameId: string): Promise<FamilyGame> {
   const game = await db.selectFrom("games").selectAll().where("id", "=", gameId).executeTakeFirst();
   if (!game || game.scenario !== FAMILY_SCENARIO) throw notFound(`no game "${gameId}"`);
   const head = parseJson<FamilyHead>(game.record_head);

@@ -11,6 +11,7 @@ import {
 } from "../engine/record.ts";
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
+import { inSnapshot } from "../store/db.ts";
 import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
@@ -130,7 +131,12 @@ async function phaseRecords(db: Kysely<DB>, gameId: string): Promise<PhaseRecord
   });
 }
 
-export async function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
+/** A game as stored, read on one snapshot of the database (`inSnapshot`). */
+export function loadGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
+  return inSnapshot(db, (snapshot) => readGame(snapshot, gameId));
+}
+
+async function readGame(db: Kysely<DB>, gameId: string): Promise<GameData> {
   // Asked at once: on SQLite they then wait for the connection once together, not one by one
   // behind every other request's queries (docs/reliability.md, load).
   const [game, state, stored, edits, members] = await Promise.all([

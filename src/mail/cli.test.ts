@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { testStore } from "../store/testing.ts";
+import { runChild } from "../testing/children.ts";
 import { addressOf, GAME_ADDRESS, mailTestGame, rawMail } from "./testing.ts";
 
 /* `entente mail ingest FILE.eml`: the same path as the receiver, from the command line. */
@@ -16,19 +16,7 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   delete env.DATABASE_URL;
   delete env.ENTENTE_SMTP_URL;
   delete env.ENTENTE_OUTBOX;
-  return new Promise((resolve, reject) => {
-    const p = spawn(BIN, args, { env });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    p.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    p.on("error", reject);
-    p.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  return runChild(BIN, args, { env });
 }
 
 test("mail ingest: handles a raw mail as the receiver does and prints the reply", async (t) => {

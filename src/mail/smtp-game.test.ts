@@ -60,7 +60,8 @@ async function mailboxes() {
   return { got, port, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-async function until<T>(what: string, f: () => T | undefined, ms = 5000): Promise<T> {
+/** Polls `f` until it answers; the bound is generous for a loaded machine (docs/reliability.md). */
+async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = f();

@@ -156,7 +156,9 @@ for (const kind of STORE_KINDS) {
     const before = (await outbox("results")).length;
     clock.t = Date.parse((await g.judge.gameView(g.gm, g.gameId)).deadline!) + 1;
     await served.judge.tick();
-    for (let i = 0; i < 200 && (await outbox("results")).length === before; i++) {
+    // Until the results are out (bounded generously: a loaded machine is slow).
+    const end = Date.now() + 60_000;
+    while ((await outbox("results")).length === before && Date.now() < end) {
       await notifier.tick();
       await new Promise((r) => setTimeout(r, 20));
     }

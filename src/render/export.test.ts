@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import type { OrderTexts } from "../engine/adjudicate.ts";
 import { newRecord, playPhase } from "../engine/record.ts";
 import { DATC_RULES } from "../engine/rules.ts";
 import type { Variant } from "../engine/variant.ts";
+import { runSync } from "../testing/children.ts";
 import { getVariant } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { recordFrames, recordGif, recordPngs } from "./export.ts";
@@ -91,7 +91,7 @@ describe("bin/entente render --gif", () => {
     const game = join(dir, "game.json");
     writeFileSync(game, JSON.stringify(record));
     const out = join(dir, "game.gif");
-    const r = spawnSync(BIN, ["render", "--record", game, "--gif", out, "--width", "400"], {
+    const r = runSync(BIN, ["render", "--record", game, "--gif", out, "--width", "400"], {
       encoding: "utf8",
     });
     assert.equal(r.status, 0, `render --gif failed: ${r.stderr}`);
@@ -100,7 +100,7 @@ describe("bin/entente render --gif", () => {
     assert.equal(delays.length, 4, "four frames");
     assert.equal(width, 400, "400 pixels wide");
     const bad = (args: string[], why: RegExp) => {
-      const b = spawnSync(BIN, ["render", ...args], { encoding: "utf8" });
+      const b = runSync(BIN, ["render", ...args], { encoding: "utf8" });
       assert.notEqual(b.status, 0, `${args.join(" ")} accepted`);
       assert.match(b.stderr, why, `${args.join(" ")}: ${b.stderr}`);
     };

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runSync } from "../testing/children.ts";
 import { discoveryMap } from "../variants/discovery/index.ts";
 import { areaName } from "../variants/discovery/names.ts";
 import { worldMap } from "../variants/global/world.ts";
@@ -245,7 +245,7 @@ describe("bin/entente render for the families", () => {
     const pos = join(dir, "world.json");
     writeFileSync(pos, JSON.stringify({ variant: "global", units: { "3": ["F 233"] } }));
     const svg = join(dir, "world.svg");
-    const r = spawnSync(BIN, ["render", "--variant", "global", "--position", pos, "--out", svg], {
+    const r = runSync(BIN, ["render", "--variant", "global", "--position", pos, "--out", svg], {
       encoding: "utf8",
     });
     assert.equal(r.status, 0, `render failed: ${r.stderr}`);
@@ -255,7 +255,7 @@ describe("bin/entente render for the families", () => {
 
   it("draws a player's generated map as PNG, and says what is wrong with bad arguments", () => {
     const png = join(dir, "p3.png");
-    const r = spawnSync(
+    const r = runSync(
       BIN,
       ["render", "--variant", "discovery", "--seed", "5", "--players", "9", "--player", "3"].concat(
         ["--out", png],
@@ -266,14 +266,14 @@ describe("bin/entente render for the families", () => {
     assert.match(r.stdout, /as player 3 knows it/, "whose view");
     assert.equal(readFileSync(png).subarray(1, 4).toString(), "PNG", "a PNG file");
     // Without --seed (or --position), the default seed's map, and it says which.
-    const dflt = spawnSync(
+    const dflt = runSync(
       BIN,
       ["render", "--variant", "discovery", "--players", "9", "--out", join(dir, "x.svg")],
       { encoding: "utf8" },
     );
     assert.equal(dflt.status, 0, `drawn with the default seed: ${dflt.stderr}`);
     assert.match(dflt.stdout, /map seed 1, the default; choose another with --seed S/, "says so");
-    const bad = spawnSync(
+    const bad = runSync(
       BIN,
       ["render", "--variant", "discovery", "--players", "9", "--player", "12"].concat([
         "--out",

@@ -156,14 +156,16 @@ test("kill -9 at any moment loses no accepted order; each phase is adjudicated o
   assert.deepEqual(phases[0]!.orders, expected, "adjudicated with the last accepted sets");
 
   // A deadline set before a crash is kept: it passes while the server is down.
+  const deadline = Date.now() + 1500;
   await api.ok(
     "POST",
     `/api/games/${game.id}/gm/deadline`,
-    { at: new Date(Date.now() + 1500).toISOString() },
+    { at: new Date(deadline).toISOString() },
     gm.token,
   );
   await server.kill9();
-  await new Promise((r) => setTimeout(r, 1600));
+  // Down until the deadline has passed (at once when the kill itself took that long).
+  await new Promise((r) => setTimeout(r, Math.max(0, deadline + 100 - Date.now())));
   server = await start();
   api = new Api(server.base);
   await waitFor("F1901M adjudicated after restart", async () => {
@@ -195,10 +197,15 @@ test("two server processes on one PostgreSQL database never adjudicate a phase t
   if (!url) return;
   const schema = freshSchemaName();
   const env = { DATABASE_URL: url, ENTENTE_PG_SCHEMA: schema, ENTENTE_TICK_MS: "5" };
-  const servers = await Promise.all([spawnServer(env), spawnServer(env)]);
+  // Both started at once; whichever did start is stopped, also when the other did not.
+  const started = await Promise.allSettled([spawnServer(env), spawnServer(env)]);
   t.after(async () => {
-    for (const s of servers) await s.stop();
+    for (const s of started) if (s.status === "fulfilled") await s.value.stop();
     await dropSchema(url, schema);
+  });
+  const servers = started.map((s) => {
+    if (s.status === "rejected") throw s.reason;
+    return s.value;
   });
   const [a, b] = servers.map((s) => new Api(s.base)) as [Api, Api];
   const gm = await a.ok<{ token: string }>("POST", "/api/users", {

@@ -1,8 +1,20 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startChild } from "../testing/children.ts";
 
-/* Starting `bin/entente serve` as a real process, for the crash and multi-process tests. */
+/*
+ * Starting `bin/entente serve` as a real process, for the crash and multi-process tests: in a
+ * process group of its own, ended with it (src/testing/children.ts), also when it fails to
+ * start and when the test file exits with it still running.
+ */
+
+/**
+ * How long a server may take to say it listens: generous, as a wait for something observable
+ * costs nothing when it comes early; a loaded 2-core machine (load average 16) took over 30 s
+ * to start two at once.
+ */
+export const START_MS = Number(process.env.ENTENTE_TEST_START_MS) || 120_000;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(ROOT, "bin", "entente");
@@ -17,7 +29,9 @@ export interface ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** What it printed. */
   log(): string;
+  /** SIGKILL to its process group; resolves when it has exited. */
   kill9(): Promise<void>;
+  /** SIGTERM to its process group (SIGKILL after a grace period); resolves when it has exited. */
   stop(): Promise<void>;
 }
 
@@ -35,7 +49,7 @@ export async function spawnServer(
     nodeArgs.length === 0
       ? [BIN, serve]
       : [process.execPath, [...nodeArgs, "--import", pathToFileURL(LOADER).href, MAIN, ...serve]];
-  const proc = spawn(cmd, argv, {
+  const child = startChild(cmd, argv, {
     // No warm-up before listening unless asked for (bench/load.ts): a test starts many servers.
     env: {
       ...process.env,
@@ -46,6 +60,7 @@ export async function spawnServer(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const proc = child.proc;
   let output = "";
   proc.stdout!.on("data", (d: Buffer) => {
     output += d.toString();
@@ -53,13 +68,17 @@ export async function spawnServer(
   proc.stderr!.on("data", (d: Buffer) => {
     output += d.toString();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once("exit", (code, signal) => resolve({ code, signal })),
-  );
+  const exited = child.exited;
+  const started = Date.now();
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`the server did not start:\n${output}`)),
-      30_000,
+      () =>
+        reject(
+          new Error(
+            `the server did not start within ${Math.round((Date.now() - started) / 1000)} s:\n${output}`,
+          ),
+        ),
+      START_MS,
     );
     const look = () => {
       const m = /http:\/\/localhost:(\d+)/.exec(output);
@@ -73,7 +92,15 @@ export async function spawnServer(
       clearTimeout(timer);
       reject(new Error(`the server exited at start:\n${output}`));
     });
+  }).catch(async (e: unknown) => {
+    // What was started is ended, whatever went wrong.
+    await child.kill9();
+    throw e;
   });
+  // Bounded waits: a process that outlives SIGKILL's wait is reported, not waited on for ever.
+  const gone = (what: string, e: Awaited<typeof exited> | null) => {
+    if (!e) throw new Error(`the server (pid ${proc.pid}) did not exit after ${what}`);
+  };
   return {
     proc,
     port,
@@ -81,12 +108,10 @@ export async function spawnServer(
     exited,
     log: () => output,
     async kill9() {
-      proc.kill("SIGKILL");
-      await exited;
+      gone("SIGKILL", await child.kill9(30_000));
     },
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
-      await exited;
+      gone("SIGTERM and SIGKILL", await child.end(30_000, 30_000));
     },
   };
 }

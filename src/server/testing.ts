@@ -143,17 +143,21 @@ export class SseReader {
   }
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
+/**
+ * Polls until `check` returns a value (not undefined/false), or fails after `ms`: generous, as
+ * a wait that comes early costs nothing and a loaded 2-core machine (load average 16) is many
+ * times slower than an idle one.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false>,
-  ms = 15_000,
+  ms = 120_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (${ms} ms)`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

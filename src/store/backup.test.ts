@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { Judge } from "../judge/judge.ts";
 import { Clock, type POWERS, sevenPlayerGame, type TestGame } from "../judge/testing.ts";
+import { waitFor } from "../server/testing.ts";
+import { runSync } from "../testing/children.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
 import { backupSqlite, restoreSqlite } from "./backup.ts";
 import { openStore, StoreError } from "./db.ts";
@@ -73,7 +74,8 @@ test("a backup taken while orders are written restores, and every game in it rep
       await new Promise((r) => setImmediate(r));
     }
   })();
-  await new Promise((r) => setTimeout(r, 200));
+  // The backup starts once some orders are acknowledged (bounded: a loaded machine is slow).
+  await waitFor("orders acknowledged before the backup", async () => acknowledged.length >= 3);
   const target = join(dir, "backup.sqlite");
   backupStarted = Date.now();
   const summary = await backupSqlite(live, target);
@@ -150,13 +152,13 @@ test("entente backup and restore on the command line; PostgreSQL is told its too
   const dir = mkdtempSync(join(tmpdir(), "entente-backup-cli-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(BIN, args, {
+    runSync(BIN, args, {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: "", ...env },
     });
   const data = join(dir, "data");
   mkdirSync(data);
-  const init = spawnSync(
+  const init = runSync(
     process.execPath,
     [
       "--import",

@@ -59,6 +59,26 @@ function sqliteDb(path: string): Kysely<DB> {
   });
 }
 
+/** The Kysely instances that speak to PostgreSQL (not their transactions). */
+const onPostgres = new WeakSet<Kysely<DB>>();
+
+/**
+ * Runs `read` (several reads that belong together) on one snapshot of the database: on
+ * PostgreSQL outside a transaction, in a read-only REPEATABLE READ transaction, for there
+ * every statement of a pool sees the database as it is when that statement starts, so reads
+ * run one after the other (or at once on several connections) could see a commit land
+ * between them (a game's phase moved on, its phase rows not yet: docs/reliability.md).
+ * Inside a transaction, or on SQLite (one connection), `read` runs as it is.
+ */
+export function inSnapshot<T>(db: Kysely<DB>, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (db.isTransaction || !onPostgres.has(db)) return read(db);
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .setAccessMode("read only")
+    .execute(read);
+}
+
 function postgresDb(url: string, schema: string | undefined): Kysely<DB> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -72,7 +92,9 @@ function postgresDb(url: string, schema: string | undefined): Kysely<DB> {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  onPostgres.add(db);
+  return db;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -310,7 +310,8 @@ test("if the checkpoint worker stops, SQLite's own checkpoints take over", async
   }
 });
 
-async function waitUntil(f: () => boolean, ms = 5000): Promise<void> {
+/** Polls `f` until true; the bound is generous for a loaded machine (docs/reliability.md). */
+async function waitUntil(f: () => boolean, ms = 60_000): Promise<void> {
   const until = performance.now() + ms;
   while (!f()) {
     if (performance.now() > until) throw new Error("timed out");

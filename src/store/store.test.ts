@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type Kysely, Migrator, sql } from "kysely";
-import { openStore, StoreError } from "./db.ts";
+import { inSnapshot, openStore, StoreError } from "./db.ts";
 import { migrationProvider } from "./migrations.ts";
 import { STORE_KINDS, testStore } from "./testing.ts";
 
@@ -218,3 +218,28 @@ async function seedGame(db: import("kysely").Kysely<import("./schema.ts").DB>) {
     })
     .execute();
 }
+
+test("on PostgreSQL, reads in inSnapshot see one snapshot: a commit landing between them is not seen", async (t) => {
+  const ts = await testStore(t, "postgres");
+  if (!ts) return;
+  const { db } = ts.store;
+  const other = await ts.reopen();
+  await seedGame(db);
+  const phaseOf = async (d: typeof db) =>
+    (await d.selectFrom("phase_state").select("phase_idx").executeTakeFirstOrThrow()).phase_idx;
+  // Without it, each statement sees the database as it is when it starts (as a game view
+  // once read the game moved on and its phase rows not yet: the committee test's failure).
+  let bump = 1;
+  const commitBetween = (read: (d: typeof db) => Promise<number>) => async (d: typeof db) => {
+    const first = await read(d);
+    await other.db.updateTable("phase_state").set({ phase_idx: bump++ }).execute();
+    return [first, await read(d)];
+  };
+  assert.deepEqual(await commitBetween(phaseOf)(db), [0, 1], "plain reads see the commit");
+  assert.deepEqual(await inSnapshot(db, commitBetween(phaseOf)), [1, 1], "one snapshot");
+  assert.equal(await phaseOf(db), 2, "the commit itself stands");
+  // Inside a transaction it runs as it is.
+  await db.transaction().execute(async (trx) => {
+    assert.equal(await inSnapshot(trx, phaseOf), 2);
+  });
+});

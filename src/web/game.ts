@@ -304,7 +304,12 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   showCentres();
   void showProjector();
   await Promise.all([
-    (report ? report.refresh() : Promise.resolve()).then(() => choose(panels[0]!)),
+    // The first tab once the report is read (its command box shows the report's commands),
+    // unless the user chose one meanwhile: theirs stands, shown again with the report.
+    (report ? report.refresh() : Promise.resolve()).then(() => {
+      const chosen = active();
+      return chosen ? chosen.show() : choose(panels[0]!);
+    }),
     ctx.draw(view.position),
     badges(),
   ]);

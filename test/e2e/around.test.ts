@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The page around the board in Chromium (issue 19): the chart of supply centres over the
@@ -32,7 +32,7 @@ async function open(user: string, id: string, tab: string, size = DESKTOP): Prom
 }
 
 describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
-  timeout: 300_000,
+  timeout: SUITE_MS,
 }, () => {
   let id = "";
   const orders = (user: string, list: string[]) =>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The board around a game in Chromium (issue 19): the supply centres beside it, zoom and pan
@@ -52,7 +52,7 @@ const label = (page: Page, text: string) =>
       : null;
   }, text);
 
-describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: 240_000 }, () => {
+describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: SUITE_MS }, () => {
   let id = "";
   let code = "";
   before(async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import type { Api } from "../../src/server/testing.ts";
-import { BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The game page (src/web/game.ts) of a Global Diplomacy game (seed 004) in Chromium: a game
@@ -43,7 +43,7 @@ async function familyGame(
   return game.id;
 }
 
-describe("family games on the web page in Chromium", { timeout: 180_000 }, () => {
+describe("family games on the web page in Chromium", { timeout: SUITE_MS }, () => {
   before(async () => {
     await h.start(["gm"]);
     base = h.base;
@@ -317,12 +317,28 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       labels.some((l) => / \d{4}$/.test(l)),
       "areas named by their square where it fits",
     );
-    const box = (await player.locator(".map svg").getAttribute("viewBox"))!.split(" ").map(Number);
-    const fit = (await player.locator(".map svg").getAttribute("data-fit"))!.split(" ").map(Number);
+    // Framed once the button to widen it is there; the frame, the drawing and its box are
+    // then measured at one moment (a live update may draw the map again meanwhile).
+    await player.getByRole("button", { name: "Show the whole map" }).waitFor();
+    const measured = await player.locator(".map").evaluate((el) => {
+      // No named function in here: the page has not the helpers tsx's output would call.
+      const svg = el.querySelector("svg")!;
+      const [drawn, holder] = [svg, el].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      });
+      return {
+        box: svg.getAttribute("viewBox")!,
+        fit: svg.getAttribute("data-fit")!,
+        drawn: drawn!,
+        holder: holder!,
+      };
+    });
+    const box = measured.box.split(" ").map(Number);
+    const fit = measured.fit.split(" ").map(Number);
     assert.ok(box[2]! < fit[2]! / 2, `framed on what it knows: ${box} of ${fit}`);
     // The drawing takes the frame's shape: no band of the map's background above the grid.
-    const drawn = (await player.locator(".map svg").boundingBox())!;
-    const holder = (await player.locator(".map").boundingBox())!;
+    const { drawn, holder } = measured;
     assert.ok(
       Math.abs(drawn.width / drawn.height - box[2]! / box[3]!) < 0.01 * (box[2]! / box[3]!),
       `the drawing's shape ${drawn.width}×${drawn.height} is the frame's ${box[2]}×${box[3]}`,
@@ -347,11 +363,30 @@ describe("family games on the web page in Chromium", { timeout: 180_000 }, () =>
       "a player is not offered the whole map",
     );
     const gm = await as("gm");
+    // The tab the GM chooses while the page still reads the report stays chosen: the report
+    // is held back until the click (the page once chose its first tab when the report came,
+    // which a loaded machine's slow report made happen after the click: the GM's tools hid).
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const reportUrl = /\/api\/games\/[^/]+\/report/;
+    await gm.route(reportUrl, async (route) => {
+      await held;
+      await route.continue();
+    });
     await gm.goto(`${base}/game/${id}`);
     await gm.getByRole("tab", { name: "Game master" }).click();
-    const download = gm.waitForEvent("download");
-    await gm.getByRole("button", { name: "Download the moderator map (JSON)" }).click();
-    const file = await download;
+    release();
+    await gm.locator("pre.report").first().waitFor();
+    assert.equal(
+      await gm.getByRole("tab", { name: "Game master" }).getAttribute("aria-selected"),
+      "true",
+      "the GM's tab is still the one shown once the report is read",
+    );
+    const button = gm.getByRole("button", { name: "Download the moderator map (JSON)" });
+    await button.waitFor();
+    const [file] = await Promise.all([gm.waitForEvent("download"), button.click()]);
     assert.match(file.suggestedFilename(), /^moderator-map-.+\.json$/, "the map is downloaded");
     await shot(player, "family-04-discovery-player");
     for (const p of [player, gm]) assert.deepEqual(pageErrors(p), [], "no script errors");

@@ -22,6 +22,35 @@ export const CHROMIUM = process.env.ENTENTE_CHROMIUM ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts");
 /** Where the screenshots docs/web.md shows are kept (rewritten with ENTENTE_DOC_SHOTS=1). */
 export const DOC_SCREENS = join(import.meta.dirname, "..", "..", "docs", "screens");
+/**
+ * The bound on a browser suite (a file's `describe`): a guard against a hang, far above what a
+ * suite takes on a 2-core machine with a CPU hog on each core; a wait that comes early costs
+ * nothing.
+ */
+export const SUITE_MS = 900_000;
+/**
+ * The bound on each wait of a page (an element to appear, a download): generous, for a loaded
+ * 2-core machine draws the 1935 map slowly; a wait is not an assertion.
+ */
+export const WAIT_MS = 90_000;
+/** How long closing the browser, the server and the store may take before the test says so. */
+const CLOSE_MS = 30_000;
+
+/** `p`, or an error after `ms` saying what did not end. */
+async function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -81,18 +110,33 @@ export class BrowserHarness {
     return this.tokens[name]!;
   }
 
+  /**
+   * Ends everything `start` started, whatever of it did start, each step bounded. Chromium is
+   * Playwright's child in a process group of its own: `browser.close` ends it, and Playwright
+   * kills that group when this process exits should closing fail.
+   */
   async close(): Promise<void> {
-    for (const c of this.contexts) await c.close().catch(() => {});
-    await this.browser?.close();
-    await this.server?.close();
-    await this.store?.close();
+    const errors: unknown[] = [];
+    const step = async (what: string, p: Promise<unknown> | undefined) => {
+      if (p) await bounded(p, CLOSE_MS, what).catch((e: unknown) => errors.push(e));
+    };
+    for (const c of this.contexts)
+      await step(
+        "a browser context",
+        c.close().catch(() => {}),
+      );
+    await step("the browser", this.browser?.close());
+    await step("the server", this.server?.close());
+    await step("the store", this.store?.close());
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
+    if (errors.length > 0) throw errors[0];
   }
 
   /** A page of its own, logged in as nobody (closed with the harness). */
   async anonymous(viewport = { width: 1280, height: 900 }): Promise<Page> {
     const page = await this.browser.newPage({ viewport });
     this.contexts.push(page.context());
+    page.setDefaultTimeout(WAIT_MS);
     return page;
   }
 
@@ -110,8 +154,7 @@ export class BrowserHarness {
       [this.tokens[user]!, user],
     );
     const page = await ctx.newPage();
-    // Generous: a loaded 2-core machine draws the 1935 map slowly; a wait is not an assertion.
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(WAIT_MS);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => {

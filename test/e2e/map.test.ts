@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { BrowserHarness, type GameJson } from "./harness.ts";
+import { BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The board itself in Chromium (issue 19): choosing a unit outlines its legal targets on the
@@ -60,7 +60,7 @@ const apart = (a: Box, b: Box) =>
   b.y + b.height <= a.y + 0.5;
 
 describe("the board in Chromium: legal targets, the legend, names clear of units", {
-  timeout: 240_000,
+  timeout: SUITE_MS,
 }, () => {
   let id = "";
   let legal: LegalView;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * A player who loses the seat, on the game page in Chromium (docs/web.md, "A lost seat"):
@@ -16,7 +16,7 @@ import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 
 const h = new BrowserHarness();
 
-describe("a lost seat on the game page in Chromium", { timeout: 180_000 }, () => {
+describe("a lost seat on the game page in Chromium", { timeout: SUITE_MS }, () => {
   let id = "";
   before(async () => {
     await h.start(["gm", "anna", "ben", "cleo"]);

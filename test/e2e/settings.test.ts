@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The lobby's mail settings in Chromium (docs/web.md, docs/email.md): a web player gives an
@@ -12,7 +12,7 @@ import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
 
 const h = new BrowserHarness();
 
-describe("the lobby's mail settings in Chromium", { timeout: 180_000 }, () => {
+describe("the lobby's mail settings in Chromium", { timeout: SUITE_MS }, () => {
   before(() => h.start(["gm", "dora"]));
   after(() => h.close());
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import type { Api } from "../../src/server/testing.ts";
-import { ARTIFACTS, BrowserHarness, type GameJson } from "./harness.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
 
 /*
  * The web client end to end: Chromium (Debian's /usr/bin/chromium, headless) against a judge
@@ -58,7 +58,7 @@ const outcome = (page: Page, scope: string, order: string) =>
     .locator(`${scope} .outcome`)
     .filter({ has: page.locator("code", { hasText: new RegExp(`^${order}$`) }) });
 
-describe("the web client in Chromium", { timeout: 240_000 }, () => {
+describe("the web client in Chromium", { timeout: SUITE_MS }, () => {
   before(async () => {
     await h.start(["chair", "alice", "bob", "carol"]);
     base = h.base;

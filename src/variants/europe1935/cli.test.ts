@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { GameRecord } from "../../engine/record.ts";
+import { runSync } from "../../testing/children.ts";
 
 /*
  * europe1935 from the command line: the variant's rule default for Iran through the public
@@ -17,7 +17,7 @@ const BIN = fileURLToPath(new URL("../../../bin/entente", import.meta.url));
 const MAP = fileURLToPath(new URL("./europe1935.json", import.meta.url));
 
 function entente(args: string[], input = "") {
-  const r = spawnSync(BIN, args, { input, encoding: "utf8" });
+  const r = runSync(BIN, args, { input, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
