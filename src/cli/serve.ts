@@ -1,11 +1,14 @@
+import { mkdirSync } from "node:fs";
 import { isIP } from "node:net";
+import { dirname } from "node:path";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import type { Bucket } from "../judge/rate.ts";
 import { DEFAULT_ORDERS_RATE } from "../judge/submissions.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
-import { openStore } from "../store/db.ts";
+import { DEFAULT_SQLITE_PATH, openStore, StoreError } from "../store/db.ts";
+import { holdSqlite } from "../store/sqlite-lock.ts";
 
 /*
  * `entente serve`: the judge on http://localhost:8080 (PORT overrides), with SQLite in
@@ -80,6 +83,20 @@ export function bindAddress(v: string | undefined): string {
   return host;
 }
 
+function holdSqliteToServe(path: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    return holdSqlite(path, "entente serve");
+  } catch (e) {
+    if (e instanceof StoreError && / is in use by /.test(e.message)) {
+      throw new StoreError(
+        `${e.message}. One SQLite database serves one server: stop that one, or give this one another --data folder (several servers share a PostgreSQL database: DATABASE_URL)`,
+      );
+    }
+    throw e;
+  }
+}
+
 export async function serve(opts: ServeOptions): Promise<void> {
   const env = process.env;
   const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
@@ -89,9 +106,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
   const orders = ordersRate(env.ENTENTE_ORDERS_BURST, env.ENTENTE_ORDERS_PER_SECOND);
   const publicUrl = readPublicUrl(opts.publicUrl ?? env.ENTENTE_PUBLIC_URL);
+  const sqlitePath = opts.data
+    ? `${opts.data.replace(/\/$/, "")}/entente.sqlite`
+    : DEFAULT_SQLITE_PATH;
+  // One server per SQLite database, and no restore under it: the server holds the
+  // database's lock for its life (src/store/sqlite-lock.ts); the system releases it however
+  // the process ends.
+  const hold = env.DATABASE_URL?.trim() ? null : holdSqliteToServe(sqlitePath);
   const store = await openStore({
     url: env.DATABASE_URL,
-    sqlitePath: opts.data ? `${opts.data.replace(/\/$/, "")}/entente.sqlite` : undefined,
+    sqlitePath,
     schema: env.ENTENTE_PG_SCHEMA || undefined,
   });
   const judge = new Judge({
@@ -136,6 +160,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await mail.close();
     await server.close();
     await store.close();
+    hold?.release();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));
