@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isIP } from "node:net";
-import { dirname } from "node:path";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import type { Bucket } from "../judge/rate.ts";
@@ -8,7 +7,14 @@ import { DEFAULT_ORDERS_RATE } from "../judge/submissions.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
 import { DEFAULT_SQLITE_PATH, openStore, StoreError } from "../store/db.ts";
+import { migrationProvider } from "../store/migrations.ts";
 import { holdSqlite } from "../store/sqlite-lock.ts";
+import {
+  checkDataFolder,
+  checkPages,
+  checkSqliteFile,
+  damaged,
+} from "../store/sqlite-preflight.ts";
 
 /*
  * `entente serve`: the judge on http://localhost:8080 (PORT overrides), with SQLite in
@@ -84,7 +90,6 @@ export function bindAddress(v: string | undefined): string {
 }
 
 function holdSqliteToServe(path: string) {
-  mkdirSync(dirname(path), { recursive: true });
   try {
     return holdSqlite(path, "entente serve");
   } catch (e) {
@@ -95,6 +100,40 @@ function holdSqliteToServe(path: string) {
     }
     throw e;
   }
+}
+
+/** How long the start waits for the check of a SQLite database's pages (ms). */
+const START_CHECK_MS = 2000;
+
+/**
+ * Before a SQLite database is opened: the data folder, the lock, the file (src/store/
+ * sqlite-preflight.ts); each refusal names the path, the cause and what to do. The check of
+ * every page is waited for START_CHECK_MS at most; a larger database's goes on meanwhile.
+ */
+async function checkSqlite(path: string, log: (m: string) => void) {
+  checkDataFolder(path);
+  const hold = holdSqliteToServe(path);
+  const migrations = Object.keys(await migrationProvider("sqlite").getMigrations());
+  checkSqliteFile(path, migrations);
+  if (existsSync(path)) {
+    const pages = checkPages(path);
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      pages,
+      new Promise<null>((r) => {
+        timer = setTimeout(() => r(null), START_CHECK_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (first && !first.ok) throw damaged(path, first);
+    if (!first) {
+      log(`${path}: the check of its pages goes on after the start (a large database)`);
+      void pages.then((r) => {
+        if (!r.ok) log(damaged(path, r).message);
+      });
+    }
+  }
+  return hold;
 }
 
 export async function serve(opts: ServeOptions): Promise<void> {
@@ -112,7 +151,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // One server per SQLite database, and no restore under it: the server holds the
   // database's lock for its life (src/store/sqlite-lock.ts); the system releases it however
   // the process ends.
-  const hold = env.DATABASE_URL?.trim() ? null : holdSqliteToServe(sqlitePath);
+  const hold = env.DATABASE_URL?.trim() ? null : await checkSqlite(sqlitePath, log);
   const store = await openStore({
     url: env.DATABASE_URL,
     sqlitePath,
