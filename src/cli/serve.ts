@@ -128,12 +128,10 @@ async function checkSqlite(path: string, log: (m: string) => void) {
     if (first && !first.ok) throw damaged(path, first);
     if (!first) {
       log(`${path}: the check of its pages goes on after the start (a large database)`);
-      void pages.then((r) => {
-        if (!r.ok) log(damaged(path, r).message);
-      });
+      return { hold, later: pages };
     }
   }
-  return hold;
+  return { hold, later: null };
 }
 
 export async function serve(opts: ServeOptions): Promise<void> {
@@ -151,7 +149,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   // One server per SQLite database, and no restore under it: the server holds the
   // database's lock for its life (src/store/sqlite-lock.ts); the system releases it however
   // the process ends.
-  const hold = env.DATABASE_URL?.trim() ? null : await checkSqlite(sqlitePath, log);
+  const checked = env.DATABASE_URL?.trim() ? null : await checkSqlite(sqlitePath, log);
+  const hold = checked?.hold;
   const store = await openStore({
     url: env.DATABASE_URL,
     sqlitePath,
@@ -176,6 +175,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // The hot paths compiled before the first player arrives (src/server/warm.ts).
     warmUp: env.ENTENTE_WARMUP !== "0",
     log,
+  });
+  // A damage the page check finds after the start: not ready, said once (readiness.ts).
+  void checked?.later?.then((r) => {
+    if (!r.ok) server.readiness.noteDamage(damaged(sqlitePath, r).message);
   });
   log(
     `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}); API at /api/docs`,
