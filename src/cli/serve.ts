@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
@@ -104,11 +104,17 @@ function holdSqliteToServe(path: string) {
 
 /** How long the start waits for the check of a SQLite database's pages (ms). */
 const START_CHECK_MS = 2000;
+/**
+ * Larger databases are not waited for at all: the start does no work that grows with the
+ * database (a restart stays quick); their check goes on after the start.
+ */
+const START_CHECK_BYTES = 64 * 1024 * 1024;
 
 /**
  * Before a SQLite database is opened: the data folder, the lock, the file (src/store/
  * sqlite-preflight.ts); each refusal names the path, the cause and what to do. The check of
- * every page is waited for START_CHECK_MS at most; a larger database's goes on meanwhile.
+ * every page is waited for START_CHECK_MS at most, and not at all beyond START_CHECK_BYTES; a
+ * larger database's goes on meanwhile.
  */
 async function checkSqlite(path: string, log: (m: string) => void) {
   checkDataFolder(path);
@@ -118,12 +124,15 @@ async function checkSqlite(path: string, log: (m: string) => void) {
   if (existsSync(path)) {
     const pages = checkPages(path);
     let timer: NodeJS.Timeout | undefined;
-    const first = await Promise.race([
-      pages,
-      new Promise<null>((r) => {
-        timer = setTimeout(() => r(null), START_CHECK_MS);
-      }),
-    ]);
+    const first =
+      statSync(path).size > START_CHECK_BYTES
+        ? null
+        : await Promise.race([
+            pages,
+            new Promise<null>((r) => {
+              timer = setTimeout(() => r(null), START_CHECK_MS);
+            }),
+          ]);
     clearTimeout(timer);
     if (first && !first.ok) throw damaged(path, first);
     if (!first) {
