@@ -124,19 +124,6 @@ export function holdSqlite(path: string, role: string): DatabaseHold {
   };
 }
 
-/** The process holding the lock of the database at `path`, or null when none does. */
-export function lockHolder(path: string): Holder | null {
-  let hold: DatabaseHold;
-  try {
-    hold = holdSqlite(path, "probe");
-  } catch (e) {
-    if (!(e instanceof StoreError) || !/ is in use by /.test(e.message)) throw e;
-    return readHolder(path) ?? { pid: 0, command: "unknown", role: "unknown" };
-  }
-  hold.release();
-  return null;
-}
-
 /**
  * Other processes with the database (or its log) open, found by their open files in /proc
  * (Linux; elsewhere, or for other users' processes without the right to look, none are found).
