@@ -15,7 +15,7 @@ export async function cmdBackup(
     throw new Error(
       cmd === "backup"
         ? 'DATABASE_URL is PostgreSQL: back it up with pg_dump --format=custom --file=FILE "$DATABASE_URL" (docs/judge.md, "Backups")'
-        : 'DATABASE_URL is PostgreSQL: restore with pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (docs/judge.md, "Backups")',
+        : 'DATABASE_URL is PostgreSQL: stop every server using it (pg_stat_activity lists them as application_name "entente PID"), then restore with pg_restore --clean --if-exists --dbname="$DATABASE_URL" FILE (docs/judge.md, "Backups")',
     );
   }
   const db = `${(opts.data ?? "data").replace(/\/$/, "")}/entente.sqlite`;

@@ -1,8 +1,10 @@
-// `bin/entente selfplay` and `bin/entente bench`: the command line run as plain JavaScript,
-// without tsx. esbuild bundles main.ts from the sources as they are now (a fresh bundle on
-// every start, so it is never older than the sources), with the code these two commands
-// load; Node then runs the bundle. Self-play holds no TypeScript loader thread (26 to 34 MB,
-// docs/performance.md, "Workers"). Plain JavaScript, because it runs before any loader.
+// `bin/entente selfplay`, `bin/entente bench` and `bin/entente serve`: the command line run
+// as plain JavaScript, without tsx. esbuild bundles main.ts from the sources as they are now
+// (a fresh bundle on every start, so it is never older than the sources), with the code these
+// commands load; Node then runs the bundle. Self-play holds no TypeScript loader thread (26
+// to 34 MB, docs/performance.md, "Workers"); the server starts in a fraction of the time
+// (tsx's loader compiled and handed over its few hundred modules one by one: about 4 s of
+// CPU, docs/performance.md, "Restart"). Plain JavaScript, because it runs before any loader.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +14,9 @@ import { build, stop } from "esbuild";
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 const program = fileURLToPath(new URL("./program.ts", import.meta.url));
 /** The modules the commands served here import when they run (program.ts's actions). */
-const served = new Set(["./selfplay.ts", "./bench.ts"]);
+const served = new Set(["./selfplay.ts", "./bench.ts", "./serve.ts"]);
+/** Self-play's worker code is bundled only for the commands that start such workers. */
+const selfplayWorkers = process.argv[2] !== "serve";
 
 /** The bundle's first statements: its directory removed (imports are hoisted, so it is read). */
 const removeDir = [
@@ -49,7 +53,10 @@ async function workerBundle() {
 
 /** The bundle, written to a new temporary directory: the file's path. */
 async function bundle() {
-  const [result, worker] = await Promise.all([mainBundle(), workerBundle()]);
+  const [result, worker] = await Promise.all([
+    mainBundle(),
+    selfplayWorkers ? workerBundle() : Promise.resolve(null),
+  ]);
   // esbuild's service process is not needed any more (nor its memory).
   await stop();
   const code = result.outputFiles[0]?.text;
@@ -59,7 +66,7 @@ async function bundle() {
   // stack trace): written to a temporary directory, which the bundle's first statement
   // removes once Node has read it. The worker's code is the statement after it.
   const file = join(mkdtempSync(join(tmpdir(), "entente-plain-")), "entente-cli.mjs");
-  const handOver = `globalThis[${WORKER_CODE}] = ${JSON.stringify(worker)};`;
+  const handOver = worker === null ? "" : `globalThis[${WORKER_CODE}] = ${JSON.stringify(worker)};`;
   writeFileSync(file, `${removeDir}\n${handOver}\n${code}`);
   return file;
 }
@@ -95,14 +102,17 @@ function mainBundle() {
             if (r.errors.length > 0 || r.external) return undefined;
             return { path: pathToFileURL(r.path).href, external: true };
           });
-          // Each module keeps its own `import.meta.url` (files found beside a source file).
+          // Each module keeps its own `import.meta.url` (files found beside a source file),
+          // and `import.meta.resolve("package")` is resolved now, as from here (the GIF
+          // worker registers tsx, src/server/pictures.ts).
           b.onLoad({ filter: /\.ts$/ }, (a) => {
             const text = readFileSync(a.path, "utf8");
             if (!text.includes("import.meta")) return undefined;
-            const contents = text.replaceAll(
-              "import.meta.url",
-              JSON.stringify(pathToFileURL(a.path).href),
-            );
+            const contents = text
+              .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(a.path).href))
+              .replace(/import\.meta\.resolve\(("[^"./][^"]*")\)/g, (_, spec) =>
+                JSON.stringify(import.meta.resolve(JSON.parse(spec))),
+              );
             if (contents.includes("import.meta"))
               return { errors: [{ text: `${a.path}: only import.meta.url is bundled` }] };
             return { contents, loader: "ts" };

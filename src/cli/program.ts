@@ -588,8 +588,9 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
 while the server runs; the copy is checked and its games counted. With DATABASE_URL set to
 PostgreSQL it says which PostgreSQL tool does it instead (docs/judge.md, "Backups").`
           : `Puts a backup made by entente backup in place of the judge's SQLite database (--data),
-after checking it. The server must be stopped; an existing database is replaced only with
---force.`,
+after checking it. The server must be stopped: while a server (or, on Linux, any process)
+has the database open the restore is refused, naming it, and nothing changes. An existing
+database is replaced only with --force.`,
       )
       .argument("<FILE>", cmd === "backup" ? "where to write the copy" : "the backup to restore")
       .option("--data <DIR>", "the data folder (default: ./data)");

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
@@ -5,7 +6,15 @@ import type { Bucket } from "../judge/rate.ts";
 import { DEFAULT_ORDERS_RATE } from "../judge/submissions.ts";
 import { mailConfig, startMail } from "../mail/service.ts";
 import { startServer } from "../server/server.ts";
-import { openStore } from "../store/db.ts";
+import { DEFAULT_SQLITE_PATH, openStore, StoreError } from "../store/db.ts";
+import { migrationProvider } from "../store/migrations.ts";
+import { holdSqlite } from "../store/sqlite-lock.ts";
+import {
+  checkDataFolder,
+  checkPages,
+  checkSqliteFile,
+  damaged,
+} from "../store/sqlite-preflight.ts";
 
 /*
  * `entente serve`: the judge on http://localhost:8080 (PORT overrides), with SQLite in
@@ -89,6 +98,60 @@ export function bindAddress(v: string | undefined): string {
   return host;
 }
 
+function holdSqliteToServe(path: string) {
+  try {
+    return holdSqlite(path, "entente serve");
+  } catch (e) {
+    if (e instanceof StoreError && / is in use by /.test(e.message)) {
+      throw new StoreError(
+        `${e.message}. One SQLite database serves one server: stop that one, or give this one another --data folder (several servers share a PostgreSQL database: DATABASE_URL)`,
+      );
+    }
+    throw e;
+  }
+}
+
+/** How long the start waits for the check of a SQLite database's pages (ms). */
+const START_CHECK_MS = 2000;
+/**
+ * Larger databases are not waited for at all: the start does no work that grows with the
+ * database (a restart stays quick); their check goes on after the start.
+ */
+const START_CHECK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Before a SQLite database is opened: the data folder, the lock, the file (src/store/
+ * sqlite-preflight.ts); each refusal names the path, the cause and what to do. The check of
+ * every page is waited for START_CHECK_MS at most, and not at all beyond START_CHECK_BYTES; a
+ * larger database's goes on meanwhile.
+ */
+async function checkSqlite(path: string, log: (m: string) => void) {
+  checkDataFolder(path);
+  const hold = holdSqliteToServe(path);
+  const migrations = Object.keys(await migrationProvider("sqlite").getMigrations());
+  checkSqliteFile(path, migrations);
+  if (existsSync(path)) {
+    const pages = checkPages(path);
+    let timer: NodeJS.Timeout | undefined;
+    const first =
+      statSync(path).size > START_CHECK_BYTES
+        ? null
+        : await Promise.race([
+            pages,
+            new Promise<null>((r) => {
+              timer = setTimeout(() => r(null), START_CHECK_MS);
+            }),
+          ]);
+    clearTimeout(timer);
+    if (first && !first.ok) throw damaged(path, first);
+    if (!first) {
+      log(`${path}: the check of its pages goes on after the start (a large database)`);
+      return { hold, later: pages };
+    }
+  }
+  return { hold, later: null };
+}
+
 export async function serve(opts: ServeOptions): Promise<void> {
   const env = process.env;
   const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
@@ -98,9 +161,17 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
   const orders = ordersRate(env.ENTENTE_ORDERS_BURST, env.ENTENTE_ORDERS_PER_SECOND);
   const publicUrl = readPublicUrl(opts.publicUrl ?? env.ENTENTE_PUBLIC_URL);
+  const sqlitePath = opts.data
+    ? `${opts.data.replace(/\/$/, "")}/entente.sqlite`
+    : DEFAULT_SQLITE_PATH;
+  // One server per SQLite database, and no restore under it: the server holds the
+  // database's lock for its life (src/store/sqlite-lock.ts); the system releases it however
+  // the process ends.
+  const checked = env.DATABASE_URL?.trim() ? null : await checkSqlite(sqlitePath, log);
+  const hold = checked?.hold;
   const store = await openStore({
     url: env.DATABASE_URL,
-    sqlitePath: opts.data ? `${opts.data.replace(/\/$/, "")}/entente.sqlite` : undefined,
+    sqlitePath,
     schema: env.ENTENTE_PG_SCHEMA || undefined,
   });
   const judge = new Judge({
@@ -131,6 +202,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     warmUp: env.ENTENTE_WARMUP !== "0",
     log,
   });
+  // A damage the page check finds after the start: not ready, said once (readiness.ts).
+  void checked?.later?.then((r) => {
+    if (!r.ok) server.readiness.noteDamage(damaged(sqlitePath, r).message);
+  });
   log(
     `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}; process ${process.pid}); API at /api/docs`,
   );
@@ -149,6 +224,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     await mail.close();
     await server.close();
     await store.close();
+    hold?.release();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));

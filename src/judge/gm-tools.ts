@@ -104,6 +104,24 @@ function familyReplay(g: FamilyGame): Replay {
 }
 
 export class GmTools extends Room {
+  /**
+   * Tells the GM of every game in play something about the server itself (the store's
+   * faults: src/server/readiness.ts), as an event to the GM: their page shows it and, where
+   * they gave an address, it is mailed (src/mail/notify.ts). Written under each game's lock,
+   * as every event is. Answers how many games were told.
+   */
+  async tellEveryGm(kind: string, data: unknown): Promise<number> {
+    const games = await this.db
+      .selectFrom("games")
+      .select("id")
+      .where("status", "=", "active")
+      .execute();
+    for (const g of games) {
+      await this.mutateBase(g.id, (trx) => this.emit(trx, g.id, kind, "gm", data));
+    }
+    return games.length;
+  }
+
   async pause(user: User, gameId: string) {
     await this.mutateBase(gameId, async (trx, g) => {
       this.requireGm(g, user);

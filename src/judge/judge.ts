@@ -220,6 +220,11 @@ export class Judge {
   // -------------------------------------------------------------------------------------------
   // The game master's tools: gm-tools.ts
 
+  /** An event to the GM of every game in play (gm-tools.ts `tellEveryGm`). */
+  tellGms(kind: string, data: unknown): Promise<number> {
+    return this.rooms.gm.tellEveryGm(kind, data);
+  }
+
   pause(...a: Parameters<GmTools["pause"]>): ReturnType<GmTools["pause"]> {
     return this.rooms.gm.pause(...a);
   }

@@ -671,6 +671,32 @@ export class Notifier {
               ),
             ]
           : [];
+      case "store_fault": {
+        // To the GM only: the judge's database could not read or write for a while
+        // (src/server/readiness.ts); players' requests meanwhile were refused, not lost.
+        const f = e.data as { cause?: string; since?: string; until?: string | null };
+        return game.gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                game.gm,
+                "duty",
+                "notice",
+                f.until
+                  ? "the judge's database failed for a while"
+                  : "the judge's database is failing",
+                [
+                  `The judge's database ${f.until ? `could not be used from ${f.since} to ${f.until}` : `cannot be used since ${f.since}`}: ${f.cause}.`,
+                  `Meanwhile the judge refused requests it could not store (answered 503, "try again later"): nothing it acknowledged is lost, but orders, press or votes sent then were not taken. Players may need to send them again; a deadline may need extending (the game master's tools).`,
+                  f.until
+                    ? `It works again now.`
+                    : `It does not work yet; the server's log says the same to its administrator.`,
+                ].join("\n"),
+              ),
+            ]
+          : [];
+      }
       case "press":
         return this.press(game, voice, d.id ?? 0);
       default:

@@ -66,10 +66,12 @@ export const newTokenAnswer = obj({
 export const revokedAnswer = obj({ revoked: text("the token id revoked") });
 
 export const healthAnswer = obj({
-  status: oneOf(["ok"] as const),
+  status: oneOf(["ok", "unavailable"] as const),
   database: text("sqlite or postgres"),
   time: iso("the server's clock"),
   adjudications: int({ description: "phases adjudicated since the server started" }),
+  cause: optional(text("unavailable: why the database cannot read or write")),
+  since: optional(iso("unavailable: since when")),
 });
 
 export const variantsAnswer = many(

@@ -17,6 +17,7 @@ import { variantIds } from "../variants/registry.ts";
 import { scenariosOf } from "../variants/scenarios.ts";
 import type { EventHub } from "./events.ts";
 import { pictureRoutes } from "./pictures.ts";
+import type { Readiness } from "./readiness.ts";
 import * as R from "./responses.ts";
 import { type Ctx, type Route, route } from "./router.ts";
 import {
@@ -157,23 +158,39 @@ const pid = (c: Ctx<unknown>): number => {
   return n;
 };
 
-export function apiRoutes(judge: Judge, hub: EventHub, info: { database: string }): Route[] {
+export function apiRoutes(
+  judge: Judge,
+  hub: EventHub,
+  info: { database: string; readiness: Readiness },
+): Route[] {
   return [
     route({
       method: "GET",
       path: "/api/health",
       response: R.healthAnswer.json,
       tag: "server",
-      summary: "Health: the server runs and reaches its database",
+      summary: "Health: the server runs and its database reads and writes (readiness)",
+      description:
+        '200 with status ok when a read and a write of the database (probed at most a second ago, bounded to 5 s) succeeded and no request met a storage error in the last 30 s; 503 with status unavailable, the cause and since when otherwise (docs/judge.md, "Health and readiness").',
       auth: "none",
-      handler: async () => ({
-        status: "ok",
-        database: info.database,
-        time: new Date(judge.now()).toISOString(),
-        // No process id: it tells a stranger nothing they need and an attacker on the machine
-        // something; the operator reads it in the start line of the log (entente serve).
-        adjudications: judge.adjudications,
-      }),
+      responses: {
+        503: "the database cannot read or write: status unavailable, cause, since",
+      },
+      handler: async () => {
+        const s = await info.readiness.state();
+        const body = {
+          status: s.ready ? ("ok" as const) : ("unavailable" as const),
+          database: info.database,
+          time: new Date(judge.now()).toISOString(),
+          // No process id: it tells a stranger nothing they need and an attacker on the machine
+          // something; the operator reads it in the start line of the log (entente serve).
+          adjudications: judge.adjudications,
+          ...(s.ready
+            ? {}
+            : { cause: s.cause ?? "", since: new Date(s.since ?? Date.now()).toISOString() }),
+        };
+        return s.ready ? body : { status: 503, body };
+      },
     }),
     route({
       method: "GET",

@@ -327,6 +327,11 @@ export function validationMessage(
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
+/**
+ * The same, by the schema's text: the warm-up's throwaway app and the real one (and each
+ * route table built) make equal schemas as new objects, compiled once (a restart's CPU).
+ */
+const compiledByText = new Map<string, ValidateFunction>();
 
 /**
  * A validator for a JSON Schema: answers the value (with null fields dropped), or throws a
@@ -335,7 +340,12 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function validatorFor(json: JsonSchema): (value: unknown, path: string) => unknown {
   let validate = compiled.get(json);
   if (!validate) {
-    validate = ajv.compile(json);
+    const text = JSON.stringify(json);
+    validate = compiledByText.get(text);
+    if (!validate) {
+      validate = ajv.compile(json);
+      compiledByText.set(text, validate);
+    }
     compiled.set(json, validate);
   }
   const check = validate;

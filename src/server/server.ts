@@ -25,6 +25,7 @@ import {
   tooDeepMessage,
 } from "./limits.ts";
 import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
+import { Readiness, type ReadinessOptions } from "./readiness.ts";
 import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
 import { apiRoutes } from "./routes.ts";
 import { type JsonSchema, ValidationError, validatorFor } from "./schema.ts";
@@ -61,6 +62,8 @@ export interface ServerOptions {
   readonly warmUp?: boolean;
   /** The sender of the judge's mail to account owners (an attack on their password). */
   readonly mailFrom?: string;
+  /** The readiness probe's timing (readiness.ts); defaults there. */
+  readonly readiness?: ReadinessOptions;
 }
 
 export interface RunningServer {
@@ -68,6 +71,8 @@ export interface RunningServer {
   readonly server: Server;
   /** The route table it serves (the access-control test walks it). */
   readonly routes: readonly Route[];
+  /** Whether the store can read and write (readiness.ts), as /api/health answers. */
+  readonly readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -117,10 +122,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   // The hot paths run (compiled by V8) before the first player arrives: warm.ts.
   if (opts.warmUp) {
-    const w = await warmUp((j) => buildApp({ ...opts, judge: j }, log).then((b) => b.app));
+    const w = await warmUp((j) =>
+      buildApp({ ...opts, judge: j }, log, new Readiness(j, () => {})).then((b) => b.app),
+    );
     log(`warmed up: ${w.requests} requests to a throwaway game in ${w.ms} ms`);
   }
-  const { app, routes, hub } = await buildApp(opts, log);
+  // The store is probed before the server listens, then every few seconds (readiness.ts).
+  const readiness = new Readiness(judge, log, opts.readiness);
+  await readiness.start();
+  const { app, routes, hub } = await buildApp(opts, log, readiness);
 
   await app.listen({ port: opts.port, host: opts.host ?? "0.0.0.0" });
   const port = (app.server.address() as AddressInfo).port;
@@ -130,7 +140,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
-    running = judge.tick().catch((e: unknown) => log(`scheduler: ${(e as Error).stack ?? e}`));
+    running = judge.tick().catch((e: unknown) => {
+      // A fault of the storage is logged once, by readiness.ts, not at every tick.
+      if (!readiness.noteError(e)) log(`scheduler: ${(e as Error).stack ?? e}`);
+    });
   };
   tick();
   const timer = setInterval(tick, opts.tickMs ?? 1000);
@@ -140,11 +153,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     port,
     server: app.server,
     routes,
+    readiness,
     async close() {
       stopped = true;
       clearInterval(timer);
       hub.stop();
       await running;
+      await readiness.stop();
       await app.close();
     },
   };
@@ -157,10 +172,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 async function buildApp(
   opts: ServerOptions,
   log: (message: string) => void,
+  readiness: Readiness,
 ): Promise<{ app: FastifyInstance; routes: Route[]; hub: EventHub }> {
   const { judge } = opts;
   const hub = new EventHub(judge, opts.pollMs ?? 500);
-  const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect });
+  const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect, readiness });
   const limits = new Limits(opts.limits, judge.now, {
     key: () => judgeKey(judge.store, "login-devices"),
     // The owner of an account under attack is told by mail, once for each attack.
@@ -334,6 +350,16 @@ async function buildApp(
     }
     if (typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
       return refuse(reply, e.statusCode, e.message);
+    }
+    // The storage failed (a full disk, a damaged page...): 503, saying why; logged once by
+    // readiness.ts, not at every request.
+    if (readiness.noteError(e)) {
+      reply.header("retry-after", "30");
+      return refuse(
+        reply,
+        503,
+        `the judge cannot use its database just now (${readiness.lastCause() ?? "a storage error"}); nothing of this request was stored: try again later (GET /api/health says when it is ready)`,
+      );
     }
     log(`internal error on ${request.method} ${request.url}: ${e.stack ?? e}`);
     return refuse(reply, 500, "internal error; the server's log has the details");

@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { StoreError } from "./db.ts";
+import { describeHolder, holdSqlite, openers } from "./sqlite-lock.ts";
 
 /*
  * Backups of the SQLite store, safe while the server runs: SQLite's online backup API
@@ -9,8 +10,10 @@ import { StoreError } from "./db.ts";
  * a write by the server meanwhile restarts the copy of the pages it changed, so the copy is
  * one consistent state (every acknowledged order up to some moment, nothing half-written).
  * The copy is then checked (`PRAGMA integrity_check`) and counted. Restoring copies a
- * checked backup over the database of a stopped server. PostgreSQL has its own tools
- * (pg_dump, pg_restore): docs/judge.md.
+ * checked backup over the database of a stopped server: it takes the database's lock
+ * (sqlite-lock.ts) for the time it works, and refuses while a server holds it or, on Linux,
+ * while any other process has the file open. PostgreSQL has its own tools (pg_dump,
+ * pg_restore): docs/judge.md.
  */
 
 export interface BackupSummary {
@@ -88,8 +91,9 @@ export async function backupSqlite(source: string, target: string): Promise<Back
 
 /**
  * Replaces the SQLite database at `target` with the backup at `backup`, after checking the
- * backup. The server using `target` must be stopped. Without `force` an existing database is
- * not replaced.
+ * backup. Refused while a server holds the database, or another process has it open: a server
+ * would go on writing to the file replaced, and everything it acknowledged after the restore
+ * would be lost at its next start. Without `force` an existing database is not replaced.
  */
 export async function restoreSqlite(
   backup: string,
@@ -104,16 +108,34 @@ export async function restoreSqlite(
     );
   }
   if (!existsSync(dirname(target))) throw new StoreError(`no folder ${dirname(target)}`);
-  const partial = `${target}.restoring`;
-  rmSync(partial, { force: true });
-  const db = new SQLite(backup, { readonly: true, fileMustExist: true });
+  const refuse = (who: string) =>
+    new StoreError(
+      `${who}; nothing was restored: stop it first (a server stops on SIGTERM or Ctrl-C), then restore again`,
+    );
+  let hold: ReturnType<typeof holdSqlite>;
   try {
-    await db.backup(partial);
-  } finally {
-    db.close();
+    hold = holdSqlite(target, "entente restore");
+  } catch (e) {
+    throw e instanceof StoreError && / is in use by /.test(e.message) ? refuse(e.message) : e;
   }
-  // The old database's write-ahead log belongs to the old file: it goes with it.
-  for (const suffix of ["-wal", "-shm"]) rmSync(`${target}${suffix}`, { force: true });
-  renameSync(partial, target);
-  return { path: target, bytes: statSync(target).size, ...counts };
+  try {
+    const others = openers(target);
+    if (others.length > 0) {
+      throw refuse(`${target} is open in ${others.map(describeHolder).join(", ")}`);
+    }
+    const partial = `${target}.restoring`;
+    rmSync(partial, { force: true });
+    const db = new SQLite(backup, { readonly: true, fileMustExist: true });
+    try {
+      await db.backup(partial);
+    } finally {
+      db.close();
+    }
+    // The old database's write-ahead log belongs to the old file: it goes with it.
+    for (const suffix of ["-wal", "-shm"]) rmSync(`${target}${suffix}`, { force: true });
+    renameSync(partial, target);
+    return { path: target, bytes: statSync(target).size, ...counts };
+  } finally {
+    hold.release();
+  }
 }

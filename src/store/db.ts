@@ -83,6 +83,8 @@ function postgresDb(url: string, schema: string | undefined): Kysely<DB> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // Who is connected, for pg_stat_activity: stop every one before pg_restore (docs/judge.md).
+    application_name: `entente ${process.pid}`,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // bigint columns hold milliseconds and ids, all well inside a double's exact range.
     types: {

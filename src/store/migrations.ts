@@ -550,6 +550,26 @@ async function renumberProposalEvents(db: AnyDb, toNumbers: boolean): Promise<vo
   }
 }
 
+/**
+ * One row the server's readiness probe writes (src/server/readiness.ts): a real write, with a
+ * commit that reaches the disk, every few seconds, so that a full disk or a read-only file
+ * is seen before a player's orders meet it.
+ */
+function healthProbe(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("health_probe")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("health_probe").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -565,6 +585,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0008_notice_games": webNotices(),
         "0009_list_unsubscribe": listUnsubscribe(),
         "0010_long_phases": longPhases(),
+        "0011_health_probe": healthProbe(),
       };
     },
   };

@@ -346,4 +346,11 @@ export interface DB {
   early_orders: EarlyOrdersTable;
   schedules: SchedulesTable;
   contracts: ContractsTable;
+  health_probe: HealthProbeTable;
+}
+
+/** The readiness probe's one row (src/server/readiness.ts): when it last wrote. */
+export interface HealthProbeTable {
+  id: number;
+  at: number;
 }
