@@ -1195,6 +1195,8 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     );
   }
   parts.push(...straits);
+  // Waterways are drawn above the owners' tint (layers.ts cuts the base where they begin).
+  const waterways: string[] = [];
   for (const w of spec.waterways ?? []) {
     if (!byId.has(w.province)) {
       throw new Error(
@@ -1203,8 +1205,10 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     }
     const pts = w.line.map(project);
     const d = `M${pts.map(([x, y]) => `${round(x)} ${round(y)}`).join("L")}`;
-    parts.push(
-      `<path class="waterway" data-province="${w.province}" d="${d}" fill="none" stroke="${colours.seaBorder}" stroke-width="${round(fontSize * 0.3)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"><title>${esc(w.name)}</title></path>`,
+    // Water between two banks: the coastline's colour as a casing, the sea's inside it.
+    waterways.push(
+      `<path class="waterway-banks" d="${d}" fill="none" stroke="#5d7f9e" stroke-width="${round(fontSize * 0.5)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"/>`,
+      `<path class="waterway" data-province="${w.province}" d="${d}" fill="none" stroke="${colours.sea}" stroke-width="${round(fontSize * 0.3)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"><title>${esc(w.name)}</title></path>`,
     );
   }
   for (const g of Object.values(provinces)) {
@@ -1238,6 +1242,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       `<text class="label zoom-name" data-province="${esc(l.id)}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${COLOURS.label}" stroke-width="${round(l.size * 0.22)}" data-min-zoom="${l.minZoom}" display="none">${esc(l.text)}</text>`,
     );
   }
+  if (waterways.length) parts.push(`<g class="waterways">${waterways.join("")}</g>`);
   parts.push(
     `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}${coastLabels.join("")}</g>`,
   );

@@ -516,7 +516,9 @@ export function drawBoard(
   const svgHeight = n(Math.max(geometry.height, legend?.height ?? 0));
 
   // The names sit above the owners' tint: the base is split where its labels begin.
-  const cut = geometry.base.indexOf('<g class="labels"');
+  // Waterways (a canal, a river a fleet may sail) come just before the names, above the tint too.
+  const water = geometry.base.indexOf('<g class="waterways"');
+  const cut = water >= 0 ? water : geometry.base.indexOf('<g class="labels"');
   const base = cut >= 0 ? geometry.base.slice(0, cut) : geometry.base;
   const names = cut >= 0 ? geometry.base.slice(cut) : "";
   const labels = options.labels === false ? " <style>.labels{display:none}</style>" : "";
