@@ -151,6 +151,9 @@ describe("the site on a phone, and the board's tabs at 1440×900", { timeout: 30
       h.tokens.gm,
     );
     world = w.id;
+    // The maps built before any page asks (the world's takes seconds on a loaded machine).
+    for (const v of ["classical", "europe1935", "global"])
+      await h.api.ok("GET", `/api/variants/${v}/geometry`);
     const wcode = w.invites!.find((i) => i.role === "player")!.code;
     for (let p = 1; p <= 11; p++) {
       await h.account(`w${p}`);
