@@ -33,6 +33,32 @@ for (const id of MAPPED) {
     const built = builtMap(variant);
     const g = built.geometry;
 
+    // The classical board names by one rule (its geometry file's `uniformLabels`).
+    if (id === "classical") {
+      it("names provinces by one rule of size: full names from a size up, abbreviations below", () => {
+        const pixels = built.raster.pixelsByCell(built.ids.length);
+        const area = (p: string) => pixels[built.ids.indexOf(p)]?.length ?? 0;
+        const full: string[] = [];
+        const short: string[] = [];
+        for (const p of variant.map.provinces) {
+          const l = built.labels.find((x) => x.id === p.id);
+          assert.ok(l, `${p.id} has a name`);
+          assert.ok(l.text === p.name || l.text === p.id.toUpperCase(), `${p.id}: ${l.text}`);
+          (l.text === p.name ? full : short).push(p.id);
+        }
+        const smallestFull = Math.min(...full.map(area));
+        const largestShort = Math.max(...short.map(area));
+        assert.ok(
+          smallestFull > largestShort,
+          `every full name's province (${full.length}, the smallest ${smallestFull} px) is larger than every abbreviated one (${short.length}, the largest ${largestShort} px)`,
+        );
+        assert.ok(
+          full.length >= 15 && short.length >= 15,
+          `${full.length} full, ${short.length} short`,
+        );
+      });
+    }
+
     it("agrees with the adjacency, but for the declared differences", () => {
       assert.deepEqual(adjacencyDifferences(built), [], "drawing and adjacency differ");
     });

@@ -106,6 +106,12 @@ export interface GeometrySpec {
    * Kiel Canal, the Volga, the Nile), drawn as a line along the lon/lat points.
    */
   waterways?: { name: string; province: string; line: LonLat[] }[];
+  /**
+   * Names by one rule of size: every province from a size up shows its full name, every one
+   * below it its abbreviation (even where the full name would fit). Off: each province its
+   * full name where it fits.
+   */
+  uniformLabels?: boolean;
 }
 
 /** A province as the map needs it. */
@@ -810,146 +816,184 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
   const order = ids
     .map((_, i) => i)
     .sort((x, y) => (pixels[x]?.length ?? 0) - (pixels[y]?.length ?? 0));
-  for (const i of order) {
-    const id = ids[i] as string;
-    const s = specOf(id);
-    const prov = id.startsWith("_") ? undefined : byId.get(id);
-    const name = prov?.name ?? s.name;
-    if (!name) continue;
-    const px = pixels[i] ?? [];
-    let size = prov ? fontSize : fontSize * 0.85;
-    let hh = size * 0.55;
-    const unit = units[i] as Point;
-    let placed: { text: string; x: number; y: number } | null = null;
-    let underUnit = false;
-    // The file's spot for the name, if no unit stands over it; else the spots nearest it.
-    const wanted = s.label ? project(s.label) : null;
-    if (wanted && unitFree(wanted[0], wanted[1], textWidth(name, size) / 2, hh))
-      placed = { text: name, x: wanted[0], y: wanted[1] };
-    const away = (k: number) => {
-      const [x, y] = toMap(k);
-      return wanted ? Math.hypot(x - wanted[0], y - wanted[1]) : -(dist[k] as number);
-    };
-    const sorted = placed
-      ? []
-      : px.filter((_, j) => j % 2 === 0 || px.length < 400).sort((a, b) => away(a) - away(b));
-    const texts = prov ? [name, id.toUpperCase()] : [name];
-    for (const text of texts) {
-      if (placed) break;
-      const hw = textWidth(text, size) / 2;
-      for (const k of sorted) {
-        if ((dist[k] as number) / scale < hh) {
-          if (wanted) continue;
-          break;
-        }
+  // Provinces named by their abbreviation whether or not the full name would fit (the
+  // file's `uniformLabels`: below a size, every province; `placeLabels` below finds it).
+  const abbreviated = new Set<string>();
+  const unitsAsBuilt = units.map((u) => [...u] as Point);
+  const placeLabels = () => {
+    for (const i of order) {
+      const id = ids[i] as string;
+      const s = specOf(id);
+      const prov = id.startsWith("_") ? undefined : byId.get(id);
+      const name = prov?.name ?? s.name;
+      if (!name) continue;
+      const px = pixels[i] ?? [];
+      let size = prov ? fontSize : fontSize * 0.85;
+      let hh = size * 0.55;
+      const unit = units[i] as Point;
+      let placed: { text: string; x: number; y: number } | null = null;
+      let underUnit = false;
+      // The file's spot for the name, if no unit stands over it; else the spots nearest it.
+      const wanted = s.label ? project(s.label) : null;
+      if (
+        wanted &&
+        !abbreviated.has(id) &&
+        unitFree(wanted[0], wanted[1], textWidth(name, size) / 2, hh)
+      )
+        placed = { text: name, x: wanted[0], y: wanted[1] };
+      const away = (k: number) => {
         const [x, y] = toMap(k);
-        if (!raster.boxIn(i, x, y, hw, hh) || !boxFree(x, y, hw, hh)) continue;
-        placed = { text, x, y };
-        break;
-      }
-    }
-    if (!placed && prov && !s.unit) {
-      // No room beside the unit: the name (smaller if need be) where it fits, and the unit
-      // moved to the best spot left.
-      const text = id.toUpperCase();
-      for (const k of SMALLER) {
+        return wanted ? Math.hypot(x - wanted[0], y - wanted[1]) : -(dist[k] as number);
+      };
+      const sorted = placed
+        ? []
+        : px.filter((_, j) => j % 2 === 0 || px.length < 400).sort((a, b) => away(a) - away(b));
+      const texts = prov
+        ? abbreviated.has(id)
+          ? [id.toUpperCase()]
+          : [name, id.toUpperCase()]
+        : [name];
+      for (const text of texts) {
         if (placed) break;
-        const sz = fontSize * k;
-        const hw = textWidth(text, sz) / 2;
-        const h2 = sz * 0.55;
-        for (const at of sorted) {
-          if ((dist[at] as number) / scale < h2) {
+        const hw = textWidth(text, size) / 2;
+        for (const k of sorted) {
+          if ((dist[k] as number) / scale < hh) {
             if (wanted) continue;
             break;
           }
-          const [x, y] = toMap(at);
-          if (!raster.boxIn(i, x, y, hw, h2) || !boxFree(x, y, hw, h2, i)) continue;
-          const spot = sorted.find((u) => {
-            const [ux, uy] = toMap(u);
-            return (
-              (Math.abs(ux - x) >= hw + unitR || Math.abs(uy - y) >= h2 + unitR) &&
-              raster.at(ux, uy) === i &&
-              boxFree(ux, uy, unitR, unitR, i)
-            );
-          });
-          if (spot === undefined) continue;
-          units[i] = toMap(spot);
+          const [x, y] = toMap(k);
+          if (!raster.boxIn(i, x, y, hw, hh) || !boxFree(x, y, hw, hh)) continue;
           placed = { text, x, y };
-          size = sz;
-          hh = h2;
           break;
         }
       }
-    }
-    // A province too small for a name and a unit side by side: the abbreviation, small, where
-    // it fits in the province clear of every unit; else beside its unit wherever that is clear
-    // (Gibraltar); only if neither, where it fits best under the unit (the path's title names it).
-    const inside = (clear: boolean) => {
-      const text = id.toUpperCase();
-      for (const k of SMALLER) {
-        const sz = fontSize * k;
-        const hw = textWidth(text, sz) / 2;
-        const h2 = sz * 0.55;
-        for (const at of sorted) {
-          const [x, y] = toMap(at);
-          if (!raster.boxIn(i, x, y, hw, h2 * 0.8)) continue;
-          if (clear ? !boxFree(x, y, hw, h2) : !labelFree(x, y, hw, h2)) continue;
-          placed = { text, x, y };
+      if (!placed && prov && !s.unit) {
+        // No room beside the unit: the name (smaller if need be) where it fits, and the unit
+        // moved to the best spot left.
+        const text = id.toUpperCase();
+        for (const k of SMALLER) {
+          if (placed) break;
+          const sz = fontSize * k;
+          const hw = textWidth(text, sz) / 2;
+          const h2 = sz * 0.55;
+          for (const at of sorted) {
+            if ((dist[at] as number) / scale < h2) {
+              if (wanted) continue;
+              break;
+            }
+            const [x, y] = toMap(at);
+            if (!raster.boxIn(i, x, y, hw, h2) || !boxFree(x, y, hw, h2, i)) continue;
+            const spot = sorted.find((u) => {
+              const [ux, uy] = toMap(u);
+              return (
+                (Math.abs(ux - x) >= hw + unitR || Math.abs(uy - y) >= h2 + unitR) &&
+                raster.at(ux, uy) === i &&
+                boxFree(ux, uy, unitR, unitR, i)
+              );
+            });
+            if (spot === undefined) continue;
+            units[i] = toMap(spot);
+            placed = { text, x, y };
+            size = sz;
+            hh = h2;
+            break;
+          }
+        }
+      }
+      // A province too small for a name and a unit side by side: the abbreviation, small, where
+      // it fits in the province clear of every unit; else beside its unit wherever that is clear
+      // (Gibraltar); only if neither, where it fits best under the unit (the path's title names it).
+      const inside = (clear: boolean) => {
+        const text = id.toUpperCase();
+        for (const k of SMALLER) {
+          const sz = fontSize * k;
+          const hw = textWidth(text, sz) / 2;
+          const h2 = sz * 0.55;
+          for (const at of sorted) {
+            const [x, y] = toMap(at);
+            if (!raster.boxIn(i, x, y, hw, h2 * 0.8)) continue;
+            if (clear ? !boxFree(x, y, hw, h2) : !labelFree(x, y, hw, h2)) continue;
+            placed = { text, x, y };
+            size = sz;
+            hh = h2;
+            underUnit = !unitFree(x, y, hw, h2);
+            return;
+          }
+        }
+      };
+      if (!placed && prov) inside(true);
+      if (!placed && prov) {
+        // No room inside for both even small: the abbreviation, small, beside the unit where
+        // it is clear of every unit and name (a tiny province: Gibraltar, an island).
+        const text = id.toUpperCase();
+        for (const k of SMALLER) {
+          if (placed) break;
+          const sz = fontSize * k;
+          const hw = textWidth(text, sz) / 2;
+          const h2 = sz * 0.55;
+          const spot = besideUnit(units[i] as Point, hw, h2).find(([x, y]) =>
+            boxFree(x, y, hw, h2),
+          );
+          if (!spot) continue;
+          placed = { text, x: spot[0], y: spot[1] };
           size = sz;
           hh = h2;
-          underUnit = !unitFree(x, y, hw, h2);
-          return;
         }
       }
-    };
-    if (!placed && prov) inside(true);
-    if (!placed && prov) {
-      // No room inside for both even small: the abbreviation, small, beside the unit where
-      // it is clear of every unit and name (a tiny province: Gibraltar, an island).
-      const text = id.toUpperCase();
-      for (const k of SMALLER) {
-        if (placed) break;
-        const sz = fontSize * k;
-        const hw = textWidth(text, sz) / 2;
-        const h2 = sz * 0.55;
-        const spot = besideUnit(units[i] as Point, hw, h2).find(([x, y]) => boxFree(x, y, hw, h2));
-        if (!spot) continue;
+      if (!placed && prov) inside(false);
+      if (!placed && prov) {
+        // Still no room: the abbreviation beside the unit, wherever it is clear.
+        const text = id.toUpperCase();
+        const hw = textWidth(text, size) / 2;
+        const spots: Point[] = [];
+        for (const dy of [1, -1, 0]) {
+          for (const dx of dy === 0 ? [1, -1] : [0, 1, -1]) {
+            spots.push([unit[0] + dx * (unitR + hw + 1), unit[1] + dy * (unitR + hh + 1)]);
+          }
+        }
+        const spot =
+          spots.find(([x, y]) => raster.at(x, y) === i && boxFree(x, y, hw, hh)) ??
+          spots.find(([x, y]) => boxFree(x, y, hw, hh)) ??
+          (spots[0] as Point);
         placed = { text, x: spot[0], y: spot[1] };
-        size = sz;
-        hh = h2;
+      }
+      if (placed) {
+        const box: [number, number, number, number] = [
+          placed.x,
+          placed.y,
+          textWidth(placed.text, size) / 2,
+          hh,
+        ];
+        placedBoxes.push(box);
+        boxOfLabel.set(id, box);
+        // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
+        const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
+        const minZoom = Math.max(small, underUnit ? 2 : 0);
+        labelAt.set(id, { ...placed, size, neutral: !prov, ...(minZoom ? { minZoom } : {}) });
       }
     }
-    if (!placed && prov) inside(false);
-    if (!placed && prov) {
-      // Still no room: the abbreviation beside the unit, wherever it is clear.
-      const text = id.toUpperCase();
-      const hw = textWidth(text, size) / 2;
-      const spots: Point[] = [];
-      for (const dy of [1, -1, 0]) {
-        for (const dx of dy === 0 ? [1, -1] : [0, 1, -1]) {
-          spots.push([unit[0] + dx * (unitR + hw + 1), unit[1] + dy * (unitR + hh + 1)]);
-        }
+  };
+  placeLabels();
+  if (spec.uniformLabels) {
+    // One rule for the whole board: the full name for every province at least as large as
+    // the smallest of the largest provinces whose full names all fit, the abbreviation for
+    // every smaller one, even where its full name would fit (docs/maps.md).
+    const largest = order.filter((i) => byId.has(ids[i] as string)).reverse();
+    let cut = largest.length;
+    for (const [k, i] of largest.entries()) {
+      const id = ids[i] as string;
+      if (labelAt.get(id)?.text !== byId.get(id)?.name) {
+        cut = k;
+        break;
       }
-      const spot =
-        spots.find(([x, y]) => raster.at(x, y) === i && boxFree(x, y, hw, hh)) ??
-        spots.find(([x, y]) => boxFree(x, y, hw, hh)) ??
-        (spots[0] as Point);
-      placed = { text, x: spot[0], y: spot[1] };
     }
-    if (placed) {
-      const box: [number, number, number, number] = [
-        placed.x,
-        placed.y,
-        textWidth(placed.text, size) / 2,
-        hh,
-      ];
-      placedBoxes.push(box);
-      boxOfLabel.set(id, box);
-      // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
-      const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
-      const minZoom = Math.max(small, underUnit ? 2 : 0);
-      labelAt.set(id, { ...placed, size, neutral: !prov, ...(minZoom ? { minZoom } : {}) });
-    }
+    for (const i of largest.slice(cut)) abbreviated.add(ids[i] as string);
+    // Placed again with those choices, from the units' first spots.
+    for (const [i, u] of unitsAsBuilt.entries()) units[i] = u;
+    placedBoxes.length = 0;
+    labelAt.clear();
+    boxOfLabel.clear();
+    placeLabels();
   }
   const labels = ids.flatMap((id) => {
     const l = labelAt.get(id);
@@ -1151,6 +1195,8 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     );
   }
   parts.push(...straits);
+  // Waterways are drawn above the owners' tint (layers.ts cuts the base where they begin).
+  const waterways: string[] = [];
   for (const w of spec.waterways ?? []) {
     if (!byId.has(w.province)) {
       throw new Error(
@@ -1159,8 +1205,10 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
     }
     const pts = w.line.map(project);
     const d = `M${pts.map(([x, y]) => `${round(x)} ${round(y)}`).join("L")}`;
-    parts.push(
-      `<path class="waterway" data-province="${w.province}" d="${d}" fill="none" stroke="${colours.seaBorder}" stroke-width="${round(fontSize * 0.3)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"><title>${esc(w.name)}</title></path>`,
+    // Water between two banks: the coastline's colour as a casing, the sea's inside it.
+    waterways.push(
+      `<path class="waterway-banks" d="${d}" fill="none" stroke="#5d7f9e" stroke-width="${round(fontSize * 0.5)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"/>`,
+      `<path class="waterway" data-province="${w.province}" d="${d}" fill="none" stroke="${colours.sea}" stroke-width="${round(fontSize * 0.3)}" stroke-linecap="round" stroke-linejoin="round" pointer-events="none"><title>${esc(w.name)}</title></path>`,
     );
   }
   for (const g of Object.values(provinces)) {
@@ -1194,6 +1242,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       `<text class="label zoom-name" data-province="${esc(l.id)}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${COLOURS.label}" stroke-width="${round(l.size * 0.22)}" data-min-zoom="${l.minZoom}" display="none">${esc(l.text)}</text>`,
     );
   }
+  if (waterways.length) parts.push(`<g class="waterways">${waterways.join("")}</g>`);
   parts.push(
     `<g class="labels" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" stroke="#fff" stroke-width="${round(fontSize * 0.22)}" stroke-linejoin="round" paint-order="stroke">${labelParts.join("")}${coastLabels.join("")}</g>`,
   );

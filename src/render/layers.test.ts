@@ -169,6 +169,17 @@ describe("drawBoard", () => {
     );
   });
 
+  it("marks an owned supply centre in its owner's colour, larger than a free centre's marker", () => {
+    const svg = drawBoard(geometry, view);
+    const red = powerColours(["red", "blue"]).red;
+    const mark = svg.match(/<g class="sc-owner" data-power="red">(.*?)<\/g>/)?.[1] ?? "";
+    const circles = [...mark.matchAll(/<circle cx="20" cy="20" r="([\d.]+)" fill="([^"]+)"/g)];
+    assert.equal(circles[0]?.[2], red, "filled with the owner's colour");
+    // The free centre's marker (the base map's) has a radius of 0.3 font sizes.
+    assert.ok(Number(circles[0]?.[1]) >= 10 * 0.4, `a radius of ${circles[0]?.[1]}`);
+    assert.match(mark, /stroke="#fff"/, "a white ring sets it off from its owner's tint");
+  });
+
   it("backs colour with letters and patterns in the colour-blind palette", () => {
     const svg = drawBoard(geometry, view, { palette: "colorblind" });
     assert.match(svg, /<pattern id="pat-red"/, "a pattern per power");

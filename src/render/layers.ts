@@ -300,8 +300,10 @@ export function drawBoard(
     const p = owner.get(id);
     if (!g.centerMark || !p) continue;
     const c = colours[p] as string;
+    // Larger than the free centre's marker, in the owner's colour inside a white ring and a
+    // dark rim, so it stands out on its owner's own tint and on the sea alike.
     centreMarks.push(
-      `<circle class="sc-owner" cx="${g.centerMark[0]}" cy="${g.centerMark[1]}" r="${n(fs * 0.3)}" fill="${c}" stroke="#000" stroke-width="${n(fs * 0.08)}"/>`,
+      `<g class="sc-owner" data-power="${esc(p)}"><circle cx="${g.centerMark[0]}" cy="${g.centerMark[1]}" r="${n(fs * 0.44)}" fill="${c}" stroke="#fff" stroke-width="${n(fs * 0.14)}"/><circle cx="${g.centerMark[0]}" cy="${g.centerMark[1]}" r="${n(fs * 0.52)}" fill="none" stroke="#222" stroke-width="${n(fs * 0.06)}"/></g>`,
     );
     if (cb) {
       centreMarks.push(
@@ -514,7 +516,9 @@ export function drawBoard(
   const svgHeight = n(Math.max(geometry.height, legend?.height ?? 0));
 
   // The names sit above the owners' tint: the base is split where its labels begin.
-  const cut = geometry.base.indexOf('<g class="labels"');
+  // Waterways (a canal, a river a fleet may sail) come just before the names, above the tint too.
+  const water = geometry.base.indexOf('<g class="waterways"');
+  const cut = water >= 0 ? water : geometry.base.indexOf('<g class="labels"');
   const base = cut >= 0 ? geometry.base.slice(0, cut) : geometry.base;
   const names = cut >= 0 ? geometry.base.slice(cut) : "";
   const labels = options.labels === false ? " <style>.labels{display:none}</style>" : "";

@@ -125,6 +125,26 @@ describe("the Historical Committee's board", () => {
       assert.match(g.base, new RegExp(`class="waterway" data-province="${p}"`), `${p}'s waterway`);
     }
     assert.match(g.base, /<title>the Kiel Canal<\/title>/, "the Kiel Canal is named");
+    // Drawn over Germany's tint, and clear of Hamburg's unit and centre marker (issue 29: the
+    // canal was under both).
+    const svg = drawBoard(g, start);
+    assert.ok(
+      svg.indexOf('class="waterway" data-province="ham"') > svg.indexOf('<g class="owners"'),
+      "the canal above the owners' tint",
+    );
+    const kiel = /class="waterway" data-province="ham" d="([^"]+)"/.exec(g.base)?.[1] ?? "";
+    const points = [...kiel.matchAll(/([\d.]+) ([\d.]+)/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    const ham = g.provinces.ham!;
+    const fs = g.fontSize ?? 13;
+    for (const [x, y] of points) {
+      const unit = Math.hypot(x! - ham.unit[0], y! - ham.unit[1]);
+      assert.ok(unit > fs * 1.2, `Hamburg's unit ${unit.toFixed(1)} from the canal`);
+      const mark = Math.hypot(x! - ham.centerMark![0], y! - ham.centerMark![1]);
+      assert.ok(mark > fs * 0.6, `Hamburg's centre ${mark.toFixed(1)} from the canal`);
+    }
     for (const c of ["nc", "sc"]) {
       const m = new RegExp(
         `class="coast-label" data-province="irn" data-coast="${c}" x="([\\d.]+)" y="([\\d.]+)"`,

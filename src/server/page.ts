@@ -35,17 +35,17 @@ export function homePage(games: readonly GameSummary[], assets: ShellAssets): st
   const rows = games
     .map(
       (g) =>
-        `<tr><td><a href="/game/${encodeURIComponent(g.id)}">${escapeHtml(g.name)}</a></td><td>${escapeHtml(
+        `<tr><td data-label="Game"><a href="/game/${encodeURIComponent(g.id)}">${escapeHtml(g.name)}</a></td><td data-label="Variant">${escapeHtml(
           g.variant,
-        )} (${escapeHtml(g.scenario)})</td><td>${escapeHtml(g.status)}</td><td>${escapeHtml(g.phase ?? "-")}</td><td>${escapeHtml(
+        )} (${escapeHtml(g.scenario)})</td><td data-label="Status">${escapeHtml(g.status)}</td><td data-label="Phase">${escapeHtml(g.phase ?? "-")}</td><td data-label="Deadline (UTC)">${escapeHtml(
           g.deadline ?? "-",
-        )}</td><td>${g.players}/${g.seats}</td></tr>`,
+        )}</td><td data-label="Players">${g.players}/${g.seats}</td></tr>`,
     )
     .join("\n");
   const list =
     games.length === 0
       ? "<p>No games yet.</p>"
-      : `<table><thead><tr><th>Game</th><th>Variant</th><th>Status</th><th>Phase</th><th>Deadline (UTC)</th><th>Players</th></tr></thead><tbody>
+      : `<table class="games"><thead><tr><th>Game</th><th>Variant</th><th>Status</th><th>Phase</th><th>Deadline (UTC)</th><th>Players</th></tr></thead><tbody>
 ${rows}
 </tbody></table>`;
   return appShell(

@@ -35,6 +35,8 @@ export class Board {
   /** Zoom and pan (zoom.ts): its buttons go beside the map. */
   readonly zoom: Zoom;
   private drawn = 0;
+  /** Whether the board was opened close up (`readable`): done once, then the user's. */
+  private opened = false;
 
   constructor(
     className = "map",
@@ -91,6 +93,58 @@ export class Board {
     }
   }
 
+  /**
+   * On a narrow screen (the page in one column: a phone), opens the board once at a zoom where
+   * a unit is READABLE px across, around the units of `powers` (the viewer's). Nothing happens
+   * for a viewer without units (the GM, an observer: the whole board), where the units are
+   * readable whole, or once the view was chosen (a zoom, a pan, the whole map).
+   */
+  readable(powers: readonly string[]): void {
+    const svg = this.el.querySelector("svg");
+    if (this.opened || !svg || this.zoom.zoomed || !matchMedia(NARROW).matches) return;
+    const all = [...svg.querySelectorAll<SVGGraphicsElement>("g.unit")];
+    const width = svg.getBoundingClientRect().width;
+    if (all.length === 0 || width === 0) return;
+    this.opened = true;
+    const mine = all.filter((u) => powers.includes(u.getAttribute("data-power") ?? ""));
+    if (mine.length === 0) return;
+    const boxes = mine.map((u) => u.getBBox());
+    // Across: a fleet drawn narrow (the committee's) is as readable as an army as wide.
+    const sizes = all.map((u) => u.getBBox().width).sort((a, b) => a - b);
+    // Pixels a map unit at the whole view, and the size of a middling unit.
+    const scale = width / this.zoom.whole[2];
+    const unit = (sizes[sizes.length >> 1] ?? 0) * scale;
+    if (unit === 0 || unit >= READABLE) return;
+    // Centred where the most of those units are in view: on one of them or on them all.
+    const level = Math.min(READABLE / unit, this.zoom.deepest);
+    const [, , fw, fh] = this.zoom.whole;
+    const [w, hgt] = [fw / level, fh / level];
+    const mid = (b: DOMRect): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
+    const x0 = Math.min(...boxes.map((b) => b.x));
+    const y0 = Math.min(...boxes.map((b) => b.y));
+    const x1 = Math.max(...boxes.map((b) => b.x + b.width));
+    const y1 = Math.max(...boxes.map((b) => b.y + b.height));
+    const middle: [number, number] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    const seen = ([cx, cy]: [number, number]) =>
+      boxes.filter(
+        (b) =>
+          Math.abs(b.x + b.width / 2 - cx) <= (w - b.width) / 2 &&
+          Math.abs(b.y + b.height / 2 - cy) <= (hgt - b.height) / 2,
+      ).length;
+    let best = middle;
+    let most = seen(middle);
+    for (const b of boxes) {
+      // Between that unit and the middle of them all, where as many or more are in view.
+      const c = mid(b);
+      const between: [number, number] = [(c[0] + middle[0]) / 2, (c[1] + middle[1]) / 2];
+      for (const at of [between, c]) {
+        const k = seen(at);
+        if (k > most) [best, most] = [at, k];
+      }
+    }
+    this.zoom.look(level, best);
+  }
+
   private showLegend(g: MapGeometry, position: BoardPosition): void {
     const item = (svg: string, name: string, power?: string) => {
       const mark = h("span", { class: "swatch" });
@@ -108,6 +162,11 @@ export class Board {
     );
   }
 }
+
+/** A unit's width on a phone when the board opens (at least 20 px: issue 29). */
+const READABLE = 28;
+/** The page in one column (style.css): a phone. */
+const NARROW = "(max-width: 900px)";
 
 /** The supply-centre marker as the base map draws it. */
 const CENTRE =

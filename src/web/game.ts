@@ -252,28 +252,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
   fill(
     app,
-    h(
-      "div",
-      { class: "game-head" },
-      h("h1", {}, view.name),
-      meta,
-      projector,
-      board
-        ? h(
-            "button",
-            {
-              type: "button",
-              class: "secondary zoom-toggle",
-              "aria-pressed": "false",
-              onclick: (e: Event) => {
-                const on = document.body.classList.toggle("zoom");
-                (e.currentTarget as HTMLElement).setAttribute("aria-pressed", String(on));
-              },
-            },
-            "Enlarge map",
-          )
-        : null,
-    ),
+    h("div", { class: "game-head" }, h("h1", {}, view.name), meta, projector),
     seatNote.el,
     !session.token ? loginForm(() => location.reload()) : null,
     h(
@@ -313,6 +292,8 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
     ctx.draw(view.position),
     badges(),
   ]);
+  // On a phone the board opens close up around the viewer's units (board.ts `readable`).
+  board?.readable(view.you?.powers ?? []);
   // What changed between the view read above and the live updates' start (their backlog read)
   // reaches no listener: read the view once more then, and reload if it changed.
   liveUpdates(id, reload, async () => {

@@ -83,21 +83,23 @@ export function loginForm(after: () => void): HTMLElement {
   return form;
 }
 
+/** The columns of a list of games; a phone shows each name before its value (style.css). */
+const COLUMNS = ["Game", "Variant", "You", "Status", "Phase", "Deadline", "Players"];
+
 function gameRow(g: GameSummary): HTMLElement {
+  const cells = [
+    h("a", { href: `/game/${encodeURIComponent(g.id)}` }, g.name),
+    `${g.variant} (${g.scenario})`,
+    g.lostSeat ? lostSeatShort(g.lostSeat) : (g.role ?? ""),
+    g.status,
+    g.phase ?? "–",
+    g.deadline ? h("span", { "data-deadline": g.deadline }, countdown(g.deadline)) : "–",
+    `${g.players}/${g.seats}`,
+  ];
   return h(
     "tr",
     {},
-    h("td", {}, h("a", { href: `/game/${encodeURIComponent(g.id)}` }, g.name)),
-    h("td", {}, `${g.variant} (${g.scenario})`),
-    h("td", {}, g.lostSeat ? lostSeatShort(g.lostSeat) : (g.role ?? "")),
-    h("td", {}, g.status),
-    h("td", {}, g.phase ?? "–"),
-    h(
-      "td",
-      {},
-      g.deadline ? h("span", { "data-deadline": g.deadline }, countdown(g.deadline)) : "–",
-    ),
-    h("td", {}, `${g.players}/${g.seats}`),
+    cells.map((c, i) => h("td", { "data-label": COLUMNS[i]! }, c)),
   );
 }
 
@@ -105,16 +107,14 @@ function gameTable(games: GameSummary[], withRole: boolean): HTMLElement {
   if (games.length === 0) return h("p", {}, "None yet.");
   return h(
     "table",
-    {},
+    { class: "games" },
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        ["Game", "Variant", withRole ? "You" : "", "Status", "Phase", "Deadline", "Players"].map(
-          (t) => h("th", {}, t),
-        ),
+        COLUMNS.map((t) => h("th", {}, t === "You" && !withRole ? "" : t)),
       ),
     ),
     h("tbody", {}, games.map(gameRow)),

@@ -45,7 +45,8 @@ export class Zoom {
       { class: "zoom-controls", role: "group", "aria-label": "zoom" },
       button("zoom in", "+", () => this.by(1.5)),
       button("zoom out", "−", () => this.by(1 / 1.5)),
-      button("fit the map", "fit", () => this.reset()),
+      // One tap to the whole board (a phone opens close up: board.ts `readable`).
+      button("fit the map", "whole map", () => this.reset()),
     );
     host.tabIndex = 0;
     host.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
@@ -77,6 +78,28 @@ export class Zoom {
     // shape): no band of the page's background beside the drawing.
     svg.style.aspectRatio = fit ? `${fit[2]} / ${fit[3]}` : "";
     this.apply();
+  }
+
+  /** The board's whole view (map units): the fitted board, or the frame it was given. */
+  get whole(): Box {
+    return this.fit;
+  }
+
+  /** The deepest zoom of this board. */
+  get deepest(): number {
+    return this.max;
+  }
+
+  /** Shows the board at `level` around a point of the map (kept inside the board). */
+  look(level: number, at: [number, number]): void {
+    const l = Math.min(this.max, Math.max(1, level));
+    if (l === 1) {
+      this.reset();
+      return;
+    }
+    const w = this.fit[2] / l;
+    const hgt = this.fit[3] / l;
+    this.set([at[0] - w / 2, at[1] - hgt / 2, w, hgt]);
   }
 
   reset(): void {

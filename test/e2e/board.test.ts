@@ -211,6 +211,9 @@ describe("the board in Chromium: centres, zoom, NMRs, wording", { timeout: SUITE
     const phone = await h.as("alice", PHONE);
     await phone.goto(`${h.base}/game/${id}`);
     await phone.locator(".game .map svg").waitFor();
+    // It opens close up on England's units (pocket.test.ts); from the whole map, two steps.
+    await phone.locator('.game .map[data-zoom]:not([data-zoom="1"])').waitFor();
+    await phone.getByRole("button", { name: "fit the map" }).click();
     await phone.getByRole("button", { name: "zoom in" }).click();
     await phone.getByRole("button", { name: "zoom in" }).click();
     assert.equal(await zoomLevel(phone), 2.25, "zoomed on a phone");

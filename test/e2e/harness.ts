@@ -61,6 +61,11 @@ const ARGS = [
   "--disable-sync",
 ];
 
+/** A phone as Chromium emulates one: touch events, a mobile viewport, three device pixels a CSS pixel. */
+export const PHONE_DEVICE = { isMobile: true, hasTouch: true, deviceScaleFactor: 3 } as const;
+/** The phone the site is laid out for (issue 29): 390×844 CSS pixels. */
+export const PHONE = { width: 390, height: 844 } as const;
+
 export interface GameJson {
   id: string;
   phase: string | null;
@@ -133,16 +138,16 @@ export class BrowserHarness {
   }
 
   /** A page of its own, logged in as nobody (closed with the harness). */
-  async anonymous(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const page = await this.browser.newPage({ viewport });
+  async anonymous(viewport = { width: 1280, height: 900 }, touch = false): Promise<Page> {
+    const page = await this.browser.newPage({ viewport, ...(touch ? PHONE_DEVICE : {}) });
     this.contexts.push(page.context());
     page.setDefaultTimeout(WAIT_MS);
     return page;
   }
 
   /** A browser context logged in as `user` (the token in localStorage, as the login form does). */
-  async as(user: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const ctx = await this.browser.newContext({ viewport });
+  async as(user: string, viewport = { width: 1280, height: 900 }, touch = false): Promise<Page> {
+    const ctx = await this.browser.newContext({ viewport, ...(touch ? PHONE_DEVICE : {}) });
     this.contexts.push(ctx);
     await ctx.addInitScript(
       ([token, name]) => {
@@ -171,12 +176,13 @@ export class BrowserHarness {
   }
 
   /**
-   * A screenshot of the viewport into test-artifacts/; with ENTENTE_DOC_SHOTS set, also kept
+   * A screenshot of the viewport (in CSS pixels) into test-artifacts/; with ENTENTE_DOC_SHOTS set, also kept
    * for the docs under docs/screens/, a desktop's at half size (Chromium scales it down, so
    * the folder stays small), a phone's as taken.
    */
   async docShot(page: Page, name: string): Promise<void> {
-    const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+    // In CSS pixels: a phone emulated at three device pixels a pixel is kept at 390 wide.
+    const png = await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), scale: "css" });
     if (!process.env.ENTENTE_DOC_SHOTS) return;
     const size = page.viewportSize()!;
     if (size.width <= 800) {
