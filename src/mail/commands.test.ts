@@ -234,14 +234,19 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       `Secret: ${g.secrets.germany}\nReason: mine\nA mun-ruh`,
     );
     assert.match(notGm.text, /NOT done.*game master/s, "only the GM corrects");
+    const unknownPhase = await gm("CORRECT SED Germany F1905M", "Reason: late\nA mun-ruh");
+    assert.match(
+      unknownPhase.text,
+      /NOT done.*F1905M is not a phase adjudicated in this game; only the last adjudication, S1901M, can be corrected.*What to send instead: "CORRECT SED Germany S1901M"/s,
+    );
     const corrected = await gm(
-      "CORRECT SED Germany",
+      "CORRECT SED Germany S1901M",
       "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie\n\n-- \nThe GM",
     );
     assert.equal(corrected.accepted, true, corrected.text);
     assert.match(
       corrected.text,
-      /corrected \(Germany's orders reached the GM before the deadline\)/,
+      /The last adjudication of SED, S1901M, is corrected \(Germany's orders reached the GM before the deadline\)/,
     );
     assert.match(
       corrected.text,

@@ -73,7 +73,7 @@ export const HELP_TEXT = [
   "  EXTEND <ABBR> <hours>          (GM) move the deadline later",
   "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
-  "  CORRECT <ABBR> [power]         (GM) correct the last adjudication: body lines",
+  "  CORRECT <ABBR> [power] [phase] (GM) correct the last adjudication: body lines",
   '                                 "Reason: <why>", then "<Power>:" and its orders',
   "  REMOVE <ABBR> <power> <how> [phase]",
   "                                 (GM) remove an extra unit; <how> is BUILT (too many",
@@ -186,10 +186,17 @@ async function correctByMail(
   user: User,
   gameId: string,
   abbr: string,
-  subjectPower: string | undefined,
+  words: readonly string[],
   body: string,
 ): Promise<CommandAnswer> {
-  const how = `"CORRECT ${abbr} Germany" with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
+  // The subject's words after the game: a power, a phase (S1901M, or T3 in an EMG game), both.
+  const isPhase = (w: string) => parsePhase(w.toUpperCase()) !== null || /^T\d+$/i.test(w);
+  const phases = words.filter(isPhase);
+  const named = words.filter((w) => !isPhase(w));
+  const subjectPower = named.length > 0 ? named.join(" ") : undefined;
+  const how = `"CORRECT ${abbr} Germany" (or "CORRECT ${abbr} Germany <the last adjudicated phase>") with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
+  if (phases.length > 1) return refuse(`the subject names ${phases.length} phases`, how);
+  const phase = phases[0];
   const reason = reasonIn(body, { for: "what the correction is for", how });
   if (typeof reason !== "string") return reason;
   const orders: Record<string, string[]> = {};
@@ -211,9 +218,22 @@ async function correctByMail(
     }
     orders[current]!.push(line.replace(/^\d+[.)]\s*/, ""));
   }
-  const view = await judge.correct(user, gameId, { orders, reason });
+  let view: Awaited<ReturnType<Judge["correct"]>>;
+  try {
+    view = await judge.correct(user, gameId, { orders, reason, ...(phase ? { phase } : {}) });
+  } catch (e) {
+    // A phase that cannot be corrected: say which one can (seed 002 VIII(1)).
+    if (!(e instanceof JudgeError) || !phase) throw e;
+    const last = /only the last adjudication, (\S+), can be corrected/.exec(e.message)?.[1];
+    if (!last) throw e;
+    return refuse(
+      `${e.message}.`,
+      `"CORRECT ${abbr}${subjectPower ? ` ${subjectPower}` : ""} ${last}" with a line "Reason: ..." and the orders ${last} should have had; an error of an earlier phase stands, except an extra unit, which "REMOVE ${abbr} <power> ..." removes (VIII(2))`,
+    );
+  }
+  const corrected = (await judge.phases(gameId, user).catch(() => [])).at(-1)?.phase ?? phase;
   const lines = [
-    `The last adjudication of ${abbr} is corrected (${reason}).`,
+    `The last adjudication of ${abbr}${corrected ? `, ${corrected},` : ""} is corrected (${reason}).`,
     `The corrected results go to every player. Now: ${view.phase ?? "the game is over"}${view.deadline ? `, due by ${view.deadline}` : ""}.`,
   ];
   if (!view.family) {
@@ -509,7 +529,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             };
           }
           case "CORRECT":
-            return await correctByMail(judge, user, gameId, abbr!.toUpperCase(), c.args[1], body);
+            return await correctByMail(
+              judge,
+              user,
+              gameId,
+              abbr!.toUpperCase(),
+              c.args.slice(1),
+              body,
+            );
           case "REMOVE":
             return await removeByMail(
               judge,

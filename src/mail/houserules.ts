@@ -434,7 +434,7 @@ export class HouseRulesDialect implements MailDialect {
       const rules = emgRulesFor(g.game.variant);
       const head = [
         corrected
-          ? `The GM corrected the adjudication of ${phaseText(phase.phase)}: ${d.reason ?? ""}`
+          ? `These corrected results of ${phaseText(phase.phase)} replace those mailed earlier: the GM corrected the adjudication (${d.reason ?? "no reason given"}).`
           : `Results of ${phaseText(phase.phase)}:`,
         "",
       ];
@@ -454,7 +454,9 @@ export class HouseRulesDialect implements MailDialect {
       }
       if (nmr.length > 0) tail.push("", ...nmr);
       if (next) tail.push("", next);
-      const subject = `${corrected ? "corrected results" : "results"} of ${phaseText(phase.phase)}`;
+      const subject = corrected
+        ? `corrected results of ${phaseText(phase.phase)} (replace the earlier results)`
+        : `results of ${phaseText(phase.phase)}`;
       const out: { to: (typeof to)[number]; subject: string; text: string }[] = [];
       for (const p of to) {
         // The press published with this phase (seed 002 X(1)): white with its author's

@@ -475,7 +475,9 @@ export class Notifier {
           : d.winners
             ? `The game is over: won by ${d.winners.join(", ")}.`
             : d.next
-              ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
+              ? d.deadline
+                ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
+                : `Next: ${voice.phase(d.next)}; no deadline is set while the game is paused.`
               : null;
         const votes = told.filter((t) => t.startsWith("Proposal "));
         const acts = told.filter((t) => !t.startsWith("Proposal "));

@@ -304,10 +304,10 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   const corrected = all.filter((m) => m.subject.includes("corrected results of"));
   assert.deepEqual(corrected.map((m) => m.to).sort(), everybody, "one corrected results mail each");
   for (const m of corrected) {
-    assert.match(m.subject, /\(F1901M\)/);
+    assert.match(m.subject, /\(F1901M\) \(replace the earlier results\)$/);
     assert.match(
       m.text,
-      /The GM corrected the adjudication of .*F1901M.*: France's orders reached the GM before the deadline/,
+      /^These corrected results of .*F1901M.* replace those mailed earlier: the GM corrected the adjudication \(France's orders reached the GM before the deadline\)/,
     );
     assert.match(m.text, /A par - bur/, `${m.to} reads France's corrected order`);
   }
