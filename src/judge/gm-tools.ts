@@ -200,11 +200,7 @@ export class GmTools extends Room {
    * what players read (the phase's results, a family game's reports) is the new one. The
    * families differ only in how the phase is played again (`Replay`).
    */
-  async correct(
-    user: User,
-    gameId: string,
-    input: CorrectionInput,
-  ) {
+  async correct(user: User, gameId: string, input: CorrectionInput) {
     const apply = (trx: Tx, g: HostedGame, replay: Replay) =>
       this.applyCorrection(trx, g, replay, user, input);
     if (await isFamilyGame(this.db, gameId))

@@ -1,9 +1,9 @@
-import { gameLink } from "../judge/links.ts";
 import { describePhase } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { Position, PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import type { Judge } from "../judge/judge.ts";
+import { gameLink } from "../judge/links.ts";
 import {
   type Envelope,
   type Letter,
