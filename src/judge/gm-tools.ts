@@ -401,12 +401,37 @@ export class GmTools extends Room {
                 .executeTakeFirst()
             )?.name ?? null)
           : null;
+      // The former player's orders for later phases (early retreats and adjustments, seed 002
+      // II(5)) are theirs, not the newcomer's: dropped, and both are told (`dropped`).
+      let dropped: string[] = [];
+      if (old && old.user_id !== newHolder) {
+        const seatPowers = g.seats[input.seat]!.powers.map(String);
+        const early = await trx
+          .selectFrom("early_orders")
+          .select(["id", "phase"])
+          .where("game_id", "=", gameId)
+          .where("user_id", "=", old.user_id)
+          .where("power", "in", seatPowers)
+          .execute();
+        if (early.length > 0) {
+          await trx
+            .deleteFrom("early_orders")
+            .where(
+              "id",
+              "in",
+              early.map((r) => r.id),
+            )
+            .execute();
+          dropped = [...new Set(early.map((r) => r.phase))].sort();
+        }
+      }
       // `phase`: the phase open when it was done (null before the game started).
       await this.emit(trx, gameId, "player_replaced", "public", {
         seat: input.seat,
         seatName: g.seats[input.seat]!.name,
         player: name,
         former,
+        ...(dropped.length > 0 ? { dropped } : {}),
         phase: g.state.state === "forming" ? null : g.state.phase,
       });
       return { seat: input.seat, player: name, invite: code };

@@ -271,6 +271,8 @@ export class EmgDialect implements MailDialect {
     votesByMail: false,
     footer: (game) =>
       `Commands: subject EMGTURN To ${game.address}, EMGSTART, your account id, ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
+    howToOrder: (game) =>
+      `Commands go To ${game.address} with the subject EMGTURN; the body: EMGSTART, your account id (your secret) on the next line, then ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
     started: async (judge, game, player) => ["", await ownReport(judge, player, game.id)],
     results: async (judge, game, e, to, next) => {
       const turn = /^T(\d+)$/.exec(e.data.phase ?? "");
