@@ -387,7 +387,7 @@ for (const kind of STORE_KINDS) {
         "/api/users",
         { name: "x" },
         400,
-        /body.name: must have at least 2 characters/,
+        /^The field "name" is too short: it must have at least 2 characters, and has 1 \(body\.name\)$/,
       );
       await bad(
         "POST",
