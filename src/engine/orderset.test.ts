@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { classical } from "../variants/classical/index.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
-import { type OrderLine, readOrderSet, readSubject } from "./orderset.ts";
+import { type OrderLine, readOrderSet, readSubject, writeSubject } from "./orderset.ts";
+import { parsePhase } from "./phase.ts";
 import { DATC_RULES, HOUSE_RULES } from "./rules.ts";
 import { powerId } from "./types.ts";
 
@@ -149,6 +150,23 @@ describe("readSubject (seed 002 II(2))", () => {
     assert.equal(s("Re: SED 04WG"), "SED W1904R germany");
     assert.equal(s("SED 01SX"), null, "no power has the letter X");
     assert.equal(s("my orders"), null);
+  });
+
+  test("writeSubject writes the subject readSubject reads, for every kind of phase", () => {
+    for (const [phase, power, subject] of [
+      ["S1901M", "austria", "SED 01SA"],
+      ["S1902R", "england", "SED 02UE"],
+      ["U1902R", "england", "SED 02UE"],
+      ["F1903M", "france", "SED 03FF"],
+      ["F1904R", "germany", "SED 04WG"],
+      ["W1904A", "germany", "SED 04WG"],
+      ["W1904R", "turkey", "SED 04WT"],
+    ] as const) {
+      const written = writeSubject("SED", parsePhase(phase)!, power, classical);
+      assert.equal(written, subject, phase);
+      assert.equal(readSubject(written!, classical)?.power, power, `${subject} reads back`);
+    }
+    assert.equal(writeSubject("SED", parsePhase("S1901M")!, "narnia", classical), null);
   });
 });
 

@@ -124,6 +124,33 @@ export function readSubject(text: string, variant: Variant): Subject | null {
 }
 
 /**
+ * The subject `readSubject` reads as this game, phase and power: `SED 01SA`. Null where the
+ * phase has no season letter or the power no letter. S and F name the movement phases, U the
+ * retreats after spring, W the retreats after fall and the adjustments.
+ */
+export function writeSubject(
+  game: string,
+  phase: { readonly season: string; readonly year: number; readonly type: string },
+  power: string,
+  variant: Variant,
+): string | null {
+  const letter = variant.powers.find((p) => p.id === power)?.letter;
+  if (!letter) return null;
+  const season =
+    phase.type === "M"
+      ? phase.season === "S" || phase.season === "F"
+        ? phase.season
+        : null
+      : phase.season === "S" || phase.season === "U"
+        ? "U"
+        : phase.season === "F" || phase.season === "W"
+          ? "W"
+          : null;
+  if (season === null) return null;
+  return `${game} ${String(phase.year % 100).padStart(2, "0")}${season}${letter.toUpperCase()}`;
+}
+
+/**
  * A power's name alone on a line: `England`, `ENGLAND:`, `English orders`, `Orders for France`,
  * or any other name of the power (`UK:`, `Soviet Union`: the variant's aliases).
  */

@@ -4,7 +4,7 @@ import { GAME_ADDRESS, gatewayOf, rawMail } from "../mail/testing.ts";
 import { serveJudge, waitFor } from "../server/testing.ts";
 import { STORE_KINDS } from "../store/testing.ts";
 import { configureMailGame, setMailAddress } from "./mail.ts";
-import { POWERS } from "./testing.ts";
+import { POWERS, rewritePhase, withoutCentres } from "./testing.ts";
 
 /*
  * Seed 002 VIII(2) removes an extra unit that "has existed for more than one adjudication";
@@ -42,6 +42,10 @@ for (const kind of STORE_KINDS) {
     await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
     await pass(["F mao-por", "A bur-bel"]);
     await pass(["build A par", "build F bre", "build A mar"]);
+    // The adjudication as published miscounted France's centres: two builds over the number.
+    await rewritePhase(served.store, id, "W1901A", (r) =>
+      withoutCentres(r, "france", ["spa", "por"]),
+    );
     const remove = (body: Record<string, unknown>) =>
       api.call<{ error?: string; removed?: { unit: string } }>(
         "POST",
@@ -51,7 +55,11 @@ for (const kind of STORE_KINDS) {
       );
 
     // One adjudication (W1901A) since the excess build: refused, the correction named.
-    for (const body of [{ cause: "built" }, { unit: "A mar" }, { cause: "not-removed" }]) {
+    // No removal was ever due: NOT-REMOVED has nothing to remove, whatever the age.
+    const none = await remove({ cause: "not-removed" });
+    assert.equal(none.status, 400, JSON.stringify(none.body));
+    assert.match(String(none.body.error), /no removal was ever due for France/);
+    for (const body of [{ cause: "built" }, { unit: "A mar" }]) {
       const refused = await remove(body);
       assert.equal(refused.status, 409, JSON.stringify(refused.body));
       assert.match(
@@ -79,7 +87,7 @@ for (const kind of STORE_KINDS) {
       /What to send instead: "CORRECT SED France" with a line "Reason: \.\.\." and the orders France should have had in W1901A \(seed 002 VIII\(1\)\)/,
     );
     const named = await send("REMOVE SED France NOT-REMOVED W1901A");
-    assert.match(named.text, /NOT done.*came to be in W1901A, the last adjudication/s);
+    assert.match(named.text, /NOT done.*no removal was ever due for France in W1901A/s);
     // A phase named that was not adjudicated: a clear refusal.
     const unknown = await remove({ unit: "A mar", phase: "F1905M" });
     assert.equal(unknown.status, 400);

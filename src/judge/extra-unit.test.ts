@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testStore } from "../store/testing.ts";
 import { Judge, type User } from "./judge.ts";
-import { Clock, POWERS, user } from "./testing.ts";
+import { Clock, POWERS, rewritePhase, user, withoutCentres } from "./testing.ts";
 
 /*
  * Seed 002 VIII(2): an extra unit removed by the house rule that applies, not picked by hand:
@@ -41,8 +41,32 @@ for (const [rules, excess] of [
     await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
     const winter = await pass(["F mao-por", "A bur-bel"]);
     await pass(["build A par", "build F bre", "build A mar"]);
+    // The record shows no excess (six centres, six units): nothing to remove, and why.
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
+      {
+        kind: "invalid",
+        message: new RegExp(
+          `France built 3 units in ${winter} and had as many units as supply centres after it \\(6 units, 6 centres\\): no build was over the number, so there is no extra unit to remove`,
+        ),
+      },
+    );
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "france", cause: "not-removed", reason: "x" }),
+      { kind: "invalid", message: /no removal was ever due for France/ },
+    );
     // The unit built over the number walks off before anybody notices.
     await pass([`${excess} - gas`]);
+    await assert.rejects(
+      judge.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
+      { kind: "invalid", message: /no build was over the number/ },
+    );
+    // An erroneous adjudication published: the centre table miscounted in the fall (France
+    // owed a removal) and in the winter, where France built two over the number.
+    await rewritePhase(ts.store, id, "F1901M", (r) =>
+      withoutCentres(r, "france", ["bre", "spa", "por", "bel"]),
+    );
+    await rewritePhase(ts.store, id, winter, (r) => withoutCentres(r, "france", ["spa", "por"]));
 
     await assert.rejects(
       judge.removeUnit(gm, id, { power: "france", unit: "A gas", cause: "built", reason: "x" }),
@@ -89,5 +113,12 @@ for (const [rules, excess] of [
       [...dropped.position.units.france!].sort(),
       ["A bel", "A spa", "F bre", excess === "A par" ? "A mar" : "A par"].sort(),
     );
+    // Both extra units gone: nothing is left to remove, and the GM is told so.
+    for (const cause of ["built", "not-removed"] as const) {
+      await assert.rejects(judge.removeUnit(gm, id, { power: "france", cause, reason: "x" }), {
+        kind: "invalid",
+        message: new RegExp(`France's extra units from ${winter} have already been removed`),
+      });
+    }
   });
 }

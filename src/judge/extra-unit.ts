@@ -61,6 +61,7 @@ export function extraUnitByRule(
   const name = variant.powers.find((p) => p.id === power)?.name ?? power;
   const rules = g.record.rules;
   if (cause === "not-removed") {
+    missedRemoval(g, power, name, phase);
     const units = g.position.units.filter((u) => u.power === power);
     const ranked = rankForRemoval(variant, power, units, rules, g.position.centers);
     const first = ranked[0];
@@ -79,6 +80,14 @@ export function extraUnitByRule(
   }
   // Too many built: the adjustment phase named, or the last in which the power built.
   const at = buildPhase(g, power, name, phase);
+  const over = excessAfter(g, power, at);
+  if (over > 0 && excessLeft(g, power, at) <= 0) throw alreadyRemoved(g, name, at);
+  if (over <= 0) {
+    const built = builds(g, power, at).length;
+    throw invalid(
+      `${name} built ${built} unit${built === 1 ? "" : "s"} in ${g.record.phases[at]!.phase} and had ${over === 0 ? "as many units as" : "fewer units than"} supply centres after it (${count(g, power, at)}): no build was over the number, so there is no extra unit to remove (seed 002 VIII(2)). A unit an error of yours put on the board is named instead (the unit, not BUILT)`,
+    );
+  }
   // V(2): `last`, the builds are counted from the bottom of the order set up, so the one over
   // the number is the topmost; `first`, in the order written, so it is the last written.
   const order =
@@ -94,6 +103,70 @@ export function extraUnitByRule(
   }
   throw invalid(
     `none of the units ${name} built in ${g.record.phases[at]!.phase} is still on the board: name the extra unit instead`,
+  );
+}
+
+/** A power's units and supply centres after the record's phase `i`, as a reader says them. */
+function count(g: GameData, power: string, i: number): string {
+  const p = g.record.phases[i]!.position;
+  return `${p.units[power]?.length ?? 0} units, ${p.centers?.[power]?.length ?? 0} centres`;
+}
+
+/** Units over the number after the record's phase `i` (its units less its supply centres). */
+function excessAfter(g: GameData, power: string, i: number): number {
+  const p = g.record.phases[i]!.position;
+  return (p.units[power]?.length ?? 0) - (p.centers?.[power]?.length ?? 0);
+}
+
+/**
+ * The units over the number after the record's phase `i` that are still on the board: the
+ * excess less the units the GM has removed since (an edit made with `i + 1` phases adjudicated
+ * is already in phase `i`'s position).
+ */
+function excessLeft(g: GameData, power: string, i: number): number {
+  const removed = (g.record.edits ?? []).filter(
+    (e) => e.kind === "remove-unit" && e.power === power && e.after > i + 1,
+  ).length;
+  return excessAfter(g, power, i) - removed;
+}
+
+const alreadyRemoved = (g: GameData, name: string, i: number) =>
+  invalid(
+    `${name}'s extra units from ${g.record.phases[i]!.phase} have already been removed by the GM: there is no extra unit left to remove (seed 002 VIII(2))`,
+  );
+
+/** The record's adjustment phases: W1901A, or W1901R where winter retreats and builds are one. */
+const adjustmentPhases = (g: GameData) =>
+  g.record.phases.flatMap((p, i) => (/A$|^W.*R$/.test(p.phase) ? [i] : []));
+
+/**
+ * The adjustment phase after which the power kept more units than supply centres: a removal
+ * was due and not made (the one named, else the last such). Refuses, with what the record
+ * shows, when no removal was ever due or every one due was made: there is no extra unit.
+ */
+function missedRemoval(g: GameData, power: string, name: string, phase?: string): number {
+  const phases = g.record.phases;
+  const adjustments = adjustmentPhases(g);
+  const named = phase === undefined ? -1 : phaseIndex(g, phase);
+  if (phase !== undefined && !adjustments.includes(named)) {
+    throw invalid(
+      `${phase.trim().toUpperCase()} is not an adjustment phase adjudicated in this game; its adjustment phases: ${adjustments.map((i) => phases[i]!.phase).join(", ") || "none yet"}`,
+    );
+  }
+  const candidates = phase === undefined ? adjustments : [named];
+  const due = candidates.filter((i) => {
+    const before = i === 0 ? g.record.start : phases[i - 1]!.position;
+    return (before.units[power]?.length ?? 0) > (before.centers?.[power]?.length ?? 0);
+  });
+  const missed = due.filter((i) => excessAfter(g, power, i) > 0);
+  const left = missed.filter((i) => excessLeft(g, power, i) > 0);
+  if (left.length > 0) return left.at(-1)!;
+  if (missed.length > 0) throw alreadyRemoved(g, name, missed.at(-1)!);
+  const where = phase !== undefined ? ` in ${phase.trim().toUpperCase()}` : "";
+  throw invalid(
+    due.length === 0
+      ? `no removal was ever due for ${name}${where}: it never had more units than supply centres going into an adjustment phase, so there is no extra unit to remove (seed 002 VIII(2))`
+      : `${name} removed every unit due${where} (after ${phases[due.at(-1)!]!.phase}: ${count(g, power, due.at(-1)!)}): there is no extra unit to remove (seed 002 VIII(2))`,
   );
 }
 
@@ -148,8 +221,8 @@ export interface ExtraUnitHow {
  * cannot tell (the unit stood since before the phases recorded, no removal was ever due):
  * - the phase the GM names (`phase`), which must be one adjudicated in this game;
  * - too many built: the adjustment phase of the excess builds (as `extraUnitByRule` traces it);
- * - too few removed: the last adjustment phase in which the power had removals due (more units
- *   than supply centres going in), else the last adjustment phase;
+ * - too few removed: the last adjustment phase after which the power kept more units than
+ *   supply centres (refused when there is none: no removal was missed);
  * - a unit named: the phase in which it was built, followed to where it stands now.
  * Every adjudicated phase counts (movement, retreats, adjustments): each is published.
  */
@@ -168,13 +241,8 @@ export function extraUnitOrigin(g: GameData, power: PowerId, how: ExtraUnitHow):
     return at;
   }
   if (how.cause === "not-removed") {
-    // W1901A, or W1901R where winter retreats and builds are one phase.
-    const adjustments = phases.flatMap((p, i) => (/A$|^W.*R$/.test(p.phase) ? [i] : []));
-    const due = adjustments.filter((i) => {
-      const before = i === 0 ? g.record.start : phases[i - 1]!.position;
-      return (before.units[power]?.length ?? 0) > (before.centers?.[power]?.length ?? 0);
-    });
-    return due.at(-1) ?? adjustments.at(-1) ?? null;
+    // The adjustment phase after which a removal due was not made.
+    return missedRemoval(g, power, name);
   }
   if (how.unit !== undefined) {
     for (let i = phases.length - 1; i >= 0; i--) {

@@ -181,8 +181,20 @@ export class Games extends Room {
     const inv = await this.openInvite(code);
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+    // Public (the invitation page, logged out): the game's name, its variant by name, the
+    // phase and deadline; nothing of its players, orders or codes.
+    const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
+    const running = g.game.status !== "forming" && g.state.state !== "done";
     return {
-      game: { id: g.game.id, name: g.game.name, variant: g.game.variant, status: g.game.status },
+      game: {
+        id: g.game.id,
+        name: g.game.name,
+        variant: g.game.variant,
+        ...(variantName ? { variantName } : {}),
+        status: g.game.status,
+        phase: running ? g.state.phase : null,
+        deadline: running && g.state.deadline_at !== null ? iso(g.state.deadline_at) : null,
+      },
       role: inv.role,
       seat: inv.seat,
       freeSeats: g.seats

@@ -36,6 +36,8 @@ interface ReplayedPhase {
 interface Replay {
   /** Phases adjudicated so far; the last is the one corrected. */
   readonly adjudicated: number;
+  /** The phases adjudicated, by name, in order (`S1901M`, `T3`): the last is the one corrected. */
+  readonly names: readonly string[];
   /** The last phase's order sets, by power. */
   readonly orders: Readonly<Record<string, readonly string[]>>;
   /** The game's power ids, and the id a GM's name for a power stands for. */
@@ -53,6 +55,7 @@ function classicalReplay(g: GameData, record: GameRecord): Replay {
   const powers = g.scenario.variant.powers;
   return {
     adjudicated: n,
+    names: g.record.phases.map((p) => p.phase),
     orders: n > 0 ? g.record.phases[n - 1]!.orders : {},
     powers: powers.map((p) => p.id),
     power: (name) => {
@@ -85,6 +88,7 @@ function familyReplay(g: FamilyGame): Replay {
   const last = g.turns[n - 1];
   return {
     adjudicated: n,
+    names: g.turns.map((t) => t.phase),
     orders: last?.orders ?? {},
     powers: g.rules.powers(g.open).map((p) => `${p.id} (${p.name})`),
     power: (name) => powerOf(g, name),
@@ -101,6 +105,14 @@ function familyReplay(g: FamilyGame): Replay {
       };
     },
   };
+}
+
+/** A correction: the powers' replacement orders, the GM's reason, the phase it is for. */
+export interface CorrectionInput {
+  readonly orders?: Readonly<Record<string, readonly string[]>> | undefined;
+  readonly reason: string;
+  /** The phase the GM means to correct: refused unless it is the last adjudicated. */
+  readonly phase?: string | undefined;
 }
 
 export class GmTools extends Room {
@@ -206,11 +218,7 @@ export class GmTools extends Room {
    * what players read (the phase's results, a family game's reports) is the new one. The
    * families differ only in how the phase is played again (`Replay`).
    */
-  async correct(
-    user: User,
-    gameId: string,
-    input: { orders?: Readonly<Record<string, readonly string[]>> | undefined; reason: string },
-  ) {
+  async correct(user: User, gameId: string, input: CorrectionInput) {
     const apply = (trx: Tx, g: HostedGame, replay: Replay) =>
       this.applyCorrection(trx, g, replay, user, input);
     if (await isFamilyGame(this.db, gameId))
@@ -227,12 +235,24 @@ export class GmTools extends Room {
     g: HostedGame,
     replay: Replay,
     user: User,
-    input: { orders?: Readonly<Record<string, readonly string[]>> | undefined; reason: string },
+    input: CorrectionInput,
   ): Promise<void> {
     this.requireGm(g, user);
     const gameId = g.game.id;
     const n = replay.adjudicated;
     if (n === 0) throw conflict("no phase has been adjudicated yet");
+    // The phase the GM names must be the one corrected: only the last adjudication can be
+    // (VIII(1) Alternative B: an error not corrected before the next adjudication stands).
+    const last = replay.names[n - 1]!;
+    if (input.phase !== undefined && input.phase.trim().toUpperCase() !== last.toUpperCase()) {
+      const named = input.phase.trim().toUpperCase();
+      const known = replay.names.some((p) => p.toUpperCase() === named);
+      throw conflict(
+        known
+          ? `${named} cannot be corrected: another adjudication has been published since, so its result stands (seed 002 VIII(1), Alternative B). Only the last adjudication, ${last}, can be corrected`
+          : `${named} is not a phase adjudicated in this game; only the last adjudication, ${last}, can be corrected`,
+      );
+    }
     const result = g.game.result ? parseJson<{ kind: string }>(g.game.result) : null;
     if (result && result.kind !== "solo" && result.kind !== "victory") {
       throw conflict("the game ended by vote or by the GM; there is nothing to correct");
@@ -310,6 +330,8 @@ export class GmTools extends Room {
       index: n - 1,
       phase: again.phase,
       next: again.next,
+      // The open phase's deadline (kept), for the mail that tells of the correction.
+      ...(over || g.state.state === "paused" ? {} : { deadline: iso(deadline) }),
       reason: input.reason,
       // Whose commands changed is the moderator's to know where commands are secret.
       ...(replay.secret ? {} : { powers: supplied }),
@@ -397,12 +419,37 @@ export class GmTools extends Room {
                 .executeTakeFirst()
             )?.name ?? null)
           : null;
+      // The former player's orders for later phases (early retreats and adjustments, seed 002
+      // II(5)) are theirs, not the newcomer's: dropped, and both are told (`dropped`).
+      let dropped: string[] = [];
+      if (old && old.user_id !== newHolder) {
+        const seatPowers = g.seats[input.seat]!.powers.map(String);
+        const early = await trx
+          .selectFrom("early_orders")
+          .select(["id", "phase"])
+          .where("game_id", "=", gameId)
+          .where("user_id", "=", old.user_id)
+          .where("power", "in", seatPowers)
+          .execute();
+        if (early.length > 0) {
+          await trx
+            .deleteFrom("early_orders")
+            .where(
+              "id",
+              "in",
+              early.map((r) => r.id),
+            )
+            .execute();
+          dropped = [...new Set(early.map((r) => r.phase))].sort();
+        }
+      }
       // `phase`: the phase open when it was done (null before the game started).
       await this.emit(trx, gameId, "player_replaced", "public", {
         seat: input.seat,
         seatName: g.seats[input.seat]!.name,
         player: name,
         former,
+        ...(dropped.length > 0 ? { dropped } : {}),
         phase: g.state.state === "forming" ? null : g.state.phase,
       });
       return { seat: input.seat, player: name, invite: code };

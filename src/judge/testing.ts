@@ -1,4 +1,5 @@
 import { formatOrder } from "../engine/orders.ts";
+import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
 import { getVariant } from "../variants/registry.ts";
 import { Judge, type User } from "./judge.ts";
@@ -137,4 +138,45 @@ export async function longPhaseRound(
     throw new Error("England's set is not final: it still owes orders");
   }
   return { submit: t1 - t0, read: t2 - t1, owed: t3 - t2 };
+}
+
+/**
+ * An erroneous adjudication, as a test's fixture: the stored record of `phase` (the current
+ * one) rewritten by `edit`, as if the judge had published it so (seed 002 VIII(2) is about
+ * such records: more units than supply centres after an adjustment phase). Stored as a
+ * correction stores a phase (the old row superseded, a new one written).
+ */
+export async function rewritePhase(
+  store: Store,
+  gameId: string,
+  phase: string,
+  edit: (record: PhaseRecord) => PhaseRecord,
+): Promise<void> {
+  const row = await store.db
+    .selectFrom("phases")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .where("phase", "=", phase)
+    .where("superseded", "=", 0)
+    .executeTakeFirstOrThrow();
+  const record = edit(JSON.parse(row.record) as PhaseRecord);
+  await store.db.updateTable("phases").set({ superseded: 1 }).where("id", "=", row.id).execute();
+  await store.db
+    .insertInto("phases")
+    .values({
+      game_id: gameId,
+      idx: row.idx,
+      phase: row.phase,
+      record: JSON.stringify(record),
+      superseded: 0,
+      adjudicated_at: Number(row.adjudicated_at) + 1,
+    })
+    .execute();
+}
+
+/** A position's supply centres of `power` without `drop`: the fixture of a miscounted table. */
+export function withoutCentres(record: PhaseRecord, power: string, drop: readonly string[]) {
+  const centers = { ...record.position.centers };
+  centers[power] = (centers[power] ?? []).filter((c) => !drop.includes(c));
+  return { ...record, position: { ...record.position, centers } };
 }

@@ -152,6 +152,60 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     assert.match(unknown.text, /no game here has the abbreviation "XYZ"/, "an unknown game");
   });
 
+  test("Global Diplomacy and Age of Discovery games are created by mail; JOIN says how to write to each", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    assert.ok(ts, "sqlite store");
+    const judge = new Judge({ store: ts.store, now: new Clock().now });
+    const gw = gatewayOf(judge);
+    const send = async (from: string, subject: string, text = "") => {
+      const r = await gw.receive(rawMail({ from, to: JUDGE, subject, text }));
+      return { accepted: r.accepted, text: r.replies[0]!.text };
+    };
+    const secretIn = (text: string) => /Your secret: (\S+)/.exec(text)?.[1] ?? "";
+    const gm = secretIn((await send(GM, "REGISTER gamemaster")).text);
+    const unknown = await send(GM, "CREATE GD001 globl", `Secret: ${gm}`);
+    assert.equal(unknown.accepted, false);
+    assert.match(
+      unknown.text,
+      /unknown rule profile "globl".*What to send instead: .*"CREATE GD001 global" \(Global Diplomacy\), "CREATE GD001 discovery" \(Age of Discovery\)/s,
+    );
+    const gd = await send(
+      GM,
+      "CREATE GD001 global",
+      `Secret: ${gm}\nName: World\nAddress: gd001@judge.test`,
+    );
+    assert.equal(gd.accepted, true, gd.text);
+    assert.match(gd.text, /Game GD001 \("World"\) is created/);
+    const aod = await send(
+      GM,
+      "CREATE AOD1 discovery 9",
+      `Secret: ${gm}\nAddress: aod1@judge.test`,
+    );
+    assert.equal(aod.accepted, true, aod.text);
+    assert.equal(
+      (await judge.gameView(null, (await judge.listGames()).find((g) => g.label === "AOD1")!.id))
+        .seatList.length,
+      9,
+    );
+    const bad = await send(GM, "CREATE SED2 houserules 9", `Secret: ${gm}`);
+    assert.match(bad.text, /"9" is not understood after "houserules"/);
+
+    // JOIN: the reply's subject is the one the game's own dialect takes.
+    const code = /player: (\S+)/.exec(gd.text)![1]!;
+    const ann = secretIn((await send("ann@players.test", "REGISTER ann")).text);
+    const joined = await send("ann@players.test", `JOIN ${code} England`, `Secret: ${ann}`);
+    assert.equal(joined.accepted, true, joined.text);
+    assert.match(
+      joined.text,
+      /Commands go To gd001@judge\.test with the subject EMGTURN; the body: EMGSTART, your account id \(your secret\)/,
+    );
+    assert.doesNotMatch(
+      joined.text,
+      /"GD001 \d\d[A-Z]{2}"/,
+      "no house-rules subject for an EMG game",
+    );
+  });
+
   test("games created by mail count against the user's quota (the server's, in the store)", async (t) => {
     const ts = await testStore(t, "sqlite");
     assert.ok(ts, "sqlite store");
@@ -234,14 +288,19 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       `Secret: ${g.secrets.germany}\nReason: mine\nA mun-ruh`,
     );
     assert.match(notGm.text, /NOT done.*game master/s, "only the GM corrects");
+    const unknownPhase = await gm("CORRECT SED Germany F1905M", "Reason: late\nA mun-ruh");
+    assert.match(
+      unknownPhase.text,
+      /NOT done.*F1905M is not a phase adjudicated in this game; only the last adjudication, S1901M, can be corrected.*What to send instead: "CORRECT SED Germany S1901M"/s,
+    );
     const corrected = await gm(
-      "CORRECT SED Germany",
+      "CORRECT SED Germany S1901M",
       "Reason: Germany's orders reached the GM before the deadline\n1. A mun-ruh\n2. F kie-den\n3. A ber-kie\n\n-- \nThe GM",
     );
     assert.equal(corrected.accepted, true, corrected.text);
     assert.match(
       corrected.text,
-      /corrected \(Germany's orders reached the GM before the deadline\)/,
+      /The last adjudication of SED, S1901M, is corrected \(Germany's orders reached the GM before the deadline\)/,
     );
     assert.match(
       corrected.text,
@@ -261,12 +320,19 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     );
     const wrongUnit = await gm("REMOVE SED France A par", "");
     assert.match(wrongUnit.text, /france has no unit "A par"; its units: F mao, A bur, A spa/);
-    const removed = await gm("REMOVE SED France NOT-REMOVED", "Reason: a removal was never made");
+    // No removal was ever due for France: NOT-REMOVED refuses, with what the record shows.
+    const notDue = await gm("REMOVE SED France NOT-REMOVED", "Reason: a removal was never made");
+    assert.equal(notDue.accepted, false, notDue.text);
+    assert.match(
+      notDue.text,
+      /NOT done.*no removal was ever due for France: it never had more units than supply centres going into an adjustment phase, so there is no extra unit to remove \(seed 002 VIII\(2\)\)/s,
+    );
+    // A unit the GM's own error put on the board is named, and removed.
+    const removed = await gm("REMOVE SED France F mao", "Reason: my error put it there");
     assert.equal(removed.accepted, true, removed.text);
     assert.match(
       removed.text,
-      /France's F mao is removed from the board of SED \(a removal was never made\)\.\nWhy this unit: .*civil-disorder rule.*farthest from home \(1 moves\), fleets before armies/,
-      "ties at one move: the fleet goes first",
+      /France's F mao is removed from the board of SED \(my error put it there\)\./,
     );
     assert.deepEqual([...(await judge.gameView(null, g.gameId)).position.units.france!].sort(), [
       "A bur",

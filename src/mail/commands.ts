@@ -3,16 +3,12 @@ import { drawPossibleFrom } from "../judge/endings.ts";
 import { ExtraUnitTooNew, JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
-import {
-  configureMailGame,
-  mailGame,
-  normalAddress,
-  sameSecret,
-  setMailAddress,
-} from "../judge/mail.ts";
+import { configureMailGame, normalAddress, sameSecret, setMailAddress } from "../judge/mail.ts";
 import { DEFAULT_OPTIONS } from "../judge/options.ts";
 import { randomId } from "../judge/password.ts";
-import { gameByAbbr, takeSecret } from "./identity.ts";
+import { gameIds, getGame } from "../variants/registry.ts";
+import { defaultDialects } from "./dialects.ts";
+import { gameByAbbr, loadMailGame, takeSecret } from "./identity.ts";
 import type { IncomingMail } from "./message.ts";
 
 /*
@@ -65,7 +61,8 @@ export const HELP_TEXT = [
   "  HELP                           this list",
   "  REGISTER [name]                an account for your address; the reply brings your secret",
   "  JOIN <code> [power]            join a game with its invitation code",
-  "  CREATE <ABBR> [rules]          (GM) a new game played by mail; body lines",
+  "  CREATE <ABBR> [rules]          (GM) a new game played by mail (rules: houserules, datc,",
+  "                                 global, or discovery with a player count); body lines",
   '                                 "Name: <the game\'s name>" and "Address: <its address>"',
   "  START <ABBR>                   (GM) start the game",
   "  PAUSE <ABBR>                   (GM) pause it",
@@ -73,7 +70,7 @@ export const HELP_TEXT = [
   "  EXTEND <ABBR> <hours>          (GM) move the deadline later",
   "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
-  "  CORRECT <ABBR> [power]         (GM) correct the last adjudication: body lines",
+  "  CORRECT <ABBR> [power] [phase] (GM) correct the last adjudication: body lines",
   '                                 "Reason: <why>", then "<Power>:" and its orders',
   "  REMOVE <ABBR> <power> <how> [phase]",
   "                                 (GM) remove an extra unit; <how> is BUILT (too many",
@@ -186,10 +183,17 @@ async function correctByMail(
   user: User,
   gameId: string,
   abbr: string,
-  subjectPower: string | undefined,
+  words: readonly string[],
   body: string,
 ): Promise<CommandAnswer> {
-  const how = `"CORRECT ${abbr} Germany" with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
+  // The subject's words after the game: a power, a phase (S1901M, or T3 in an EMG game), both.
+  const isPhase = (w: string) => parsePhase(w.toUpperCase()) !== null || /^T\d+$/i.test(w);
+  const phases = words.filter(isPhase);
+  const named = words.filter((w) => !isPhase(w));
+  const subjectPower = named.length > 0 ? named.join(" ") : undefined;
+  const how = `"CORRECT ${abbr} Germany" (or "CORRECT ${abbr} Germany <the last adjudicated phase>") with the body lines "Secret: ...", "Reason: <why>" and Germany's orders, one a line (or several powers: a line "Germany:" before each power's orders)`;
+  if (phases.length > 1) return refuse(`the subject names ${phases.length} phases`, how);
+  const phase = phases[0];
   const reason = reasonIn(body, { for: "what the correction is for", how });
   if (typeof reason !== "string") return reason;
   const orders: Record<string, string[]> = {};
@@ -211,9 +215,22 @@ async function correctByMail(
     }
     orders[current]!.push(line.replace(/^\d+[.)]\s*/, ""));
   }
-  const view = await judge.correct(user, gameId, { orders, reason });
+  let view: Awaited<ReturnType<Judge["correct"]>>;
+  try {
+    view = await judge.correct(user, gameId, { orders, reason, ...(phase ? { phase } : {}) });
+  } catch (e) {
+    // A phase that cannot be corrected: say which one can (seed 002 VIII(1)).
+    if (!(e instanceof JudgeError) || !phase) throw e;
+    const last = /only the last adjudication, (\S+), can be corrected/i.exec(e.message)?.[1];
+    if (!last) throw e;
+    return refuse(
+      `${e.message}.`,
+      `"CORRECT ${abbr}${subjectPower ? ` ${subjectPower}` : ""} ${last}" with a line "Reason: ..." and the orders ${last} should have had; an error of an earlier phase stands, except an extra unit, which "REMOVE ${abbr} <power> ..." removes (VIII(2))`,
+    );
+  }
+  const corrected = (await judge.phases(gameId, user).catch(() => [])).at(-1)?.phase ?? phase;
   const lines = [
-    `The last adjudication of ${abbr} is corrected (${reason}).`,
+    `The last adjudication of ${abbr}${corrected ? `, ${corrected},` : ""} is corrected (${reason}).`,
     `The corrected results go to every player. Now: ${view.phase ?? "the game is over"}${view.deadline ? `, due by ${view.deadline}` : ""}.`,
   ];
   if (!view.family) {
@@ -398,16 +415,19 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         const [code, power] = c.args;
         if (!code) return refuse("no invitation code", '"JOIN <code>", as the GM gave it');
         const view = await judge.acceptInvite(user, code, power ? { power } : {});
-        let mailInfo = "";
-        try {
-          const m = await mailGame(judge, view.id);
-          mailInfo = `\nOrders go To ${m.address}, with subjects such as "${m.abbreviation} ${String(
-            view.phase ? view.phase.slice(3, 5) : "01",
-          )}S${m.letters.find((l) => view.you?.powers.includes(l.power))?.letter ?? "A"}".`;
-        } catch {
-          mailInfo = "";
-        }
+        // How to send orders, in the words (and the subject) of the game's own dialect.
+        const row = await judge.store.db
+          .selectFrom("mail_games")
+          .selectAll()
+          .where("game_id", "=", view.id)
+          .executeTakeFirst();
         const powers = view.you?.powers ?? [];
+        let mailInfo = "";
+        if (row && powers[0]) {
+          const game = await loadMailGame(judge, row);
+          const voice = defaultDialects().find((d) => d.voice.serves(game))?.voice;
+          if (voice) mailInfo = `\n${voice.howToOrder(game, powers[0])}`;
+        }
         const link = gameLink(judge.publicUrl, view.id);
         return {
           accepted: true,
@@ -427,11 +447,39 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         const field = (name: string) =>
           new RegExp(`^\\s*${name}\\s*:\\s*(.+)$`, "im").exec(body)?.[1]?.trim();
         // The abbreviation is the game's id from its creation: a taken one creates nothing.
-        const game = await judge.createGame(user, {
-          name: field("name") ?? abbr,
-          rules: rules ?? "houserules",
-          label: abbr,
-        });
+        // The second word is a rule profile (houserules, datc), or a game family of its own
+        // (global: Global Diplomacy; discovery: Age of Discovery, whose player count follows).
+        const family = rules ? getGame(rules.toLowerCase()) : undefined;
+        const count = c.args[2] ?? field("players");
+        if (count !== undefined && (!family || !/^\d+$/.test(count)))
+          return refuse(
+            `"${count}" is not understood after "${rules ?? ""}"`,
+            `"CREATE ${abbr} discovery 12" (a player count only for a game family that has a choice), or "CREATE ${abbr} ${rules ?? "houserules"}"`,
+          );
+        let game: Awaited<ReturnType<Judge["createGame"]>>;
+        try {
+          game = await judge.createGame(
+            user,
+            family
+              ? {
+                  name: field("name") ?? abbr,
+                  variant: family.id,
+                  label: abbr,
+                  ...(count ? { players: Number(count) } : {}),
+                }
+              : { name: field("name") ?? abbr, rules: rules ?? "houserules", label: abbr },
+          );
+        } catch (e) {
+          if (!(e instanceof JudgeError) || !/rule profile/i.test(e.message)) throw e;
+          return refuse(
+            `${e.message}.`,
+            `"CREATE ${abbr} houserules" (seed 002's house rules), "CREATE ${abbr} datc", or a game of its own family: ${gameIds()
+              .map((id) => `"CREATE ${abbr} ${id}" (${getGame(id)!.name})`)
+              .join(
+                ", ",
+              )}; Age of Discovery takes a player count after it ("CREATE ${abbr} discovery 12")`,
+          );
+        }
         const address = field("address") ?? mail.to[0] ?? "";
         await configureMailGame(judge, user, game.id, { abbreviation: abbr, address });
         const codes = (game.invites ?? []).map((i) => {
@@ -509,7 +557,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             };
           }
           case "CORRECT":
-            return await correctByMail(judge, user, gameId, abbr!.toUpperCase(), c.args[1], body);
+            return await correctByMail(
+              judge,
+              user,
+              gameId,
+              abbr!.toUpperCase(),
+              c.args.slice(1),
+              body,
+            );
           case "REMOVE":
             return await removeByMail(
               judge,

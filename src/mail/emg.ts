@@ -3,6 +3,7 @@ import { writePosition } from "../engine/position-json.ts";
 import type { Position, PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import type { Judge } from "../judge/judge.ts";
+import { gameLink } from "../judge/links.ts";
 import {
   type Envelope,
   type Letter,
@@ -260,25 +261,44 @@ export class EmgDialect implements MailDialect {
     phase: (name) => (name ? `turn ${name}` : ""),
     power: (game, power) => {
       const seat = game.view.seatList.find((s) => s.powers.includes(power));
-      return seat ? `${power}-${seat.name}` : power;
+      // Seed 004 names a Great Power by number and name (3-England); an Age of Discovery
+      // seat's name already carries its number (1-Avalon).
+      if (!seat) return power;
+      return seat.name.startsWith(`${power}-`) ? seat.name : `${power}-${seat.name}`;
     },
     sends: "commands",
     finalSets: false,
     votesByMail: false,
     footer: (game) =>
       `Commands: subject EMGTURN To ${game.address}, EMGSTART, your account id, ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
+    howToOrder: (game) =>
+      `Commands go To ${game.address} with the subject EMGTURN; the body: EMGSTART, your account id (your secret) on the next line, then ${game.abbr}, one command per line, EMGEND (docs/${game.view.family?.id ?? "email"}.md).`,
     started: async (judge, game, player) => ["", await ownReport(judge, player, game.id)],
     results: async (judge, game, e, to, next) => {
       const turn = /^T(\d+)$/.exec(e.data.phase ?? "");
       if (!turn) return [];
       const out: { to: Player; subject: string; text: string }[] = [];
+      // A correction's mail says in its subject and first line that it replaces the earlier
+      // one, and why (the GM's reason).
+      const corrected = e.kind === "phase_corrected";
+      const replaces = (what: string) =>
+        corrected
+          ? [
+              `This corrected ${what} of turn ${turn[1]} replaces the one mailed earlier: the GM corrected the turn (${e.data.reason ?? "no reason given"}).`,
+              "",
+            ]
+          : [];
       for (const p of to) {
         if (p.seat < 0) {
           out.push({
             to: p,
-            subject: `turn ${turn[1]} adjudicated`,
+            subject: corrected
+              ? `turn ${turn[1]} corrected (replaces the earlier turn mail)`
+              : `turn ${turn[1]} adjudicated`,
             text: [
-              `Turn ${turn[1]} of game ${game.abbr} is adjudicated; every power's commands and report are at GET /api/games/${game.id}/turns.`,
+              ...replaces("summary"),
+              ...(await moderatorSummary(judge, game, p, Number(turn[1]))),
+              "",
               next ?? "",
             ].join("\n"),
           });
@@ -287,13 +307,54 @@ export class EmgDialect implements MailDialect {
         const report = await ownReport(judge, p, game.id, Number(turn[1]));
         out.push({
           to: p,
-          subject: `report of turn ${turn[1]}`,
-          text: [report, "", next ?? ""].join("\n"),
+          subject: corrected
+            ? `corrected report of turn ${turn[1]} (replaces the earlier report)`
+            : `report of turn ${turn[1]}`,
+          text: [...replaces("report"), report, "", next ?? ""].join("\n"),
         });
       }
       return out;
     },
   };
+}
+
+/**
+ * What the world's GM needs of a turn, in the mail itself (seed 004's moderator): every Great
+ * Power's commands as adjudicated, who sent none, and where each power's whole report is.
+ */
+async function moderatorSummary(
+  judge: Judge,
+  game: MailGame,
+  gm: Player,
+  turn: number,
+): Promise<string[]> {
+  const { turns } = await judge.familyTurns(gm.user, game.id);
+  const t = turns.find((x) => x.turn === turn) ?? turns.at(-1);
+  const lines = [`Turn ${turn} of game ${game.abbr} is adjudicated.`];
+  if (!t) return lines;
+  const name = (power: string) => {
+    const seat = game.view.seatList.find((s) => s.powers.includes(power));
+    if (!seat) return power;
+    return seat.name.startsWith(`${power}-`) ? seat.name : `${power}-${seat.name}`;
+  };
+  const powers = [...new Set([...Object.keys(t.orders), ...t.missed])].sort(
+    (a, b) => Number(a) - Number(b) || a.localeCompare(b),
+  );
+  lines.push("", "Commands adjudicated, by power:");
+  for (const p of powers) {
+    const list = t.orders[p] ?? [];
+    lines.push(
+      t.missed.includes(p)
+        ? `  ${name(p)}: none received (its units held)`
+        : `  ${name(p)}: ${list.length === 0 ? "an empty set" : list.join("; ")}`,
+    );
+  }
+  const link = gameLink(judge.publicUrl, game.id);
+  lines.push(
+    "",
+    `Each power's whole report: GET /api/games/${game.id}/turns${link ? `, or the game's page ${link}` : ""}.`,
+  );
+  return lines;
 }
 
 /**

@@ -274,9 +274,31 @@ GD001\nEMGEND`,
       assert.match(m.body, /Next: turn T2, commands due by/, "what next");
     }
     const gmNote = gdResults.find((x) => x.to_addr === "gm@club.test")!;
-    assert.match(gmNote.body, /every power's commands and report are at GET/, "the GM's note");
+    assert.equal(gmNote.subject, "GD001: turn 1 adjudicated");
+    assert.match(
+      gmNote.body,
+      /Commands adjudicated, by power:\n {2}1-[A-Z][^\n]*: an empty set\n[\s\S]* {2}3-England: an empty set\n {2}4-France: none received \(its units held\)[\s\S]* {2}11-[A-Z][^\n]*: none received/,
+      "the GM's mail carries every power's commands, and who sent none",
+    );
+    assert.match(gmNote.body, /Each power's whole report: GET \/api\/games\/.*\/turns/);
     assert.doesNotMatch(gmNote.body, /Great Power/, "without anybody's report");
     assert.equal(await notifier.tick(), 0, "nothing mailed twice");
+
+    // The GM corrects the turn: every mail says in its subject and first line that it replaces
+    // the earlier one, and why.
+    await judge.correct(gm, gdId, { reason: "a late turn reached the GM in time" });
+    await notifier.tick();
+    const again = (await outbox(gdId, "results")).slice(gdResults.length);
+    assert.equal(again.length, 12, "a corrected mail to every player and the GM");
+    const seven = again.find((x) => x.to_addr === gdAddress(7))!;
+    assert.equal(seven.subject, "GD001: corrected report of turn 1 (replaces the earlier report)");
+    assert.match(
+      seven.body,
+      /^This corrected report of turn 1 replaces the one mailed earlier: the GM corrected the turn \(a late turn reached the GM in time\)\./,
+    );
+    const gmAgain = again.find((x) => x.to_addr === "gm@club.test")!;
+    assert.equal(gmAgain.subject, "GD001: turn 1 corrected (replaces the earlier turn mail)");
+    assert.match(gmAgain.body, /^This corrected summary of turn 1 replaces/);
 
     // A report asked for by mail: the player's own, of the turn just played.
     const report = await mail(

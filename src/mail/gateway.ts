@@ -135,6 +135,12 @@ export interface Voice {
   readonly votesByMail: boolean;
   /** The last line of every mail for the game: how to write to it. */
   footer(game: MailGame): string;
+  /**
+   * How a player of `power` sends their orders for the open phase, in words: the subject the
+   * dialect's own reader takes, the address and the secret (the JOIN reply, a replacement's
+   * briefing).
+   */
+  howToOrder(game: MailGame, power: string): string;
   /** More of the start mail to a player: the power letters, the opening report. */
   started(judge: Judge, game: MailGame, player: Player): Promise<string[]>;
   /**
@@ -378,7 +384,8 @@ export class MailGateway {
     const named = dialect.names(mail, envelope, game);
     if ("problem" in named) problems.push(named.problem);
     const power = "problem" in named ? null : named.power;
-    const who = identify(game, mail.from, envelope.secret, power);
+    const gmMay = envelope.request === "press" || envelope.request === "vote";
+    const who = identify(game, mail.from, envelope.secret, power, gmMay);
     if ("problem" in who) {
       const account =
         who.problem.kind === "unknown-sender"
@@ -400,7 +407,8 @@ export class MailGateway {
       envelope,
       game,
       player: who.player,
-      power: power ?? who.player.powers[0]!,
+      // The GM (press, votes) holds no power: "" names none.
+      power: power ?? who.player.powers[0] ?? "",
       phase: named.phase,
     });
     if ("problems" in outcome) return refused(game, outcome);

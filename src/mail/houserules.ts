@@ -1,5 +1,5 @@
 import { formatHistory } from "../engine/history.ts";
-import { readSubject } from "../engine/orderset.ts";
+import { readSubject, writeSubject } from "../engine/orderset.ts";
 import { describePhase, parsePhase, phaseName } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import type { PowerId } from "../engine/types.ts";
@@ -322,7 +322,9 @@ export class HouseRulesDialect implements MailDialect {
         `Your ${sent.kind} press (number ${sent.id}) was sent to ${toText} in ${phaseText(sent.phase)}.`,
         sent.kind === "grey"
           ? "It is published without your name (seed 002 X(2))."
-          : "It is signed with your power's name.",
+          : player.seat < 0
+            ? "It is signed as the GM's."
+            : "It is signed with your power's name.",
         "",
         "The message:",
         ...message.split("\n").map((l) => `  ${l}`),
@@ -414,6 +416,15 @@ export class HouseRulesDialect implements MailDialect {
     finalSets: true,
     votesByMail: true,
     footer: (game) => `Orders: subject "${game.abbr} YYSP" To ${game.address} (docs/email.md).`,
+    howToOrder: (game, power) => {
+      const variant = variantOf(game)!;
+      const open = parsePhase(game.view.phase ?? "") ?? variant.start.phase;
+      // The subject the dialect's own reader takes (readSubject), written by its inverse.
+      const subject = writeSubject(game.abbr, open, power, variant);
+      return subject
+        ? `Orders go To ${game.address}, with the subject "${subject}" for ${phaseText(game.view.phase ?? "")} (the game's abbreviation, the year's last two digits, the season letter: ${SEASONS}; and your power letter), your secret line "Secret: ..." in the body, then one order a line.`
+        : `Orders go To ${game.address}: the subject is the game's abbreviation, a space, the year's last two digits, the season letter and the power letter (${lettersText(variant)}).`;
+    },
     // The letters name powers in order mail's subjects: a game played on the web has none.
     started: async (_judge, game) =>
       game.byMail ? [`Power letters for subjects: ${lettersText(variantOf(game)!)}.`] : [],
@@ -425,16 +436,19 @@ export class HouseRulesDialect implements MailDialect {
       // never shows, seed 003).
       const phase = (await judge.phases(game.id, null))[d.index ?? -1];
       if (!phase) return [];
+      // The history's "Civil disorder:" line is left out: a power whose player missed the
+      // phase keeps its seat (seed 002 VII(6)); the lines below say who sent no orders.
       const history = withoutCentres(
         formatHistory(variant, { ...g.record, phases: [phase] })
           .split("\n")
-          .slice(3),
+          .slice(3)
+          .filter((l) => !l.startsWith("Civil disorder: ")),
       );
       const corrected = e.kind === "phase_corrected";
       const rules = emgRulesFor(g.game.variant);
       const head = [
         corrected
-          ? `The GM corrected the adjudication of ${phaseText(phase.phase)}: ${d.reason ?? ""}`
+          ? `These corrected results of ${phaseText(phase.phase)} replace those mailed earlier: the GM corrected the adjudication (${d.reason ?? "no reason given"}).`
           : `Results of ${phaseText(phase.phase)}:`,
         "",
       ];
@@ -452,9 +466,18 @@ export class HouseRulesDialect implements MailDialect {
           );
         }
       }
+      // Powers nobody plays are in civil disorder indeed (their units hold, seed 001 §3).
+      for (const power of phase.civilDisorder ?? []) {
+        if ((d.nmr ?? []).includes(power)) continue;
+        nmr.push(
+          `${powerName(variant, power)} has no player (civil disorder): ${nmrEffect(phase.phase)}.`,
+        );
+      }
       if (nmr.length > 0) tail.push("", ...nmr);
       if (next) tail.push("", next);
-      const subject = `${corrected ? "corrected results" : "results"} of ${phaseText(phase.phase)}`;
+      const subject = corrected
+        ? `corrected results of ${phaseText(phase.phase)} (replace the earlier results)`
+        : `results of ${phaseText(phase.phase)}`;
       const out: { to: (typeof to)[number]; subject: string; text: string }[] = [];
       for (const p of to) {
         // The press published with this phase (seed 002 X(1)): white with its author's

@@ -185,13 +185,15 @@ export interface SenderProblem {
 /**
  * The player a mail is from: with a power named, the player who holds it now, who must have
  * sent it from their registered address with their secret; without, the player whose address
- * and secret these are.
+ * and secret these are, or (`gmMay`: press and votes) the game's GM, by the GM's.
  */
 export function identify(
   game: MailGame,
   from: string,
   secret: string | null,
   power: string | null,
+  /** The GM may send it too (press and votes, seed 002 IX(3), X(1)); never orders. */
+  gmMay = false,
 ): { player: Player } | { problem: SenderProblem } {
   const mine = (p: Player) => secret !== null && p.secret !== null && sameSecret(p.secret, secret);
   const problem = (kind: SenderProblem["kind"]) => ({
@@ -204,7 +206,9 @@ export function identify(
     if (secret === null) return problem("no-secret");
     return mine(holder) ? { player: holder } : problem("wrong-secret");
   }
-  const here = game.players.filter((p) => p.address === from);
+  const here = [...game.players, ...(gmMay && game.gm ? [game.gm] : [])].filter(
+    (p) => p.address === from,
+  );
   if (here.length === 0) return problem("unknown-sender");
   if (secret === null) return problem("no-secret");
   const player = here.find(mine);

@@ -273,10 +273,16 @@ describe("mail: press and votes", () => {
     assert.ok(mails.length > 0 && before > 0, "press mailed");
     assert.deepEqual(
       mails.map((m) => m.to_addr).sort(),
-      [addressOf("italy"), addressOf("russia")],
-      "to its recipients only",
+      ["gm@club.test", addressOf("italy"), addressOf("russia")],
+      "to its recipients only, and a copy to the GM (who publishes press, seed 002 X(1))",
     );
-    for (const m of mails) {
+    const copy = mails.find((m) => m.to_addr === "gm@club.test")!;
+    assert.match(
+      copy.body,
+      /Your copy as the GM[\s\S]*From: Austria \(grey press\)/,
+      "the GM knows",
+    );
+    for (const m of mails.filter((x) => x !== copy)) {
       assert.match(m.body, /From: Anonymous \(grey press\)/, "no author");
       assert.ok(!/austria/i.test(m.body), "the author is not named anywhere");
       assert.match(m.body, /Shall we\?/, "the message");

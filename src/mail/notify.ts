@@ -75,6 +75,8 @@ interface EventData extends ResultEvent {
   to?: string | null;
   /** player_replaced: who held the seat before (by name), if anybody else. */
   former?: string | null;
+  /** player_replaced: the phases whose early orders of the former player were dropped. */
+  dropped?: string[];
 }
 
 /** Events told in the results mail when they come with it. */
@@ -263,6 +265,8 @@ export class Notifier {
       // Whoever lost a seat is told, folded into the results or not, whoever may read the
       // event (a Global Diplomacy game's civil disorder is the GM's): it is about them.
       mails.push(...this.seatLost(game, voice, e));
+      // Whoever takes a seat is briefed, folded into the results or not: it is about them.
+      mails.push(...(await this.briefing(game, voice, e)));
       if (folded.includes(e)) continue;
       mails.push(...(await this.event(game, voice, e, e === results ? told : [], events)));
     }
@@ -416,6 +420,11 @@ export class Notifier {
               ? `The GM gave your seat, ${seat}, in game ${game.abbr} to ${d.player}.`
               : `The GM took your seat, ${seat}, in game ${game.abbr} and opened it for a replacement.`,
             stay,
+            ...(d.dropped && d.dropped.length > 0
+              ? [
+                  `Your ${voice.sends} for later phases (${d.dropped.map((x) => voice.phase(x)).join(", ")}) were dropped: they are not used for the seat.`,
+                ]
+              : []),
             `Only the GM can give the seat back to you: if you think this is a mistake, write to the GM.`,
           ];
     return [
@@ -431,6 +440,54 @@ export class Notifier {
         text.join("\n"),
       ),
     ];
+  }
+
+  /**
+   * The mail to a player the GM gave a seat to (REPLACE, gm/replace): everything needed to
+   * play on at once, whatever they chose ("duty": it is about their own seat): the power, the
+   * phase and deadline, the units and supply centres (a Diplomacy game; another family's own
+   * report), their secret and how to send orders by mail and on the web, and which of the
+   * former player's early orders were dropped.
+   */
+  private async briefing(
+    game: MailGame,
+    voice: Voice,
+    e: { kind: string; data: unknown },
+  ): Promise<OutgoingMail[]> {
+    if (e.kind !== "player_replaced") return [];
+    const d = (e.data ?? {}) as EventData;
+    const to = d.player ? game.players.find((p) => p.user.name === d.player) : undefined;
+    if (!to?.address || to.powers.length === 0) return [];
+    const v = game.view;
+    const powers = to.powers.map((x) => voice.power(game, x)).join(" and ");
+    const lines = [
+      `The GM gave you the seat of ${powers} in game ${game.abbr} ("${v.name}")${d.former ? `, which ${d.former} held` : ""}.`,
+      v.phase
+        ? `Now: ${voice.phase(v.phase)}${v.deadline ? `, ${voice.sends} due by ${when(v.deadline)}` : " (no deadline set while the game is paused)"}.`
+        : "The game has not started yet.",
+    ];
+    if (game.data) {
+      const units = v.position.units as Record<string, readonly string[]>;
+      const centres = (v.position as { centers?: Record<string, readonly string[]> }).centers ?? {};
+      for (const p of to.powers) {
+        lines.push(
+          `${voice.power(game, p)}'s units: ${(units[p] ?? []).join(", ") || "none"}.`,
+          `${voice.power(game, p)}'s supply centres (${(centres[p] ?? []).length}): ${(centres[p] ?? []).join(", ") || "none"}.`,
+        );
+      }
+    } else {
+      lines.push("", ...(await voice.started(this.judge, game, to)), "");
+    }
+    lines.push(
+      d.dropped && d.dropped.length > 0
+        ? `The former player's ${voice.sends} for later phases (${d.dropped.map((x) => voice.phase(x)).join(", ")}) were dropped: nothing of theirs is used for you.`
+        : `Nothing the former player sent for later phases is kept for you.`,
+      "",
+      `Your secret: ${to.secret ?? "(none yet: POST /api/me/mail gives one)"}. Keep it to yourself.`,
+      ...(game.byMail ? [voice.howToOrder(game, to.powers[0]!)] : []),
+      `On the web: ${gameLink(this.judge.publicUrl, game.id) ?? `the game's page (game ${game.abbr})`}.`,
+    );
+    return [this.mail(game, voice, to, "duty", "seat", `you now play ${powers}`, lines.join("\n"))];
   }
 
   private async event(
@@ -475,7 +532,9 @@ export class Notifier {
           : d.winners
             ? `The game is over: won by ${d.winners.join(", ")}.`
             : d.next
-              ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
+              ? d.deadline
+                ? `Next: ${voice.phase(d.next)}, ${voice.sends} due by ${when(d.deadline)}.`
+                : `Next: ${voice.phase(d.next)}; no deadline is set while the game is paused.`
               : null;
         const votes = told.filter((t) => t.startsWith("Proposal "));
         const acts = told.filter((t) => !t.startsWith("Proposal "));
@@ -504,7 +563,7 @@ export class Notifier {
           [
             `Game ${game.abbr} is over.${d.kind === "draw" && (e.data as { by?: string }).by === "gm" ? ` The GM declared a draw of all survivors (${(d.powers ?? []).map((x) => voice.power(game, x)).join(", ")}), seed 002 IX(2).` : ""}`,
             "",
-            `Result: ${JSON.stringify(e.data)}`,
+            `Result: ${resultText(voice, game, e.data as GameResult)}.`,
           ].join("\n"),
         );
       case "vote_result":
@@ -557,8 +616,14 @@ export class Notifier {
       case "player_replaced":
       case "draw_warning":
       case "civil_disorder":
-        return this.toAll(game, voice, everyone, "optional", "notice", "the GM", () =>
-          this.notice(voice, e.kind, d),
+        return this.toAll(
+          game,
+          voice,
+          everyone,
+          "optional",
+          "notice",
+          noticeSubject(e.kind, d),
+          () => this.notice(voice, e.kind, d),
         );
       case "proposal_refused": {
         // The proposer, mailed the reason in this same batch, gets that one mail only.
@@ -714,7 +779,9 @@ export class Notifier {
   /** A message to those who may read it (the judge decides that, as for the web page). */
   private async press(game: MailGame, voice: Voice, id: number): Promise<OutgoingMail[]> {
     const out: OutgoingMail[] = [];
-    for (const p of game.players) {
+    // The GM publishes press (seed 002 X(1)) and reads all of it: a copy of every message,
+    // private ones too, with a grey message's author (never revealed to others, X(2)).
+    for (const p of [...game.players, ...(game.gm ? [game.gm] : [])]) {
       if (!p.address || !p.notices) continue;
       // The event names the message by its row id; the player reads it as the judge lets them.
       const m = await this.judge.pressMessage(p.user, game.id, id);
@@ -729,6 +796,9 @@ export class Notifier {
           "press",
           `press from ${m.fromName}`,
           [
+            ...(p.seat < 0
+              ? ["Your copy as the GM (every message of the game reaches you, seed 002 X(1)).", ""]
+              : []),
             `From: ${m.fromName}${m.kind === "grey" ? " (grey press)" : ""}`,
             `To: ${to}`,
             `Phase: ${m.phase}`,
@@ -793,3 +863,58 @@ const iso = (ms: number) =>
     .toISOString()
     .replace(/:\d\d\.\d{3}Z$/, " UTC")
     .replace("T", " ");
+
+/** The subject of a GM's notice mailed on its own: what happened, not only who did it. */
+function noticeSubject(kind: string, d: EventData): string {
+  switch (kind) {
+    case "unit_removed":
+      return `the GM removed ${d.power ? `${d.power}'s ` : ""}${d.unit ?? "a unit"}`;
+    case "unit_relocated":
+      return d.to
+        ? `the GM put ${d.power ? `${d.power}'s ` : ""}${d.unit} where it should stand`
+        : `the GM disbanded ${d.power ? `${d.power}'s ` : ""}${d.unit}`;
+    case "player_replaced":
+      return d.player
+        ? `the GM gave ${d.seatName}'s seat to ${d.player}`
+        : `${d.seatName}'s seat is open for a replacement`;
+    case "draw_warning":
+      return "the GM warns that a draw may be declared";
+    case "civil_disorder":
+      return `${d.seatName} is in civil disorder`;
+    default:
+      return "a notice from the GM";
+  }
+}
+
+/** A game's result as stored (`games.result`, the `game_over` event). */
+interface GameResult {
+  readonly kind?: string;
+  readonly winner?: string;
+  readonly winners?: readonly string[];
+  readonly powers?: readonly string[];
+  readonly by?: string;
+  readonly note?: string;
+}
+
+/** A game's result in words, powers by their names (the game-over mail). */
+function resultText(voice: Voice, game: MailGame, r: GameResult): string {
+  const names = (list: readonly string[] | undefined) =>
+    (list ?? []).map((x) => voice.power(game, x)).join(", ");
+  const how =
+    r.kind === "solo" && r.winner
+      ? `${voice.power(game, r.winner)} won`
+      : r.kind === "victory" && r.winners
+        ? `won by ${names(r.winners)}`
+        : r.kind === "draw"
+          ? `a draw of ${names(r.powers) || "all survivors"}${r.by === "gm" ? ", declared by the GM" : r.by === "vote" ? ", agreed by vote" : ""}`
+          : r.kind === "concede" || r.kind === "concession"
+            ? `conceded to ${r.winner ? voice.power(game, r.winner) : names(r.powers)}${r.by === "vote" ? " by vote" : ""}`
+            : r.kind === "abandoned"
+              ? "abandoned by the GM"
+              : r.kind === "points"
+                ? `decided on points${r.winner ? `: ${voice.power(game, r.winner)} first` : ""}`
+                : r.winner
+                  ? `${voice.power(game, r.winner)} won`
+                  : `${r.kind ?? "ended"}`;
+  return r.note ? `${how} (${r.note})` : how;
+}

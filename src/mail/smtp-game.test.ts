@@ -145,6 +145,12 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     "each player and the GM are told the game has started",
   );
 
+  // hal registers, to take Turkey's seat when the GM replaces its player (F1903M).
+  const HAL = "hal@players.test";
+  const halSecret = secretIn((await ask(HAL, "REGISTER hal")).text);
+  const from: Record<string, { address: string; secret: string }> = {};
+  for (const p of POWERS) from[p] = { address: addressOf(p), secret: secrets[p]! };
+
   const all: Delivered[] = [];
   const silent = new Set(["S1902M:russia"]);
   const gmSays: Record<string, string> = {};
@@ -153,12 +159,27 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     const phase = view.phase!;
     if (phase === "S1904M") break;
     if (phase === "S1902M") {
+      // Nothing to remove: no build was made, no removal ever due; each refused with why.
+      gmSays.removeBuilt = (
+        await ask(GM, "REMOVE SED Germany BUILT", `Secret: ${gmSecret}\nReason: too many units`)
+      ).text;
+      gmSays.removeNotRemoved = (
+        await ask(GM, "REMOVE SED France NOT-REMOVED", `Secret: ${gmSecret}`)
+      ).text;
+      // An older phase than the last adjudication: refused, the phase that can be named.
+      gmSays.correctOld = (
+        await ask(
+          GM,
+          "CORRECT SED France S1901M",
+          `Secret: ${gmSecret}\nReason: late orders\nA par - bur`,
+        )
+      ).text;
       // France's orders for F1901M reached the GM in time, but not the judge as written: the
-      // GM corrects the last adjudication by mail (seed 002 VIII(1)).
+      // GM corrects the last adjudication, naming it, by mail (seed 002 VIII(1)).
       gmSays.correct = (
         await ask(
           GM,
-          "CORRECT SED France",
+          "CORRECT SED France F1901M",
           `Secret: ${gmSecret}\nReason: France's orders reached the GM before the deadline\nA par - bur\nA mar H\nF bre H`,
         )
       ).text;
@@ -172,15 +193,24 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
         if (silent.has(`${phase}:${p}`)) continue;
         const units = view.position.units[p] ?? [];
         const r = await ask(
-          addressOf(p),
+          from[p]!.address,
           `SED ${yy}${season}${LETTER[p]}`,
-          `Secret: ${secrets[p]}\n${units.map((u) => `${u} H`).join("\n")}\n`,
+          `Secret: ${from[p]!.secret}\n${units.map((u) => `${u} H`).join("\n")}\n`,
           GAME_ADDRESS,
         );
         assert.doesNotMatch(r.text, /refused|not accepted|error/i, `${p} ${phase}: ${r.text}`);
       }
     }
     if (phase === "S1901M") {
+      // The GM's own voice: press by mail from the GM's registered address (signed as GM).
+      gmSays.press = (
+        await ask(
+          GM,
+          "SED PRESS",
+          `Secret: ${gmSecret}\nTo: all\n\nWelcome to Speed Europa`,
+          GAME_ADDRESS,
+        )
+      ).text;
       await ask(
         addressOf("france"),
         "SED PRESS",
@@ -217,6 +247,32 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
       gmSays.warn = (await ask(GM, "WARN SED", `Secret: ${gmSecret}`)).text;
       all.push(...(await deliver()));
     }
+    if (phase === "F1903M") {
+      // A house-rule change (IX(3)): the GM and every player must agree. England proposes;
+      // everybody votes yes by mail, the GM too, from the GM's registered address.
+      await ask(
+        addressOf("england"),
+        "SED VOTE",
+        `Secret: ${secrets.england}\npropose houserule: deadlines at noon UTC\nvote 3 yes`,
+        GAME_ADDRESS,
+      );
+      for (const p of POWERS.filter((x) => x !== "england"))
+        await ask(addressOf(p), "SED VOTE", `Secret: ${secrets[p]}\nvote 3 yes`, GAME_ADDRESS);
+      gmSays.vote = (
+        await ask(GM, "SED VOTE", `Secret: ${gmSecret}\nvote 3 yes`, GAME_ADDRESS)
+      ).text;
+      // Turkey sends early orders for the winter, then the GM gives its seat to hal: the early
+      // orders are dropped (both told), hal is briefed and orders from then on.
+      await ask(
+        addressOf("turkey"),
+        "SED 03WT",
+        `Secret: ${secrets.turkey}\nbuild A con`,
+        GAME_ADDRESS,
+      );
+      gmSays.replace = (await ask(GM, "REPLACE SED Turkey hal", `Secret: ${gmSecret}`)).text;
+      from.turkey = { address: HAL, secret: halSecret };
+      all.push(...(await deliver()));
+    }
     if (phase === "F1902M") {
       const ext = await ask(GM, "EXTEND SED 24", `Secret: ${gmSecret}`);
       assert.match(ext.text, /deadline/i, `the GM's act by mail is answered: ${ext.text}`);
@@ -236,12 +292,16 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   all.push(...(await deliver()));
 
   const everybody = [...POWERS.map(addressOf), GM].sort();
+  // From F1903M, hal holds Turkey's seat and Turkey's former player is an observer.
+  const lastly = [...POWERS.filter((p) => p !== "turkey").map(addressOf), HAL, GM].sort();
   const to = (who: string) => all.filter((m) => m.to === who);
   const results = (who: string) => to(who).filter((m) => m.subject.includes("results of"));
-  for (const who of [...POWERS.map(addressOf), GM]) {
+  for (const who of [...POWERS.map(addressOf), GM, HAL]) {
     const phases = results(who).map((m) => /\((\w+)\)/.exec(m.subject)?.[1]);
-    for (const p of ["S1901M", "F1901M", "S1902M", "F1902M", "S1903M", "F1903M"])
-      assert.ok(phases.includes(p), `${who} gets the results of ${p}`);
+    for (const p of ["S1901M", "F1901M", "S1902M", "F1902M", "S1903M", "F1903M"]) {
+      const seated = who === HAL ? p === "F1903M" : who !== addressOf("turkey") || p !== "F1903M";
+      assert.equal(phases.includes(p), seated, `${who} gets the results of ${p}: ${seated}`);
+    }
   }
   const spring01 = results(addressOf("england")).find((m) => m.subject.includes("(S1901M)"))!;
   assert.match(spring01.text, /Press from France:\n {4}Vive la France/, "white press, signed");
@@ -305,10 +365,10 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   const corrected = all.filter((m) => m.subject.includes("corrected results of"));
   assert.deepEqual(corrected.map((m) => m.to).sort(), everybody, "one corrected results mail each");
   for (const m of corrected) {
-    assert.match(m.subject, /\(F1901M\)/);
+    assert.match(m.subject, /\(F1901M\) \(replace the earlier results\)$/);
     assert.match(
       m.text,
-      /The GM corrected the adjudication of .*F1901M.*: France's orders reached the GM before the deadline/,
+      /^These corrected results of .*F1901M.* replace those mailed earlier: the GM corrected the adjudication \(France's orders reached the GM before the deadline\)/,
     );
     assert.match(m.text, /A par - bur/, `${m.to} reads France's corrected order`);
   }
@@ -324,6 +384,69 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     else assert.doesNotMatch(m.text, /humorous/, `${m.to} does not read the reason`);
   }
 
+  // The GM's press: accepted by mail, signed as the GM's, to every player (and published).
+  assert.match(
+    gmSays.press!,
+    /Your white press \(number \d+\) was sent to everybody .*\nIt is signed as the GM's\./,
+  );
+  const gmPress = all.filter((m) => /press from GM/.test(m.subject));
+  assert.deepEqual(gmPress.map((m) => m.to).sort(), POWERS.map(addressOf).sort(), "every player");
+  assert.match(gmPress[0]!.text, /From: GM\nTo: everybody[\s\S]*Welcome to Speed Europa/);
+  // The GM is copied on the players' press (X(1)): the grey message with its author.
+  const copies = to(GM).filter((m) => /press from/.test(m.subject));
+  assert.equal(copies.length, 2, "France's and Austria's press, copied to the GM");
+  assert.ok(
+    copies.some((m) => /Your copy as the GM[\s\S]*From: Austria \(grey press\)/.test(m.text)),
+  );
+
+  // REMOVE refused with the record's reason; nothing removed.
+  assert.match(gmSays.removeBuilt!, /NOT done.*Germany has built no unit in this game/s);
+  assert.match(gmSays.removeNotRemoved!, /NOT done.*no removal was ever due for France/s);
+  assert.equal(
+    all.filter((m) => /the GM removed/.test(m.subject)).length,
+    0,
+    "nobody told of a removal",
+  );
+
+  // CORRECT of an older phase refused, naming the phase that can be corrected.
+  assert.match(
+    gmSays.correctOld!,
+    /NOT done.*S1901M cannot be corrected: another adjudication has been published since.*Only the last adjudication, F1901M, can be corrected.*What to send instead: "CORRECT SED France F1901M"/s,
+  );
+  assert.match(gmSays.correct!, /The last adjudication of SED, F1901M, is corrected/);
+
+  // The house-rule change passed with the GM's vote (IX(3)): counts only, in the results.
+  assert.match(gmSays.vote!, /your vote on proposal 3 is yes/);
+  const fall03 = results(addressOf("italy")).find((m) => m.subject.includes("(F1903M)"))!;
+  assert.match(
+    fall03.text,
+    /Proposal 3 \("deadlines at noon UTC"\) PASSED: 8 for, 0 against, 0 abstaining\./,
+  );
+
+  // The replacement: hal briefed in full, Turkey's former player told, early orders dropped.
+  assert.match(gmSays.replace!, /Turkey's seat in SED is given to hal/);
+  const brief = to(HAL).find((m) => /you now play Turkey/.test(m.subject))!;
+  assert.ok(brief, "hal is briefed");
+  assert.match(
+    brief.text,
+    /The GM gave you the seat of Turkey in game SED \("Speed Europa"\), which turkey-player held\./,
+  );
+  assert.match(brief.text, /Now: Fall 1903 movement \(F1903M\), orders due by \d{4}-/);
+  assert.match(brief.text, /Turkey's units: [AF] \w+/);
+  assert.match(brief.text, /Turkey's supply centres \(3\): /);
+  assert.match(
+    brief.text,
+    /The former player's orders for later phases \(.*W1903R.*\) were dropped/,
+  );
+  assert.match(brief.text, new RegExp(`Your secret: ${halSecret}\\.`));
+  assert.match(
+    brief.text,
+    /Orders go To sed@judge\.test, with the subject "SED 03FT" for Fall 1903 movement/,
+  );
+  const lost = to(addressOf("turkey")).find((m) => /you no longer hold Turkey/.test(m.subject))!;
+  assert.match(lost.text, /The GM gave your seat, Turkey, in game SED to hal\./);
+  assert.match(lost.text, /Your orders for later phases \(.*W1903R.*\) were dropped/);
+
   // The draw: warned in S1903M, declared in S1904M, each told by mail.
   assert.match(
     gmSays.warn!,
@@ -334,7 +457,9 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   assert.match(warned[0]!.text, /If none changes hands before Spring 1904/);
   assert.match(gmSays.draw!, /Game SED is over: you declared a draw of all survivors/);
   const over = all.filter((m) => m.subject.includes("the game is over"));
-  assert.deepEqual(over.map((m) => m.to).sort(), everybody, "the end, to everybody");
+  assert.deepEqual(over.map((m) => m.to).sort(), lastly, "the end, to everybody seated");
+  assert.match(over[0]!.text, /Result: a draw of Austria, England, .*, declared by the GM\./);
+  assert.doesNotMatch(over[0]!.text.split("\n-- \n")[0]!, /[{}]|"kind"/, "no raw JSON");
   assert.match(over[0]!.text, /The GM declared a draw of all survivors \(Austria, England, France/);
   assert.equal((await judge.gameView(null, gameId)).status, "finished");
 });

@@ -218,7 +218,15 @@ export const recordAnswer = described(
 export const inviteCreated = obj({ code: text("the invitation code for /api/invites/{code}") });
 
 export const inviteInfo = obj({
-  game: obj({ id: text(), name: text(), variant: text(), status: text() }),
+  game: obj({
+    id: text(),
+    name: text(),
+    variant: text(),
+    variantName: optional(text("the variant's name (Classical, Global Diplomacy)")),
+    status: text(),
+    phase: nullable(text("the phase open now; null before the start")),
+    deadline: nullable(text("when the open phase is due (ISO 8601); null if none")),
+  }),
   role: oneOf(["player", "observer"] as const),
   seat: nullable(int({ description: "the seat the invitation is for; null: any free one" })),
   freeSeats: many(obj({ index: int(), name: text(), powers: many(text("power id")) })),

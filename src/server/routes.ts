@@ -1002,6 +1002,7 @@ export function apiRoutes(
       obj({
         orders: optional(dict(list(str({ max: 200 }), { max: 200 }), 50)),
         reason: str({ min: 1, max: 2000 }),
+        phase: optional(str({ max: 20, example: "F1901M" })),
       }),
       (u, id, b) => judge.correct(u, id, b),
     ),

@@ -6,7 +6,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
  * carries the TypeScript type of what passes, so a handler's `c.body` is typed by its schema.
  * What is written here by hand is only the wording of a refusal: Ajv's errors are turned
  * into one message that names the field and says what is expected
- * ("body.name: must have at least 2 characters").
+ * ("body.extendMinutes: must be a number"; a text too short or long in a sentence: 'The field
+ * "name" is too short: it must have at least 2 characters, and has 1 (body.name)').
  */
 
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -239,6 +240,17 @@ const before = (a: number[], b: number[]): boolean => {
   return a.length < b.length;
 };
 
+/** A field as a sentence names it: `body.password` is `The field "password"`, `body.orders[2]` `Item 3 of "orders"`. */
+function fieldName(at: string): string {
+  const last = at.split(".").at(-1) ?? at;
+  const item = /^(.*)\[(\d+)\]$/.exec(last) ?? /^(.*)\/(\d+)$/.exec(last);
+  if (item) return `Item ${Number(item[2]) + 1} of "${item[1]}"`;
+  return `The field "${last}"`;
+}
+
+/** A text's length in characters (as the schema counts them: code points). */
+const length = (v: unknown) => (typeof v === "string" ? [...v].length : 0);
+
 /** One Ajv error in words. */
 function say(e: ErrorObject, path: string, all: readonly ErrorObject[]): string {
   const at = `${path}${fieldPath(e.instancePath)}`;
@@ -258,12 +270,14 @@ function say(e: ErrorObject, path: string, all: readonly ErrorObject[]): string 
       };
       return `${at}: must be ${what[t] ?? t}, not ${describe(v)}`;
     }
+    // A text too short or too long, in a sentence a person reads ("The password is too
+    // short: ..."), the field's path after it for a program's author.
     case "minLength":
       return p.limit === 1
-        ? `${at}: must not be empty`
-        : `${at}: must have at least ${p.limit} characters`;
+        ? `${fieldName(at)} must not be empty (${at})`
+        : `${fieldName(at)} is too short: it must have at least ${p.limit} characters, and has ${length(v)} (${at})`;
     case "maxLength":
-      return `${at}: must have at most ${p.limit} characters`;
+      return `${fieldName(at)} is too long: it must have at most ${p.limit} characters, and has ${length(v)} (${at})`;
     case "pattern":
       return `${at}: must match ${p.pattern}`;
     case "minimum":

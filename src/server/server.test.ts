@@ -54,8 +54,24 @@ for (const kind of STORE_KINDS) {
       );
       const id = game.id;
       const code = game.invites!.find((i) => i.role === "player")!.code;
-      const invite = await api.ok<{ freeSeats: unknown[] }>("GET", `/api/invites/${code}`);
+      const invite = await api.ok<{ freeSeats: unknown[]; game: Record<string, unknown> }>(
+        "GET",
+        `/api/invites/${code}`,
+      );
       assert.equal(invite.freeSeats.length, 7);
+      // The public lookup names the game, its variant and its deadline (none before the start).
+      assert.deepEqual(
+        { ...invite.game, id: undefined },
+        {
+          id: undefined,
+          name: "Club game",
+          variant: "classical",
+          variantName: "Classical (1901)",
+          status: "forming",
+          phase: null,
+          deadline: null,
+        },
+      );
       const tok = {} as Record<P, string>;
       for (const p of POWERS) {
         const u = await api.ok<{ token: string }>("POST", "/api/users", {
@@ -387,7 +403,7 @@ for (const kind of STORE_KINDS) {
         "/api/users",
         { name: "x" },
         400,
-        /body.name: must have at least 2 characters/,
+        /^The field "name" is too short: it must have at least 2 characters, and has 1 \(body\.name\)$/,
       );
       await bad(
         "POST",

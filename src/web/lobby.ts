@@ -269,23 +269,58 @@ export async function lobbyPage(app: HTMLElement): Promise<void> {
 }
 
 interface InviteInfo {
-  game: { id: string; name: string; variant: string; scenario: string; status: string };
+  game: {
+    id: string;
+    name: string;
+    variant: string;
+    variantName?: string;
+    status: string;
+    phase: string | null;
+    deadline: string | null;
+  };
   role: string;
   seat: number | null;
   freeSeats: { index: number; name: string; powers: string[] }[];
 }
 
+/** What an invitation is for, in a line: the game's variant, its phase and deadline. */
+function inviteSummary(i: Partial<InviteInfo>): string {
+  const g = i.game;
+  if (!g) return "";
+  const variant = g.variantName ?? g.variant;
+  const when =
+    g.status === "forming"
+      ? "it starts when its seats are taken"
+      : g.phase
+        ? `now ${g.phase}${g.deadline ? `, due by ${new Date(g.deadline).toUTCString()}` : ""}`
+        : g.status;
+  return `${variant}; ${when}.`;
+}
+
 export async function joinPage(app: HTMLElement, code: string): Promise<void> {
+  // The invitation's public lookup: the game's name, variant and deadline, before any login.
+  let info: Record<string, unknown> = {};
+  try {
+    info = await get<Record<string, unknown>>(`/api/invites/${encodeURIComponent(code)}`);
+  } catch (e) {
+    fill(app, h("h1", {}, "Join a game"), message((e as Error).message, "error"));
+    return;
+  }
+  const i = info as unknown as Partial<InviteInfo> & Record<string, unknown>;
   if (!session.token) {
     fill(
       app,
-      h("h1", {}, "Join a game"),
+      h("h1", {}, `Join ${i.game?.name ?? "a game"}`),
+      h("p", {}, inviteSummary(i)),
+      h(
+        "p",
+        {},
+        `Invitation for a ${String(i.role ?? "player")}: log in or create an account to join.`,
+      ),
       loginForm(() => location.reload()),
     );
     return;
   }
-  const info = await get<Record<string, unknown>>(`/api/invites/${encodeURIComponent(code)}`);
-  const i = info as unknown as Partial<InviteInfo> & Record<string, unknown>;
   const out = h("div", { "aria-live": "polite" });
   const accept = async (seat?: number) => {
     try {
@@ -304,6 +339,7 @@ export async function joinPage(app: HTMLElement, code: string): Promise<void> {
   fill(
     app,
     h("h1", {}, `Join ${gameName ?? "the game"}`),
+    h("p", {}, inviteSummary(i)),
     h("p", {}, `Invitation for a ${String(i.role ?? "player")}.`),
     seats.length > 0
       ? h(
