@@ -1,6 +1,6 @@
-// `bin/entente selfplay` and `bin/entente bench`: the command line run as plain JavaScript,
-// without tsx. esbuild bundles main.ts from the sources as they are now (a fresh bundle on
-// every start, so it is never older than the sources), with the code these two commands
+// `bin/entente selfplay`, `bench`, `adjudicate` and `agent`: the command line run as plain
+// JavaScript, without tsx. esbuild bundles main.ts from the sources as they are now (a fresh
+// bundle on every start, so it is never older than the sources), with the code these commands
 // load; Node then runs the bundle. Self-play holds no TypeScript loader thread (26 to 34 MB,
 // docs/performance.md, "Workers"). Plain JavaScript, because it runs before any loader.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { build, stop } from "esbuild";
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 const program = fileURLToPath(new URL("./program.ts", import.meta.url));
 /** The modules the commands served here import when they run (program.ts's actions). */
-const served = new Set(["./selfplay.ts", "./bench.ts"]);
+const served = new Set(["./selfplay.ts", "./bench.ts", "./adjudicate.ts", "./agent.ts"]);
 
 /** The bundle's first statements: its directory removed (imports are hoisted, so it is read). */
 const removeDir = [
