@@ -71,7 +71,9 @@ function percentiles(ms: number[]) {
 
 const loadBefore = load();
 const t0 = performance.now();
-const corpus = [...contractCorpus({ lines: distinct, seed: Number(args.seed), phases: args.phases })];
+const corpus = [
+  ...contractCorpus({ lines: distinct, seed: Number(args.seed), phases: args.phases }),
+];
 const generateMs = performance.now() - t0;
 const inputBytes = corpus.reduce((n, l) => n + l.length + 1, 0) * (lines / distinct);
 
