@@ -276,7 +276,7 @@ function powerIndex(variant: Variant): ReadonlyMap<PowerId, number> {
   return index;
 }
 
-/** Per province: its army's and its fleet's text (`A par`, `F par`), made once. */
+/** Per province: its army's and its fleet's text (`A par`, `F par`), made once (bounded). */
 const unitTexts = new Map<ProvinceId, [string, string]>();
 
 /** `unitText`, from the texts made once when the unit has no coast. */
@@ -284,6 +284,7 @@ function unitTextOf(u: Unit): string {
   if (u.coast) return unitText(u);
   let texts = unitTexts.get(u.province);
   if (!texts) {
+    if (unitTexts.size >= PLACE_CACHE) unitTexts.clear();
     texts = [`A ${u.province}`, `F ${u.province}`];
     unitTexts.set(u.province, texts);
   }
