@@ -10,6 +10,8 @@ import {
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
+import { JsonPrefix } from "./json-prefix.ts";
+import { type Chunks, type LineHandler, type LineOutput, pumpLines } from "./lines.ts";
 
 /**
  * One input object to one output object, for any variant: games of other families
@@ -90,64 +92,161 @@ export function nestingDepth(value: unknown): number {
 
 type Doc = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** A parsed document, refused when it nests deeper than MAX_DEPTH. */
-function checked(value: unknown, where: string): Doc {
-  return nestingDepth(value) > MAX_DEPTH
-    ? {
-        ok: false,
-        error: `${where} nests deeper than ${MAX_DEPTH} levels; a position needs only a few`,
-      }
+/**
+ * Whether a text's JSON can nest deeper than MAX_DEPTH: each level takes a bracket, so a text
+ * with fewer opening brackets cannot (most lines, checked without walking what they parse to).
+ */
+function mayNestTooDeep(text: string): boolean {
+  if (text.length <= 2 * MAX_DEPTH) return false;
+  let brackets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 91 || c === 123) && ++brackets > MAX_DEPTH) return true;
+  }
+  return false;
+}
+
+/** The document called `where` refused for its depth. */
+const tooDeep = (where: string): Doc => ({
+  ok: false,
+  error: `${where} nests deeper than ${MAX_DEPTH} levels; a position needs only a few`,
+});
+
+/** A document parsed from `text`, refused when it nests deeper than MAX_DEPTH. */
+function checked(value: unknown, text: string, where: string): Doc {
+  return mayNestTooDeep(text) && nestingDepth(value) > MAX_DEPTH
+    ? tooDeep(where)
     : { ok: true, value };
 }
 
-/**
- * Splits standard input into documents: one JSON object (possibly over several lines) or
- * JSON Lines. Each element is the parsed value or the error for that line; blank lines are
- * skipped, and an error names the line by its number in the input.
- */
-export function splitInput(text: string): Doc[] {
-  const trimmed = text.trim();
-  if (trimmed === "") return [];
-  let whole: unknown;
+/** One line of JSON Lines, numbered `n` in the input. */
+function lineDoc(line: string, n: number): Doc {
   try {
-    whole = JSON.parse(trimmed);
-  } catch {
-    // Not one document: read it as JSON Lines.
-    return text.split("\n").flatMap((line, i): Doc[] => {
-      if (line.trim() === "") return [];
-      try {
-        return [checked(JSON.parse(line), `line ${i + 1}`)];
-      } catch (e) {
-        return [{ ok: false, error: `line ${i + 1} is not valid JSON: ${(e as Error).message}` }];
-      }
-    });
+    return checked(JSON.parse(line), line, `line ${n}`);
+  } catch (e) {
+    return { ok: false, error: `line ${n} is not valid JSON: ${(e as Error).message}` };
   }
-  return [checked(whole, "the input")];
 }
 
+const NO_INPUT =
+  "no input: standard input was empty; give one JSON object, or JSON Lines with one object per line (docs/adjudicate-json.md)";
+
 /**
- * `entente adjudicate` on the whole of standard input: one output line per document, in
- * order, and the exit status (1 when any line is an error, or when there was no input).
- * A document that makes the engine fail unexpectedly is reported on its own line too, so
- * that the other lines of a batch are still answered.
+ * `entente adjudicate` on a stream: standard input is one JSON object (possibly over several
+ * lines) or JSON Lines, one output line per document, in order. Blank lines are skipped, and
+ * an error names its line by its number in the input. A document that makes the engine fail
+ * unexpectedly is reported on its own line too, so that the other lines are still answered.
+ * `status` is then 1 (and when there was no input).
+ *
+ * Each line is answered as soon as it is read, with one exception: when the first line that
+ * is not blank is not JSON by itself, the input may be one document written over several
+ * lines, and its lines are held until either the text cannot be one document any more (they
+ * are then answered as lines) or the input ends (it is then read whole, as JSON.parse reads
+ * the whole input). The answers are those of reading the whole input at once.
  */
-export function adjudicateInput(
-  text: string,
-  rules: RuleOptions,
-): { lines: string[]; status: number } {
-  const docs = splitInput(text);
-  if (docs.length === 0) {
-    const error =
-      "no input: standard input was empty; give one JSON object, or JSON Lines with one object per line (docs/adjudicate-json.md)";
-    return { lines: [JSON.stringify({ error })], status: 1 };
+export class AdjudicateSession implements LineHandler {
+  status = 0;
+  private lineNo = 0;
+  private docs = 0;
+  /**
+   * `start`: nothing but blank lines yet; `lines`: JSON Lines; `whole`: holding lines that may
+   * be one document; `deep`: the first line nests too deep, and whether it is called "the
+   * input" or "line N" waits for the next line that is not blank.
+   */
+  private mode: "start" | "lines" | "whole" | "deep" = "start";
+  /** Held lines (`whole`) and the number of the first. */
+  private held: string[] = [];
+  private heldFrom = 0;
+  private scan: JsonPrefix | null = null;
+
+  constructor(private readonly rules: RuleOptions) {}
+
+  line(text: string): string {
+    const n = ++this.lineNo;
+    switch (this.mode) {
+      case "lines":
+        return text.trim() === "" ? "" : this.answer(lineDoc(text, n));
+      case "start": {
+        if (text.trim() === "") return "";
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          // Maybe the first line of a document over several lines.
+          this.mode = "whole";
+          this.held.push(text);
+          this.heldFrom = n;
+          this.scan = new JsonPrefix();
+          return this.scan.feed(text.trimStart()) ? "" : this.release();
+        }
+        // A line that is JSON by itself is one document whether the input is JSON Lines or
+        // this line alone, and the answer is the same, except in what a depth error calls it.
+        const doc = checked(value, text, `line ${n}`);
+        if (!doc.ok) {
+          this.mode = "deep";
+          this.heldFrom = n;
+          return "";
+        }
+        this.mode = "lines";
+        return this.answer(doc);
+      }
+      case "deep": {
+        if (text.trim() === "") return "";
+        this.mode = "lines";
+        const first = this.answer(tooDeep(`line ${this.heldFrom}`));
+        return first + this.answer(lineDoc(text, n));
+      }
+      default: {
+        this.held.push(text);
+        return this.scan!.feed(`\n${text}`) ? "" : this.release();
+      }
+    }
   }
-  let status = 0;
-  const lines = docs.map((doc, i) => {
+
+  end(): string {
+    switch (this.mode) {
+      case "start":
+        this.status = 1;
+        return `${JSON.stringify({ error: NO_INPUT })}\n`;
+      case "deep":
+        return this.answer(tooDeep("the input"));
+      case "whole": {
+        const text = this.held.join("\n");
+        let value: unknown;
+        try {
+          value = JSON.parse(text.trim());
+        } catch {
+          return this.release();
+        }
+        this.held = [];
+        return this.answer(checked(value, text, "the input"));
+      }
+      default:
+        return "";
+    }
+  }
+
+  /** The held lines answered as JSON Lines; from now on, every line as it comes. */
+  private release(): string {
+    this.mode = "lines";
+    this.scan = null;
+    let out = "";
+    for (let i = 0; i < this.held.length; i++) {
+      const text = this.held[i]!;
+      if (text.trim() !== "") out += this.answer(lineDoc(text, this.heldFrom + i));
+    }
+    this.held = [];
+    return out;
+  }
+
+  /** The output line of the next document. */
+  private answer(doc: Doc): string {
+    const i = this.docs++;
     let result: Record<string, unknown>;
     if (!doc.ok) result = { error: doc.error };
     else {
       try {
-        result = adjudicateAnyJson(doc.value, rules) as Record<string, unknown>;
+        result = adjudicateAnyJson(doc.value, this.rules) as Record<string, unknown>;
       } catch (e) {
         const what =
           e instanceof RangeError ? "the input is too large to adjudicate" : "internal error";
@@ -156,8 +255,22 @@ export function adjudicateInput(
         };
       }
     }
-    if ("error" in result) status = 1;
-    return JSON.stringify(result);
-  });
-  return { lines, status };
+    if ("error" in result) this.status = 1;
+    return `${JSON.stringify(result)}\n`;
+  }
+}
+
+/**
+ * `entente adjudicate`: reads `input` as it comes and writes each answer to `output` at once
+ * (waiting when its reader is behind). The exit status: 1 when any line is an error, or when
+ * there was no input.
+ */
+export async function adjudicateStream(
+  input: Chunks,
+  output: LineOutput,
+  rules: RuleOptions,
+): Promise<number> {
+  const session = new AdjudicateSession(rules);
+  await pumpLines(input, output, session);
+  return session.status;
 }

@@ -1,5 +1,3 @@
-import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
 import { formatOrder } from "../engine/orders.ts";
 import { writePosition } from "../engine/position-json.ts";
 import { rng } from "../engine/random.ts";
@@ -13,6 +11,7 @@ import {
 } from "../engine/research.ts";
 import type { PowerId } from "../engine/types.ts";
 import { loadGame, newGame } from "../index.ts";
+import { type Chunks, type LineOutput, pumpLines } from "./lines.ts";
 
 /*
  * `entente agent`: the research API over JSON Lines on stdin and stdout, for agents written
@@ -179,12 +178,20 @@ export function agentLine(s: AgentSession, line: string): string {
   }
 }
 
-/** Serves the protocol until the input ends. */
-export async function runAgent(input: Readable, output: Writable): Promise<void> {
+/**
+ * Serves the protocol until the input ends: each request answered as soon as it is read,
+ * waiting while the reader of the answers is behind (lines.ts). Lines end at "\n", "\r" or
+ * "\r\n", as node:readline cuts them.
+ */
+export async function runAgent(input: Chunks, output: LineOutput): Promise<void> {
   const s = newSession();
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (line.trim() === "") continue;
-    output.write(`${agentLine(s, line)}\n`);
-  }
+  await pumpLines(
+    input,
+    output,
+    {
+      line: (line) => (line.trim() === "" ? "" : `${agentLine(s, line)}\n`),
+      end: () => "",
+    },
+    true,
+  );
 }

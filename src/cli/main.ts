@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { streamOutput } from "./lines.ts";
 import type { Io } from "./program.ts";
 import { runCli } from "./run.ts";
 
@@ -12,6 +13,8 @@ const io: Io = {
     process.stderr.write(text);
   },
   stdin: () => readFileSync(0, "utf8"),
+  input: () => process.stdin,
+  output: () => streamOutput(process.stdout),
 };
 
 // A reader that stops early (`entente variant show classical | head`) closes the pipe: that

@@ -1,10 +1,10 @@
-// `bin/entente selfplay`, `bin/entente bench` and `bin/entente serve`: the command line run
-// as plain JavaScript, without tsx. esbuild bundles main.ts from the sources as they are now
-// (a fresh bundle on every start, so it is never older than the sources), with the code these
-// commands load; Node then runs the bundle. Self-play holds no TypeScript loader thread (26
-// to 34 MB, docs/performance.md, "Workers"); the server starts in a fraction of the time
-// (tsx's loader compiled and handed over its few hundred modules one by one: about 4 s of
-// CPU, docs/performance.md, "Restart"). Plain JavaScript, because it runs before any loader.
+// `bin/entente selfplay`, `bench`, `serve`, `adjudicate` and `agent`: the command line run as
+// plain JavaScript, without tsx. esbuild bundles main.ts from the sources as they are now (a
+// fresh bundle on every start, so it is never older than the sources), with the code these
+// commands load; Node then runs the bundle. Self-play holds no TypeScript loader thread (26 to
+// 34 MB, docs/performance.md, "Workers"); the server starts in a fraction of the time (tsx's
+// loader compiled and handed over its few hundred modules one by one: about 4 s of CPU,
+// docs/performance.md, "Restart"). Plain JavaScript, because it runs before any loader.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,9 +14,15 @@ import { build, stop } from "esbuild";
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 const program = fileURLToPath(new URL("./program.ts", import.meta.url));
 /** The modules the commands served here import when they run (program.ts's actions). */
-const served = new Set(["./selfplay.ts", "./bench.ts", "./serve.ts"]);
+const served = new Set([
+  "./selfplay.ts",
+  "./bench.ts",
+  "./serve.ts",
+  "./adjudicate.ts",
+  "./agent.ts",
+]);
 /** Self-play's worker code is bundled only for the commands that start such workers. */
-const selfplayWorkers = process.argv[2] !== "serve";
+const selfplayWorkers = process.argv[2] === "selfplay" || process.argv[2] === "bench";
 
 /** The bundle's first statements: its directory removed (imports are hoisted, so it is read). */
 const removeDir = [

@@ -4,6 +4,7 @@ import {
   DEFAULT_MAP_SEED as DEFAULT_DISCOVERY_SEED,
   DEFAULT_PLAYERS,
 } from "../variants/discovery/defaults.ts";
+import { type Chunks, type LineOutput, textOutput } from "./lines.ts";
 import type { ShellResult } from "./moderator.ts";
 import type { Progress } from "./progress.ts";
 import type { RenderArgs } from "./render.ts";
@@ -30,9 +31,18 @@ import { DEFAULT_YEARS, lastYear } from "./years.ts";
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  /** Standard input, read whole (adjudicate). */
+  /** Standard input, read whole (commands that read it, when `input` is not given). */
   stdin(): string;
+  /** Standard input as it comes (adjudicate, agent; main.ts gives process.stdin). */
+  input?(): Chunks;
+  /** Standard output for answers streamed as they are made (adjudicate, agent). */
+  output?(): LineOutput;
 }
+
+/** Standard input as it comes: `io.input`, or else all of it at once. */
+const inputOf = (io: Io): Chunks => (io.input ? io.input() : [io.stdin()]);
+/** Standard output for streamed answers: `io.output`, or else `io.out`. */
+const outputOf = (io: Io): LineOutput => (io.output ? io.output() : textOutput((t) => io.out(t)));
 
 /** A mistake in how the command was called: one line on stderr, exit status 2. */
 export class UsageError extends Error {}
@@ -215,6 +225,7 @@ command line docs/cli.md. Exit status: 0 done, 1 a failure, 2 a usage error.`,
     .description(
       `Reads positions with orders on standard input, one JSON object or JSON Lines, and writes
 one result per input object, one per line, in the same order (docs/adjudicate-json.md).
+JSON Lines are a stream: each line is answered as soon as it is read, in bounded memory.
 A bad line gets an {"error": ...} line and the others are still answered; the exit status
 is then 1. Every error is a JSON line on standard output.`,
     )
@@ -230,12 +241,10 @@ is then 1. Every error is a JSON line on standard output.`,
     .action(
       run(async (o: { rules: string }) => {
         const { readRules } = await import("../engine/rules.ts");
-        const { adjudicateInput } = await import("./adjudicate.ts");
+        const { adjudicateStream } = await import("./adjudicate.ts");
         const rules = readRules(o.rules);
         if (!rules.ok) throw new UsageError(rules.error);
-        const r = adjudicateInput(io.stdin(), rules.rules);
-        io.out(`${r.lines.join("\n")}\n`);
-        return r.status;
+        return await adjudicateStream(inputOf(io), outputOf(io), rules.rules);
       }),
     );
   JSON_ERRORS.add(adjudicate);
@@ -513,13 +522,13 @@ movement phase and the movement resolver alone over the same phases; one JSON li
       .summary("the research API as JSON Lines on stdin/stdout (docs/research.md)")
       .description(
         `Serves the research API (docs/research.md) to an agent in another language: one JSON
-request per line on standard input, one JSON answer per line on standard output, until the
-input ends. Games by handle: new, board, state, legal, step, random, clone, save, load, drop.`,
+request per line on standard input, one JSON answer per line on standard output, each as
+soon as its request is read, until the input ends. Games by handle: new, board, state, legal, step, random, clone, save, load, drop.`,
       )
       .action(
         run(async () => {
           const { runAgent } = await import("./agent.ts");
-          await runAgent(process.stdin, process.stdout);
+          await runAgent(inputOf(io), outputOf(io));
           return 0;
         }),
       ),

@@ -1475,15 +1475,76 @@ function parseCorrecting(
   };
 }
 
+/**
+ * Texts read before, with what they read as: the reading depends only on the text, the map,
+ * the powers and the options, and is never changed once made (every field is readonly), so a
+ * text seen again is answered from here. A research corpus writes the same few thousand
+ * orders over and over (20,000 mid-game positions: 584,561 orders, 12,070 texts), and reading
+ * one was a sixth of the contract's time (docs/performance.md, "The contract"). Bounded: two
+ * generations of at most READ_CACHE texts (of at most MAX_CACHED characters) each; when the newer is full it becomes the older
+ * and the older is dropped, so texts in use stay and a stream of new ones costs no memory.
+ */
+interface ReadCache {
+  newer: Map<string, ParseResult>;
+  older: Map<string, ParseResult>;
+}
+
+const READ_CACHE = 1 << 14;
+/** Longest text kept in the cache. */
+const MAX_CACHED = 100;
+
+/** Per map and powers, per options (typo correction, route naming): the texts read. */
+const readCaches = new WeakMap<GameMap, WeakMap<readonly Power[], ReadCache[]>>();
+
+/** The cache asked for last (one game at a time asks for one again and again). */
+let last: { map: GameMap; powers: readonly Power[]; k: number; cache: ReadCache } | null = null;
+
+function readCache(map: GameMap, powers: readonly Power[], options: ParseOptions): ReadCache {
+  const k = (options.typos === "correct" ? 1 : 0) + (options.convoyRoutes === true ? 2 : 0);
+  if (last !== null && last.map === map && last.powers === powers && last.k === k)
+    return last.cache;
+  let byPowers = readCaches.get(map);
+  if (!byPowers) {
+    byPowers = new WeakMap();
+    readCaches.set(map, byPowers);
+  }
+  let caches = byPowers.get(powers);
+  if (!caches) {
+    caches = [];
+    byPowers.set(powers, caches);
+  }
+  let cache = caches[k];
+  if (!cache) {
+    cache = { newer: new Map(), older: new Map() };
+    caches[k] = cache;
+  }
+  last = { map, powers, k, cache };
+  return cache;
+}
+
 /** Reads one order. Never throws: whatever the text, the answer is an order or a diagnostic. */
 export function parseOrder(
   text: string,
   map: GameMap,
   powers: readonly Power[],
-  options?: ParseOptions,
+  options: ParseOptions = {},
 ): ParseResult {
+  // Long texts are read each time: they are rare, and would fill the cache with little.
+  const cache =
+    typeof text === "string" && text.length <= MAX_CACHED ? readCache(map, powers, options) : null;
+  if (cache) {
+    const seen = cache.newer.get(text);
+    if (seen !== undefined) return seen;
+    const old = cache.older.get(text);
+    if (old !== undefined) {
+      remember(cache, text, old);
+      return old;
+    }
+  }
   try {
-    return parseChecked(text, map, powers, options);
+    const read = parseChecked(text, map, powers, options);
+    if (cache) remember(cache, text, read);
+    return read;
   } catch (e) {
     const length = typeof text === "string" ? text.length : 0;
     return failure(
@@ -1492,6 +1553,14 @@ export function parseOrder(
       length,
     );
   }
+}
+
+function remember(cache: ReadCache, text: string, read: ParseResult): void {
+  if (cache.newer.size >= READ_CACHE) {
+    cache.older = cache.newer;
+    cache.newer = new Map();
+  }
+  cache.newer.set(text, read);
 }
 
 /** Resolves one place name as players write it: id, full name, alias, any case, with coast forms. null if unknown. */

@@ -1,7 +1,7 @@
 import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
-import { makeDislodged } from "./shapes.ts";
+import { makeDislodged, makeUnit } from "./shapes.ts";
 import {
   type Coast,
   type DislodgedUnit,
@@ -58,8 +58,51 @@ function fail(msg: string): never {
   throw new PositionError(msg);
 }
 
+/**
+ * Texts of units and provinces read before, per variant, with what they read as (readings
+ * that failed throw and are not kept). A position names the same few hundred units and
+ * provinces again and again; reading each was most of reading a position (docs/performance.md,
+ * "The contract"). Bounded: a cache that is full is emptied and filled again.
+ */
+interface PlaceCache {
+  readonly units: Map<string, { type: UnitType; province: ProvinceId; coast: Coast | null }>;
+  readonly provinces: Map<string, ProvinceId>;
+}
+
+const PLACE_CACHE = 4096;
+const placeCaches = new WeakMap<Variant, PlaceCache>();
+let lastPlaces: { variant: Variant; cache: PlaceCache } | null = null;
+
+function placeCache(variant: Variant): PlaceCache {
+  if (lastPlaces !== null && lastPlaces.variant === variant) return lastPlaces.cache;
+  let cache = placeCaches.get(variant);
+  if (!cache) {
+    cache = { units: new Map(), provinces: new Map() };
+    placeCaches.set(variant, cache);
+  }
+  lastPlaces = { variant, cache };
+  return cache;
+}
+
+function kept<V>(cache: Map<string, V>, text: string, value: V): void {
+  if (cache.size >= PLACE_CACHE) cache.clear();
+  cache.set(text, value);
+}
+
 /** Reads `TYPE PROVINCE[/COAST]`, checked against the map. */
 export function readUnit(variant: Variant, power: PowerId, text: unknown): Unit {
+  if (typeof text === "string") {
+    const cache = placeCache(variant).units;
+    const seen = cache.get(text);
+    if (seen !== undefined) return makeUnit(power, seen.type, seen.province, seen.coast);
+    const u = readUnitText(variant, power, text);
+    kept(cache, text, { type: u.type, province: u.province, coast: u.coast });
+    return u;
+  }
+  return readUnitText(variant, power, text);
+}
+
+function readUnitText(variant: Variant, power: PowerId, text: unknown): Unit {
   if (typeof text !== "string")
     fail(`a unit must be a string like "A par" or "F stp/sc", not ${JSON.stringify(text)}`);
   const m = /^\s*([AF])\s+([a-z]{2,4})(?:\s*[/(]\s*([a-z]{2})\s*\)?)?\s*$/i.exec(text);
@@ -101,6 +144,16 @@ function readPower(variant: Variant, name: string): PowerId {
 }
 
 function readProvince(variant: Variant, id: unknown, what: string): ProvinceId {
+  if (typeof id !== "string") return readProvinceText(variant, id, what);
+  const cache = placeCache(variant).provinces;
+  const seen = cache.get(id);
+  if (seen !== undefined) return seen;
+  const p = readProvinceText(variant, id, what);
+  kept(cache, id, p);
+  return p;
+}
+
+function readProvinceText(variant: Variant, id: unknown, what: string): ProvinceId {
   if (typeof id !== "string") fail(`${what} must be a province id string`);
   const p = variant.map.province(id.toLowerCase().split("/")[0]!);
   if (!p) fail(`${what}: unknown province "${id}"`);
@@ -222,26 +275,74 @@ function added<T>(list: T[] | null, x: T): T[] {
   return list;
 }
 
+/** Per variant: each power's index in `variant.powers`. */
+const powerIndexes = new WeakMap<Variant, ReadonlyMap<PowerId, number>>();
+
+function powerIndex(variant: Variant): ReadonlyMap<PowerId, number> {
+  let index = powerIndexes.get(variant);
+  if (!index) {
+    index = new Map(variant.powers.map((p, i) => [p.id, i]));
+    powerIndexes.set(variant, index);
+  }
+  return index;
+}
+
+/** Per province: its army's and its fleet's text (`A par`, `F par`), made once (bounded). */
+const unitTexts = new Map<ProvinceId, [string, string]>();
+
+/** `unitText`, from the texts made once when the unit has no coast. */
+function unitTextOf(u: Unit): string {
+  if (u.coast) return unitText(u);
+  let texts = unitTexts.get(u.province);
+  if (!texts) {
+    if (unitTexts.size >= PLACE_CACHE) unitTexts.clear();
+    texts = [`A ${u.province}`, `F ${u.province}`];
+    unitTexts.set(u.province, texts);
+  }
+  return u.type === "A" ? texts[0] : u.type === "F" ? texts[1] : unitText(u);
+}
+
 export function writePosition(variant: Variant, pos: Position): PositionJson {
   // Each power's lists made only when it has something to list (a power without units,
   // centres or dislodged units is left out): no empty lists, which V8 holds as another kind
   // of array than full ones, so this code meets one kind (docs/performance.md, "Warm-up").
+  // One pass over the units, the dislodged units and the centres, each to its power's list;
+  // then the lists by power, in the variant's order of powers.
+  const index = powerIndex(variant);
+  const n = variant.powers.length;
+  const us: (string[] | null)[] = [];
+  const ds: ({ unit: string; from: string | null; viaConvoy: boolean }[] | null)[] = [];
+  const cs: (string[] | null)[] = [];
+  for (let i = 0; i < n; i++) {
+    us.push(null);
+    ds.push(null);
+    cs.push(null);
+  }
+  for (const u of pos.units) {
+    const i = index.get(u.power);
+    if (i !== undefined) us[i] = added(us[i] ?? null, unitTextOf(u));
+  }
+  for (const d of pos.dislodged) {
+    const i = index.get(d.power);
+    if (i !== undefined)
+      ds[i] = added(ds[i] ?? null, {
+        unit: unitText(d),
+        from: d.attackerFrom,
+        viaConvoy: d.viaConvoy,
+      });
+  }
+  for (const [c, o] of pos.centers) {
+    const i = index.get(o);
+    if (i !== undefined) cs[i] = added(cs[i] ?? null, c as string);
+  }
   const units: Record<string, string[]> = {};
   const dislodged: Record<string, { unit: string; from: string | null; viaConvoy: boolean }[]> = {};
   const centers: Record<string, string[]> = {};
-  for (const p of variant.powers) {
-    let us: string[] | null = null;
-    for (const u of pos.units) if (u.power === p.id) us = added(us, unitText(u));
-    if (us !== null) units[p.id] = us;
-    let ds: { unit: string; from: string | null; viaConvoy: boolean }[] | null = null;
-    for (const d of pos.dislodged) {
-      if (d.power !== p.id) continue;
-      ds = added(ds, { unit: unitText(d), from: d.attackerFrom, viaConvoy: d.viaConvoy });
-    }
-    if (ds !== null) dislodged[p.id] = ds;
-    let cs: string[] | null = null;
-    for (const [c, o] of pos.centers) if (o === p.id) cs = added(cs, c as string);
-    if (cs !== null) centers[p.id] = cs.sort();
+  for (let i = 0; i < n; i++) {
+    const id = variant.powers[i]!.id;
+    if (us[i] !== null) units[id] = us[i]!;
+    if (ds[i] !== null) dislodged[id] = ds[i]!;
+    if (cs[i] !== null) centers[id] = cs[i]!.sort();
   }
   return {
     variant: variant.id,
