@@ -1,6 +1,7 @@
 import type { DrawnOrder } from "../render/types.ts";
 import { get, post, session } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
+import { chairClock } from "./clock.ts";
 import { fill, h, message } from "./dom.ts";
 import { liveUpdates, powersOf } from "./game.ts";
 import { loginForm } from "./lobby.ts";
@@ -9,119 +10,13 @@ import { pointsTable } from "./points.ts";
 import type { GameView, OrderOutcome, PhaseRecord } from "./types.ts";
 
 /*
- * The chair's projector view (seed 000): a large map, the phase, countdown timers for the
- * speech, diplomacy and order-writing periods (30 minutes of diplomacy before the first
- * turn, 15 after; every length configurable), which delegations have sent orders (never
+ * The chair's projector view (seed 000): a large map, the phase, the chairs' timer for the
+ * speech, diplomacy and order-writing periods (kept by the judge: clock.ts; 30 minutes of
+ * diplomacy before the first turn, 15 after; every length configurable), which delegations have sent orders (never
  * what), the victory points when the game view carries them, and the reveal: all orders
  * shown at once, then each result with its explanation, step by step, then the next phase
  * (retreats, adjustments) the same way.
  */
-
-interface Timers {
-  speech: number;
-  first: number;
-  diplomacy: number;
-  orders: number;
-}
-
-const TIMER_KEY = "entente.chair.timers";
-const DEFAULT_TIMERS: Timers = { speech: 5, first: 30, diplomacy: 15, orders: 10 };
-
-function loadTimers(): Timers {
-  try {
-    return {
-      ...DEFAULT_TIMERS,
-      ...(JSON.parse(localStorage.getItem(TIMER_KEY) ?? "{}") as Partial<Timers>),
-    };
-  } catch {
-    return DEFAULT_TIMERS;
-  }
-}
-
-/** A countdown the chair starts, pauses and resets; big on the projector. */
-function timerBox(isFirstTurn: () => boolean): HTMLElement {
-  const t = loadTimers();
-  let left = 0;
-  let label = "";
-  let running: ReturnType<typeof setInterval> | null = null;
-  const display = h("div", { class: "clock", role: "timer", "aria-live": "off" }, "--:--");
-  const title = h("div", { class: "clock-label" }, "No timer running");
-  const render = () => {
-    const m = Math.floor(left / 60);
-    const s = left % 60;
-    display.textContent = `${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
-    display.classList.toggle("over", left === 0 && label !== "");
-    title.textContent = label ? (left === 0 ? `${label}: time is up` : label) : "No timer running";
-  };
-  const stop = () => {
-    if (running) clearInterval(running);
-    running = null;
-  };
-  const start = (what: string, minutes: number) => {
-    stop();
-    label = what;
-    left = Math.round(minutes * 60);
-    render();
-    running = setInterval(() => {
-      left = Math.max(0, left - 1);
-      render();
-      if (left === 0) stop();
-    }, 1000);
-  };
-  const num = (k: keyof Timers, text: string) => {
-    const input = h("input", {
-      type: "number",
-      min: "0.5",
-      step: "0.5",
-      value: String(t[k]),
-      "aria-label": text,
-      "data-timer": k,
-    });
-    input.addEventListener("change", () => {
-      t[k] = Number(input.value) || DEFAULT_TIMERS[k];
-      localStorage.setItem(TIMER_KEY, JSON.stringify(t));
-    });
-    return h("label", { class: "field small" }, h("span", {}, text), input);
-  };
-  const b = (text: string, f: () => void) =>
-    h("button", { type: "button", class: "secondary", onclick: f }, text);
-  return h(
-    "section",
-    { class: "timers", "aria-label": "timers" },
-    title,
-    display,
-    h(
-      "div",
-      { class: "row wrap" },
-      b("Speech", () => start("Speeches", t.speech)),
-      b("Diplomacy", () => start("Diplomacy", isFirstTurn() ? t.first : t.diplomacy)),
-      b("Orders", () => start("Writing orders", t.orders)),
-      b("Pause", () => {
-        if (running) stop();
-        else if (left > 0) start(label, left / 60);
-      }),
-      b("Reset", () => {
-        stop();
-        label = "";
-        left = 0;
-        render();
-      }),
-    ),
-    h(
-      "details",
-      {},
-      h("summary", {}, "Timer lengths (minutes)"),
-      h(
-        "div",
-        { class: "row wrap" },
-        num("speech", "Speech"),
-        num("first", "Diplomacy, first turn"),
-        num("diplomacy", "Diplomacy, later turns"),
-        num("orders", "Orders"),
-      ),
-    ),
-  );
-}
 
 interface Step {
   power: string;
@@ -143,6 +38,8 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
   const name = (p: string) => powers.find((x) => x.id === p)?.name ?? p;
   const gm = view.you?.role === "gm";
   const board = new Board("map big");
+  // The chairs' timer, kept by the judge (clock.ts): the controls are the GM's.
+  const clock = chairClock(id, { big: true, chair: gm });
   const title = h("h1", { class: "chair-phase" });
   const status = h("section", { class: "received", "aria-live": "polite" });
   const reveal = h("section", { class: "reveal", "aria-live": "polite" });
@@ -360,7 +257,13 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
         "aside",
         {},
         board.legend,
-        timerBox(() => (view.phaseIndex ?? 0) === 0),
+        h(
+          "section",
+          { class: "timers", "aria-label": "timers" },
+          clock.notices,
+          clock.el,
+          clock.controls,
+        ),
         status,
         reveal,
         out,
