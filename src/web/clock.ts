@@ -113,8 +113,10 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
       el.hidden = !opts.chair;
       el.dataset.stage = "";
       label.textContent = "No timer running";
-      time.textContent = "--:--";
+      time.textContent = "00:00";
       el.classList.remove("over", "paused");
+      el.classList.add("idle");
+      if (opts.chair) showControls();
       return;
     }
     const ms = left();
@@ -125,6 +127,7 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
     time.textContent = mmss(ms);
     const name = STAGE_NAMES[t.stage];
     label.textContent = ms === 0 ? `${name}: time is up` : t.running ? name : `${name} (paused)`;
+    el.classList.remove("idle");
     el.classList.toggle("over", ms === 0);
     el.classList.toggle("paused", !t.running && ms > 0);
     if (opts.chair) showControls();

@@ -151,4 +151,143 @@ describe("chaired play in Chromium", { timeout: 300_000 }, () => {
       assert.deepEqual(errors, [], "no script errors");
     }
   });
+
+  test("a dated 1935 sheet is accepted; the projector fills the screen, readable from the back of the room", async () => {
+    const POWERS = [
+      "uk",
+      "france",
+      "italy",
+      "germany",
+      "ussr",
+      "turkey",
+      "yugoslavia",
+      "spain",
+      "poland",
+    ];
+    for (const p of POWERS) await h.account(`d-${p}`);
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      { name: "Historical Committee", variant: "europe1935", options: { civilDisorderAfter: 0 } },
+      h.tokens.chair,
+    );
+    const code = g.invites!.find((i) => i.role === "player")!.code;
+    for (const p of POWERS) {
+      await h.api.ok("POST", `/api/invites/${code}`, { power: p }, h.tokens[`d-${p}`]);
+    }
+    await h.api.ok("POST", `/api/games/${g.id}/chair`, { on: true }, h.tokens.chair);
+    const v = await h.api.ok<GameJson>("GET", `/api/games/${g.id}`);
+    if (v.state !== "open") {
+      await h.api.ok("POST", `/api/games/${g.id}/gm/start`, undefined, h.tokens.chair);
+    }
+    // Germany's delegation types a dated, numbered sheet, as the seed asks.
+    const germany = await h.as("d-germany", { width: 1440, height: 900 });
+    await germany.goto(`${h.base}/game/${g.id}`);
+    await germany.locator("textarea.orders-text").fill("Spring 1936\nA Mun H");
+    await germany.getByRole("button", { name: "Submit final" }).click();
+    await germany
+      .getByText(/phase open for orders is Spring 1935 movement \(S1935M\)/)
+      .first()
+      .waitFor();
+    await germany
+      .locator("textarea.orders-text")
+      .fill("Germany, Spring 1935\n1. A Mun - Sax\n2) F Ham - Hol");
+    await germany.locator(".diags li.ok", { hasText: "A Mun - Sax" }).waitFor();
+    await germany.getByRole("button", { name: "Submit final" }).click();
+    await germany.getByText(/Final orders received/).waitFor();
+    const mine = await h.api.ok<{ sets: { power: string; orders: string[] }[] }>(
+      "GET",
+      `/api/games/${g.id}/orders`,
+      undefined,
+      h.tokens["d-germany"],
+    );
+    assert.deepEqual(
+      mine.sets.find((s) => s.power === "germany")?.orders,
+      ["A Mun - Sax", "F Ham - Hol"],
+      "the date is no order; the numbered orders are",
+    );
+    await h.api.ok(
+      "POST",
+      `/api/games/${g.id}/orders`,
+      { orders: "France, Spring 1935\nA Par - Ber\nA Lyo - Nowhere\nF Bri - Eng" },
+      h.tokens["d-france"],
+    );
+
+    for (const [width, height] of [
+      [1440, 900],
+      [1920, 1080],
+    ] as const) {
+      const chair = await h.as("chair", { width, height });
+      await chair.goto(`${h.base}/chair/${g.id}`);
+      await chair.locator(".delegations li.in", { hasText: "Germany" }).waitFor();
+      await chair.locator(".map svg g.unit[transform]").first().waitFor();
+      await chair.locator('[data-action="fullscreen"]').waitFor();
+      const m = await chair.evaluate(() => {
+        const d = document.documentElement;
+        const units = Array.from(document.querySelectorAll(".map svg g.unit")).map((e) =>
+          Math.max(e.getBoundingClientRect().width, e.getBoundingClientRect().height),
+        );
+        const names = Array.from(document.querySelectorAll(".map svg g.names text"))
+          .map((t) => t.getBoundingClientRect().height)
+          .filter((x) => x > 0);
+        const svg = document.querySelector(".map svg") as unknown as {
+          getAttribute(n: string): string | null;
+          getBoundingClientRect(): { width: number; height: number };
+        };
+        return {
+          scroll: [d.scrollWidth - d.clientWidth, d.scrollHeight - d.clientHeight],
+          unit: Math.min(...units),
+          units: units.length,
+          name: Math.min(...names),
+          names: names.length,
+          viewBox: (svg.getAttribute("viewBox") ?? "").split(" ").map(Number),
+          board: [svg.getBoundingClientRect().width, svg.getBoundingClientRect().height],
+        };
+      });
+      assert.deepEqual(m.scroll, [0, 0], `${width}x${height}: no page scroll`);
+      assert.equal(m.units, 45, "every unit drawn");
+      assert.ok(m.names > 50, "the names drawn");
+      if (width === 1920) {
+        assert.ok(m.unit >= 28, `a unit at least 28 px across at 1920x1080: ${m.unit}`);
+        assert.ok(m.name >= 14, `a province name at least 14 px high at 1920x1080: ${m.name}`);
+      }
+      assert.ok(
+        m.board[0]! >= width * 0.7 && m.board[1]! >= height * 0.85,
+        `the board fills the screen beside the panel: ${m.board}`,
+      );
+      assert.ok(m.viewBox[0]! > 0 || m.viewBox[2]! < 2000, `framed on the play: ${m.viewBox}`);
+      await h.docShot(chair, `projector-${width}`);
+      if (width !== 1920) continue;
+      await chair.locator('[data-action="reveal"]').click();
+      await chair.getByRole("heading", { name: "All orders" }).waitFor();
+      const all = chair.locator(".all-orders");
+      assert.match(
+        (await all.locator("li", { hasText: "A Lyo - Nowhere" }).textContent()) ?? "",
+        /invalid unknown province "Nowhere"/,
+        "an unreadable order is shown as such, with why",
+      );
+      assert.match(
+        (await all.locator("li", { hasText: "A Par - Ber" }).textContent()) ?? "",
+        /invalid Paris is not adjacent to Berlin/,
+        "an illegal order is shown as such, with why",
+      );
+      assert.match(
+        (await all.locator(".holds").textContent()) ?? "",
+        /^No orders, so they hold: .*United Kingdom: F lon/,
+        "the units nobody ordered, in one line",
+      );
+      await h.docShot(chair, "projector-reveal-1920");
+      let seen = "";
+      for (let i = 0; i < 10 && !/A Par - Ber/.test(seen); i++) {
+        await chair.keyboard.press("ArrowRight");
+        await chair.locator(".explain").waitFor();
+        seen = (await chair.locator(".explain").textContent()) ?? "";
+      }
+      assert.match(seen, /France: A Par - Ber\s*invalid/, `the illegal order's step: ${seen}`);
+      assert.match(seen, /not followed: the unit holds.*Paris is not adjacent to Berlin/s);
+      await chair.keyboard.press("End");
+      await chair.getByRole("heading", { name: "Units without orders" }).waitFor();
+      assert.deepEqual(h.pageErrors(chair), [], "no script errors");
+    }
+  });
 });
