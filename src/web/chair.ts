@@ -274,7 +274,7 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
                       return h(
                         "li",
                         { class: kind ? "invalid" : "" },
-                        h("code", {}, r.text ?? ""),
+                        h("code", kind ? { class: "struck" } : {}, r.text ?? ""),
                         kind ? h("span", { class: "badge invalid" }, kind) : null,
                         kind && r.reason ? h("small", { class: "reason" }, ` ${r.reason}`) : null,
                       );
