@@ -309,7 +309,7 @@ describe("the web client in Chromium", { timeout: 240_000 }, () => {
     );
     await shot(chair, "10-chair-all-orders");
     await chair.keyboard.press("ArrowRight");
-    await chair.getByRole("heading", { name: /Result 1 of/ }).waitFor();
+    await chair.getByRole("heading", { name: /Order 1 of/ }).waitFor();
     const first = (await chair.locator(".explain").textContent()) ?? "";
     assert.ok(first.length > 10, `the first result is explained: ${first}`);
     // Step to the English fleet's bounce.
