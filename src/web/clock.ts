@@ -132,12 +132,13 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
     el.classList.toggle("paused", !t.running && ms > 0);
     if (opts.chair) showControls();
   };
-  const refresh = async () => {
-    const c = await get<{ timer?: ChairTimer }>(`${base}/chair`);
+  const refresh = async (): Promise<boolean> => {
+    const c = await get<{ chaired?: boolean; timer?: ChairTimer }>(`${base}/chair`);
     timer = c.timer ?? null;
     if (timer) skew = timer.now - Date.now();
     if (timer?.running) fill(notices);
     render();
+    return c.chaired === true || (timer !== null && timer.stage !== null);
   };
   setInterval(render, 250);
 
@@ -235,30 +236,44 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
     : h("div", {});
 
   const kinds = opts.chair ? ["chair_timer", "chair_timer_ended"] : ["chair_timer"];
-  watchGame(id, kinds, (kind) => {
-    if (kind === "chair_timer_ended") {
-      void get<{ kind: string; data: { stage?: string; resolving?: boolean } }[]>(
-        `${base}/events`,
-      ).then((evs) => {
-        const last = [...evs].reverse().find((e) => e.kind === "chair_timer_ended");
-        const stage = (last?.data.stage ?? "orders") as ChairStage;
-        fill(
-          notices,
-          h(
-            "p",
-            { class: "msg info time-up", role: "alert" },
-            `Time is up: ${STAGE_NAMES[stage].toLowerCase()}. `,
-            last?.data.resolving
-              ? "The judge resolves the phase now (the game's option)."
-              : stage === "orders"
-                ? "Reveal all orders when the room is ready."
-                : "Start the next timer when the room is ready.",
-          ),
-        );
-      });
-    }
-    void refresh();
-  });
-  void refresh();
-  return { el, controls, notices, refresh };
+  const watch = () =>
+    watchGame(id, kinds, (kind) => {
+      if (kind === "chair_timer_ended") {
+        void get<{ kind: string; data: { stage?: string; resolving?: boolean } }[]>(
+          `${base}/events`,
+        ).then((evs) => {
+          const last = [...evs].reverse().find((e) => e.kind === "chair_timer_ended");
+          const stage = (last?.data.stage ?? "orders") as ChairStage;
+          fill(
+            notices,
+            h(
+              "p",
+              { class: "msg info time-up", role: "alert" },
+              `Time is up: ${STAGE_NAMES[stage].toLowerCase()}. `,
+              last?.data.resolving
+                ? "The judge resolves the phase now (the game's option)."
+                : stage === "orders"
+                  ? "Reveal all orders when the room is ready."
+                  : "Start the next timer when the room is ready.",
+            ),
+          );
+        });
+      }
+      void refresh();
+    });
+  // A delegation's page listens only in a chaired game (or one with a timer): the other
+  // games' pages open no second event stream.
+  void refresh()
+    .then((timed) => {
+      if (opts.chair || timed) watch();
+    })
+    .catch(() => undefined);
+  return {
+    el,
+    controls,
+    notices,
+    refresh: async () => {
+      await refresh();
+    },
+  };
 }
