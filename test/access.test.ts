@@ -232,6 +232,10 @@ const RULES: Record<string, Rule> = {
   "GET /api/games/{id}/chair": { who: "anyone" },
   "POST /api/games/{id}/chair": { who: "gm", body: () => ({ on: true }) },
   "POST /api/games/{id}/chair/resolve": { who: "gm" },
+  "POST /api/games/{id}/chair/timer": {
+    who: "gm",
+    body: () => ({ action: "start", stage: "speech" }),
+  },
 };
 
 /** Pages and documents served outside the route table. */

@@ -4,6 +4,7 @@ import { readOrderSet } from "../engine/orderset.ts";
 import { PositionError } from "../engine/position-json.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import {
+  currentPosition,
   type GameRecord,
   newRecord,
   playPhase,
@@ -13,7 +14,7 @@ import {
 } from "../engine/record.ts";
 import { readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
-import type { PowerId } from "../engine/types.ts";
+import type { Phase, PowerId } from "../engine/types.ts";
 import { committeeOfRecord, hasCommittee, recordScores } from "../variants/europe1935/acts.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
@@ -77,7 +78,11 @@ export function readRecordFile(path: string): { record: GameRecord; scenario: Sc
  * Reads an order file: a JSON object of power: [orders], or text as in a mail body: a power's
  * name on a line of its own before that power's orders, one per line; other lines ignored.
  */
-export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, string[]> {
+export function readOrderFile(
+  text: string,
+  scenario: Scenario,
+  phase?: Phase,
+): Map<PowerId, string[]> {
   const trimmed = text.trim();
   const powers = scenario.variant.powers;
   const findPower = (word: string) => {
@@ -106,7 +111,9 @@ export function readOrderFile(text: string, scenario: Scenario): Map<PowerId, st
     return out;
   }
   // Text: the same reader as for a mail body (power headers, chatter, "Final").
-  const set = readOrderSet(text, scenario.variant);
+  const set = readOrderSet(text, scenario.variant, null, phase ? { phase } : {});
+  // A sheet dated for another phase than the record's next is refused whole.
+  if (set.dateError) throw new CliError(`order file: ${set.dateError}`);
   const stray = set.unassigned[0];
   if (stray !== undefined) {
     throw new CliError(
@@ -185,7 +192,11 @@ export function cmdPlay(
 ): string {
   const { record, scenario } = readRecordFile(recordPath);
   if (!existsSync(ordersPath)) throw new CliError(`no order file ${ordersPath}`);
-  const orders = readOrderFile(readFileSync(ordersPath, "utf8"), scenario);
+  const orders = readOrderFile(
+    readFileSync(ordersPath, "utf8"),
+    scenario,
+    currentPosition(scenario, record).phase,
+  );
   let next: GameRecord;
   try {
     next = playPhase(scenario, record, orders);

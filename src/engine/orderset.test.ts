@@ -222,3 +222,115 @@ test("a variant's own orders (europe1935's insurrections and revivals) are order
   assert.match(bad.reason ?? "", /order of preference/, "says what is missing");
   assert.equal(byText(set.lines, "Thanks!").kind, "chatter", "chatter stays chatter");
 });
+
+describe("dated sheets (seed 000: All orders must be dated) and numbered lists", () => {
+  const v = europe1935;
+  const germany = powerId("germany");
+  const spring1935 = v.start; // S1935M
+  const fall = { ...v.start, phase: { season: "F" as const, year: 1935, type: "M" as const } };
+  const winter = { ...v.start, phase: { season: "W" as const, year: 1935, type: "A" as const } };
+
+  test("a date line in any usual form is the sheet's date, never an order", () => {
+    const forms = [
+      "Spring 1935",
+      "SPRING 1935:",
+      "Spring, 1935",
+      "Spring of 1935",
+      "S1935M",
+      "S1935",
+      "s 1935 m",
+      "Spring 1935 Movement",
+      "Spring 1935 moves",
+      "Spring 1935 orders",
+      "Orders for Spring 1935",
+      "Orders: Spring 1935",
+      "Date: Spring 1935",
+      "Germany, Spring 1935",
+      "Germany - Spring 1935",
+      "Germany: Spring 1935",
+      "German orders, Spring 1935",
+      "Orders for Germany, Spring 1935",
+      "1. Spring 1935",
+    ];
+    for (const date of forms) {
+      const set = readOrderSet(`${date}\nA Mun - Ruh\nF Ham H`, v, germany, {
+        position: spring1935,
+      });
+      const line = set.lines[0]!;
+      assert.equal(line.kind, "date", `${date}: a date`);
+      assert.equal(set.dateError, null, `${date}: the phase ordered`);
+      assert.deepEqual(
+        [set.date?.season, set.date?.year],
+        ["S", 1935],
+        `${date}: read as Spring 1935`,
+      );
+      assert.deepEqual(set.orders.get(germany), ["A Mun - Ruh", "F Ham H"], `${date}: orders`);
+      assert.equal(set.unassigned.length, 0);
+    }
+    const named = readOrderSet("Germany, Spring 1935\nA Mun - Ruh", v, null, {
+      position: spring1935,
+    });
+    assert.deepEqual(named.powers, ["germany"], "a date naming the power is its header too");
+    assert.deepEqual(named.orders.get(germany), ["A Mun - Ruh"]);
+  });
+
+  test("a date naming another phase refuses the sheet, saying which phase is open", () => {
+    const set = readOrderSet("Spring 1936\nA Mun - Ruh", v, germany, { position: fall });
+    assert.match(set.dateError ?? "", /dated "Spring 1936"/, "says the date written");
+    assert.match(set.dateError ?? "", /Fall 1935 movement \(F1935M\)/, "and the phase open");
+    assert.match(set.dateError ?? "", /none of the sheet's orders were used/);
+    for (const [date, position] of [
+      ["Fall 1935", spring1935],
+      ["F1935R", fall],
+      ["S1935M", fall],
+      ["Spring 1935 retreats", spring1935],
+    ] as const) {
+      const s = readOrderSet(`${date}\nA Mun H`, v, germany, { position });
+      assert.ok(s.dateError, `${date} is not ${position.phase.season}${position.phase.year}`);
+    }
+    const late = readOrderSet("Fall 1935\nA Mun H\nSpring 1936\nA Mun - Ruh", v, germany, {
+      position: fall,
+    });
+    assert.match(late.dateError ?? "", /line 3/, "a second date for another phase too");
+    assert.equal(readOrderSet("Spring 1936\nA Mun H", v, germany).dateError, null, "no phase");
+  });
+
+  test("the fall's adjustments may be dated Fall or Winter; the type, when written, must fit", () => {
+    for (const date of ["Fall 1935", "Winter 1935", "F1935A", "W1935A", "Fall 1935 builds"]) {
+      const s = readOrderSet(`${date}\nBuild A Mun`, v, germany, { position: winter });
+      assert.equal(s.dateError, null, `${date} names W1935A`);
+    }
+    assert.ok(readOrderSet("F1935M\nBuild A Mun", v, germany, { position: winter }).dateError);
+  });
+
+  test("lines that only look like dates stay what they are", () => {
+    const set = readOrderSet(
+      "See you in Spring 1936!\nA Mun - Ruh\nFall back to Spring 1936",
+      v,
+      germany,
+      { position: spring1935 },
+    );
+    assert.equal(set.date, null, "chatter with a date in it is no date");
+    assert.equal(set.dateError, null);
+    assert.deepEqual(set.orders.get(germany), ["A Mun - Ruh"]);
+  });
+
+  test("numbered order lists are orders", () => {
+    const set = readOrderSet(
+      "Spring 1901\n1. A Par - Bur\n2) F Bre - Mid\n(3) A Mar H",
+      classical,
+      france,
+      { position: classical.start },
+    );
+    assert.deepEqual(
+      set.lines.slice(1).map((l) => [l.kind, l.status]),
+      [
+        ["order", "understood"],
+        ["order", "understood"],
+        ["order", "understood"],
+      ],
+      JSON.stringify(set.lines),
+    );
+    assert.equal(set.dateError, null);
+  });
+});

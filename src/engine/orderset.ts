@@ -1,10 +1,11 @@
 import { makeContext } from "./interpret.ts";
 import { formatOrder, type LocationSpec, type ParsedOrder, type UnitSpec } from "./orders.ts";
 import { findPlace, parseOrder, suggestPlaces } from "./parse.ts";
+import { describePhase, phaseName } from "./phase.ts";
 import { findPowerByName } from "./powers.ts";
 import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "./reading.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
-import type { Phase, Position, PowerId, Season } from "./types.ts";
+import type { Phase, PhaseType, Position, PowerId, Season } from "./types.ts";
 import type { OwnOrderVerdict, Variant } from "./variant.ts";
 
 /*
@@ -24,6 +25,11 @@ export type LineKind =
   | "final"
   /** A `Subject:` line in the seed's II(2) form (`SED 01SA`). */
   | "subject"
+  /**
+   * The sheet's date (seed 000: "All orders must be dated"): `Spring 1936`, `S1936M`,
+   * `Germany, Spring 1935`, `Orders for Fall 1935`. Never an order; see `OrderSet.date`.
+   */
+  | "date"
   /** Empty, or ignored: chatter, a quoted line (`> ...`), the signature and what follows. */
   | "blank"
   | "chatter"
@@ -81,6 +87,24 @@ export interface OrderSet {
   readonly powers: readonly PowerId[];
   /** The subject line, if there is one in the seed's form. */
   readonly subject: Subject | null;
+  /** The sheet's date, if a line gives one (the first such line). */
+  readonly date: SheetDate | null;
+  /**
+   * Why the sheet cannot be used: a date naming another phase than the one it is read for
+   * (`OrderSetOptions.phase`, or the position's). A reader refuses the whole sheet with it:
+   * none of its orders are used. null when every date fits, or there is no date or no phase.
+   */
+  readonly dateError: string | null;
+}
+
+/** A date written on a sheet: a season and year, and the phase's type when it is written. */
+export interface SheetDate {
+  readonly line: number;
+  readonly text: string;
+  readonly season: Season;
+  readonly year: number;
+  /** `S1936M`, `Spring 1936 movement`: the type; `Spring 1936`: null (any of the season's). */
+  readonly type: PhaseType | null;
 }
 
 export interface OrderSetOptions {
@@ -91,6 +115,11 @@ export interface OrderSetOptions {
    * (illegal, and ambiguity settled by seed 002 III(1)); without it, only the text is read.
    */
   readonly position?: Position;
+  /**
+   * The phase the sheet is for, its date checked against it; default the position's phase.
+   * Without either a date is read but not checked.
+   */
+  readonly phase?: Phase;
 }
 
 /** Most lines read from one body; the rest is ignored. */
@@ -107,6 +136,91 @@ export function stripListMark(line: string): string {
   return line.replace(LIST_MARK, "");
 }
 const SUBJECT = /^subject\s*:\s*(.*)$/i;
+
+/** A cheap first look: a line that may be a date names a season or has a `S1936`-like word. */
+const DATE_HINT = /spring|summer|fall|autumn|winter|\b[sufw]\s?\d{3,4}/i;
+/**
+ * A date at the end of a line (what is before it is looked at apart): `Spring 1936`,
+ * `Fall, 1935`, `Spring of 1936 movement`, `S1936M`, `F1935R`, `W1935A`, `S1936`, then
+ * perhaps `orders` and a stop or colon.
+ */
+const DATE_AT_END =
+  /(?:^|[\s,:;(–—-])(?:(spring|summer|fall|autumn|winter)(?:\s*,\s*|\s+of\s+|\s+)(\d{3,4})(?:\s*,?\s*(movements?|moves|retreats?|adjustments?|builds?|orders))?|([sufw])\s?(\d{3,4})\s?([mrab])?)\s*(?:orders)?\s*\)?[\s.:!]*$/i;
+/** What may come before a date on its line, around a power's name: `Orders for`, `Date:`. */
+const DATE_WORDS =
+  /^(?:orders?\s+(?:for|of)|orders?|dated?|turn|phase)\b\s*[:,-]?\s*|\s*[:,-]?\s*\b(?:orders?\s+(?:for|of)|orders?|dated?)$/i;
+
+const SEASON_LETTER: Record<string, Season> = {
+  spring: "S",
+  summer: "U",
+  fall: "F",
+  autumn: "F",
+  winter: "W",
+};
+
+/**
+ * A line giving the sheet's date, and the power it names if any (`Germany, Spring 1935`), or
+ * null if the line is not a date. Nothing but a date, the words of `DATE_WORDS` and one
+ * power's name may be on it.
+ */
+export function readDateLine(
+  line: string,
+  variant: Variant,
+): { season: Season; year: number; type: PhaseType | null; power: PowerId | null } | null {
+  if (!DATE_HINT.test(line)) return null;
+  const m = DATE_AT_END.exec(line);
+  if (!m) return null;
+  let before = line.slice(0, m.index).trim();
+  for (let k = 0; k < 4 && before !== ""; k++) {
+    const next = before.replace(DATE_WORDS, "").replace(/^[\s,:;–—-]+|[\s,:;(–—-]+$/g, "");
+    if (next === before) break;
+    before = next;
+  }
+  let power: PowerId | null = null;
+  if (before !== "") {
+    power = findPowerByName(variant.powers, before);
+    if (power === null) return null;
+  }
+  let season: Season;
+  let year: number;
+  let type: PhaseType | null = null;
+  if (m[1] !== undefined) {
+    season = SEASON_LETTER[m[1].toLowerCase()]!;
+    year = Number(m[2]);
+    const w = m[3]?.toLowerCase();
+    if (w?.startsWith("move")) type = "M";
+    else if (w?.startsWith("retreat")) type = "R";
+    else if (w?.startsWith("adjust") || w?.startsWith("build")) type = "A";
+  } else {
+    season = m[4]!.toUpperCase() as Season;
+    year = Number(m[5]);
+    const t = m[6]?.toUpperCase();
+    type = t === undefined ? null : t === "B" ? "A" : (t as PhaseType);
+  }
+  return { season, year, type, power };
+}
+
+/**
+ * Whether a sheet's date names `phase`. The seed's year has two turns: a date of the fall
+ * also names the winter's adjustments (`Fall 1935` for W1935A), and one of the spring the
+ * summer's retreats (U1936R, with summer and winter retreats); a date without a type names
+ * each phase of its season.
+ */
+export function dateNames(d: Pick<SheetDate, "season" | "year" | "type">, phase: Phase): boolean {
+  if (d.year !== phase.year) return false;
+  if (d.type !== null && d.type !== phase.type) return false;
+  return (
+    d.season === phase.season ||
+    (d.season === "F" && phase.season === "W") ||
+    (d.season === "S" && phase.season === "U")
+  );
+}
+
+function dateError(d: SheetDate, phase: Phase): string {
+  const season = { S: "Spring", U: "Summer", F: "Fall", W: "Winter" }[phase.season];
+  const fits = phase.season === "W" ? "Fall" : phase.season === "U" ? "Spring" : season;
+  return `line ${d.line}: this sheet is dated "${d.text}", but the phase open for orders is ${describePhase(phase)} (${phaseName(phase)}): date it "${fits} ${phase.year}" if these orders are for it; none of the sheet's orders were used`;
+}
 
 /** Reads a subject `GAME YYSP` (year, season letter, power letter) against the variant. */
 export function readSubject(text: string, variant: Variant): Subject | null {
@@ -262,6 +376,7 @@ export function readOrderSet(
   let final = false;
   let subject: Subject | null = null;
   let signed = false;
+  const dates: SheetDate[] = [];
   raw.forEach((rawLine, k) => {
     const line = rawLine.trim();
     const at = { line: k + 1, text: line };
@@ -295,6 +410,23 @@ export function readOrderSet(
     if (FINAL.test(line)) {
       final = true;
       lines.push({ ...at, kind: "final", power: null });
+      return;
+    }
+    const dated = readDateLine(stripListMark(line), variant);
+    if (dated) {
+      if (dated.power) {
+        current = dated.power;
+        if (!powers.includes(dated.power)) powers.push(dated.power);
+      }
+      const d: SheetDate = {
+        line: at.line,
+        text: line,
+        season: dated.season,
+        year: dated.year,
+        type: dated.type,
+      };
+      dates.push(d);
+      lines.push({ ...at, kind: "date", power: dated.power });
       return;
     }
     const header = headerPower(line, variant);
@@ -444,6 +576,8 @@ export function readOrderSet(
       ...verdicts.get(p)!,
     };
   }
+  const phase = options.phase ?? options.position?.phase;
+  const wrong = phase ? dates.find((d) => !dateNames(d, phase)) : undefined;
   return {
     lines: lines.map((l) => l!),
     orders,
@@ -451,5 +585,7 @@ export function readOrderSet(
     final,
     powers,
     subject,
+    date: dates[0] ?? null,
+    dateError: wrong && phase ? dateError(wrong, phase) : null,
   };
 }

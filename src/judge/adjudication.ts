@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { powersThatMustOrder } from "../engine/must-order.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
-import { chairDeadline } from "./chair.ts";
+import { chairDeadline, chairTimersDue } from "./chair.ts";
 import { isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import { contactWindow, recordMissed } from "./missed.ts";
@@ -39,6 +39,13 @@ export class Adjudication extends Room {
         );
       } catch (e) {
         this.log(`contact window: ${(e as Error).stack ?? e}`);
+      }
+      // The chairs' timers that ran out (chair.ts): announced, and an orders timer may make
+      // its phase due now (the game's option), for the query below.
+      try {
+        await chairTimersDue(this.db, now);
+      } catch (e) {
+        this.log(`chair timers: ${(e as Error).stack ?? e}`);
       }
       const due = await this.db
         .selectFrom("phase_state")

@@ -55,6 +55,12 @@ export interface GameOptions {
    * warning, with no supply centre changing hands, before the draw may be declared. Default 1.
    */
   readonly drawWarningYears: number;
+  /**
+   * Chaired play (seed 000): when the chairs' orders timer runs out, the judge resolves the
+   * open phase at once, as the chair's "Reveal all orders" would (true). false (the default):
+   * the chair is told that the time is up and resolves when the room is ready.
+   */
+  readonly resolveWhenOrdersTimerEnds: boolean;
 }
 
 export const DEFAULT_OPTIONS: GameOptions = {
@@ -66,6 +72,7 @@ export const DEFAULT_OPTIONS: GameOptions = {
   startWhenFull: true,
   drawAfterYearsWithoutChange: 2,
   drawWarningYears: 1,
+  resolveWhenOrdersTimerEnds: false,
 };
 
 /** Options as a client may give them: any part, the rest from the base. */
@@ -78,6 +85,7 @@ export interface OptionsPatch {
   readonly startWhenFull?: boolean | undefined;
   readonly drawAfterYearsWithoutChange?: number | undefined;
   readonly drawWarningYears?: number | undefined;
+  readonly resolveWhenOrdersTimerEnds?: boolean | undefined;
 }
 
 const UNIT_MS: Record<DeadlineUnit, number> = {
@@ -105,6 +113,10 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
     drawAfterYearsWithoutChange: p.drawAfterYearsWithoutChange ?? base.drawAfterYearsWithoutChange,
     drawWarningYears:
       p.drawWarningYears ?? base.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears,
+    resolveWhenOrdersTimerEnds:
+      p.resolveWhenOrdersTimerEnds ??
+      base.resolveWhenOrdersTimerEnds ??
+      DEFAULT_OPTIONS.resolveWhenOrdersTimerEnds,
   };
   const d = out.deadlines;
   if (!(d.unit in UNIT_MS)) throw invalid(`deadlines.unit must be days, hours or minutes`);

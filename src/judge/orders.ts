@@ -38,8 +38,11 @@ export interface LineDiagnostic {
   /** 1-based line of the submission. */
   readonly line: number;
   readonly text: string;
-  /** `comment`: ignored (a comment, chatter, a quoted line, a signature, a subject line). */
-  readonly kind: "order" | "power" | "final" | "comment";
+  /**
+   * `comment`: ignored (a comment, chatter, a quoted line, a signature, a subject line).
+   * `date`: the sheet's date (`Spring 1936`, `S1936M`), checked against the phase ordered.
+   */
+  readonly kind: "order" | "power" | "final" | "comment" | "date";
   /** The power the line's order is for. */
   readonly power: string | null;
   readonly ok: boolean;
@@ -73,6 +76,11 @@ export interface ReadSubmission {
 export interface ReadOptions {
   /** `strict` (default, the API) or `mail` (chatter, quotes and signatures ignored). */
   readonly mode?: "strict" | "mail";
+  /**
+   * The phase the orders are for, when there is no position to read them on (orders sent
+   * early for a later phase): a dated sheet's date is checked against it.
+   */
+  readonly phase?: Phase;
 }
 
 const MAX_LINES = 500;
@@ -122,8 +130,10 @@ export function readSubmission(
     rawLines.map((l, i) => (comment[i] ? "" : l)).join("\n"),
     variant,
     first,
-    position ? { rules, position } : { rules },
+    position ? { rules, position } : options.phase ? { rules, phase: options.phase } : { rules },
   );
+  // A sheet dated for another phase is refused whole (seed 000: "All orders must be dated").
+  if (set.dateError) throw invalid(set.dateError);
   const sets = new Map<PowerId, string[]>();
   if (first) sets.set(first, []);
   const pending: { line: OrderLine; power: PowerId }[] = [];
@@ -155,6 +165,10 @@ export function readSubmission(
         continue;
       case "final":
         lines.push({ line: at, text: l.text, kind: "final", power: null, ok: true });
+        continue;
+      case "date":
+        if (l.power) mine(l.power, at);
+        lines.push({ line: at, text: l.text, kind: "date", power: l.power, ok: true });
         continue;
       case "power":
         mine(l.power!, at);

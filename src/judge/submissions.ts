@@ -1,3 +1,4 @@
+import { parsePhase } from "../engine/phase.ts";
 import type { PowerId } from "../engine/types.ts";
 import { conflict, forbidden, invalid, tooOften } from "./errors.ts";
 import { isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
@@ -126,13 +127,14 @@ export class Submissions extends Room {
       const rules = g.record.rules;
       const target = submissionPhase(input.phase, st.phase, rules.seasons);
       const position = target.kind === "early" ? null : g.position;
+      const early = target.kind === "early" ? parsePhase(target.phase) : null;
       const read = readSubmission(
         g.scenario.variant,
         position,
         rules,
         v.powers,
         input,
-        readOptions,
+        early ? { ...readOptions, phase: early } : readOptions,
       );
       const now = this.now();
       const powers: { power: string; orders: readonly string[] }[] = [];

@@ -762,6 +762,36 @@ export class Notifier {
             ]
           : [];
       }
+      case "chair_timer_ended": {
+        // To the chair (the GM) only: the time of a stage is up (seed 000; src/judge/chair.ts).
+        const t = e.data as { stage?: string; resolving?: boolean } | null;
+        const stage =
+          t?.stage === "orders"
+            ? "order writing"
+            : t?.stage === "diplomacy"
+              ? "the diplomatic phase"
+              : "the speech";
+        return game.gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                game.gm,
+                "duty",
+                "notice",
+                `time is up: ${stage}`,
+                [
+                  `The chairs' timer for ${stage} has run out in ${voice.phase(d.phase)}.`,
+                  t?.resolving
+                    ? "The game's option resolveWhenOrdersTimerEnds is on: the judge resolves the phase now."
+                    : t?.stage === "orders"
+                      ? `Reveal and resolve the orders on the projector page (/chair/${game.id}) when the room is ready.`
+                      : "Start the next timer on the projector page when the room is ready.",
+                ].join("\n"),
+              ),
+            ]
+          : [];
+      }
       case "press":
         return this.press(game, voice, d.id ?? 0);
       default:

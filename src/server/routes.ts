@@ -100,6 +100,11 @@ const optionsSchema = obj(
           "game years after the GM's draw warning, with no centre changing hands, before the draw may be declared; default 1 (seed 002 IX(2) A)",
       }),
     ),
+    resolveWhenOrdersTimerEnds: optional(
+      bool(
+        "chaired play (seed 000): resolve the open phase when the chairs' orders timer runs out; default false (the chair is told and resolves)",
+      ),
+    ),
   },
   "judge options; every field optional (docs/judge.md)",
 );

@@ -19,7 +19,16 @@ import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential.ts";
 import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
-import { chairResolve, isChaired, setChairMode } from "../judge/chair.ts";
+import {
+  CHAIR_STAGES,
+  type ChairLengths,
+  chairResolve,
+  chairTimer,
+  isChaired,
+  setChairMode,
+  setChairTimer,
+  type TimerAction,
+} from "../judge/chair.ts";
 import { forbidden, invalid, notFound, tooMuch, unauthenticated } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
 import { readSubmission } from "../judge/orders.ts";
@@ -28,7 +37,7 @@ import { getVariant, variantIds } from "../variants/registry.ts";
 import { appShell, homePage } from "./page.ts";
 import { documented } from "./responses.ts";
 import { type Route, route } from "./router.ts";
-import { anyJson, bool, either, list, obj, optional, str } from "./schema.ts";
+import { anyJson, bool, either, int, list, obj, oneOf, optional, str } from "./schema.ts";
 
 /*
  * The web client: its pages (one HTML shell; src/web draws the rest), its script (src/web
@@ -502,20 +511,23 @@ export function webRoutes(judge: Judge): Route[] {
       method: "GET",
       path: "/api/games/{id}/chair",
       response: documented(
-        "chaired: whether chaired play is on; toOrder; for the chair, which powers have sent orders",
+        "chaired: whether chaired play is on; toOrder; timer: the chairs' timer (stage, length, running, endsAt or remainingMs, now); for the chair, which powers have sent orders",
       ).json,
       tag: "game master",
-      summary: "Chaired play: whether it is on; for the chair, which powers have sent orders",
+      summary:
+        "Chaired play: whether it is on, the chairs' timer; for the chair, which powers have sent orders",
       auth: "optional",
       handler: async (c) => {
         const id = c.params.id!;
         const view = await judge.gameView(c.user, id);
         const chaired = await isChaired(judge.store.db, id);
-        if (view.you?.role !== "gm" || !c.user) return { chaired, toOrder: view.toOrder };
+        const timer = await chairTimer(judge, id);
+        if (view.you?.role !== "gm" || !c.user) return { chaired, toOrder: view.toOrder, timer };
         const sets = await judge.currentOrders(c.user, id);
         return {
           chaired,
           toOrder: view.toOrder,
+          timer,
           received: sets.sets.map((s) => ({
             power: s.power,
             final: s.final,
@@ -533,6 +545,66 @@ export function webRoutes(judge: Judge): Route[] {
       auth: "required",
       body: obj({ on: bool("true: chaired; false: deadlines again") }),
       handler: async (c) => setChairMode(judge, need(c.user), c.params.id!, c.body.on),
+    }),
+    route({
+      method: "POST",
+      path: "/api/games/{id}/chair/timer",
+      response: documented("the chairs' timer, as GET /api/games/{id}/chair carries it").json,
+      tag: "game master",
+      summary:
+        "GM (the chair): start a speech, diplomacy or orders timer, pause, resume, reset it, or set the lengths; everybody in the game sees it",
+      auth: "required",
+      body: obj({
+        action: oneOf(["start", "pause", "resume", "reset", "lengths"] as const),
+        stage: optional(oneOf(CHAIR_STAGES, "start: the stage timed (speech, diplomacy, orders)")),
+        seconds: optional(
+          int({
+            min: 1,
+            max: 86_400,
+            description: "start: the length, in seconds; default the stage's length",
+          }),
+        ),
+        lengths: optional(
+          obj({
+            speech: optional(int({ min: 1, max: 86_400, description: "seconds; default 300" })),
+            firstDiplomacy: optional(
+              int({
+                min: 1,
+                max: 86_400,
+                description: "diplomacy before the first turn, seconds; default 1800 (seed 000)",
+              }),
+            ),
+            diplomacy: optional(
+              int({
+                min: 1,
+                max: 86_400,
+                description: "diplomacy before later turns, seconds; default 900 (seed 000)",
+              }),
+            ),
+            orders: optional(int({ min: 1, max: 86_400, description: "seconds; default 600" })),
+          }),
+        ),
+      }),
+      handler: async (c) => {
+        const b = c.body;
+        let a: TimerAction;
+        if (b.action === "start") {
+          if (!b.stage) throw invalid("start needs a stage: speech, diplomacy or orders");
+          a = { action: "start", stage: b.stage, seconds: b.seconds };
+        } else if (b.action === "lengths") {
+          if (!b.lengths) {
+            throw invalid(
+              "lengths needs lengths: {speech, firstDiplomacy, diplomacy, orders} in seconds",
+            );
+          }
+          const l: Partial<Record<keyof ChairLengths, number>> = {};
+          for (const [k, v] of Object.entries(b.lengths)) {
+            if (typeof v === "number") l[k as keyof ChairLengths] = v;
+          }
+          a = { action: "lengths", lengths: l };
+        } else a = { action: b.action };
+        return setChairTimer(judge, need(c.user), c.params.id!, a);
+      },
     }),
     route({
       method: "POST",

@@ -570,6 +570,34 @@ function healthProbe(): Migration {
   };
 }
 
+/**
+ * The chairs' timers (seed 000; src/judge/chair.ts): one row per chaired game, the timer's
+ * state as JSON, the instant a running timer ends (the scheduler's seek: `ends_at` reached and
+ * not yet `told`), and whether its end has been announced.
+ */
+function chairTimers(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("chair_timers")
+        .addColumn("game_id", "text", (c) => c.primaryKey().references("games.id"))
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("ends_at", "bigint")
+        .addColumn("told", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("chair_timers_due")
+        .on("chair_timers")
+        .columns(["told", "ends_at"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("chair_timers").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -586,6 +614,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0009_list_unsubscribe": listUnsubscribe(),
         "0010_long_phases": longPhases(),
         "0011_health_probe": healthProbe(),
+        "0012_chair_timers": chairTimers(),
       };
     },
   };

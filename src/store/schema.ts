@@ -322,6 +322,18 @@ export interface CommitteeActsTable {
   at: number;
 }
 
+/** A chaired game's timer (src/judge/chair.ts): its state, and when a running one ends. */
+export interface ChairTimersTable {
+  game_id: string;
+  /** JSON: the timer (`ChairTimerState`). */
+  data: string;
+  /** When the running timer ends; null while paused or stopped. */
+  ends_at: number | null;
+  /** 1 once the end of the timer has been announced (and acted on). */
+  told: Generated<number>;
+  updated_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   tokens: TokensTable;
@@ -347,6 +359,7 @@ export interface DB {
   schedules: SchedulesTable;
   contracts: ContractsTable;
   health_probe: HealthProbeTable;
+  chair_timers: ChairTimersTable;
 }
 
 /** The readiness probe's one row (src/server/readiness.ts): when it last wrote. */

@@ -151,6 +151,16 @@ export function diplomacyRules(
       const { position } = s.game;
       const rulesNow = s.record.rules;
       const set = readOrderSet(text, variant, p, { rules: rulesNow, position });
+      // A sheet dated for another phase is refused whole: none of its orders are used.
+      if (set.dateError && set.date) {
+        return {
+          verdicts: [
+            { line: set.date.line, text: set.date.text, ok: false, reason: set.dateError },
+          ],
+          orders: [],
+          final: set.final,
+        };
+      }
       const verdicts: LineVerdict[] = [];
       const mine: { line: number; text: string }[] = [];
       for (const l of set.lines) {

@@ -1,132 +1,54 @@
 import type { DrawnOrder } from "../render/types.ts";
 import { get, post, session } from "./api.ts";
-import { Board, drawnOrders, drawnResults } from "./board.ts";
+import { Board, drawnResults, geometry } from "./board.ts";
+import { chairClock } from "./clock.ts";
 import { fill, h, message } from "./dom.ts";
 import { liveUpdates, powersOf } from "./game.ts";
 import { loginForm } from "./lobby.ts";
 import { orderProvince } from "./orderpad.ts";
 import { pointsTable } from "./points.ts";
+import { enlarge, playFrame, shapeTo } from "./projector.ts";
 import type { GameView, OrderOutcome, PhaseRecord } from "./types.ts";
 
 /*
- * The chair's projector view (seed 000): a large map, the phase, countdown timers for the
- * speech, diplomacy and order-writing periods (30 minutes of diplomacy before the first
- * turn, 15 after; every length configurable), which delegations have sent orders (never
- * what), the victory points when the game view carries them, and the reveal: all orders
- * shown at once, then each result with its explanation, step by step, then the next phase
- * (retreats, adjustments) the same way.
+ * The chair's projector view (seed 000): a large map, the phase, the chairs' timer for the
+ * speech, diplomacy and order-writing periods (kept by the judge: clock.ts; 30 minutes of
+ * diplomacy before the first turn, 15 after; every length configurable), which delegations
+ * have sent orders (never what), the victory points when the game view carries them, and the
+ * reveal: all orders given shown at once, then each with its result and explanation, step by
+ * step (the units nobody ordered, which hold, summed up in one last step), then the next
+ * phase (retreats, adjustments) the same way. An illegal or unreadable order is shown as
+ * such, never drawn as if it were valid. The page fills the screen (a fullscreen button; no
+ * page scroll), the board framed on the part of the map where the game is played and drawn
+ * large enough to read from the back of the room (projector.ts).
  */
-
-interface Timers {
-  speech: number;
-  first: number;
-  diplomacy: number;
-  orders: number;
-}
-
-const TIMER_KEY = "entente.chair.timers";
-const DEFAULT_TIMERS: Timers = { speech: 5, first: 30, diplomacy: 15, orders: 10 };
-
-function loadTimers(): Timers {
-  try {
-    return {
-      ...DEFAULT_TIMERS,
-      ...(JSON.parse(localStorage.getItem(TIMER_KEY) ?? "{}") as Partial<Timers>),
-    };
-  } catch {
-    return DEFAULT_TIMERS;
-  }
-}
-
-/** A countdown the chair starts, pauses and resets; big on the projector. */
-function timerBox(isFirstTurn: () => boolean): HTMLElement {
-  const t = loadTimers();
-  let left = 0;
-  let label = "";
-  let running: ReturnType<typeof setInterval> | null = null;
-  const display = h("div", { class: "clock", role: "timer", "aria-live": "off" }, "--:--");
-  const title = h("div", { class: "clock-label" }, "No timer running");
-  const render = () => {
-    const m = Math.floor(left / 60);
-    const s = left % 60;
-    display.textContent = `${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
-    display.classList.toggle("over", left === 0 && label !== "");
-    title.textContent = label ? (left === 0 ? `${label}: time is up` : label) : "No timer running";
-  };
-  const stop = () => {
-    if (running) clearInterval(running);
-    running = null;
-  };
-  const start = (what: string, minutes: number) => {
-    stop();
-    label = what;
-    left = Math.round(minutes * 60);
-    render();
-    running = setInterval(() => {
-      left = Math.max(0, left - 1);
-      render();
-      if (left === 0) stop();
-    }, 1000);
-  };
-  const num = (k: keyof Timers, text: string) => {
-    const input = h("input", {
-      type: "number",
-      min: "0.5",
-      step: "0.5",
-      value: String(t[k]),
-      "aria-label": text,
-      "data-timer": k,
-    });
-    input.addEventListener("change", () => {
-      t[k] = Number(input.value) || DEFAULT_TIMERS[k];
-      localStorage.setItem(TIMER_KEY, JSON.stringify(t));
-    });
-    return h("label", { class: "field small" }, h("span", {}, text), input);
-  };
-  const b = (text: string, f: () => void) =>
-    h("button", { type: "button", class: "secondary", onclick: f }, text);
-  return h(
-    "section",
-    { class: "timers", "aria-label": "timers" },
-    title,
-    display,
-    h(
-      "div",
-      { class: "row wrap" },
-      b("Speech", () => start("Speeches", t.speech)),
-      b("Diplomacy", () => start("Diplomacy", isFirstTurn() ? t.first : t.diplomacy)),
-      b("Orders", () => start("Writing orders", t.orders)),
-      b("Pause", () => {
-        if (running) stop();
-        else if (left > 0) start(label, left / 60);
-      }),
-      b("Reset", () => {
-        stop();
-        label = "";
-        left = 0;
-        render();
-      }),
-    ),
-    h(
-      "details",
-      {},
-      h("summary", {}, "Timer lengths (minutes)"),
-      h(
-        "div",
-        { class: "row wrap" },
-        num("speech", "Speech"),
-        num("first", "Diplomacy, first turn"),
-        num("diplomacy", "Diplomacy, later turns"),
-        num("orders", "Orders"),
-      ),
-    ),
-  );
-}
 
 interface Step {
   power: string;
   index: number;
   outcome: OrderOutcome;
+}
+
+/**
+ * Whether an order given was not valid (unreadable, or not possible on the board: the
+ * result's reason says which); the projector never shows it as if it were.
+ */
+function invalidKind(o: OrderOutcome): "invalid" | null {
+  return o.result === "invalid" && o.text !== null ? "invalid" : null;
+}
+
+/** The units nobody ordered (they hold), each power's in one line. */
+function unorderedLine(
+  results: Record<string, OrderOutcome[]>,
+  name: (p: string) => string,
+): string | null {
+  const parts = Object.entries(results).flatMap(([p, list]) => {
+    const units = list
+      .filter((r) => r.text === null && r.order)
+      .map((r) => r.order!.replace(/ H$/, ""));
+    return units.length ? [`${name(p)}: ${units.join(", ")}`] : [];
+  });
+  return parts.length ? `No orders, so they hold: ${parts.join("; ")}` : null;
 }
 
 export async function chairPage(app: HTMLElement, id: string): Promise<void> {
@@ -143,6 +65,44 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
   const name = (p: string) => powers.find((x) => x.id === p)?.name ?? p;
   const gm = view.you?.role === "gm";
   const board = new Board("map big");
+  document.body.classList.add("projecting");
+  // The board framed on the play, shaped to its area, enlarged for the room (projector.ts);
+  // drawn again when the window changes size (fullscreen on and off).
+  let last: Parameters<Board["show"]> | null = null;
+  const draw = async (...args: Parameters<Board["show"]>) => {
+    last = args;
+    await board.show(...args);
+    const svg = board.el.querySelector("svg");
+    if (!svg) return;
+    const g = await geometry(args[0].variant);
+    const area = board.el.getBoundingClientRect();
+    board.zoom.attach(svg, shapeTo(playFrame(g), area.width / area.height, g));
+    enlarge(svg);
+  };
+  let resized: ReturnType<typeof setTimeout> | null = null;
+  addEventListener("resize", () => {
+    if (resized) clearTimeout(resized);
+    resized = setTimeout(() => {
+      if (last) void draw(...last);
+    }, 150);
+  });
+  const fullscreen = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      "data-action": "fullscreen",
+      onclick: () =>
+        void (
+          document.fullscreenElement
+            ? document.exitFullscreen()
+            : document.documentElement.requestFullscreen()
+        ).catch(() => undefined),
+    },
+    "Fullscreen",
+  );
+  // The chairs' timer, kept by the judge (clock.ts): the controls are the GM's.
+  const clock = chairClock(id, { big: true, chair: gm });
   const title = h("h1", { class: "chair-phase" });
   const status = h("section", { class: "received", "aria-live": "polite" });
   const reveal = h("section", { class: "reveal", "aria-live": "polite" });
@@ -151,6 +111,8 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
   let revealed: { phase: PhaseRecord; before: GameView["position"] } | null = null;
   let step = 0;
   let steps: Step[] = [];
+  let holdLine: string | null = null;
+  let revealing = false;
 
   // The reveal is the chair's: offered only while the game is chaired (a game played to
   // deadlines is adjudicated by the clock, or by the GM's console).
@@ -161,7 +123,7 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
     const chairing = view.state === "open" && (await chaired());
     fill(title, `${view.name}: ${view.phase ?? "not started"}`);
     fill(points, pointsTable(view, name));
-    await board.show(view.position);
+    await draw(view.position);
     fill(
       reveal,
       chairing
@@ -223,14 +185,23 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
 
   const showStep = async () => {
     if (!revealed) return;
+    const results = revealed.phase.results;
     let drawn: DrawnOrder[];
     let current: Step | null = null;
+    const summary = step > steps.length;
     if (step === 0) {
-      drawn = drawnOrders(
-        steps
-          .filter((s) => s.outcome.order)
-          .map((s) => ({ power: s.power, text: s.outcome.order! })),
-      );
+      // Every order given, as ordered: an illegal one drawn as invalid, an unreadable one
+      // (nothing to draw) only listed.
+      const given: Record<string, OrderOutcome[]> = {};
+      for (const s of steps) {
+        given[s.power] = [
+          ...(given[s.power] ?? []),
+          { ...s.outcome, result: s.outcome.result === "invalid" ? "invalid" : "ordered" },
+        ];
+      }
+      drawn = drawnResults(given).map((d) => ({ ...d, note: undefined }));
+    } else if (summary) {
+      drawn = drawnResults(results);
     } else {
       current = steps[step - 1]!;
       const partial: Record<string, OrderOutcome[]> = {};
@@ -239,23 +210,43 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
       drawn = drawnResults(partial);
     }
     const at = current?.outcome.order ? orderProvince(current.outcome.order) : null;
-    await board.show(revealed.before, drawn, at ? [at] : []);
-    const last = step === steps.length;
+    const holders = summary
+      ? Object.values(results).flatMap((list) =>
+          list.filter((r) => r.text === null && r.order).map((r) => orderProvince(r.order!)),
+        )
+      : [];
+    await draw(revealed.before, drawn, at ? [at] : holders.filter((x): x is string => !!x));
+    const total = steps.length + (holdLine ? 1 : 0);
+    const last = step === total;
+    const bad = current ? invalidKind(current.outcome) : null;
     fill(
       reveal,
-      h("h2", {}, step === 0 ? "All orders" : `Result ${step} of ${steps.length}`),
+      h(
+        "h2",
+        {},
+        step === 0
+          ? "All orders"
+          : summary
+            ? "Units without orders"
+            : `Order ${step} of ${steps.length}`,
+      ),
       current
         ? h(
             "div",
-            { class: `explain ${current.outcome.result}` },
+            { class: `explain ${bad ?? current.outcome.result}` },
             h(
               "div",
               { class: "explain-order" },
               `${name(current.power)}: `,
-              h("code", {}, current.outcome.order ?? current.outcome.text ?? "(no order)"),
+              h("code", {}, bad ? (current.outcome.text ?? "") : (current.outcome.order ?? "")),
               " ",
-              h("span", { class: `badge ${current.outcome.result}` }, current.outcome.result),
+              h(
+                "span",
+                { class: `badge ${bad ? "invalid" : current.outcome.result}` },
+                bad ?? current.outcome.result,
+              ),
             ),
+            bad ? h("p", {}, "Not a valid order, so it is not followed: the unit holds.") : null,
             current.outcome.reason && current.outcome.reason !== current.outcome.explanation
               ? h("p", {}, current.outcome.reason)
               : null,
@@ -263,29 +254,36 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
               ? h("p", { class: "explanation" }, current.outcome.explanation)
               : null,
           )
-        : h(
-            "div",
-            { class: "all-orders" },
-            Object.entries(revealed.phase.results).map(([p, list]) =>
-              h(
-                "section",
-                {},
-                h("h3", {}, name(p)),
-                h(
-                  "ul",
+        : summary
+          ? h("p", { class: "explain holds" }, holdLine)
+          : h(
+              "div",
+              { class: "all-orders" },
+              Object.entries(results).map(([p, list]) => {
+                const given = list.filter((r) => r.text !== null);
+                if (given.length === 0) return null;
+                return h(
+                  "section",
                   {},
-                  list.map((r) =>
-                    h(
-                      "li",
-                      {},
-                      h("code", {}, r.order ?? r.text ?? ""),
-                      r.text === null ? h("small", {}, " (no order: holds)") : null,
-                    ),
+                  h("h3", {}, name(p)),
+                  h(
+                    "ul",
+                    {},
+                    given.map((r) => {
+                      const kind = invalidKind(r);
+                      return h(
+                        "li",
+                        { class: kind ? "invalid" : "" },
+                        h("code", kind ? { class: "struck" } : {}, r.text ?? ""),
+                        kind ? h("span", { class: "badge invalid" }, kind) : null,
+                        kind && r.reason ? h("small", { class: "reason" }, ` ${r.reason}`) : null,
+                      );
+                    }),
                   ),
-                ),
-              ),
+                );
+              }),
+              holdLine ? h("p", { class: "holds" }, holdLine) : null,
             ),
-          ),
       h(
         "div",
         { class: "row" },
@@ -310,17 +308,18 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
         ? null
         : h(
             "button",
-            { type: "button", class: "link", onclick: () => go(steps.length) },
+            { type: "button", class: "link", onclick: () => go(total) },
             "Skip to the end",
           ),
       h("p", { class: "hint" }, "Space or → steps forward, ← back, End to the last result."),
     );
   };
   const go = (d: number) => {
-    step = Math.max(0, Math.min(steps.length, step + d));
+    step = Math.max(0, Math.min(steps.length + (holdLine ? 1 : 0), step + d));
     void showStep();
   };
   const doReveal = async () => {
+    revealing = true;
     try {
       const before = view.position;
       const r = await post<{ index: number; phase: PhaseRecord }>(
@@ -328,9 +327,13 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
       );
       view = await get<GameView>(`/api/games/${encodeURIComponent(id)}`);
       revealed = { phase: r.phase, before };
+      // The orders given, step by step; the units nobody ordered in one line at the end.
       steps = Object.entries(r.phase.results).flatMap(([power, list]) =>
-        list.map((outcome, index) => ({ power, index, outcome })),
+        list.flatMap((outcome, index) =>
+          outcome.text === null ? [] : [{ power, index, outcome }],
+        ),
       );
+      holdLine = unorderedLine(r.phase.results, name);
       step = 0;
       fill(title, `${view.name}: ${r.phase.phase}, revealed`);
       fill(status);
@@ -338,29 +341,43 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
       await showStep();
     } catch (e) {
       fill(out, message((e as Error).message, "error"));
+    } finally {
+      revealing = false;
     }
   };
   document.addEventListener("keydown", (e) => {
     if (!revealed) return;
     const t = e.target as HTMLElement;
     if (t.tagName === "INPUT" || t.tagName === "TEXTAREA") return;
+    const total = steps.length + (holdLine ? 1 : 0);
     if (e.key === "ArrowRight" || e.key === " ") {
       e.preventDefault();
-      if (step < steps.length) go(1);
+      if (step < total) go(1);
     } else if (e.key === "ArrowLeft") go(-1);
-    else if (e.key === "End") go(steps.length);
+    else if (e.key === "End") go(total);
   });
   fill(
     app,
     h(
       "div",
       { class: "projector" },
-      h("div", { class: "projector-map" }, title, board.el),
+      h(
+        "div",
+        { class: "projector-map" },
+        h("div", { class: "projector-head" }, title, fullscreen),
+        board.el,
+      ),
       h(
         "aside",
         {},
         board.legend,
-        timerBox(() => (view.phaseIndex ?? 0) === 0),
+        h(
+          "section",
+          { class: "timers", "aria-label": "timers" },
+          clock.notices,
+          clock.el,
+          clock.controls,
+        ),
         status,
         reveal,
         out,
@@ -371,11 +388,14 @@ export async function chairPage(app: HTMLElement, id: string): Promise<void> {
   );
   await showLive();
   liveUpdates(id, async () => {
-    if (revealed) return;
-    view = await get<GameView>(`/api/games/${encodeURIComponent(id)}`);
+    // The reveal the chair started owns the page until the chair moves to the next phase.
+    if (revealed || revealing) return;
+    const fresh = await get<GameView>(`/api/games/${encodeURIComponent(id)}`);
+    if (revealed || revealing) return;
+    view = fresh;
     await showLive();
   });
   setInterval(() => {
-    if (!revealed && gm) void refreshStatus();
+    if (!revealed && !revealing && gm) void refreshStatus();
   }, 3000);
 }

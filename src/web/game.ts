@@ -3,6 +3,7 @@ import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../rende
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry, palette } from "./board.ts";
 import { centreChart, centreTable } from "./centres.ts";
+import { chairClock } from "./clock.ts";
 import { countdown, fill, h, region, type TabPanel, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
@@ -252,7 +253,14 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
 
   fill(
     app,
-    h("div", { class: "game-head" }, h("h1", {}, view.name), meta, projector),
+    h(
+      "div",
+      { class: "game-head" },
+      h("h1", {}, view.name),
+      meta,
+      parts.gm.chair ? chairClock(id).el : null,
+      projector,
+    ),
     seatNote.el,
     !session.token ? loginForm(() => location.reload()) : null,
     h(

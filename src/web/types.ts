@@ -87,7 +87,7 @@ export interface LegalView {
 export interface LineDiag {
   line: number;
   text: string;
-  kind: "order" | "power" | "final" | "comment";
+  kind: "order" | "power" | "final" | "comment" | "date";
   power: string | null;
   ok: boolean;
   order?: string;

@@ -295,9 +295,10 @@ describe("the web client in Chromium", { timeout: SUITE_MS }, () => {
     await chair.goto(`${base}/chair/${g.id}`);
     await chair.locator(".delegations li.in", { hasText: "England" }).waitFor();
     await chair.getByRole("button", { name: "Diplomacy" }).click();
+    await chair.locator('.chair-clock[data-stage="diplomacy"]').waitFor();
     assert.match(
       (await chair.locator(".clock").textContent()) ?? "",
-      /^(30:00|29:59)$/,
+      /^(30:00|29:5\d)$/,
       "thirty minutes of diplomacy before the first turn",
     );
     await shot(chair, "09-chair-before-reveal");
@@ -310,7 +311,7 @@ describe("the web client in Chromium", { timeout: SUITE_MS }, () => {
     );
     await shot(chair, "10-chair-all-orders");
     await chair.keyboard.press("ArrowRight");
-    await chair.getByRole("heading", { name: /Result 1 of/ }).waitFor();
+    await chair.getByRole("heading", { name: /Order 1 of/ }).waitFor();
     const first = (await chair.locator(".explain").textContent()) ?? "";
     assert.ok(first.length > 10, `the first result is explained: ${first}`);
     // Step to the English fleet's bounce.

@@ -343,3 +343,35 @@ describe("europe1935 insurrections", () => {
     }
   });
 });
+
+test("a lost country is a province of its conqueror (seed 000): the conqueror holds its centres but builds only at home; the country stays the lost power's to revive", () => {
+  // Germany took the USSR's last centres: they count for Germany (ownership) ...
+  const winter = adjudicateJson(
+    {
+      variant: "europe1935",
+      phase: "W1936A",
+      units: { ...UNITS, germany: ["A mos"] },
+      centers: CENTERS,
+      orders: { germany: ["Build A Stp", "Build A Ber", "Build A Mur"] },
+    },
+    DATC_RULES,
+  );
+  if ("error" in winter) assert.fail(winter.error);
+  const res = (text: string) => winter.orders.germany?.find((o) => o.text === text)?.result;
+  // ... but Germany builds only in its own home centres ("It can't build units in supply
+  // centres outside its home country"): Saint Petersburg and Murmansk are not made German.
+  assert.equal(res("Build A Stp"), "invalid", "no German build in the conquered USSR");
+  assert.equal(res("Build A Mur"), "invalid");
+  assert.equal(res("Build A Ber"), "succeeds", "a build at home");
+  // The renegade province is still the USSR's country: an insurrection reclaims its home
+  // centres from their conqueror.
+  const r = run({
+    orders: {
+      uk: ["F I Lon-Russia"],
+      france: ["A I Par-USSR"],
+      italy: ["A I Ven-USSR"],
+      ussr: ["Revive Stp > Mur > Ros > Sib > Mos"],
+    },
+  });
+  assert.deepEqual(ussrCentres(r), ["mur", "ros", "stp"], "the USSR's own centres, reclaimed");
+});
