@@ -1,10 +1,10 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
-import { drawnResults, palette } from "./board.ts";
+import { drawnResults, geometry, palette } from "./board.ts";
 import { fill, h } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
-import { missedPowers, missedWords } from "./parts.ts";
+import { missedPowers, missedWords, unorderedBuilds } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";
 
 /*
@@ -58,10 +58,35 @@ export function outcomeList(
   );
 }
 
+/** The builds left unordered in an adjustment phase: waived, said by power. */
+function waivedList(
+  list: readonly { power: string; due: number; missing: number }[],
+  name: (p: string) => string,
+): HTMLElement | null {
+  if (list.length === 0) return null;
+  return h(
+    "div",
+    { class: "outcomes" },
+    list.map((w) =>
+      h(
+        "section",
+        { class: "nmr", "data-waived": w.power },
+        h("h4", {}, name(w.power)),
+        h(
+          "p",
+          { class: "nmr-note" },
+          `${w.due} build${w.due === 1 ? "" : "s"} due, ${w.due - w.missing} ordered: ${w.missing === 1 ? "1 build" : `${w.missing} builds`} not ordered, waived`,
+        ),
+      ),
+    ),
+  );
+}
+
 export function historyPanel(ctx: GameCtx): Panel {
   const { id, name } = ctx;
   const el = h("div", {});
   let record: GameRecord | null = null;
+  let homes: Record<string, string | null | undefined> = {};
   let index = -1;
   const show = () => {
     if (!record) return;
@@ -143,6 +168,7 @@ export function historyPanel(ctx: GameCtx): Panel {
         powers: missedPowers(ph, index > 0 ? record.phases[index - 1]!.dislodged : undefined),
         phase: ph.phase,
       }),
+      waivedList(unorderedBuilds(ph, before, homes), name),
       ph.dislodged && Object.keys(ph.dislodged).length
         ? h(
             "div",
@@ -183,6 +209,13 @@ export function historyPanel(ctx: GameCtx): Panel {
     async show() {
       const before = record?.phases.length ?? 0;
       record = await get<GameRecord>(`${ctx.base}/record`);
+      // Whose home each centre is (the map's), to tell the builds a power left unordered.
+      if (Object.keys(homes).length === 0) {
+        const map = await geometry(record.variant).catch(() => null);
+        homes = Object.fromEntries(
+          Object.entries(map?.provinces ?? {}).map(([id, p]) => [id, p.home]),
+        );
+      }
       if (record.phases.length !== before) index = record.phases.length - 1;
       show();
     },

@@ -54,6 +54,54 @@ export function orderProvince(order: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/**
+ * What a power's orders understood do of its adjustments: builds (a waive counts, as a build
+ * given up on purpose) and removals.
+ */
+export function adjustmentsOrdered(
+  orders: readonly { power: string; text: string }[],
+  power: string,
+): { builds: number; removals: number } {
+  const mine = orders.filter((o) => o.power === power).map((o) => o.text);
+  return {
+    builds: mine.filter((t) => /^(?:build|waive)\b/i.test(t)).length,
+    removals: mine.filter((t) => /^remove\b/i.test(t)).length,
+  };
+}
+
+/**
+ * An adjustment set that leaves builds or removals unordered, said as the player must hear
+ * it before sending it final (the judge accepts it: builds not ordered are waived, removals not
+ * ordered are chosen by the civil-disorder rule); null when every one is ordered.
+ */
+export function shortAdjustments(
+  legal: LegalView | null,
+  orders: readonly { power: string; text: string }[],
+  powers: readonly string[],
+  name: (p: string) => string,
+): string | null {
+  if (legal?.type !== "A") return null;
+  const said: string[] = [];
+  for (const p of powers) {
+    const due = legal.counts[p] ?? 0;
+    const done = adjustmentsOrdered(orders, p);
+    if (due > done.builds) {
+      const n = due - done.builds;
+      said.push(
+        `${name(p)}: ${plural(due, "build")} due, ${done.builds} ordered; ${n === 1 ? "1 build" : `${n} builds`} will be waived`,
+      );
+    } else if (-due > done.removals) {
+      const n = -due - done.removals;
+      said.push(
+        `${name(p)}: ${plural(-due, "removal")} due, ${done.removals} ordered; the rules will remove ${plural(n, "unit")} for you (civil disorder)`,
+      );
+    }
+  }
+  return said.length ? said.join(". ") : null;
+}
+
 /** The places a choice is clicked through: the target; or the unit helped, then its goal. */
 const steps = (c: LegalChoice): (string | undefined)[] =>
   c.from !== undefined ? [c.from, c.target ?? c.from] : [c.target];
@@ -177,7 +225,11 @@ export class OrderPad {
 
   private select(u: LegalUnit | null, kind: string | null = null): void {
     this.unit = u;
-    this.kind = kind;
+    // A build site or a unit to remove has one kind of order: offer its choices at once
+    // (army or fleet, or the removal), so a click on a home centre is a build a click away.
+    const kinds = new Set(u?.orders.map((o) => o.kind) ?? []);
+    const only = kinds.size === 1 ? [...kinds][0]! : null;
+    this.kind = kind ?? (only === "build" || only === "remove" ? only : null);
     this.picks = [];
     this.render();
   }
@@ -198,13 +250,16 @@ export class OrderPad {
       const p = orderProvince(o.text);
       if (p) current.set(`${o.power}:${p}`, o.text);
     }
-    const counts = Object.entries(legal.counts).map(([p, n]) =>
-      h(
+    const counts = Object.entries(legal.counts).map(([p, n]) => {
+      const done = adjustmentsOrdered(this.orders, p);
+      return h(
         "p",
-        { class: "hint" },
-        `${this.name(p)}: ${n > 0 ? `${n} build(s) due` : `${-n} unit(s) to remove`}`,
-      ),
-    );
+        { class: "hint", "data-due": p },
+        n > 0
+          ? `${this.name(p)}: ${plural(n, "build")} due, ${done.builds} ordered. Click an empty home centre on the map (or a site here), then army or fleet.`
+          : `${this.name(p)}: ${plural(-n, "unit")} to remove, ${done.removals} ordered. Click the unit on the map (or here), then Remove.`,
+      );
+    });
     fill(
       this.unitsEl,
       counts,
@@ -228,7 +283,13 @@ export class OrderPad {
     if (!u) {
       fill(this.actionsEl);
       fill(this.choicesEl);
-      this.opts.onSelect?.([], []);
+      // Adjustments: the build sites and the units that may be removed, outlined on the map.
+      this.opts.onSelect?.(
+        [],
+        legal.type === "A"
+          ? legal.units.filter((x) => x.location !== "waive").map((x) => x.province)
+          : [],
+      );
       return;
     }
     const kinds = [...new Set(u.orders.map((o) => o.kind))];
@@ -258,7 +319,11 @@ export class OrderPad {
         ? this.picks.length === 0
           ? "click the unit to help on the map, or choose:"
           : "now where it goes, or choose:"
-        : "click the target on the map, or choose:";
+        : this.kind === "build"
+          ? `build in ${u.province}: choose`
+          : this.kind === "remove"
+            ? "remove this unit:"
+            : "click the target on the map, or choose:";
     fill(
       this.choicesEl,
       this.kind

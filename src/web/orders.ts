@@ -2,7 +2,7 @@ import { ApiError, get, post } from "./api.ts";
 import { drawnOrders } from "./board.ts";
 import { append, fill, h, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
-import { OrderPad, refusal } from "./orderpad.ts";
+import { OrderPad, refusal, shortAdjustments } from "./orderpad.ts";
 import { possibleCommands } from "./parts.ts";
 import type { LegalView, LineDiag } from "./types.ts";
 
@@ -176,7 +176,49 @@ export function ordersPanel(ctx: GameCtx): Panel {
           { type: "button", class: "secondary", onclick: () => void sendSet(false) },
           "Save preliminary",
         ),
-        h("button", { type: "button", onclick: () => void sendSet(true) }, "Submit final"),
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              // Builds or removals left unordered: lawful, but never done silently.
+              const short = shortAdjustments(legal, pad.orders, mine, c.name);
+              if (!short) {
+                void sendSet(true);
+                return;
+              }
+              const yes = h(
+                "button",
+                { type: "button", onclick: () => void sendSet(true) },
+                "Submit final anyway",
+              );
+              fill(
+                status,
+                h(
+                  "div",
+                  { class: "msg error confirm", role: "alertdialog", "aria-label": "confirm" },
+                  h("p", {}, `${short}. Submit these orders as final?`),
+                  h(
+                    "div",
+                    { class: "row" },
+                    yes,
+                    h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "secondary",
+                        onclick: () => fill(status, message("Not sent: go on ordering.", "info")),
+                      },
+                      "Go back",
+                    ),
+                  ),
+                ),
+              );
+              yes.focus();
+            },
+          },
+          "Submit final",
+        ),
       ),
       after: null,
       async load(sets) {

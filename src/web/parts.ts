@@ -237,6 +237,38 @@ export function missedPowers(
   return out;
 }
 
+/**
+ * The builds a power left unordered in an adjustment phase (waived by the rules, seed 001 §3:
+ * no NMR, so the record names nobody), from the position before it: as many as its centres
+ * exceed its units, at most as many as its own home centres it holds with no unit in them
+ * (`homes`: each province's home power, from the map), less the builds and waives it ordered.
+ * Removals left unordered are in the results already (the rules' choices, without text).
+ */
+export function unorderedBuilds(
+  ph: Pick<PhaseRecord, "phase" | "results">,
+  before: BoardPosition,
+  homes: Readonly<Record<string, string | null | undefined>>,
+): { power: string; due: number; missing: number }[] {
+  if (!/A$/.test(ph.phase)) return [];
+  const occupied = new Set(
+    Object.values(before.units)
+      .flat()
+      .map((u) => (u.split(/\s+/)[1] ?? "").split("/")[0]!),
+  );
+  const out: { power: string; due: number; missing: number }[] = [];
+  for (const [power, centres] of Object.entries(before.centers ?? {})) {
+    const surplus = centres.length - (before.units[power]?.length ?? 0);
+    if (surplus <= 0) continue;
+    const sites = centres.filter((c) => homes[c] === power && !occupied.has(c)).length;
+    const due = Math.min(surplus, sites);
+    const ordered = (ph.results[power] ?? []).filter((r) =>
+      /^(?:build|waive)\b/i.test(r.order ?? ""),
+    ).length;
+    if (due > ordered) out.push({ power, due, missing: due - ordered });
+  }
+  return out;
+}
+
 /** What the rules did for a power that sent nothing, by the kind of phase. */
 export function missedWords(phase: string): string {
   const type = phase.slice(-1);
