@@ -40,6 +40,33 @@ describe("clicks in Chromium: builds, confirmations, the history", { timeout: 30
   });
   after(() => h.close());
 
+  /** A second game, six-minute movement phases, England (alice) and France (bob) seated. */
+  let console6 = "";
+  const consoleGame = async () => {
+    if (console6) return console6;
+    const g = await h.api.ok<GameJson>(
+      "POST",
+      "/api/games",
+      {
+        name: "Console",
+        scenario: "7",
+        options: { deadlines: { unit: "minutes", movement: 6, retreats: 2, adjustments: 2 } },
+      },
+      h.tokens.gm,
+    );
+    const code = g.invites!.find((i) => i.role === "player")!.code;
+    await h.api.ok("POST", `/api/invites/${code}`, { power: "england" }, h.tokens.alice);
+    await h.api.ok("POST", `/api/invites/${code}`, { power: "france" }, h.tokens.bob);
+    await h.api.ok("POST", `/api/games/${g.id}/gm/start`, undefined, h.tokens.gm);
+    console6 = g.id;
+    return g.id;
+  };
+  const deadlineOf = async (game: string) =>
+    Date.parse(
+      (await h.api.ok<{ deadline: string }>("GET", `/api/games/${game}`, undefined, h.tokens.gm))
+        .deadline,
+    );
+
   test("a build by clicking a home centre; a short final set is confirmed first; the history names the waived build", async () => {
     const page: Page = await h.as("alice", DESKTOP);
     await page.goto(`${h.base}/game/${id}`);
@@ -90,6 +117,89 @@ describe("clicks in Chromium: builds, confirmations, the history", { timeout: 30
       /England.*1 build due, 0 ordered: 1 build not ordered, waived/,
     );
     assert.equal(await page.locator("[data-waived]").count(), 1, "only England had builds");
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+
+  test("the proposer of a draw reads their own vote as yes, and may change it", async () => {
+    const game = await consoleGame();
+    const page = await h.as("bob", DESKTOP);
+    await page.goto(`${h.base}/game/${game}`);
+    await page.getByRole("tab", { name: "Votes" }).click();
+    await page.getByRole("button", { name: "Propose a draw of all survivors" }).click();
+    const mine = page.locator(".votes li .your-vote");
+    await mine.waitFor();
+    assert.equal(
+      (await mine.locator("strong").textContent())?.trim(),
+      "yes",
+      "proposing is voting yes, not 'not cast'",
+    );
+    assert.equal(
+      await mine.getByRole("button", { name: "yes" }).getAttribute("aria-pressed"),
+      "true",
+    );
+    await mine.getByRole("button", { name: "abstain" }).click();
+    await page.getByText("Your vote is now abstain").waitFor();
+    await mine.getByRole("button", { name: "yes" }).click();
+    await page.getByText("Your vote is now yes").waitFor();
+    // England, who did not propose, has not voted.
+    const other = await h.as("alice", DESKTOP);
+    await other.goto(`${h.base}/game/${game}`);
+    await other.getByRole("tab", { name: "Votes" }).click();
+    await other.getByText("not cast (counts as no)").waitFor();
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+
+  test("the GM console: who is still to order, extensions in proportion to the phase, a labelled replacement, refused orders marked, no clock when chaired", async () => {
+    const game = await consoleGame();
+    // England sends a set with an illegal line; France sends nothing.
+    await h.api.ok(
+      "POST",
+      `/api/games/${game}/orders`,
+      { orders: ["F lon - nth", "A lvp - mun"] },
+      h.tokens.alice,
+    );
+    const page = await h.as("gm", DESKTOP);
+    await page.goto(`${h.base}/game/${game}`);
+    // The GM's Orders tab: England's refused line marked with the reason England read.
+    const refused = page.locator('.turn-sets [data-refused="true"]');
+    await refused.waitFor();
+    assert.match((await refused.textContent()) ?? "", /A lvp - mun.*refused, illegal/);
+    assert.match(
+      (await page.locator(".turn-sets").textContent()) ?? "",
+      /No orders received: Austria, France, Germany, Italy, Russia, Turkey/,
+    );
+    await page.getByRole("tab", { name: "Game master" }).click();
+    const gm = page.locator(".gm");
+    const still = gm.getByText(/^Orders received: England; still to order:/);
+    await still.waitFor();
+    assert.doesNotMatch((await still.textContent()) ?? "", /still to order:.*England/);
+    assert.match((await still.textContent()) ?? "", /France/);
+    // Six-minute phases: a quarter, a half, a whole phase; the box starts at a quarter.
+    for (const name of ["+¼ phase (2 min)", "+½ phase (3 min)", "+a whole phase (6 min)"]) {
+      await gm.getByRole("button", { name }).waitFor();
+    }
+    assert.equal(await gm.getByLabel("minutes").inputValue(), "2");
+    const before = await deadlineOf(game);
+    await gm.getByRole("button", { name: "+½ phase (3 min)" }).click();
+    await gm.locator('[data-feedback="Extend"]').getByText("Extend: done.").waitFor();
+    assert.equal((await deadlineOf(game)) - before, 3 * 60_000, "three minutes, not an hour");
+    // Replacing a player: labelled, said what it does, the seats by name.
+    await gm.getByLabel("Seat").selectOption({ label: "England: alice" });
+    await gm.getByText(/Gives a seat to another user at once/).waitFor();
+    await h.docShot(page, "gm-console-extend-desktop");
+    // Chaired: no deadline, so neither Pause nor Extend; Resolve now stays.
+    await gm.getByRole("button", { name: /Chaired: off/ }).click();
+    await gm.locator('[data-feedback="phase"]').getByText("Chair mode: done.").waitFor();
+    await gm.getByText(/Chaired: the phase has no deadline/).waitFor();
+    assert.equal(await gm.getByRole("button", { name: "Pause" }).isVisible(), false);
+    assert.equal(
+      await gm.getByRole("button", { name: "Extend deadline (minutes)" }).isVisible(),
+      false,
+    );
+    assert.equal(await gm.getByRole("button", { name: "Resolve now" }).isVisible(), true);
+    await h.docShot(page, "gm-console-chaired-desktop");
+    await gm.getByRole("button", { name: /Chaired: on/ }).click();
+    await gm.getByRole("button", { name: "Pause" }).waitFor();
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 });
