@@ -213,6 +213,36 @@ test("the sandbox's order text: any name of a power is a header, and the header 
   assert.deepEqual(named.orders, { uk: ["F lon - nth"], ussr: ["A mos H"] }, "aliases are headers");
 });
 
+test("the sandbox reads a line's power from its unit where the position knows it, whatever the header", async () => {
+  const { splitByPower, unitOwner } = await import("../src/web/split.ts");
+  const { classical } = await import("../src/variants/classical/index.ts");
+  const powers = classical.powers.map((p) => ({
+    id: p.id as string,
+    name: p.name,
+    adjective: p.adjective,
+  }));
+  const position = {
+    variant: "classical",
+    phase: "S1901M",
+    units: { england: ["F lon", "F edi"], germany: ["A mun"], russia: ["F stp/sc"] },
+    centers: { england: ["lon", "edi", "lvp"], germany: ["mun"] },
+  };
+  const owner = (l: string) => unitOwner(position, l);
+  assert.equal(owner("F stp/sc - bot"), "russia");
+  assert.equal(owner("build A lvp"), "england", "a build: the centre's owner");
+  assert.equal(owner("waive"), null);
+  // No header at all, then a header above another power's unit: each line to its unit's owner.
+  const split = splitByPower("A mun - ruh\nEngland:\nF lon - nth\nA mun H\nwaive", powers, owner);
+  assert.deepEqual(split.orders, {
+    germany: ["A mun - ruh", "A mun H"],
+    england: ["F lon - nth", "waive"],
+  });
+  assert.ok(split.lines.every((l) => l.kind === "power" || l.power !== null));
+  const lost = splitByPower("A kie - ber", powers, owner).lines[0]!;
+  assert.equal(lost.power, null, "no unit there and no header: the page asks for the power");
+  assert.match(lost.message ?? "", /name the power first/);
+});
+
 describe("the supply centres and the missed orders the page shows", () => {
   test("each power's centres, units and the builds or removals due", () => {
     const rows = centreRows({

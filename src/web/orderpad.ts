@@ -250,16 +250,29 @@ export class OrderPad {
       const p = orderProvince(o.text);
       if (p) current.set(`${o.power}:${p}`, o.text);
     }
-    const counts = Object.entries(legal.counts).map(([p, n]) => {
-      const done = adjustmentsOrdered(this.orders, p);
-      return h(
-        "p",
-        { class: "hint", "data-due": p },
-        n > 0
-          ? `${this.name(p)}: ${plural(n, "build")} due, ${done.builds} ordered. Click an empty home centre on the map (or a site here), then army or fleet.`
-          : `${this.name(p)}: ${plural(-n, "unit")} to remove, ${done.removals} ordered. Click the unit on the map (or here), then Remove.`,
-      );
-    });
+    const due = Object.entries(legal.counts);
+    const counts = [
+      due.map(([p, n]) => {
+        const done = adjustmentsOrdered(this.orders, p);
+        return h(
+          "p",
+          { class: "hint", "data-due": p },
+          n > 0
+            ? `${this.name(p)}: ${plural(n, "build")} due, ${done.builds} ordered.`
+            : `${this.name(p)}: ${plural(-n, "unit")} to remove, ${done.removals} ordered.`,
+        );
+      }),
+      due.some(([, n]) => n > 0)
+        ? h(
+            "p",
+            { class: "hint" },
+            "To build, click an empty home centre on the map (or a site here), then army or fleet.",
+          )
+        : null,
+      due.some(([, n]) => n < 0)
+        ? h("p", { class: "hint" }, "To remove, click the unit on the map (or here).")
+        : null,
+    ];
     fill(
       this.unitsEl,
       counts,
@@ -274,7 +287,10 @@ export class OrderPad {
             "aria-pressed": this.unit === u ? "true" : "false",
             onclick: () => this.select(this.unit === u ? null : u),
           },
-          u.label,
+          // Several powers on one pad (a sandbox): a waive names whose build it gives up.
+          u.location === "waive" && Object.keys(legal.counts).length > 1
+            ? `${this.name(u.power)}: ${u.label}`
+            : u.label,
           cur ? h("small", {}, ` ${cur.replace(/^(?:build\s+)?\S+\s+\S+\s*/, "") || cur}`) : null,
         );
       }),

@@ -202,4 +202,53 @@ describe("clicks in Chromium: builds, confirmations, the history", { timeout: 30
     await gm.getByRole("button", { name: "Pause" }).waitFor();
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
+
+  test("the sandbox: typed orders need no header where the unit tells the power; a click does not change whose a typed line is; each waive names its power", async () => {
+    const page = await h.as("bob", DESKTOP);
+    await page.goto(`${h.base}/sandbox`);
+    await page.locator(".map svg").waitFor();
+    const text = page.locator("textarea.orders-text");
+    // No header: each line is its unit's power's.
+    await text.fill("A mun - ruh\nF lon - nth");
+    await page.locator(".diags li.ok", { hasText: "A mun - ruh" }).waitFor();
+    await page.locator(".diags li.ok", { hasText: "F lon - nth" }).waitFor();
+    assert.equal(await page.locator(".diags li.bad").count(), 0);
+    // A click on England's Edinburgh fleet writes it under "England:"; a German order typed
+    // after it is still Germany's.
+    await page.locator('.orderpad [data-unit="edi"]').click();
+    await page.locator('.orderpad [data-action="move"]').click();
+    await page.locator(".orderpad .choices button", { hasText: "F edi - nwg" }).click();
+    await page.locator(".diags li.ok", { hasText: "F edi - nwg" }).waitFor();
+    await text.fill(`${await text.inputValue()}\nA ber - kie`);
+    await page.locator(".diags li.ok", { hasText: "A ber - kie" }).waitFor();
+    assert.equal(
+      await page.locator(".diags li.bad").count(),
+      0,
+      `no line refused: ${await page.locator(".diags").textContent()}`,
+    );
+    await page.locator('[data-action="adjudicate"]').click();
+    await page.locator(".result .outcome > code", { hasText: /^A ber - kie$/ }).waitFor();
+
+    // A winter where four powers may build: four waives, each naming its power.
+    await page.getByText("Position (JSON)").click();
+    const json = page.getByLabel("position JSON");
+    const pos = JSON.parse(await json.inputValue()) as {
+      phase: string;
+      units: Record<string, string[]>;
+    };
+    pos.phase = "W1901A";
+    for (const p of ["england", "france", "germany", "italy"]) pos.units[p]!.shift();
+    await json.fill(JSON.stringify(pos));
+    await page.getByRole("button", { name: "Use this position" }).click();
+    const waives = page.locator('.orderpad [data-unit="waive"]');
+    await page.locator('.orderpad [data-unit="waive"]', { hasText: "Italy" }).waitFor();
+    assert.deepEqual((await waives.allTextContents()).map((t) => t.trim()).sort(), [
+      "England: waive a build",
+      "France: waive a build",
+      "Germany: waive a build",
+      "Italy: waive a build",
+    ]);
+    await h.docShot(page, "sandbox-waives-desktop");
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
 });
