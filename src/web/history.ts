@@ -58,6 +58,41 @@ export function outcomeList(
   );
 }
 
+interface Correction {
+  at: string;
+  reason: string;
+}
+
+/**
+ * A phase the GM corrected after it was published (seed 002 VIII(1)): when, and the GM's
+ * reason, each time; the results shown are the corrected ones.
+ */
+function correctionNote(list: readonly Correction[] | undefined): HTMLElement | null {
+  if (!list?.length) return null;
+  return h(
+    "div",
+    { class: "msg info correction", role: "note", "data-corrected": String(list.length) },
+    h("strong", {}, "Corrected by the GM"),
+    h(
+      "ul",
+      {},
+      list.map((c) =>
+        h(
+          "li",
+          {},
+          h("time", { datetime: c.at }, new Date(c.at).toLocaleString()),
+          `: ${c.reason.trim() || "no reason given"}`,
+        ),
+      ),
+    ),
+    h(
+      "p",
+      {},
+      "The results below replace the ones first published; the board from here on follows them.",
+    ),
+  );
+}
+
 /** The builds left unordered in an adjustment phase: waived, said by power. */
 function waivedList(
   list: readonly { power: string; due: number; missing: number }[],
@@ -87,6 +122,8 @@ export function historyPanel(ctx: GameCtx): Panel {
   const el = h("div", {});
   let record: GameRecord | null = null;
   let homes: Record<string, string | null | undefined> = {};
+  /** The GM's corrections per phase index (public `phase_corrected` events), oldest first. */
+  let corrections = new Map<number, Correction[]>();
   let index = -1;
   const show = () => {
     if (!record) return;
@@ -104,7 +141,11 @@ export function historyPanel(ctx: GameCtx): Panel {
       "select",
       { "aria-label": "phase" },
       record.phases.map((p, i) =>
-        h("option", { value: String(i), selected: i === index }, `${i + 1}. ${p.phase}`),
+        h(
+          "option",
+          { value: String(i), selected: i === index },
+          `${i + 1}. ${p.phase}${corrections.has(i) ? " (corrected)" : ""}`,
+        ),
       ),
     );
     select.addEventListener("change", () => {
@@ -162,7 +203,8 @@ export function historyPanel(ctx: GameCtx): Panel {
         ),
       ),
       h("p", { class: "hint" }, "← and → step through the phases."),
-      h("h3", {}, `${ph.phase}: results`),
+      correctionNote(corrections.get(index)),
+      h("h3", {}, `${ph.phase}: results${corrections.has(index) ? " (as corrected)" : ""}`),
       outcomeList(ph.results, name, undefined, {
         // A retreat phase's choices were set by the phase before it (its dislodged units).
         powers: missedPowers(ph, index > 0 ? record.phases[index - 1]!.dislodged : undefined),
@@ -208,7 +250,20 @@ export function historyPanel(ctx: GameCtx): Panel {
     el,
     async show() {
       const before = record?.phases.length ?? 0;
-      record = await get<GameRecord>(`${ctx.base}/record`);
+      const [rec, events] = await Promise.all([
+        get<GameRecord>(`${ctx.base}/record`),
+        get<{ kind: string; at: string; data: Record<string, unknown> }[]>(
+          `${ctx.base}/events`,
+        ).catch(() => []),
+      ]);
+      record = rec;
+      corrections = new Map();
+      for (const e of events) {
+        if (e.kind !== "phase_corrected" || typeof e.data.index !== "number") continue;
+        const list = corrections.get(e.data.index) ?? [];
+        list.push({ at: e.at, reason: String(e.data.reason ?? "") });
+        corrections.set(e.data.index, list);
+      }
       // Whose home each centre is (the map's), to tell the builds a power left unordered.
       if (Object.keys(homes).length === 0) {
         const map = await geometry(record.variant).catch(() => null);

@@ -120,6 +120,50 @@ describe("clicks in Chromium: builds, confirmations, the history", { timeout: 30
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 
+  test("a GM's correction: every player told at once on the open page, and the History marks the phase with when and why", async () => {
+    // The Clicks game stands after W1901A, where England built nothing (the test above).
+    const page = await h.as("bob", DESKTOP);
+    const streaming = page.waitForRequest((r) =>
+      r.url().includes(`/api/games/${id}/events?after=`),
+    );
+    await page.goto(`${h.base}/game/${id}`);
+    await streaming;
+    const reason = "England's build came by mail before the deadline";
+    await h.api.ok(
+      "POST",
+      `/api/games/${id}/gm/correct`,
+      { orders: { england: ["build F lon"] }, reason },
+      h.tokens.gm,
+    );
+    const live = page.locator("[data-corrected-live]");
+    await live.waitFor();
+    assert.match(
+      (await live.textContent()) ?? "",
+      new RegExp(`The GM corrected W1901A: ${reason}`),
+    );
+    await page.getByRole("tab", { name: "History" }).click();
+    const select = page.locator("select[aria-label=phase]");
+    await select
+      .locator("option", { hasText: "3. W1901A (corrected)" })
+      .waitFor({ state: "attached" });
+    assert.deepEqual(
+      (await select.locator("option").allTextContents()).filter((t) => t.includes("corrected")),
+      ["3. W1901A (corrected)"],
+      "only the corrected phase is marked",
+    );
+    await select.selectOption({ label: "3. W1901A (corrected)" });
+    const note = page.locator(".correction");
+    await note.waitFor();
+    assert.match((await note.textContent()) ?? "", new RegExp(`Corrected by the GM.*${reason}`));
+    assert.ok(await note.locator("time[datetime]").count(), "when it was corrected");
+    await page.locator(".outcome code", { hasText: "build F lon" }).waitFor();
+    assert.equal(await page.locator("[data-waived]").count(), 0, "England's build now stands");
+    await h.docShot(page, "history-corrected-desktop");
+    await select.selectOption({ label: "2. F1901M" });
+    assert.equal(await page.locator(".correction").count(), 0, "not on the phases left alone");
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+
   test("the proposer of a draw reads their own vote as yes, and may change it", async () => {
     const game = await consoleGame();
     const page = await h.as("bob", DESKTOP);
