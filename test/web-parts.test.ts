@@ -5,10 +5,12 @@ import { Judge } from "../src/judge/judge.ts";
 import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
 import { discoveryMapFor } from "../src/render/families.ts";
 import { hasMap } from "../src/render/serve.ts";
+import type { BoardPosition } from "../src/render/types.ts";
 import { testStore } from "../src/store/testing.ts";
 import {
   centreHistory,
   centreRows,
+  duePointsText,
   dueText,
   focusBox,
   gameParts,
@@ -100,6 +102,28 @@ describe("the game page's parts, from the game view", () => {
     assert.equal(gmParts.gm.moderatorMap, null, "the world is public: no moderator map");
     const visitor = await pageView(judge, null, game.id);
     assert.deepEqual(visitor.panels, ["seats", "press"], "a visitor sees who plays, and press");
+    // The supply table on turn 1: England's four centres (not its seven areas), balanced; every
+    // other power unknown to England, never 0; the GM knows every power, each balanced.
+    const seen = centreRows((await judge.gameView(players[2]!, game.id)).position as BoardPosition);
+    const england = seen.find((r) => r.power === "3")!;
+    assert.deepEqual(
+      [england.centres, england.units, england.due, england.points],
+      [4, 3, 0, { supply: 6, units: 6 }],
+      "England starts balanced: 6 supply points, 6 unit points",
+    );
+    assert.equal(duePointsText(england.due), "balanced");
+    assert.deepEqual(
+      seen.filter((r) => r.unknown).map((r) => r.power).length,
+      10,
+      "the ten others unknown",
+    );
+    assert.ok(seen.filter((r) => r.unknown).every((r) => r.centres === 0 && r.units === 0));
+    const all = centreRows((await judge.gameView(gm, game.id)).position as BoardPosition);
+    assert.equal(all.length, 11);
+    assert.ok(
+      all.every((r) => !r.unknown && r.due === 0),
+      "every power balanced at the start",
+    );
   });
 
   test("Age of Discovery: each player's own map, as its report knows it; the moderator map for the GM", async (t) => {
