@@ -72,6 +72,20 @@ export function adjustmentsOrdered(
 }
 
 /**
+ * Whether a power's adjustment is builds or removals: the legal view's `counts` say how many
+ * orders it gives either way (a positive count), its choices say which.
+ */
+function removing(legal: LegalView, power: string): boolean {
+  return legal.units.some((u) => u.power === power && u.orders.some((o) => o.kind === "remove"));
+}
+
+/** A power's adjustment as a signed number: builds due (+) or removals owed (−). */
+export function signedDue(legal: LegalView, power: string): number {
+  const n = Math.abs(legal.counts[power] ?? 0);
+  return removing(legal, power) ? -n : n;
+}
+
+/**
  * An adjustment set that leaves builds or removals unordered, said as the player must hear
  * it before sending it final (the judge accepts it: builds not ordered are waived, removals not
  * ordered are chosen by the civil-disorder rule); null when every one is ordered.
@@ -85,7 +99,7 @@ export function shortAdjustments(
   if (legal?.type !== "A") return null;
   const said: string[] = [];
   for (const p of powers) {
-    const due = legal.counts[p] ?? 0;
+    const due = signedDue(legal, p);
     const done = adjustmentsOrdered(orders, p);
     if (due > done.builds) {
       const n = due - done.builds;
@@ -250,7 +264,7 @@ export class OrderPad {
       const p = orderProvince(o.text);
       if (p) current.set(`${o.power}:${p}`, o.text);
     }
-    const due = Object.entries(legal.counts);
+    const due = Object.keys(legal.counts).map((p) => [p, signedDue(legal, p)] as const);
     const counts = [
       due.map(([p, n]) => {
         const done = adjustmentsOrdered(this.orders, p);

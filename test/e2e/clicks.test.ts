@@ -293,6 +293,16 @@ describe("clicks in Chromium: builds, confirmations, the history", { timeout: 30
       "Italy: waive a build",
     ]);
     await h.docShot(page, "sandbox-waives-desktop");
+    // A winter where England has a unit too many: a click on one offers its removal at once.
+    const again = JSON.parse(await json.inputValue()) as typeof pos;
+    again.units.england = [...again.units.england!, "F lon", "A yor"];
+    await json.fill(JSON.stringify(again));
+    await page.getByRole("button", { name: "Use this position" }).click();
+    await page.getByText(/England: 1 unit to remove, 0 ordered/).waitFor();
+    await page.locator('.game .map .unit[data-location="yor"]').click();
+    await page.locator(".orderpad .choices button", { hasText: "remove yor" }).click();
+    await page.getByText(/England: 1 unit to remove, 1 ordered/).waitFor();
+    assert.match(await text.inputValue(), /remove yor/);
     assert.deepEqual(h.pageErrors(page), [], "no script errors");
   });
 });
