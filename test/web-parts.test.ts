@@ -5,10 +5,12 @@ import { Judge } from "../src/judge/judge.ts";
 import { Clock, sevenPlayerGame, user } from "../src/judge/testing.ts";
 import { discoveryMapFor } from "../src/render/families.ts";
 import { hasMap } from "../src/render/serve.ts";
+import type { BoardPosition } from "../src/render/types.ts";
 import { testStore } from "../src/store/testing.ts";
 import {
   centreHistory,
   centreRows,
+  duePointsText,
   dueText,
   focusBox,
   gameParts,
@@ -100,6 +102,28 @@ describe("the game page's parts, from the game view", () => {
     assert.equal(gmParts.gm.moderatorMap, null, "the world is public: no moderator map");
     const visitor = await pageView(judge, null, game.id);
     assert.deepEqual(visitor.panels, ["seats", "press"], "a visitor sees who plays, and press");
+    // The supply table on turn 1: England's four centres (not its seven areas), balanced; every
+    // other power unknown to England, never 0; the GM knows every power, each balanced.
+    const seen = centreRows((await judge.gameView(players[2]!, game.id)).position as BoardPosition);
+    const england = seen.find((r) => r.power === "3")!;
+    assert.deepEqual(
+      [england.centres, england.units, england.due, england.points],
+      [4, 3, 0, { supply: 6, units: 6 }],
+      "England starts balanced: 6 supply points, 6 unit points",
+    );
+    assert.equal(duePointsText(england.due), "balanced");
+    assert.deepEqual(
+      seen.filter((r) => r.unknown).map((r) => r.power).length,
+      10,
+      "the ten others unknown",
+    );
+    assert.ok(seen.filter((r) => r.unknown).every((r) => r.centres === 0 && r.units === 0));
+    const all = centreRows((await judge.gameView(gm, game.id)).position as BoardPosition);
+    assert.equal(all.length, 11);
+    assert.ok(
+      all.every((r) => !r.unknown && r.due === 0),
+      "every power balanced at the start",
+    );
   });
 
   test("Age of Discovery: each player's own map, as its report knows it; the moderator map for the GM", async (t) => {
@@ -211,6 +235,36 @@ test("the sandbox's order text: any name of a power is a header, and the header 
   );
   const named = splitByPower("Great Britain:\nF lon - nth\nSoviet Union\nA mos H", powers);
   assert.deepEqual(named.orders, { uk: ["F lon - nth"], ussr: ["A mos H"] }, "aliases are headers");
+});
+
+test("the sandbox reads a line's power from its unit where the position knows it, whatever the header", async () => {
+  const { splitByPower, unitOwner } = await import("../src/web/split.ts");
+  const { classical } = await import("../src/variants/classical/index.ts");
+  const powers = classical.powers.map((p) => ({
+    id: p.id as string,
+    name: p.name,
+    adjective: p.adjective,
+  }));
+  const position = {
+    variant: "classical",
+    phase: "S1901M",
+    units: { england: ["F lon", "F edi"], germany: ["A mun"], russia: ["F stp/sc"] },
+    centers: { england: ["lon", "edi", "lvp"], germany: ["mun"] },
+  };
+  const owner = (l: string) => unitOwner(position, l);
+  assert.equal(owner("F stp/sc - bot"), "russia");
+  assert.equal(owner("build A lvp"), "england", "a build: the centre's owner");
+  assert.equal(owner("waive"), null);
+  // No header at all, then a header above another power's unit: each line to its unit's owner.
+  const split = splitByPower("A mun - ruh\nEngland:\nF lon - nth\nA mun H\nwaive", powers, owner);
+  assert.deepEqual(split.orders, {
+    germany: ["A mun - ruh", "A mun H"],
+    england: ["F lon - nth", "waive"],
+  });
+  assert.ok(split.lines.every((l) => l.kind === "power" || l.power !== null));
+  const lost = splitByPower("A kie - ber", powers, owner).lines[0]!;
+  assert.equal(lost.power, null, "no unit there and no header: the page asks for the power");
+  assert.match(lost.message ?? "", /name the power first/);
 });
 
 describe("the supply centres and the missed orders the page shows", () => {

@@ -441,6 +441,34 @@ for (const kind of STORE_KINDS) {
       assert.equal(list.length, 3);
     });
 
+    test("proposing is voting yes: the proposer need not vote again, and may change it", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const g = await sevenPlayerGame(ts.store);
+      const { judge, players } = g;
+      const p1 = await judge.propose(players.england, g.gameId, { kind: "draw" });
+      assert.equal(p1.yourVote, "yes", "the answer says the proposer's vote");
+      assert.equal((await judge.proposals(players.england, g.gameId))[0]!.yourVote, "yes");
+      assert.equal((await judge.proposals(players.france, g.gameId))[0]!.yourVote, null);
+      for (const p of POWERS)
+        if (p !== "england") await judge.vote(players[p], g.gameId, p1.id, "yes");
+      await passDeadline(g);
+      let list = await judge.proposals(players.france, g.gameId);
+      assert.equal(list[0]!.status, "passed", "England's proposal is England's yes");
+      assert.deepEqual(list[0]!.counts, { for: 7, against: 0, abstain: 0 });
+
+      // Another game: the proposer changes their mind (IX(5) C: they may vote against it).
+      const h = await sevenPlayerGame(ts.store);
+      const p2 = await h.judge.propose(h.players.france, h.gameId, { kind: "draw" });
+      await h.judge.vote(h.players.france, h.gameId, p2.id, "no");
+      for (const p of POWERS)
+        if (p !== "france") await h.judge.vote(h.players[p], h.gameId, p2.id, "yes");
+      await passDeadline(h);
+      list = await h.judge.proposals(h.players.france, h.gameId);
+      assert.equal(list[0]!.status, "failed");
+      assert.deepEqual(list[0]!.counts, { for: 6, against: 1, abstain: 0 });
+    });
+
     test("a house-rule change passes with the GM's vote and changes the options", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;

@@ -118,6 +118,17 @@ export class Votes extends Room {
           closed_at: null,
         })
         .execute();
+      // Proposing is voting yes (seed 002 IX(5), Alternative C: the proposer may vote on
+      // their own proposal, and may still change this vote to no or abstain until it is
+      // decided). The GM's house-rule proposal is the GM's yes.
+      const voter = this.voterKey(g, v, input.kind);
+      if (voter) {
+        const row = await proposalNumbered(trx, gameId, id);
+        await trx
+          .insertInto("ballots")
+          .values({ proposal_id: row.id, voter, vote: "yes", user_id: user.id, at: this.now() })
+          .execute();
+      }
       await this.emit(trx, gameId, "proposal", "public", {
         id,
         kind: input.kind,
@@ -125,7 +136,16 @@ export class Votes extends Room {
         powers,
         due: g.state.phase,
       });
-      return { id, kind: input.kind, text, powers, options, due: g.state.phase, status: "open" };
+      return {
+        id,
+        kind: input.kind,
+        text,
+        powers,
+        options,
+        due: g.state.phase,
+        status: "open",
+        ...(voter ? { yourVote: "yes" as const } : {}),
+      };
     });
   }
 

@@ -236,6 +236,40 @@ describe("Age of Discovery's generated maps", () => {
   });
 });
 
+describe("the legend's counts in a family's picture", () => {
+  const counts = (svg: string) =>
+    new Map(
+      [
+        ...svg.matchAll(
+          /<g class="legend-power" data-power="(\d+)"[^>]*>.*?class="legend-count"[^>]*>([^<]*)</g,
+        ),
+      ].map((m) => [m[1]!, m[2]!]),
+    );
+  it("the world: supply centres (areas with supply value) and points, every power balanced", () => {
+    const legend = counts(drawWorld({}, { legend: true }));
+    assert.equal(legend.size, worldMap.powers.length, "every power counted");
+    // England owns seven areas, four of them centres: never "7 centres".
+    assert.equal(legend.get("3"), "4 centres (6 points), 3 units (6 points)");
+    for (const [p, text] of legend) {
+      const m = /\((\d+) points?\), .* \((\d+) points?\)$/.exec(text);
+      assert.ok(m && m[1] === m[2], `${p} starts with as many supply as unit points: ${text}`);
+    }
+  });
+  it("a discovery player's own map: its realm counted, every other realm unknown, not 0", () => {
+    const position = discoveryStart(4, 9);
+    const legend = counts(drawDiscovery(position, 2, { legend: true }));
+    assert.match(legend.get("2") ?? "", /^\d+ centres? \(\d+ points?\), \d+ units? /);
+    const others = [...legend].filter(([p]) => p !== "2");
+    assert.equal(others.length, 8, "the eight other realms are listed");
+    for (const [p, text] of others) assert.equal(text, "unknown", `realm ${p}`);
+    const moderator = counts(drawDiscovery(position, undefined, { legend: true }));
+    assert.ok(
+      [...moderator.values()].every((t) => t !== "unknown" && !/^0 centres, 0 units/.test(t)),
+      "the moderator's whole map knows every realm",
+    );
+  });
+});
+
 describe("bin/entente render for the families", () => {
   const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), "entente-families-"));

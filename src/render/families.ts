@@ -8,6 +8,7 @@ import { discoveryStart, mapOfPosition, readKnowledge } from "../variants/discov
 import { areaName as discoveryAreaName } from "../variants/discovery/names.ts";
 import type { GlobalMap } from "../variants/global/map.ts";
 import { GlobalPositionError, readGlobalPosition } from "../variants/global/position.ts";
+import { tallyOf } from "../variants/global/state.ts";
 import type { GameState } from "../variants/global/types.ts";
 import { UNIT_LETTERS } from "../variants/global/types.ts";
 import { worldMap } from "../variants/global/world.ts";
@@ -20,7 +21,7 @@ import {
   type NeutralSpec,
 } from "./geometry.ts";
 import { drawBoard } from "./layers.ts";
-import type { BoardView, MapGeometry, RenderOptions } from "./types.ts";
+import type { BoardView, MapGeometry, PowerTally, RenderOptions } from "./types.ts";
 
 /*
  * The two game families that are not Variants, drawn with the same machinery as the others
@@ -147,8 +148,19 @@ function decorate(built: BuiltMap, map: GlobalMap): BuiltMap {
   return { ...built, geometry };
 }
 
-/** A Global Diplomacy (or Age of Discovery) game state as the board's view. */
-export function boardOfState(state: GameState, phase: string): BoardView {
+/**
+ * A Global Diplomacy (or Age of Discovery) game state as the board's view. With its map, the
+ * legend's counts (`tally`): each power's supply centres (owned areas with supply value, not
+ * every area owned), units and their points, from `counted` (the whole state, where `state`
+ * is what a player sees); a power `known` says no to is unknown, not 0.
+ */
+export function boardOfState(
+  state: GameState,
+  phase: string,
+  map?: GlobalMap,
+  known: (p: number) => boolean = () => true,
+  counted: GameState = state,
+): BoardView {
   const units: Record<string, string[]> = {};
   for (const u of state.units) {
     const k = String(u.power);
@@ -159,14 +171,18 @@ export function boardOfState(state: GameState, phase: string): BoardView {
     const k = String(p);
     centers[k] = [...(centers[k] ?? []), a];
   }
-  return { position: { variant: state.variant, phase, units, centers } };
+  if (!map) return { position: { variant: state.variant, phase, units, centers } };
+  const tally: Record<string, PowerTally | null> = {};
+  for (const p of map.powers)
+    tally[String(p.id)] = known(p.id) ? tallyOf(map, counted, p.id) : null;
+  return { position: { variant: state.variant, phase, units, centers, tally } };
 }
 
 /** The world drawn with a position JSON (docs/global.md; absent: the start). */
 export function drawWorld(position: Record<string, unknown> = {}, options?: RenderOptions): string {
   const state = readGlobalPosition(worldMap, position);
   const built = worldMapBuilt();
-  return drawBoard(built.geometry, boardOfState(state, `turn ${state.turn}`), options);
+  return drawBoard(built.geometry, boardOfState(state, `turn ${state.turn}`, worldMap), options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -326,14 +342,15 @@ function wrapDeclarations(areas: readonly AreaLike[]): DeclaredDifference[] {
 export function discoveryView(position: Record<string, unknown>, player?: number): BoardView {
   const { map: dmap, global: gmap } = mapOfPosition(position);
   const state = readGlobalPosition(gmap, position);
-  if (player === undefined) return boardOfState(state, `turn ${state.turn}`);
+  if (player === undefined) return boardOfState(state, `turn ${state.turn}`, gmap);
   const seen = visibleAreas(dmap, state, player, []);
   const shown: GameState = {
     ...state,
     units: state.units.filter((u) => seen.has(u.area)),
     owners: Object.fromEntries(Object.entries(state.owners).filter(([a]) => seen.has(Number(a)))),
   };
-  return boardOfState(shown, `turn ${state.turn}`);
+  // The player knows its own supply (its report says it); of the other realms, nothing.
+  return boardOfState(shown, `turn ${state.turn}`, gmap, (p) => p === player, state);
 }
 
 /** A generated map drawn (the position's, or a new game's of seed and players). */
@@ -426,7 +443,7 @@ export function renderFamily(args: FamilyRenderArgs): { svg: string; summary: st
       const state = readGlobalPosition(worldMap, args.position ?? {});
       const svg = drawBoard(
         worldMapBuilt().geometry,
-        boardOfState(state, `turn ${state.turn}`),
+        boardOfState(state, `turn ${state.turn}`, worldMap),
         args.options,
       );
       return { svg, summary: `global turn ${state.turn}, ${state.units.length} units` };

@@ -232,8 +232,14 @@ export function legendEntries(
       name: geometry.powers?.find((q) => q.id === p)?.name ?? p,
       colour: c,
       swatch: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 20" width="44" height="20" aria-hidden="true">${mark("A", 11)}${mark("F", 32)}</svg>`,
-      ...(position.centers ? { centres: position.centers[p]?.length ?? 0 } : {}),
-      units: position.units[p]?.length ?? 0,
+      ...(position.tally
+        ? position.tally[p]
+          ? { centres: position.tally[p].centres }
+          : {}
+        : position.centers
+          ? { centres: position.centers[p]?.length ?? 0 }
+          : {}),
+      units: position.tally ? (position.tally[p]?.units ?? 0) : (position.units[p]?.length ?? 0),
     };
   });
 }
@@ -492,21 +498,27 @@ export function drawBoard(
     const row = L * 2.3;
     const width = L * 15;
     const x0 = geometry.width;
-    const counted = pos.centers !== undefined;
+    const counted = pos.centers !== undefined || pos.tally !== undefined;
     const rows = powerIds.map((p, i) => {
       const y = L * 3.2 + i * row;
       const name = geometry.powers?.find((q) => q.id === p)?.name ?? p;
       const c = colours[p] ?? "#777";
-      const centres = pos.centers?.[p]?.length ?? 0;
-      const units = pos.units[p]?.length ?? 0;
-      const counts = counted
-        ? `${centres} ${centres === 1 ? "centre" : "centres"}, ${units} ${units === 1 ? "unit" : "units"}`
-        : "";
+      const t = pos.tally?.[p];
+      const centres = pos.tally ? (t?.centres ?? 0) : (pos.centers?.[p]?.length ?? 0);
+      const units = pos.tally ? (t?.units ?? 0) : (pos.units[p]?.length ?? 0);
+      const plural = (k: number, one: string) => `${k} ${one}${k === 1 ? "" : "s"}`;
+      const counts = !counted
+        ? ""
+        : pos.tally && !t
+          ? "unknown"
+          : t
+            ? `${plural(centres, "centre")} (${plural(t.supplyPoints, "point")}), ${plural(units, "unit")} (${plural(t.unitPoints, "point")})`
+            : `${plural(centres, "centre")}, ${plural(units, "unit")}`;
       const mark = cb
         ? `<text x="0" y="0" font-size="${n(fs * 0.8)}" text-anchor="middle" dominant-baseline="central" font-weight="bold" fill="${ink(c)}">${esc(letter(p))}</text>`
         : "";
       const swatch = `<g transform="translate(${n(x0 + L * 1.6)} ${n(y)}) scale(${n(k * 100) / 100})">${piece("A", 0, 0, c)}${mark}</g>`;
-      return `<g class="legend-power" data-power="${esc(p)}"${counted ? ` data-centres="${centres}"` : ""}>${swatch}<text x="${n(x0 + L * 3)}" y="${n(y - (counted ? L * 0.45 : 0))}" font-size="${n(L)}" dominant-baseline="central" fill="#222">${esc(name)}</text>${counted ? `<text class="legend-count" x="${n(x0 + L * 3)}" y="${n(y + L * 0.6)}" font-size="${n(L * 0.75)}" dominant-baseline="central" fill="#555">${counts}</text>` : ""}</g>`;
+      return `<g class="legend-power" data-power="${esc(p)}"${counted && !(pos.tally && !t) ? ` data-centres="${centres}"` : ""}>${swatch}<text x="${n(x0 + L * 3)}" y="${n(y - (counted ? L * 0.45 : 0))}" font-size="${n(L)}" dominant-baseline="central" fill="#222">${esc(name)}</text>${counted ? `<text class="legend-count" x="${n(x0 + L * 3)}" y="${n(y + L * 0.6)}" font-size="${n(L * 0.75)}" dominant-baseline="central" fill="#555">${counts}</text>` : ""}</g>`;
     });
     const height = L * 3.2 + powerIds.length * row;
     const svg = `<g class="legend" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"><rect x="${x0}" y="0" width="${n(width)}" height="${n(Math.max(height, geometry.height))}" fill="#faf7ef" stroke="#7a6f5a" stroke-width="${n(L * 0.1)}"/><text x="${n(x0 + L)}" y="${n(L * 1.4)}" font-size="${n(L * 1.1)}" font-weight="bold" fill="#222">${esc(pos.phase)}</text>${rows.join("")}</g>`;

@@ -128,6 +128,24 @@ export interface BoardPosition {
   dislodged?: Record<string, { unit: string; from: string | null; viaConvoy?: boolean }[]>;
   contested?: string[];
   centers?: Record<string, string[]>;
+  /**
+   * What the legend and the supply table count per power where `centers` is not that count
+   * (a game of another family: `centers` holds every area a power owns, land with no supply
+   * value too): its supply centres and units, each with its points, and the surplus (+) or
+   * deficit (−) of supply points over unit points. `null`: a power this viewer may not know
+   * of (fog of war), said "unknown", never 0.
+   */
+  tally?: Record<string, PowerTally | null>;
+}
+
+/** One power's supply, as a game counted in points gives it (`BoardPosition.tally`). */
+export interface PowerTally {
+  centres: number;
+  units: number;
+  supplyPoints: number;
+  unitPoints: number;
+  /** supplyPoints − unitPoints: the points to spend (+) or to give up (−). */
+  due: number;
 }
 
 export interface BoardView {

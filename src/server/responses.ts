@@ -271,6 +271,12 @@ export const proposalCreated = obj({
   options: nullable(described("houserule: the options proposed")),
   due: text("the phase it is decided with"),
   status: oneOf(["open"] as const),
+  yourVote: optional(
+    oneOf(
+      ["yes"] as const,
+      "the proposer's own vote: proposing is voting yes (seed 002 IX(5) C), changeable until the deadline",
+    ),
+  ),
 });
 
 export const voteAnswer = obj({

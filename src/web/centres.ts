@@ -1,6 +1,6 @@
 import type { BoardPosition } from "../render/types.ts";
 import { h } from "./dom.ts";
-import { type CentreHistory, centreRows, dueText } from "./parts.ts";
+import { type CentreHistory, centreRows, duePointsText, dueText } from "./parts.ts";
 
 /*
  * The supply centres beside the board: each power's centres, units, and the builds or
@@ -16,6 +16,9 @@ export function centreTable(
   const rows = centreRows(position);
   if (rows.length === 0) return null;
   const adjusting = position.phase.endsWith("A");
+  const points = position.tally !== undefined;
+  const withPoints = (n: number, p: number | undefined) =>
+    p === undefined ? String(n) : `${n} (${p} pt${p === 1 ? "" : "s"})`;
   return h(
     "table",
     { class: "centres", "aria-label": "supply centres" },
@@ -23,7 +26,11 @@ export function centreTable(
       "caption",
       {},
       `Supply centres, ${position.phase}`,
-      adjusting ? "" : h("small", {}, " (builds or removals due if the year ended now)"),
+      points
+        ? h("small", {}, " (supply points over unit points, as the turn starts)")
+        : adjusting
+          ? ""
+          : h("small", {}, " (builds or removals due if the year ended now)"),
     ),
     h(
       "thead",
@@ -34,21 +41,36 @@ export function centreTable(
         h("th", { scope: "col" }, "Power"),
         h("th", { scope: "col" }, "Centres"),
         h("th", { scope: "col" }, "Units"),
-        h("th", { scope: "col" }, adjusting ? "Due" : "Due next"),
+        h("th", { scope: "col" }, points ? "Supply" : adjusting ? "Due" : "Due next"),
       ),
     ),
     h(
       "tbody",
       {},
       rows.map((r) =>
-        h(
-          "tr",
-          { "data-power": r.power, "data-centres": String(r.centres), "data-due": String(r.due) },
-          h("th", { scope: "row" }, name(r.power)),
-          h("td", {}, String(r.centres)),
-          h("td", {}, String(r.units)),
-          h("td", { class: r.due > 0 ? "build" : r.due < 0 ? "remove" : "" }, dueText(r.due)),
-        ),
+        r.unknown
+          ? h(
+              "tr",
+              { "data-power": r.power, "data-unknown": "true" },
+              h("th", { scope: "row" }, name(r.power)),
+              h("td", { colspan: 3, class: "hint" }, "unknown"),
+            )
+          : h(
+              "tr",
+              {
+                "data-power": r.power,
+                "data-centres": String(r.centres),
+                "data-due": String(r.due),
+              },
+              h("th", { scope: "row" }, name(r.power)),
+              h("td", {}, withPoints(r.centres, r.points?.supply)),
+              h("td", {}, withPoints(r.units, r.points?.units)),
+              h(
+                "td",
+                { class: r.due > 0 ? "build" : r.due < 0 ? "remove" : "" },
+                r.points ? duePointsText(r.due) : dueText(r.due),
+              ),
+            ),
       ),
     ),
   );

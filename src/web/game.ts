@@ -193,6 +193,27 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
       () => lostSeatNotice(view, parts),
     );
   showSeat();
+  // A correction by the GM while the page is open: said at once, whichever tab is shown.
+  const correctedNote = h("div", { "aria-live": "polite" });
+  const corrected = (data: Record<string, unknown>) => {
+    fill(
+      correctedNote,
+      h(
+        "div",
+        { class: "msg info", role: "status", "data-corrected-live": String(data.phase ?? "") },
+        `The GM corrected ${String(data.phase ?? "the last phase")}: ${String(data.reason ?? "").trim() || "no reason given"}. ${
+          parts.panels.includes("history")
+            ? "The History tab shows the corrected results."
+            : "Your report of that turn was issued again."
+        } `,
+        h(
+          "button",
+          { type: "button", class: "secondary", onclick: () => fill(correctedNote) },
+          "Dismiss",
+        ),
+      ),
+    );
+  };
 
   const ctx: GameCtx = {
     id,
@@ -262,6 +283,7 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
       projector,
     ),
     seatNote.el,
+    correctedNote,
     !session.token ? loginForm(() => location.reload()) : null,
     h(
       "div",
@@ -304,10 +326,17 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
   board?.readable(view.you?.powers ?? []);
   // What changed between the view read above and the live updates' start (their backlog read)
   // reaches no listener: read the view once more then, and reload if it changed.
-  liveUpdates(id, reload, async () => {
-    const fresh = await get<GameView>(base);
-    if (JSON.stringify(fresh) !== read) await reload();
-  });
+  liveUpdates(
+    id,
+    reload,
+    async () => {
+      const fresh = await get<GameView>(base);
+      if (JSON.stringify(fresh) !== read) await reload();
+    },
+    (kind, data) => {
+      if (kind === "phase_corrected") corrected(data);
+    },
+  );
 }
 
 /**
@@ -375,6 +404,7 @@ export function liveUpdates(
   id: string,
   reload: () => Promise<void>,
   caughtUp?: () => Promise<void>,
+  onEvent?: (kind: string, data: Record<string, unknown>) => void,
 ): void {
   const kinds = [
     "phase_resolved",
@@ -411,7 +441,17 @@ export function liveUpdates(
     );
     let pending: ReturnType<typeof setTimeout> | null = null;
     for (const k of kinds) {
-      es.addEventListener(k, () => {
+      es.addEventListener(k, (e) => {
+        if (onEvent) {
+          try {
+            const ev = JSON.parse((e as MessageEvent<string>).data) as {
+              data?: Record<string, unknown>;
+            };
+            onEvent(k, ev.data ?? {});
+          } catch {
+            // an event without JSON data: the reload below is all it asks
+          }
+        }
         if (pending) clearTimeout(pending);
         pending = setTimeout(() => void reload(), 150);
       });

@@ -72,21 +72,35 @@ export function gmPanel(ctx: GameCtx): Panel {
     : null;
   const received = h("p", { hidden: true });
 
-  // Only a running game has a deadline to move.
+  // Only a running game has a deadline to move: by a share of the phase's own length (a
+  // quarter, a half, a whole phase), or by the minutes typed (a quarter of the phase at first).
+  const extendBy = (n: number) =>
+    void act("Extend", () => post(`${base}/gm/deadline`, { extendMinutes: n }));
   const minutes = h("input", { type: "number", value: "60", "aria-label": "minutes", step: "any" });
-  const extend = h(
+  const shares = [
+    { label: "¼", part: 0.25 },
+    { label: "½", part: 0.5 },
+    { label: "a whole", part: 1 },
+  ].map((x) => {
+    const b = btn("", () => extendBy(Number(b.dataset.minutes)));
+    b.dataset.share = String(x.part);
+    return { ...x, b };
+  });
+  let extendFor: string | null = null;
+  const extendRow = h(
     "div",
-    { class: "row" },
+    { class: "row wrap" },
+    shares.map((x) => x.b),
     minutes,
-    btn(
-      "Extend deadline (minutes)",
-      () =>
-        void act("Extend", () =>
-          post(`${base}/gm/deadline`, { extendMinutes: Number(minutes.value) }),
-        ),
-    ),
+    btn("Extend deadline (minutes)", () => extendBy(Number(minutes.value))),
     feedback("Extend"),
   );
+  const chairedNote = h(
+    "p",
+    { class: "hint", hidden: true },
+    "Chaired: the phase has no deadline, so there is nothing to pause or extend. The chair resolves it (Reveal all orders on the projector view, or Resolve now); turn chairing off to give it a deadline again.",
+  );
+  const extend = h("div", {}, extendRow);
 
   // Offered once a phase has been adjudicated: there is nothing to correct before.
   const corrPower = h("select", { "aria-label": "power whose orders are corrected" });
@@ -107,6 +121,23 @@ export function gmPanel(ctx: GameCtx): Panel {
     }
   });
   const picker = powerPicker(ctx, corrPower);
+  let seatsDrawn: string | null = null;
+  const seatPicker = (v: GameView) => {
+    const key = JSON.stringify(v.seatList.map((x) => [x.index, x.name, x.player]));
+    if (key === seatsDrawn) return;
+    seatsDrawn = key;
+    const chosen = seat.value;
+    fill(
+      seat,
+      v.seatList.map((x) =>
+        h(
+          "option",
+          { value: String(x.index), selected: String(x.index) === chosen },
+          `${x.name}: ${x.player ?? "free"}`,
+        ),
+      ),
+    );
+  };
   const correction = h(
     "div",
     { hidden: true },
@@ -136,17 +167,25 @@ export function gmPanel(ctx: GameCtx): Panel {
       ),
     ),
   );
-  const seat = h("input", { type: "number", min: "0", value: "0", "aria-label": "seat" });
+  const seat = h("select", { id: "gm-replace-seat" });
   const user = h("input", {
+    id: "gm-replace-user",
     "aria-label": "user name",
-    placeholder: "user name (empty: new invitation)",
+    placeholder: "empty: open the seat with a new invitation",
   });
   const replace = [
     h("h3", {}, "Replace a player"),
     h(
+      "p",
+      { class: "hint" },
+      "Gives a seat to another user at once (their user name), or opens it with a new invitation for one seat (name left empty). The player who held it becomes an observer; both are told.",
+    ),
+    h(
       "div",
-      { class: "row" },
+      { class: "row wrap" },
+      h("label", { for: "gm-replace-seat" }, "Seat"),
       seat,
+      h("label", { for: "gm-replace-user" }, "New player (user name)"),
       user,
       btn(
         "Replace",
@@ -198,6 +237,7 @@ export function gmPanel(ctx: GameCtx): Panel {
     { class: "gm" },
     h("h3", {}, words.phase === "turn" ? "Turn" : "Phase"),
     h("div", { class: "row wrap" }, start, pause, resume, resolveNow, chair, feedback("phase")),
+    chairedNote,
     extend,
     received,
     gm.corrections ? [correction, replace] : null,
@@ -239,22 +279,43 @@ export function gmPanel(ctx: GameCtx): Panel {
           )
         : null;
       const v = ctx.view();
-      start.hidden = v.state !== "forming";
-      pause.hidden = v.state !== "open";
-      resume.hidden = v.state !== "paused";
-      resolveNow.hidden = v.state !== "open";
       if (chair && state) {
         chaired = state.chaired;
         setText(chair, chaired ? "Chaired: on (turn off)" : "Chaired: off (turn on)");
       }
-      extend.hidden = v.state !== "open" && v.state !== "paused";
+      // A chaired phase has no deadline (the chair resolves it): no clock to pause or move.
+      const clocked = !(chair && chaired);
+      start.hidden = v.state !== "forming";
+      pause.hidden = v.state !== "open" || !clocked;
+      resume.hidden = v.state !== "paused";
+      resolveNow.hidden = v.state !== "open";
+      chairedNote.hidden = clocked || v.state !== "open";
+      extend.hidden = (v.state !== "open" && v.state !== "paused") || !clocked;
+      const length = phaseMinutes(v);
+      const key = `${v.phase}:${length}`;
+      if (key !== extendFor) {
+        extendFor = key;
+        for (const x of shares) {
+          const n = Math.max(1, Math.round(length * x.part));
+          x.b.dataset.minutes = String(n);
+          setText(x.b, `+${x.label} phase (${duration(n)})`);
+        }
+        minutes.value = String(Math.max(1, Math.round(length / 4)));
+      }
       received.hidden = !state?.received;
       if (state?.received) {
+        const sent = new Set(state.received.map((r) => r.power));
         setText(
           received,
-          `Orders received: ${state.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; to order: ${v.toOrder.map(ctx.name).join(", ") || "nobody"}`,
+          `Orders received: ${state.received.map((r) => `${ctx.name(r.power)}${r.final ? " (final)" : ""}`).join(", ") || "none"}; still to order: ${
+            v.toOrder
+              .filter((p) => !sent.has(p))
+              .map(ctx.name)
+              .join(", ") || "nobody"
+          }`,
         );
       }
+      seatPicker(v);
       correction.hidden = v.phaseIndex === 0;
       picker(v);
       invites.update(JSON.stringify(v.invites ?? []), () =>
@@ -274,6 +335,26 @@ export function gmPanel(ctx: GameCtx): Panel {
       seats.update(v);
     },
   };
+}
+
+/** The open phase's length in minutes, as the game's options set it for its kind. */
+export function phaseMinutes(v: Pick<GameView, "phase" | "options">): number {
+  const d = v.options.deadlines;
+  const unit = d.unit === "minutes" ? 1 : d.unit === "hours" ? 60 : 1440;
+  const type = /^[A-Z]\d+([MRA])$/.exec(v.phase ?? "")?.[1];
+  const n = type === "R" ? d.retreats : type === "A" ? d.adjustments : d.movement;
+  return n * unit;
+}
+
+/** Minutes as a GM reads them: `6 min`, `1 h 30 min`, `2 d 6 h`. */
+export function duration(min: number): string {
+  if (min < 60) return `${min} min`;
+  if (min < 1440) {
+    const m = min % 60;
+    return `${Math.floor(min / 60)} h${m ? ` ${m} min` : ""}`;
+  }
+  const hrs = Math.round((min % 1440) / 60);
+  return `${Math.floor(min / 1440)} d${hrs ? ` ${hrs} h` : ""}`;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
-import { drawnResults, palette } from "./board.ts";
+import { drawnResults, geometry, palette } from "./board.ts";
 import { fill, h } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
-import { missedPowers, missedWords } from "./parts.ts";
+import { missedPowers, missedWords, unorderedBuilds } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";
 
 /*
@@ -58,10 +58,72 @@ export function outcomeList(
   );
 }
 
+interface Correction {
+  at: string;
+  reason: string;
+}
+
+/**
+ * A phase the GM corrected after it was published (seed 002 VIII(1)): when, and the GM's
+ * reason, each time; the results shown are the corrected ones.
+ */
+function correctionNote(list: readonly Correction[] | undefined): HTMLElement | null {
+  if (!list?.length) return null;
+  return h(
+    "div",
+    { class: "msg info correction", role: "note", "data-corrected": String(list.length) },
+    h("strong", {}, "Corrected by the GM"),
+    h(
+      "ul",
+      {},
+      list.map((c) =>
+        h(
+          "li",
+          {},
+          h("time", { datetime: c.at }, new Date(c.at).toLocaleString()),
+          `: ${c.reason.trim() || "no reason given"}`,
+        ),
+      ),
+    ),
+    h(
+      "p",
+      {},
+      "The results below replace the ones first published; the board from here on follows them.",
+    ),
+  );
+}
+
+/** The builds left unordered in an adjustment phase: waived, said by power. */
+function waivedList(
+  list: readonly { power: string; due: number; missing: number }[],
+  name: (p: string) => string,
+): HTMLElement | null {
+  if (list.length === 0) return null;
+  return h(
+    "div",
+    { class: "outcomes" },
+    list.map((w) =>
+      h(
+        "section",
+        { class: "nmr", "data-waived": w.power },
+        h("h4", {}, name(w.power)),
+        h(
+          "p",
+          { class: "nmr-note" },
+          `${w.due} build${w.due === 1 ? "" : "s"} due, ${w.due - w.missing} ordered: ${w.missing === 1 ? "1 build" : `${w.missing} builds`} not ordered, waived`,
+        ),
+      ),
+    ),
+  );
+}
+
 export function historyPanel(ctx: GameCtx): Panel {
   const { id, name } = ctx;
   const el = h("div", {});
   let record: GameRecord | null = null;
+  let homes: Record<string, string | null | undefined> = {};
+  /** The GM's corrections per phase index (public `phase_corrected` events), oldest first. */
+  let corrections = new Map<number, Correction[]>();
   let index = -1;
   const show = () => {
     if (!record) return;
@@ -79,7 +141,11 @@ export function historyPanel(ctx: GameCtx): Panel {
       "select",
       { "aria-label": "phase" },
       record.phases.map((p, i) =>
-        h("option", { value: String(i), selected: i === index }, `${i + 1}. ${p.phase}`),
+        h(
+          "option",
+          { value: String(i), selected: i === index },
+          `${i + 1}. ${p.phase}${corrections.has(i) ? " (corrected)" : ""}`,
+        ),
       ),
     );
     select.addEventListener("change", () => {
@@ -137,12 +203,14 @@ export function historyPanel(ctx: GameCtx): Panel {
         ),
       ),
       h("p", { class: "hint" }, "← and → step through the phases."),
-      h("h3", {}, `${ph.phase}: results`),
+      correctionNote(corrections.get(index)),
+      h("h3", {}, `${ph.phase}: results${corrections.has(index) ? " (as corrected)" : ""}`),
       outcomeList(ph.results, name, undefined, {
         // A retreat phase's choices were set by the phase before it (its dislodged units).
         powers: missedPowers(ph, index > 0 ? record.phases[index - 1]!.dislodged : undefined),
         phase: ph.phase,
       }),
+      waivedList(unorderedBuilds(ph, before, homes), name),
       ph.dislodged && Object.keys(ph.dislodged).length
         ? h(
             "div",
@@ -182,7 +250,27 @@ export function historyPanel(ctx: GameCtx): Panel {
     el,
     async show() {
       const before = record?.phases.length ?? 0;
-      record = await get<GameRecord>(`${ctx.base}/record`);
+      const [rec, events] = await Promise.all([
+        get<GameRecord>(`${ctx.base}/record`),
+        get<{ kind: string; at: string; data: Record<string, unknown> }[]>(
+          `${ctx.base}/events`,
+        ).catch(() => []),
+      ]);
+      record = rec;
+      corrections = new Map();
+      for (const e of events) {
+        if (e.kind !== "phase_corrected" || typeof e.data.index !== "number") continue;
+        const list = corrections.get(e.data.index) ?? [];
+        list.push({ at: e.at, reason: String(e.data.reason ?? "") });
+        corrections.set(e.data.index, list);
+      }
+      // Whose home each centre is (the map's), to tell the builds a power left unordered.
+      if (Object.keys(homes).length === 0) {
+        const map = await geometry(record.variant).catch(() => null);
+        homes = Object.fromEntries(
+          Object.entries(map?.provinces ?? {}).map(([id, p]) => [id, p.home]),
+        );
+      }
       if (record.phases.length !== before) index = record.phases.length - 1;
       show();
     },

@@ -54,6 +54,68 @@ export function orderProvince(order: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/**
+ * What a power's orders understood do of its adjustments: builds (a waive counts, as a build
+ * given up on purpose) and removals.
+ */
+export function adjustmentsOrdered(
+  orders: readonly { power: string; text: string }[],
+  power: string,
+): { builds: number; removals: number } {
+  const mine = orders.filter((o) => o.power === power).map((o) => o.text);
+  return {
+    builds: mine.filter((t) => /^(?:build|waive)\b/i.test(t)).length,
+    removals: mine.filter((t) => /^remove\b/i.test(t)).length,
+  };
+}
+
+/**
+ * Whether a power's adjustment is builds or removals: the legal view's `counts` say how many
+ * orders it gives either way (a positive count), its choices say which.
+ */
+function removing(legal: LegalView, power: string): boolean {
+  return legal.units.some((u) => u.power === power && u.orders.some((o) => o.kind === "remove"));
+}
+
+/** A power's adjustment as a signed number: builds due (+) or removals owed (−). */
+export function signedDue(legal: LegalView, power: string): number {
+  const n = Math.abs(legal.counts[power] ?? 0);
+  return removing(legal, power) ? -n : n;
+}
+
+/**
+ * An adjustment set that leaves builds or removals unordered, said as the player must hear
+ * it before sending it final (the judge accepts it: builds not ordered are waived, removals not
+ * ordered are chosen by the civil-disorder rule); null when every one is ordered.
+ */
+export function shortAdjustments(
+  legal: LegalView | null,
+  orders: readonly { power: string; text: string }[],
+  powers: readonly string[],
+  name: (p: string) => string,
+): string | null {
+  if (legal?.type !== "A") return null;
+  const said: string[] = [];
+  for (const p of powers) {
+    const due = signedDue(legal, p);
+    const done = adjustmentsOrdered(orders, p);
+    if (due > done.builds) {
+      const n = due - done.builds;
+      said.push(
+        `${name(p)}: ${plural(due, "build")} due, ${done.builds} ordered; ${n === 1 ? "1 build" : `${n} builds`} will be waived`,
+      );
+    } else if (-due > done.removals) {
+      const n = -due - done.removals;
+      said.push(
+        `${name(p)}: ${plural(-due, "removal")} due, ${done.removals} ordered; the rules will remove ${plural(n, "unit")} for you (civil disorder)`,
+      );
+    }
+  }
+  return said.length ? said.join(". ") : null;
+}
+
 /** The places a choice is clicked through: the target; or the unit helped, then its goal. */
 const steps = (c: LegalChoice): (string | undefined)[] =>
   c.from !== undefined ? [c.from, c.target ?? c.from] : [c.target];
@@ -177,7 +239,11 @@ export class OrderPad {
 
   private select(u: LegalUnit | null, kind: string | null = null): void {
     this.unit = u;
-    this.kind = kind;
+    // A build site or a unit to remove has one kind of order: offer its choices at once
+    // (army or fleet, or the removal), so a click on a home centre is a build a click away.
+    const kinds = new Set(u?.orders.map((o) => o.kind) ?? []);
+    const only = kinds.size === 1 ? [...kinds][0]! : null;
+    this.kind = kind ?? (only === "build" || only === "remove" ? only : null);
     this.picks = [];
     this.render();
   }
@@ -198,13 +264,29 @@ export class OrderPad {
       const p = orderProvince(o.text);
       if (p) current.set(`${o.power}:${p}`, o.text);
     }
-    const counts = Object.entries(legal.counts).map(([p, n]) =>
-      h(
-        "p",
-        { class: "hint" },
-        `${this.name(p)}: ${n > 0 ? `${n} build(s) due` : `${-n} unit(s) to remove`}`,
-      ),
-    );
+    const due = Object.keys(legal.counts).map((p) => [p, signedDue(legal, p)] as const);
+    const counts = [
+      due.map(([p, n]) => {
+        const done = adjustmentsOrdered(this.orders, p);
+        return h(
+          "p",
+          { class: "hint", "data-due": p },
+          n > 0
+            ? `${this.name(p)}: ${plural(n, "build")} due, ${done.builds} ordered.`
+            : `${this.name(p)}: ${plural(-n, "unit")} to remove, ${done.removals} ordered.`,
+        );
+      }),
+      due.some(([, n]) => n > 0)
+        ? h(
+            "p",
+            { class: "hint" },
+            "To build, click an empty home centre on the map (or a site here), then army or fleet.",
+          )
+        : null,
+      due.some(([, n]) => n < 0)
+        ? h("p", { class: "hint" }, "To remove, click the unit on the map (or here).")
+        : null,
+    ];
     fill(
       this.unitsEl,
       counts,
@@ -219,7 +301,10 @@ export class OrderPad {
             "aria-pressed": this.unit === u ? "true" : "false",
             onclick: () => this.select(this.unit === u ? null : u),
           },
-          u.label,
+          // Several powers on one pad (a sandbox): a waive names whose build it gives up.
+          u.location === "waive" && Object.keys(legal.counts).length > 1
+            ? `${this.name(u.power)}: ${u.label}`
+            : u.label,
           cur ? h("small", {}, ` ${cur.replace(/^(?:build\s+)?\S+\s+\S+\s*/, "") || cur}`) : null,
         );
       }),
@@ -228,7 +313,13 @@ export class OrderPad {
     if (!u) {
       fill(this.actionsEl);
       fill(this.choicesEl);
-      this.opts.onSelect?.([], []);
+      // Adjustments: the build sites and the units that may be removed, outlined on the map.
+      this.opts.onSelect?.(
+        [],
+        legal.type === "A"
+          ? legal.units.filter((x) => x.location !== "waive").map((x) => x.province)
+          : [],
+      );
       return;
     }
     const kinds = [...new Set(u.orders.map((o) => o.kind))];
@@ -258,7 +349,11 @@ export class OrderPad {
         ? this.picks.length === 0
           ? "click the unit to help on the map, or choose:"
           : "now where it goes, or choose:"
-        : "click the target on the map, or choose:";
+        : this.kind === "build"
+          ? `build in ${u.province}: choose`
+          : this.kind === "remove"
+            ? "remove this unit:"
+            : "click the target on the map, or choose:";
     fill(
       this.choicesEl,
       this.kind

@@ -2,7 +2,7 @@ import { ApiError, get, post } from "./api.ts";
 import { drawnOrders } from "./board.ts";
 import { append, fill, h, message } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
-import { OrderPad, refusal } from "./orderpad.ts";
+import { OrderPad, refusal, shortAdjustments } from "./orderpad.ts";
 import { possibleCommands } from "./parts.ts";
 import type { LegalView, LineDiag } from "./types.ts";
 
@@ -176,7 +176,49 @@ export function ordersPanel(ctx: GameCtx): Panel {
           { type: "button", class: "secondary", onclick: () => void sendSet(false) },
           "Save preliminary",
         ),
-        h("button", { type: "button", onclick: () => void sendSet(true) }, "Submit final"),
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: () => {
+              // Builds or removals left unordered: lawful, but never done silently.
+              const short = shortAdjustments(legal, pad.orders, mine, c.name);
+              if (!short) {
+                void sendSet(true);
+                return;
+              }
+              const yes = h(
+                "button",
+                { type: "button", onclick: () => void sendSet(true) },
+                "Submit final anyway",
+              );
+              fill(
+                status,
+                h(
+                  "div",
+                  { class: "msg error confirm", role: "alertdialog", "aria-label": "confirm" },
+                  h("p", {}, `${short}. Submit these orders as final?`),
+                  h(
+                    "div",
+                    { class: "row" },
+                    yes,
+                    h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "secondary",
+                        onclick: () => fill(status, message("Not sent: go on ordering.", "info")),
+                      },
+                      "Go back",
+                    ),
+                  ),
+                ),
+              );
+              yes.focus();
+            },
+          },
+          "Submit final",
+        ),
       ),
       after: null,
       async load(sets) {
@@ -344,10 +386,46 @@ export async function receivedSets(ctx: GameCtx): Promise<HTMLElement> {
   );
 }
 
+/**
+ * A set's lines as the player saw them answered: each line the judge refused marked ✗ with
+ * the reason the player read (its diagnostic when sent); without diagnostics, the lines.
+ */
+function linesAsSent(
+  orders: readonly string[],
+  diagnostics: readonly LineDiag[] | undefined,
+): HTMLElement {
+  const lines = diagnostics?.filter((d) => d.kind === "order");
+  if (!lines?.length) return h("pre", { class: "report" }, h("code", {}, orders.join("\n")));
+  return h(
+    "ul",
+    { class: "diags verdicts", "aria-label": "lines sent" },
+    lines.map((d) =>
+      h(
+        "li",
+        { class: d.ok ? "ok" : "bad", "data-refused": d.ok ? null : "true" },
+        h("span", { class: "mark", "aria-hidden": "true" }, d.ok ? "✓" : "✗"),
+        h("code", {}, d.ok ? (d.order ?? d.text) : d.text),
+        d.ok
+          ? null
+          : [
+              " — ",
+              h("strong", { class: "refusal" }, `refused, ${refusal(d)}`),
+              d.message && d.message !== refusal(d) ? `: ${d.message}` : "",
+            ],
+      ),
+    ),
+  );
+}
+
 /** Order sets as the game master reads them: per power, its lines; who has sent none. */
 export function setList(
   ctx: GameCtx,
-  sets: readonly { power: string; orders: readonly string[]; final?: boolean }[],
+  sets: readonly {
+    power: string;
+    orders: readonly string[];
+    final?: boolean;
+    diagnostics?: readonly LineDiag[];
+  }[],
   missed: readonly string[] = [],
 ): HTMLElement {
   const name = ctx.name;
@@ -363,9 +441,7 @@ export function setList(
           h("strong", {}, name(s.power)),
           s.final === undefined ? null : s.final ? " (final)" : " (preliminary)",
           s.orders.length === 0 ? ": (empty set)" : null,
-          s.orders.length
-            ? h("pre", { class: "report" }, h("code", {}, s.orders.join("\n")))
-            : null,
+          s.orders.length ? linesAsSent(s.orders, s.diagnostics) : null,
         ),
       ),
     missed.length

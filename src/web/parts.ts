@@ -193,9 +193,36 @@ export interface CentreRow {
   units: number;
   /** Centres minus units: builds when positive, removals when negative. */
   due: number;
+  /** A game counted in points (the position's `tally`): the points behind the counts. */
+  points?: { supply: number; units: number };
+  /** A power the viewer may not know of (fog of war): its counts are unknown, not 0. */
+  unknown?: boolean;
 }
 
 export function centreRows(position: BoardPosition): CentreRow[] {
+  if (position.tally) {
+    // A game counted in points: its own supply table, the powers the viewer knows first.
+    return Object.entries(position.tally)
+      .map(
+        ([power, t]): CentreRow =>
+          t
+            ? {
+                power,
+                centres: t.centres,
+                units: t.units,
+                due: t.due,
+                points: { supply: t.supplyPoints, units: t.unitPoints },
+              }
+            : { power, centres: 0, units: 0, due: 0, unknown: true },
+      )
+      .filter((r) => r.unknown || r.centres > 0 || r.units > 0)
+      .sort(
+        (a, b) =>
+          Number(!!a.unknown) - Number(!!b.unknown) ||
+          b.centres - a.centres ||
+          a.power.localeCompare(b.power, undefined, { numeric: true }),
+      );
+  }
   if (!position.centers) return [];
   const powers = new Set([...Object.keys(position.centers), ...Object.keys(position.units)]);
   return [...powers]
@@ -209,6 +236,13 @@ export function centreRows(position: BoardPosition): CentreRow[] {
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A surplus or deficit of supply points (a game counted in points). */
+export function duePointsText(due: number): string {
+  if (due > 0) return `+${plural(due, "point", "points")} to spend`;
+  if (due < 0) return `−${plural(-due, "point", "points")} to give up`;
+  return "balanced";
+}
 
 export function dueText(due: number): string {
   if (due > 0) return `+${plural(due, "build", "builds")}`;
@@ -233,6 +267,38 @@ export function missedPowers(
       continue;
     if (retreat && !(before?.[power] ?? []).some((d) => d.retreats.length > 0)) continue;
     out.add(power);
+  }
+  return out;
+}
+
+/**
+ * The builds a power left unordered in an adjustment phase (waived by the rules, seed 001 §3:
+ * no NMR, so the record names nobody), from the position before it: as many as its centres
+ * exceed its units, at most as many as its own home centres it holds with no unit in them
+ * (`homes`: each province's home power, from the map), less the builds and waives it ordered.
+ * Removals left unordered are in the results already (the rules' choices, without text).
+ */
+export function unorderedBuilds(
+  ph: Pick<PhaseRecord, "phase" | "results">,
+  before: BoardPosition,
+  homes: Readonly<Record<string, string | null | undefined>>,
+): { power: string; due: number; missing: number }[] {
+  if (!/A$/.test(ph.phase)) return [];
+  const occupied = new Set(
+    Object.values(before.units)
+      .flat()
+      .map((u) => (u.split(/\s+/)[1] ?? "").split("/")[0]!),
+  );
+  const out: { power: string; due: number; missing: number }[] = [];
+  for (const [power, centres] of Object.entries(before.centers ?? {})) {
+    const surplus = centres.length - (before.units[power]?.length ?? 0);
+    if (surplus <= 0) continue;
+    const sites = centres.filter((c) => homes[c] === power && !occupied.has(c)).length;
+    const due = Math.min(surplus, sites);
+    const ordered = (ph.results[power] ?? []).filter((r) =>
+      /^(?:build|waive)\b/i.test(r.order ?? ""),
+    ).length;
+    if (due > ordered) out.push({ power, due, missing: due - ordered });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { fill, h, message } from "./dom.ts";
 import { powersOf } from "./game.ts";
 import { outcomeList } from "./history.ts";
 import { OrderPad } from "./orderpad.ts";
-import { splitByPower } from "./split.ts";
+import { splitByPower, unitOwner } from "./split.ts";
 import type { GameRecord, LegalView, LineDiag, ResultJson } from "./types.ts";
 
 /*
@@ -84,7 +84,7 @@ export async function sandboxPage(app: HTMLElement): Promise<void> {
 
   /** The typed orders read by the engine: each line's order as understood, or why not. */
   async function check(t: string): Promise<LineDiag[]> {
-    const split = splitByPower(t, powers);
+    const split = splitByPower(t, powers, (l) => unitOwner(position, l));
     const r = await post<ResultJson>("/api/sandbox/adjudicate", {
       ...position,
       ...(rules !== undefined ? { rules } : {}),
@@ -167,7 +167,7 @@ export async function sandboxPage(app: HTMLElement): Promise<void> {
   };
   const run = async () => {
     try {
-      const split = splitByPower(pad.text, powers);
+      const split = splitByPower(pad.text, powers, (l) => unitOwner(position, l));
       const r = await post<ResultJson>("/api/sandbox/adjudicate", {
         ...position,
         ...(rules !== undefined ? { rules } : {}),

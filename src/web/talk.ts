@@ -393,7 +393,7 @@ export function votesPanel(ctx: GameCtx): Panel {
                       onclick: () =>
                         void act(
                           () => post(`${ctx.base}/votes`, { kind: "draw" }),
-                          "Proposed: a draw of all survivors. Your vote is not cast yet.",
+                          "Proposed: a draw of all survivors. Proposing is your yes; you may change it until the deadline.",
                         ),
                     },
                     "Propose a draw of all survivors",

@@ -257,24 +257,25 @@ describe("around the board in Chromium: chart, press, votes, GM console, GIF", {
     await alice.getByRole("button", { name: "Propose a draw of all survivors" }).click();
     await alice.getByText(/Proposed: a draw of all survivors/).waitFor();
     const mine = alice.locator(".votes li[data-status=open]");
-    assert.match((await mine.textContent()) ?? "", /Your vote: not cast \(counts as no\)/);
+    // Proposing is voting yes (seed 002 IX(5) C): the proposer's vote is cast.
+    assert.match((await mine.textContent()) ?? "", /Your vote: yes/);
     assert.equal(
       await alice.getByRole("button", { name: "Propose a draw of all survivors" }).count(),
       0,
       "no second draw offered while one is open",
     );
     await alice.getByText(/A proposal to end the game is open/).waitFor();
-    await mine.getByRole("button", { name: "yes" }).focus();
+    await mine.getByRole("button", { name: "abstain" }).focus();
     await alice.keyboard.press("Enter");
-    await alice.getByText(/Your vote is now yes/).waitFor();
-    assert.equal(await focused(alice), "yes", "the focus stays on the vote given");
-    assert.match((await mine.locator(".your-vote strong").textContent()) ?? "", /^yes$/);
+    await alice.getByText(/Your vote is now abstain/).waitFor();
+    assert.equal(await focused(alice), "abstain", "the focus stays on the vote given");
+    assert.match((await mine.locator(".your-vote strong").textContent()) ?? "", /^abstain$/);
     assert.equal(
-      await mine.getByRole("button", { name: "yes" }).getAttribute("aria-pressed"),
+      await mine.getByRole("button", { name: "abstain" }).getAttribute("aria-pressed"),
       "true",
     );
     assert.equal(
-      await mine.getByRole("button", { name: "no" }).getAttribute("aria-pressed"),
+      await mine.getByRole("button", { name: "yes" }).getAttribute("aria-pressed"),
       "false",
     );
     await h.docShot(alice, "votes-desktop");

@@ -105,6 +105,17 @@ describe("family games on the web page in Chromium", { timeout: SUITE_MS }, () =
       "a player's map shows only its own units (what the API gave it)",
     );
     assert.equal(drawnPowers.length, 3, "England's three units");
+    // The supply table: England's centres and units with their points, balanced; the other
+    // powers unknown to England (fog of war), never "0 centres".
+    const mine = england.locator('table.centres tr[data-power="3"]');
+    await mine.waitFor();
+    assert.deepEqual(
+      (await mine.locator("td").allTextContents()).map((t) => t.trim()),
+      ["4 (6 pts)", "3 (6 pts)", "balanced"],
+      "four supply centres (of seven areas), balanced on turn 1",
+    );
+    assert.equal(await england.locator("table.centres tr[data-unknown]").count(), 10);
+    await h.docShot(england, "global-supply-desktop");
     // Framed on England's areas; the whole world a click away.
     const viewBox = () => england.locator(".map svg").getAttribute("viewBox");
     const framed = ((await viewBox()) ?? "").split(" ").map(Number);

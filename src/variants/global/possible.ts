@@ -80,9 +80,17 @@ export function possibleCommands(map: GlobalMap, state: GameState, power: PowerI
 }
 
 /**
- * Random legal-looking commands for one power (self-play): every unit moves, supports or
- * stands; surplus is spent; deficits are sometimes left to the moderator (FRU/FDU);
- * relations change now and then. Commands go through the same reader as people's.
+ * Random legal commands for one power (self-play): every unit moves, supports or stands;
+ * surplus is spent; relations change now and then. Commands go through the same reader as
+ * people's, and none is refused, whatever the other powers send:
+ * - A deficit is met by downgrades (DU, judged before the turn's battles, so each one written
+ *   while the deficit lasts stands), and what they cannot meet, or a deficit left alone (three
+ *   times in ten), by the moderator (FRU/FDU). No RU: removals are judged after the turn's
+ *   battles (7.14 "only while still required"), and a unit of the power lost in one can make a
+ *   removal written at the start no longer required, which the adjudicator refuses.
+ * - A power that offers to end a war (DN to an enemy) neither moves into nor supports an
+ *   attack on that enemy's land that turn: the war ends if the enemy declares it too, and a
+ *   move into a neutral's land is refused.
  */
 export function randomCommands(
   map: GlobalMap,
@@ -113,22 +121,27 @@ export function randomCommands(
     for (const c of [...pos.adjustments].sort(() => rng.next() - 0.5)) {
       if (need <= 0) break;
       const [op, a] = c.split(" ");
-      if (used.has(Number(a))) continue;
-      const u = state.units.find((x) => x.area === Number(a))!;
-      const gain = op === "DU" ? 1 : UNIT_POINTS[u.kind];
+      if (op !== "DU" || used.has(Number(a))) continue;
       out.push(c);
       used.add(Number(a));
-      need -= gain;
+      need -= 1;
     }
   }
-  for (const { unit, moves, supports } of pos.units) {
+  // The relation command first: a war this power offers to end may end this turn.
+  const relation = rng.next() < 0.15 && pos.relations.length > 0 ? rng.pick(pos.relations) : null;
+  const peace = /^DN (\d+)$/.exec(relation ?? "");
+  const enemy = peace && relationOf(state.relations, power, Number(peace[1])) === "war";
+  const safe = (a: AreaId) => !enemy || state.owners[a] !== Number(peace![1]);
+  for (const { unit, moves: all, supports: allSupports } of pos.units) {
     if (used.has(unit.area)) continue;
+    const moves = all.filter(safe);
+    const supports = allSupports.filter((c) => safe(Number(c.split(" ")[2])));
     const x = rng.next();
     if (x < 0.65 && moves.length > 0) out.push(`MO ${unit.area} ${rng.pick(moves)}`);
     else if (x < 0.85 && supports.length > 0) out.push(rng.pick(supports));
     used.add(unit.area);
   }
-  if (rng.next() < 0.15 && pos.relations.length > 0) out.push(rng.pick(pos.relations));
+  if (relation) out.push(relation);
   if (rng.next() < 0.2) {
     const spies = new Set<AreaId>();
     while (spies.size < map.data.spies) spies.add(rng.pick(map.areas).id);

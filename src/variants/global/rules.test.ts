@@ -172,6 +172,36 @@ describe("family hosting: the judge's stored JSON", () => {
     }
   });
 
+  test("the supply table: centres are areas with supply value, every power starts balanced, the others unknown to a player", () => {
+    const s = globalRules.setup(1);
+    const gm = globalHosting.shown(s, { kind: "gm" });
+    for (const p of worldMap.powers) {
+      const t = gm.tally[String(p.id)];
+      assert.ok(t, `the GM knows ${p.name}`);
+      assert.equal(t.due, 0, `${p.name} starts balanced (${JSON.stringify(t)})`);
+      assert.equal(t.supplyPoints, t.unitPoints);
+    }
+    // England (3): seven areas owned, four of them supply centres (6 points), three units.
+    assert.equal(gm.centers["3"]?.length, 7, "seven areas owned");
+    assert.deepEqual(gm.tally["3"], {
+      centres: 4,
+      units: 3,
+      supplyPoints: 6,
+      unitPoints: 6,
+      due: 0,
+    });
+    const own = globalHosting.shown(s, { kind: "player", powers: ["3"] });
+    assert.deepEqual(own.tally["3"], gm.tally["3"], "a player knows its own supply");
+    assert.deepEqual(
+      Object.entries(own.tally)
+        .filter(([, t]) => t === null)
+        .map(([p]) => p)
+        .sort((a, b) => Number(a) - Number(b)),
+      ["1", "2", "4", "5", "6", "7", "8", "9", "10", "11"],
+      "and none of the others': unknown, not 0",
+    );
+  });
+
   test("Age of Discovery: the start, each turn (spies, knowledge), the opening report", () => {
     let s = discoveryHosting.load(discoveryHosting.store(discoveryRules.setup(4, 9)), options);
     let position: Record<string, unknown> = discovery.start(4, 9);

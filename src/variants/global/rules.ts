@@ -21,7 +21,7 @@ import {
 } from "./position.ts";
 import { randomCommands } from "./possible.ts";
 import { turnReport } from "./report.ts";
-import { initialState } from "./state.ts";
+import { initialState, tallyOf } from "./state.ts";
 import {
   type AreaId,
   type GameState,
@@ -142,7 +142,12 @@ export interface FamilyHosting<State> {
   shown(
     state: State,
     viewer: Viewer,
-  ): { units: Record<string, string[]>; centers: Record<string, string[]> };
+  ): {
+    units: Record<string, string[]>;
+    centers: Record<string, string[]>;
+    /** Per power: supply centres, units, their points and the surplus; null: not seen. */
+    tally: Record<string, ReturnType<typeof tallyOf> | null>;
+  };
   /** The whole map of a game whose map is made for it, for the moderator only. */
   moderatorMap?(state: State): Json;
 }
@@ -369,7 +374,12 @@ export function familyHosting<X>(
       const centers: Record<string, string[]> = {};
       for (const [area, p] of Object.entries(s.game.owners))
         if (see(p)) centers[String(p)] = [...(centers[String(p)] ?? []), area];
-      return { units, centers };
+      // The supply table's counts: centres are owned areas with supply value; a power the
+      // viewer may not see is unknown (null), not 0.
+      const tally: Record<string, ReturnType<typeof tallyOf> | null> = {};
+      for (const p of s.map.powers)
+        tally[String(p.id)] = see(p.id) ? tallyOf(s.map, s.game, p.id) : null;
+      return { units, centers, tally };
     },
     ...(moderatorMap ? { moderatorMap: (s: FamilyState<X>) => moderatorMap(s) } : {}),
   };

@@ -61,6 +61,31 @@ export function unitPointsOf(units: readonly Unit[], power: PowerId): number {
 }
 
 /**
+ * A power's supply as a table or a legend counts it: its supply centres (owned areas with a
+ * supply value; other land it owns is no centre) and units, each with its points, and the
+ * surplus (+) or deficit (−) of supply points over unit points (what 7.1-7.5 and 7.10-7.14
+ * let it spend or make it give up).
+ */
+export function tallyOf(
+  map: GlobalMap,
+  state: GameState,
+  power: PowerId,
+): { centres: number; units: number; supplyPoints: number; unitPoints: number; due: number } {
+  let centres = 0;
+  for (const [a, o] of Object.entries(state.owners))
+    if (o === power && (map.area(Number(a))?.supply ?? 0) > 0) centres++;
+  const supply = supplyPoints(map, state, power);
+  const unitPoints = unitPointsOf(state.units, power);
+  return {
+    centres,
+    units: state.units.filter((u) => u.power === power).length,
+    supplyPoints: supply,
+    unitPoints,
+    due: supply - unitPoints,
+  };
+}
+
+/**
  * Victory points (section 6): 1 per land area owned and per sea area occupied, plus the
  * supply-centre value of each owned area, plus 5 per capital owned.
  */
