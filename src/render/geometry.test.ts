@@ -133,6 +133,18 @@ for (const id of MAPPED) {
               Math.abs(x1 - l.x) <= hw + 0.1 && Math.abs(y1 - l.y) <= hh + 0.1,
               `${p.id}'s leader starts at its name`,
             );
+            const [, , x2, y2] = l.leader;
+            for (let t = 0.05; t < 1; t += 0.05) {
+              const x = x1 + (x2 - x1) * t;
+              const y = y1 + (y2 - y1) * t;
+              for (const m of built.labels) {
+                if (m.id === l.id) continue;
+                const across =
+                  Math.abs(m.x - x) < textWidth(m.text, m.size) / 2 &&
+                  Math.abs(m.y - y) < m.size * 0.55;
+                assert.ok(!across, `${p.id}'s leader crosses ${m.id}'s name`);
+              }
+            }
           } else {
             assert.ok(built.raster.boxIn(index, l.x, l.y, hw, hh), `${p.id}'s name box inside it`);
           }

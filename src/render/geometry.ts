@@ -994,8 +994,13 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
           const j = raster.at(x, y);
           if (!raster.boxIn(j, x, y, hw, hh) || !boxFree(x, y, hw, hh)) continue;
           if (!clearOfMarker(x, y)) continue;
+          const line = lineTo(x, y);
+          // The line crosses no name already placed; names placed later keep off it.
+          const along = pointsAlong(line, fontSize * 0.5);
+          if (!along.every(([ax, ay]) => labelFree(ax, ay, 0.5, 0.5))) continue;
           placed = { text, x, y };
-          leader = lineTo(x, y);
+          leader = line;
+          for (const [ax, ay] of along) placedBoxes.push([ax, ay, 0.5, 0.5]);
           break;
         }
       }
@@ -1368,6 +1373,14 @@ const round = (v: number) => Math.round(v * 10) / 10;
 
 /** The sizes (of the map's font) a name is tried at before it gives way to a unit. */
 const SMALLER = [1, 0.85, 0.7, 0.6, 0.5];
+
+/** Points along a line x1 y1 x2 y2 about `step` apart, its ends excluded. */
+function pointsAlong([x1, y1, x2, y2]: [number, number, number, number], step: number): Point[] {
+  const n = Math.max(1, Math.ceil(Math.hypot(x2 - x1, y2 - y1) / step));
+  const out: Point[] = [];
+  for (let k = 1; k < n; k++) out.push([x1 + ((x2 - x1) * k) / n, y1 + ((y2 - y1) * k) / n]);
+  return out;
+}
 
 /** The sizes (of the map's font) a zoomed-in name is tried at. */
 const ZOOM_SIZES = [0.85, 0.7, 0.6, 0.5, 0.4, 0.33];
