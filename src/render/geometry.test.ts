@@ -91,10 +91,12 @@ for (const id of MAPPED) {
       }
       for (const l of built.labels) {
         if (l.id.startsWith("_")) continue;
+        // The one exception (normalNames): a name outside, led to its province by a line.
+        const at = l.leader ? ([l.leader[2], l.leader[3]] as const) : ([l.x, l.y] as const);
         assert.equal(
-          built.raster.at(l.x, l.y),
+          built.raster.at(...at),
           built.ids.indexOf(l.id),
-          `${l.id}'s name "${l.text}" is outside it`,
+          `${l.id}'s name "${l.text}" is outside it${l.leader ? " (its leader ends outside it)" : ""}`,
         );
       }
       for (let i = 0; i < built.labels.length; i++) {
@@ -105,6 +107,69 @@ for (const id of MAPPED) {
         }
       }
     });
+
+    if (id === "europe1935") {
+      it("writes no name smaller than normal, each inside its province or led to it by a line, clear of every unit and marker", () => {
+        const fs = g.fontSize ?? g.width / 100;
+        const unitR = fs * 0.9;
+        const markR = fs * 0.35;
+        const led: string[] = [];
+        for (const p of variant.map.provinces) {
+          const l = built.labels.find((x) => x.id === p.id);
+          assert.ok(l, `${p.id} has a name`);
+          assert.ok(l.size >= fs, `${p.id}'s name "${l.text}" at ${l.size} < ${fs}`);
+          assert.equal(l.minZoom, undefined, `${p.id}'s name shown at the whole map`);
+          const hw = textWidth(l.text, l.size) / 2;
+          const hh = l.size * 0.55;
+          const index = built.ids.indexOf(p.id);
+          if (l.leader) {
+            led.push(p.id);
+            const cell = built.raster.at(l.x, l.y);
+            assert.notEqual(cell, index, `${p.id}'s led name stands outside it`);
+            assert.ok(built.raster.boxIn(cell, l.x, l.y, hw, hh), `${p.id}'s name in one cell`);
+            assert.equal(built.raster.at(l.leader[2], l.leader[3]), index, `${p.id}'s leader`);
+            const [x1, y1] = l.leader;
+            assert.ok(
+              Math.abs(x1 - l.x) <= hw + 0.1 && Math.abs(y1 - l.y) <= hh + 0.1,
+              `${p.id}'s leader starts at its name`,
+            );
+            const [, , x2, y2] = l.leader;
+            for (let t = 0.05; t < 1; t += 0.05) {
+              const x = x1 + (x2 - x1) * t;
+              const y = y1 + (y2 - y1) * t;
+              for (const m of built.labels) {
+                if (m.id === l.id) continue;
+                const across =
+                  Math.abs(m.x - x) < textWidth(m.text, m.size) / 2 &&
+                  Math.abs(m.y - y) < m.size * 0.55;
+                assert.ok(!across, `${p.id}'s leader crosses ${m.id}'s name`);
+              }
+            }
+          } else {
+            assert.ok(built.raster.boxIn(index, l.x, l.y, hw, hh), `${p.id}'s name box inside it`);
+          }
+          for (const [q, pg] of Object.entries(g.provinces)) {
+            const clear = (x: number, y: number, r: number) =>
+              Math.abs(x - l.x) >= hw + r - 0.01 || Math.abs(y - l.y) >= hh + r - 0.01;
+            assert.ok(clear(pg.unit[0], pg.unit[1], unitR), `${q}'s unit over ${p.id}'s name`);
+            if (pg.centerMark) {
+              assert.ok(
+                clear(pg.centerMark[0], pg.centerMark[1], markR),
+                `${q}'s centre marker over ${p.id}'s name`,
+              );
+            }
+          }
+        }
+        // Led names are the last resort: the crowded centre's smallest provinces only.
+        assert.ok(led.length <= 25, `${led.length} names led by a line: ${led.join(" ")}`);
+        for (const p of ["rom", "apu", "nap", "mon", "gib"]) {
+          assert.ok(
+            built.labels.some((l) => l.id === p && l.size >= fs),
+            `${p} at full size`,
+          );
+        }
+      });
+    }
 
     it("draws no unit over a name: every unit spot and coast spot clear of every name", () => {
       assert.deepEqual(namesUnderUnits(built), [], "names a unit would cover");

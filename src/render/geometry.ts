@@ -112,6 +112,14 @@ export interface GeometrySpec {
    * full name where it fits.
    */
   uniformLabels?: boolean;
+  /**
+   * No province name smaller than `fontSize` at the whole-map view: where even the
+   * abbreviation does not fit inside a province beside (or, its unit moved, away from) its
+   * unit, it is written at the normal size outside, wholly within one neighbouring cell (a
+   * sea first), clear of every unit, name and marker, with a leader line to the province's
+   * pole of inaccessibility (docs/maps.md). Off: such a name is written smaller instead.
+   */
+  normalNames?: boolean;
 }
 
 /** A province as the map needs it. */
@@ -194,6 +202,11 @@ export interface BuiltMap {
     minZoom?: number;
     /** The zoom from which the province's zoomed-in name (zoomLabels) replaces this one. */
     maxZoom?: number;
+    /**
+     * A name written outside its province (`normalNames`): the line from the name's box to
+     * the province's pole of inaccessibility, x1 y1 x2 y2 (the second end inside it).
+     */
+    leader?: [number, number, number, number];
   }[];
   /**
    * The full names of provinces that show only an abbreviation or a number: written smaller,
@@ -810,6 +823,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       neutral: boolean;
       minZoom?: number;
       maxZoom?: number;
+      leader?: [number, number, number, number];
     }
   >();
   const boxOfLabel = new Map<string, [number, number, number, number]>();
@@ -871,7 +885,7 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
         // No room beside the unit: the name (smaller if need be) where it fits, and the unit
         // moved to the best spot left.
         const text = id.toUpperCase();
-        for (const k of SMALLER) {
+        for (const k of spec.normalNames ? [1] : SMALLER) {
           if (placed) break;
           const sz = fontSize * k;
           const hw = textWidth(text, sz) / 2;
@@ -921,6 +935,75 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
           }
         }
       };
+      let leader: [number, number, number, number] | undefined;
+      if (!placed && prov && spec.normalNames) {
+        // Last resort, no name smaller than normal: the abbreviation at the normal size
+        // outside, wholly in one other cell (a sea first), clear of every unit, name and
+        // marker spot, nearest the province, with a leader line to its pole.
+        const text = id.toUpperCase();
+        const hw = textWidth(text, fontSize) / 2;
+        // The leader ends at the province's point nearest the name among those well inside
+        // it (at least a third of the font from its edge; else its pole of inaccessibility).
+        let pole = px[0] ?? 0;
+        for (const k of px) if ((dist[k] as number) > (dist[pole] as number)) pole = k;
+        const deepAll = px.filter((k) => (dist[k] as number) / scale >= fontSize / 3);
+        const deep = (deepAll.length ? deepAll : [pole])
+          .filter((_, j, a) => j % Math.max(1, Math.floor(a.length / 150)) === 0)
+          .map(toMap);
+        const [qx, qy] = toMap(pole);
+        const isSea = (j: number) => {
+          const jd = ids[j] as string;
+          const jp = byId.get(jd);
+          return jp ? jp.kind === "sea" : !!specOf(jd).water && !specOf(jd).land;
+        };
+        const step = fontSize * 0.25;
+        const reach = fontSize * 8;
+        // The leader for a name at (x, y): from its box's edge to the nearest deep point.
+        const lineTo = (x: number, y: number): [number, number, number, number] => {
+          let best: [number, number, number, number] = [x, y, qx, qy];
+          let len = Number.POSITIVE_INFINITY;
+          for (const [dx, dy] of deep) {
+            const ex = Math.max(x - hw, Math.min(x + hw, dx));
+            const ey = Math.max(y - hh, Math.min(y + hh, dy));
+            const d = Math.hypot(dx - ex, dy - ey);
+            if (d < len) {
+              len = d;
+              best = [ex, ey, dx, dy];
+            }
+          }
+          return best;
+        };
+        const spots: { at: Point; len: number }[] = [];
+        for (let dy = -reach; dy <= reach; dy += step) {
+          for (let dx = -reach; dx <= reach; dx += step) {
+            const at: Point = [qx + dx, qy + dy];
+            const j = raster.at(at[0], at[1]);
+            if (j < 0 || j === i) continue;
+            const [a, b, c, d] = lineTo(at[0], at[1]);
+            // A sea is preferred to land by a font and a half of line.
+            spots.push({ at, len: Math.hypot(c - a, d - b) + (isSea(j) ? 0 : fontSize * 1.5) });
+          }
+        }
+        spots.sort((a, b) => a.len - b.len);
+        const markerR = fontSize * 0.35;
+        const clearOfMarker = (x: number, y: number) =>
+          Math.abs(x - qx) >= hw + markerR * 2 || Math.abs(y - qy) >= hh + markerR * 2;
+        for (const {
+          at: [x, y],
+        } of spots) {
+          const j = raster.at(x, y);
+          if (!raster.boxIn(j, x, y, hw, hh) || !boxFree(x, y, hw, hh)) continue;
+          if (!clearOfMarker(x, y)) continue;
+          const line = lineTo(x, y);
+          // The line crosses no name already placed; names placed later keep off it.
+          const along = pointsAlong(line, fontSize * 0.5);
+          if (!along.every(([ax, ay]) => labelFree(ax, ay, 0.5, 0.5))) continue;
+          placed = { text, x, y };
+          leader = line;
+          for (const [ax, ay] of along) placedBoxes.push([ax, ay, 0.5, 0.5]);
+          break;
+        }
+      }
       if (!placed && prov) inside(true);
       if (!placed && prov) {
         // No room inside for both even small: the abbreviation, small, beside the unit where
@@ -969,7 +1052,13 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
         // A name written small, or under its unit, is for a zoomed-in view (docs/maps.md).
         const small = prov && size < fontSize * 0.99 ? round((1.5 * fontSize) / size) : 0;
         const minZoom = Math.max(small, underUnit ? 2 : 0);
-        labelAt.set(id, { ...placed, size, neutral: !prov, ...(minZoom ? { minZoom } : {}) });
+        labelAt.set(id, {
+          ...placed,
+          size,
+          neutral: !prov,
+          ...(minZoom ? { minZoom } : {}),
+          ...(leader ? { leader: leader.map(round) as [number, number, number, number] } : {}),
+        });
       }
     }
   };
@@ -1237,6 +1326,16 @@ export function buildMap(from: Variant | MapSource, spec: GeometrySpec): BuiltMa
       `<text class="label${l.neutral ? " neutral-label" : ""}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${l.neutral ? "#6b6558" : COLOURS.label}"${l.neutral ? ' font-style="italic"' : ""}${l.maxZoom ? ` data-max-zoom="${l.maxZoom}"` : ""}${l.minZoom ? ` data-min-zoom="${l.minZoom}"` : ""}>${esc(l.text)}</text>`,
   );
   // Hidden unless a zooming client shows them (zoom.ts): pictures keep the abbreviations.
+  // Leader lines (normalNames) under the names, from a name written outside to its province.
+  labelParts.unshift(
+    ...labels.flatMap((l) =>
+      l.leader
+        ? [
+            `<line class="leader" data-province="${esc(l.id)}" x1="${l.leader[0]}" y1="${l.leader[1]}" x2="${l.leader[2]}" y2="${l.leader[3]}" stroke="${COLOURS.label}" stroke-width="${round(fontSize * 0.1)}" stroke-linecap="round" pointer-events="none"/>`,
+          ]
+        : [],
+    ),
+  );
   for (const l of zoomLabels) {
     labelParts.push(
       `<text class="label zoom-name" data-province="${esc(l.id)}" x="${round(l.x)}" y="${round(l.y)}" font-size="${round(l.size)}" text-anchor="middle" dominant-baseline="central" fill="${COLOURS.label}" stroke-width="${round(l.size * 0.22)}" data-min-zoom="${l.minZoom}" display="none">${esc(l.text)}</text>`,
@@ -1274,6 +1373,14 @@ const round = (v: number) => Math.round(v * 10) / 10;
 
 /** The sizes (of the map's font) a name is tried at before it gives way to a unit. */
 const SMALLER = [1, 0.85, 0.7, 0.6, 0.5];
+
+/** Points along a line x1 y1 x2 y2 about `step` apart, its ends excluded. */
+function pointsAlong([x1, y1, x2, y2]: [number, number, number, number], step: number): Point[] {
+  const n = Math.max(1, Math.ceil(Math.hypot(x2 - x1, y2 - y1) / step));
+  const out: Point[] = [];
+  for (let k = 1; k < n; k++) out.push([x1 + ((x2 - x1) * k) / n, y1 + ((y2 - y1) * k) / n]);
+  return out;
+}
 
 /** The sizes (of the map's font) a zoomed-in name is tried at. */
 const ZOOM_SIZES = [0.85, 0.7, 0.6, 0.5, 0.4, 0.33];

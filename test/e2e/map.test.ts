@@ -221,7 +221,7 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
     await docShot(phone, "board-legend-phone");
   });
 
-  test("the 1935 board: no unit over a name as drawn, small names as the zoom grows", async () => {
+  test("the 1935 board: no unit over a name as drawn, the crowded centre's names at the normal size, full names as the zoom grows", async () => {
     const g = await h.api.ok<GameJson>(
       "POST",
       "/api/games",
@@ -262,16 +262,33 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
               );
           }
         }
-        return { out, texts: texts.length, units: units.length };
+        const full = texts.filter((t) => (t.getAttribute("class") ?? "").includes("zoom-name"));
+        return { out, texts: texts.length, units: units.length, full: full.length };
       });
     const whole = await overlaps();
     assert.ok(whole.units >= 40 && whole.texts > 100, `drawn: ${JSON.stringify(whole)}`);
     assert.deepEqual(whole.out, [], "no unit over a name at the whole-map view");
-    // Zoomed into central Europe: more names shown, still none under a unit.
+    // Issue 29: at the default zoom the crowded centre's names are shown, none smaller than a
+    // name of the open country (Ukraine's), as Chromium draws them.
+    const map = page.locator(".game .map svg .labels");
+    const height = async (text: string) => {
+      const t = map.locator("text.label:not(.zoom-name)", { hasText: new RegExp(`^${text}$`) });
+      assert.equal(await t.count(), 1, `one ${text}`);
+      assert.ok(await t.isVisible(), `${text} shown at the default zoom`);
+      return (await t.boundingBox())!.height;
+    };
+    const normal = await height("Ukraine");
+    assert.ok(normal > 3, `a normal name ${normal} px high`);
+    // Rome, Apulia, Naples, Montenegro (MON), Gibraltar, and the others once written small.
+    for (const text of ["ROM", "APU", "NAP", "MON", "GIB", "BEL", "HOL", "SIL", "EDI", "ALB"]) {
+      const px = await height(text);
+      assert.ok(px >= normal - 0.01, `${text} ${px} px high, a normal name ${normal} px`);
+    }
+    // Zoomed into central Europe: full names in place of abbreviations, none under a unit.
     await page.locator(".game .map").focus();
     for (const k of ["+", "+", "+", "ArrowLeft"]) await page.keyboard.press(k);
     const close = await overlaps();
-    assert.ok(close.texts > whole.texts, `small names appear: ${whole.texts} → ${close.texts}`);
+    assert.ok(close.full > whole.full, `full names appear: ${whole.full} → ${close.full}`);
     assert.deepEqual(close.out, [], "none when zoomed either");
     assert.ok(
       apart(
