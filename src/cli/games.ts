@@ -192,13 +192,12 @@ export function cmdPlay(
 ): string {
   const { record, scenario } = readRecordFile(recordPath);
   if (!existsSync(ordersPath)) throw new CliError(`no order file ${ordersPath}`);
-  const orders = readOrderFile(
-    readFileSync(ordersPath, "utf8"),
-    scenario,
-    currentPosition(scenario, record).phase,
-  );
   let next: GameRecord;
   try {
+    // The phase the sheet may be dated for: the record's next (its position read here, so a
+    // position the variant refuses is reported as one, below).
+    const phase = currentPosition(scenario, record).phase;
+    const orders = readOrderFile(readFileSync(ordersPath, "utf8"), scenario, phase);
     next = playPhase(scenario, record, orders);
   } catch (e) {
     if (e instanceof RecordError) throw new CliError(e.message);
