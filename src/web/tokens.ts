@@ -43,7 +43,7 @@ export async function tokenSettings(onLogout: () => void): Promise<HTMLElement> 
       h("h2", {}, "Devices and tokens"),
       h(
         "table",
-        { "aria-label": "your tokens" },
+        { class: "stacked", "aria-label": "your tokens" },
         h(
           "thead",
           {},
@@ -65,9 +65,9 @@ export async function tokenSettings(onLogout: () => void): Promise<HTMLElement> 
               "tr",
               {},
               h("td", {}, t.label, t.current ? " (this browser)" : ""),
-              h("td", {}, day(t.createdAt)),
-              h("td", {}, day(t.lastUsedAt)),
-              h("td", {}, t.expiresAt ? day(t.expiresAt) : "never"),
+              h("td", { "data-label": "Made" }, day(t.createdAt)),
+              h("td", { "data-label": "Last used" }, day(t.lastUsedAt)),
+              h("td", { "data-label": "Expires unused" }, t.expiresAt ? day(t.expiresAt) : "never"),
               h(
                 "td",
                 {},
