@@ -124,7 +124,10 @@ for (const kind of STORE_KINDS) {
       }
       const re = await judge.events(players.russia, g.gameId);
       const told = re.find((e) => e.kind === "press_refused");
-      assert.equal((told?.data as { reason?: string } | undefined)?.reason, "Insults are not published");
+      assert.equal(
+        (told?.data as { reason?: string } | undefined)?.reason,
+        "Insults are not published",
+      );
       const own = await judge.heldPress(players.russia, g.gameId);
       assert.deepEqual(
         own.map((m) => [m.status, m.reason]),

@@ -66,7 +66,8 @@ export const HELP_TEXT = [
   "  JOIN <code> [power]            join a game with its invitation code",
   "  CREATE <ABBR> [rules]          (GM) a new game played by mail (rules: houserules, datc,",
   "                                 global, or discovery with a player count); body lines",
-  '                                 "Name: <the game\'s name>" and "Address: <its address>"',
+  '                                 "Name: <the game\'s name>" and "Address: <its address>";',
+  '                                 "Press review: yes": you approve each player\'s press',
   "  START <ABBR>                   (GM) start the game",
   "  PAUSE <ABBR>                   (GM) pause it",
   "  RESUME <ABBR>                  (GM) resume it",
@@ -501,6 +502,17 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             `"${count}" is not understood after "${rules ?? ""}"`,
             `"CREATE ${abbr} discovery 12" (a player count only for a game family that has a choice), or "CREATE ${abbr} ${rules ?? "houserules"}"`,
           );
+        // "Press review: yes": the GM reviews press before it goes out (seed 002 X(1)).
+        const review = field("press review");
+        if (review !== undefined && !/^(yes|on|no|off)$/i.test(review))
+          return refuse(
+            `"Press review: ${review}" is neither yes nor no`,
+            '"Press review: yes" to approve or refuse each player\'s press before it goes out, or no line (press goes out at once)',
+          );
+        const options =
+          review === undefined
+            ? {}
+            : { options: { press: { review: /^(yes|on)$/i.test(review) } } };
         let game: Awaited<ReturnType<Judge["createGame"]>>;
         try {
           game = await judge.createGame(
@@ -511,8 +523,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
                   variant: family.id,
                   label: abbr,
                   ...(count ? { players: Number(count) } : {}),
+                  ...options,
                 }
-              : { name: field("name") ?? abbr, rules: rules ?? "houserules", label: abbr },
+              : {
+                  name: field("name") ?? abbr,
+                  rules: rules ?? "houserules",
+                  label: abbr,
+                  ...options,
+                },
           );
         } catch (e) {
           if (!(e instanceof JudgeError) || !/rule profile/i.test(e.message)) throw e;
