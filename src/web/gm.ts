@@ -297,6 +297,7 @@ export function gmPanel(ctx: GameCtx): Panel {
     chairedNote,
     extend,
     received,
+    heldSection,
     gm.corrections ? [correction, replace] : null,
     gm.end ? end : null,
     moderatorMap
@@ -315,7 +316,6 @@ export function gmPanel(ctx: GameCtx): Panel {
           ),
         ]
       : null,
-    heldSection,
     h("h3", {}, "Invitations"),
     invites.el,
     seats.el,
