@@ -195,6 +195,9 @@ export class Press extends Room {
   async heldPress(user: User, gameId: string) {
     const g = await this.loadHosted(this.db, gameId);
     const v = this.viewerIn(g, user);
+    if (v.role !== "gm" && !(v.role === "player" && v.seat !== null)) {
+      throw forbidden("only the game's players and its game master have held press");
+    }
     let q = this.db.selectFrom("held_press").selectAll().where("game_id", "=", gameId);
     if (v.role !== "gm") q = q.where("author_user", "=", v.user?.id ?? "");
     const rows = await q.orderBy("n").execute();
