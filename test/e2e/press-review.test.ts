@@ -49,6 +49,14 @@ describe("press review in Chromium", { timeout: 300_000 }, () => {
     await con.getByText("France smells of garlic").waitFor();
     await con.getByText("Press awaiting your review").scrollIntoViewIfNeeded();
     await h.docShot(gm, "gm-press-review-desktop");
+    // A message sent while the console is open appears there without a reload.
+    await h.api.ok(
+      "POST",
+      `/api/games/${id}/press`,
+      { to: "all", body: "A third thought" },
+      h.tokens.bob,
+    );
+    await con.getByText("A third thought").waitFor();
     await con.getByRole("button", { name: "Approve press 1" }).click();
     await con.locator('[data-feedback="Press"]').getByText("Press 1 published: done.").waitFor();
     // A refusal needs its reason: the judge says so, nothing is refused.
@@ -60,6 +68,8 @@ describe("press review in Chromium", { timeout: 300_000 }, () => {
     await con.getByLabel("reason for refusing press 2").fill("no insults, please");
     await con.getByRole("button", { name: "Refuse press 2" }).click();
     await con.locator('[data-feedback="Press"]').getByText("Press 2 refused: done.").waitFor();
+    await con.getByRole("button", { name: "Approve press 3" }).click();
+    await con.locator('[data-feedback="Press"]').getByText("Press 3 published: done.").waitFor();
     await con.getByText("No press is waiting.").waitFor();
 
     const bob = await h.as("bob", DESKTOP);
@@ -69,8 +79,7 @@ describe("press review in Chromium", { timeout: 300_000 }, () => {
     await bob.getByText("Shall we share the Channel?").waitFor();
     assert.equal(await bob.getByText("France smells of garlic").count(), 0, "never delivered");
 
-    await alice.reload();
-    await alice.getByRole("tab", { name: /Press/ }).click();
+    // The author's open page learns of the refusal as it happens.
     await held.getByText("The GM's reason: no insults, please").waitFor();
     assert.equal(await held.locator("li").count(), 1, "the approved one is in its thread now");
     await h.docShot(alice, "press-refused-author-desktop");
