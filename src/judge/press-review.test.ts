@@ -24,11 +24,13 @@ for (const kind of STORE_KINDS) {
         body: "Channel stays empty?",
       });
       assert.equal("held" in sent && sent.held, 1);
-      await judge.sendPress(players.germany, g.gameId, {
+      const second = await judge.sendPress(players.germany, g.gameId, {
         to: "all",
         body: "Hello all",
         kind: "grey",
       });
+      // Germany's first held message, whatever others sent: no count of others' press.
+      assert.equal("held" in second && second.held, 1);
       // Nobody but the author and the GM knows of them: no press, no event.
       for (const who of [players.france, players.italy, null]) {
         assert.deepEqual(await judge.press(who, g.gameId), []);
@@ -45,6 +47,11 @@ for (const kind of STORE_KINDS) {
         [[1, "held", "Channel stays empty?"]],
       );
       assert.deepEqual(await judge.heldPress(players.france, g.gameId), []);
+      assert.deepEqual(
+        (await judge.heldPress(players.germany, g.gameId)).map((m) => m.n),
+        [1],
+        "the author's own numbers",
+      );
       const gmHeld = await judge.heldPress(g.gm, g.gameId);
       assert.deepEqual(
         gmHeld.map((m) => [m.n, m.from, m.status]),

@@ -145,7 +145,9 @@ export class Press extends Room {
         body,
       });
       return {
-        held: n,
+        // The author's own number for it (their 1st, 2nd ... held message): the game's count
+        // of held press is the GM's to know, as row ids are nobody's (numbering.ts).
+        held: await this.ownHeldNumber(trx, g.game.id, v.user!.id, n),
         status: "held" as const,
         kind: input.kind,
         to: recipients,
@@ -203,8 +205,9 @@ export class Press extends Room {
     const rows = await q.orderBy("n").execute();
     const seatName = (power: string | null) =>
       power === null ? "GM" : (g.seats[seatOf(g.seats, power)]?.name ?? power);
-    return rows.map((r) => ({
-      n: Number(r.n),
+    // The GM names them by the game's numbers; a player reads their own, 1 to n.
+    return rows.map((r, i) => ({
+      n: v.role === "gm" ? Number(r.n) : i + 1,
       status: r.status,
       phase: r.phase,
       kind: r.kind,
@@ -257,7 +260,7 @@ export class Press extends Room {
         phase: h.phase,
       });
       await this.emit(trx, gameId, "press_approved", this.authorAudience(authors), {
-        held: n,
+        held: await this.ownHeldNumber(trx, gameId, h.author_user, n),
         to: recipients,
         phase: h.phase,
       });
@@ -285,7 +288,7 @@ export class Press extends Room {
         "press_refused",
         this.authorAudience(this.authorPowers(g, h.author_power)),
         {
-          held: n,
+          held: await this.ownHeldNumber(trx, gameId, h.author_user, n),
           to: parseJson<"all" | string[]>(h.recipients),
           phase: h.phase,
           body: h.body,
@@ -306,6 +309,18 @@ export class Press extends Room {
     if (!h) throw notFound(`no held message ${n} in this game`);
     if (h.status !== "held") throw conflict(`held message ${n} is already ${h.status}`);
     return h;
+  }
+
+  /** The author's own number for the game's held message `n`: their how-manyth it is. */
+  private async ownHeldNumber(trx: Tx, gameId: string, author: string, n: number) {
+    const row = await trx
+      .selectFrom("held_press")
+      .where("game_id", "=", gameId)
+      .where("author_user", "=", author)
+      .where("n", "<=", n)
+      .select((eb) => eb.fn.countAll().as("c"))
+      .executeTakeFirst();
+    return Number(row?.c ?? 0);
   }
 
   /** The powers of the author's seat (the audience of what is said to the author). */

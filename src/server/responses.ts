@@ -317,7 +317,7 @@ export const pressSent = obj({
   held: optional(
     int({
       description:
-        "instead of id where the game's press is reviewed (press.review): the held message's number, awaiting the GM (GET .../press/held)",
+        "instead of id where the game's press is reviewed (press.review): your own number for the held message (your nth held message), awaiting the GM (GET .../press/held)",
     }),
   ),
   status: optional(oneOf(["held"] as const)),
@@ -329,7 +329,10 @@ export const pressSent = obj({
 
 export const heldPressAnswer = many(
   obj({
-    n: int({ description: "the held message's number in the game (1, 2, 3 ...)" }),
+    n: int({
+      description:
+        "for the GM the held message's number in the game (what approve-press and refuse-press take); for its author their own (1, 2, 3 ...)",
+    }),
     status: oneOf(["held", "approved", "refused"] as const),
     phase: text(),
     kind: oneOf(["white", "grey"] as const),
