@@ -131,6 +131,8 @@ const RULES: Record<string, Rule> = {
     who: "player-or-gm",
     body: () => ({ to: "all", body: "hello" }),
   },
+  // Press held for the GM's review: the GM's all, a player's own (src/judge/press-review.test.ts).
+  "GET /api/games/{id}/press/held": { who: "player-or-gm" },
   "GET /api/games/{id}/events": { who: "anyone" },
   "POST /api/games/{id}/gm/start": { who: "gm" },
   "POST /api/games/{id}/gm/pause": { who: "gm" },
@@ -151,6 +153,11 @@ const RULES: Record<string, Rule> = {
   },
   "POST /api/games/{id}/gm/end": { who: "gm", body: () => ({ result: "abandoned" }) },
   "POST /api/games/{id}/gm/declare-draw": { who: "gm", body: () => ({ warn: true }) },
+  "POST /api/games/{id}/gm/approve-press": { who: "gm", body: () => ({ held: 1 }) },
+  "POST /api/games/{id}/gm/refuse-press": {
+    who: "gm",
+    body: () => ({ held: 1, reason: "not to be published" }),
+  },
   "POST /api/games/{id}/gm/refuse-proposal": {
     who: "gm",
     body: (w) => ({ proposal: w.proposal, reason: "the same draw as last phase" }),

@@ -213,6 +213,15 @@ export class Judge {
     return this.rooms.press.press(...a);
   }
 
+  heldPress(...a: Parameters<Press["heldPress"]>): ReturnType<Press["heldPress"]> {
+    return this.rooms.press.heldPress(...a);
+  }
+  approvePress(...a: Parameters<Press["approvePress"]>): ReturnType<Press["approvePress"]> {
+    return this.rooms.press.approvePress(...a);
+  }
+  refusePress(...a: Parameters<Press["refusePress"]>): ReturnType<Press["refusePress"]> {
+    return this.rooms.press.refusePress(...a);
+  }
   pressMessage(...a: Parameters<Press["pressMessage"]>): ReturnType<Press["pressMessage"]> {
     return this.rooms.press.pressMessage(...a);
   }

@@ -42,6 +42,13 @@ export interface GameOptions {
      * press between players in retreat and adjustment phases (false).
      */
     readonly duringRetreatsAndAdjustments: boolean;
+    /**
+     * Seed 002 X(1): "the GM reserves the right to refuse to publish". true: a player's press
+     * is held until the GM approves it (then delivered as sent) or refuses it with a reason,
+     * told to its author (src/judge/press.ts). false (the default): press goes out at once.
+     * The GM's own press is never held. Absent in games made before it: off.
+     */
+    readonly review?: boolean;
   };
   /** The game starts by itself when the last seat is taken (true), or when the GM says. */
   readonly startWhenFull: boolean;
@@ -68,7 +75,7 @@ export const DEFAULT_OPTIONS: GameOptions = {
   resolveEarly: false,
   civilDisorderAfter: 0,
   contactWindowHours: 24,
-  press: { white: true, grey: true, duringRetreatsAndAdjustments: false },
+  press: { white: true, grey: true, duringRetreatsAndAdjustments: false, review: false },
   startWhenFull: true,
   drawAfterYearsWithoutChange: 2,
   drawWarningYears: 1,

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
 import type { DB } from "../store/schema.ts";
-import { conflict, forbidden, invalid } from "./errors.ts";
+import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { iso, parseJson, seatOf } from "./game-data.ts";
 import { pressPage, readableCount, readerOf } from "./numbering.ts";
 import { type PlayedGame, powerList, powerNamed } from "./played.ts";
@@ -110,6 +110,51 @@ export class Press extends Room {
     }
     const now = this.now();
     const authorPower = isGm ? null : (v.powers[0] ?? null);
+    if (!isGm && g.options.press.review === true) {
+      // Seed 002 X(1): the GM may refuse to publish. Held: nobody but its author and the GM
+      // reads it until the GM approves it (then delivered as sent) or refuses it.
+      const last = await trx
+        .selectFrom("held_press")
+        .where("game_id", "=", g.game.id)
+        .select((eb) => eb.fn.max("n").as("m"))
+        .executeTakeFirst();
+      const n = Number(last?.m ?? 0) + 1;
+      await trx
+        .insertInto("held_press")
+        .values({
+          game_id: g.game.id,
+          n,
+          phase_idx: g.state.phase_idx,
+          phase: g.state.phase,
+          author_user: v.user!.id,
+          author_power: authorPower,
+          kind: input.kind,
+          recipients: JSON.stringify(recipients),
+          body,
+          at: now,
+          status: "held",
+        })
+        .execute();
+      // To the GM alone, once per message: it waits for their review.
+      await this.emit(trx, g.game.id, "press_held", "gm", {
+        held: n,
+        from: authorPower,
+        kind: input.kind,
+        to: recipients,
+        phase: g.state.phase,
+        body,
+      });
+      return {
+        // The author's own number for it (their 1st, 2nd ... held message): the game's count
+        // of held press is the GM's to know, as row ids are nobody's (numbering.ts).
+        held: await this.ownHeldNumber(trx, g.game.id, v.user!.id, n),
+        status: "held" as const,
+        kind: input.kind,
+        to: recipients,
+        phase: g.state.phase,
+        at: iso(now),
+      };
+    }
     const row = await trx
       .insertInto("press")
       .values({
@@ -142,6 +187,150 @@ export class Press extends Room {
       phase: g.state.phase,
       at: iso(now),
     };
+  }
+
+  /**
+   * Held press (the option `press.review`): the GM reads every held message of the game, a
+   * player their own (held, approved or refused, with the GM's reason); nobody else any.
+   * `status` "held" is a message awaiting the GM.
+   */
+  async heldPress(user: User, gameId: string) {
+    const g = await this.loadHosted(this.db, gameId);
+    const v = this.viewerIn(g, user);
+    if (v.role !== "gm" && !(v.role === "player" && v.seat !== null)) {
+      throw forbidden("only the game's players and its game master have held press");
+    }
+    let q = this.db.selectFrom("held_press").selectAll().where("game_id", "=", gameId);
+    if (v.role !== "gm") q = q.where("author_user", "=", v.user?.id ?? "");
+    const rows = await q.orderBy("n").execute();
+    const seatName = (power: string | null) =>
+      power === null ? "GM" : (g.seats[seatOf(g.seats, power)]?.name ?? power);
+    // The GM names them by the game's numbers; a player reads their own, 1 to n.
+    return rows.map((r, i) => ({
+      n: v.role === "gm" ? Number(r.n) : i + 1,
+      status: r.status,
+      phase: r.phase,
+      kind: r.kind,
+      from: r.author_power,
+      fromName: seatName(r.author_power),
+      to: parseJson<"all" | string[]>(r.recipients),
+      body: r.body,
+      at: iso(r.at),
+      ...(r.reason !== null ? { reason: r.reason } : {}),
+      ...(r.decided_at !== null ? { decidedAt: iso(r.decided_at) } : {}),
+    }));
+  }
+
+  /**
+   * The GM publishes held message `n`: written to the press as its author sent it (its phase
+   * and time kept) and delivered to its recipients now, by every channel press takes.
+   */
+  async approvePress(user: User, gameId: string, n: number) {
+    return this.mutatePlayed(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      const h = await this.heldNumbered(trx, gameId, n);
+      const recipients = parseJson<"all" | string[]>(h.recipients);
+      const row = await trx
+        .insertInto("press")
+        .values({
+          game_id: gameId,
+          phase_idx: Number(h.phase_idx),
+          phase: h.phase,
+          author_user: h.author_user,
+          author_power: h.author_power,
+          kind: h.kind,
+          recipients: h.recipients,
+          body: h.body,
+          at: Number(h.at),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable("held_press")
+        .set({ status: "approved", decided_at: this.now(), press_id: Number(row.id) })
+        .where("id", "=", h.id)
+        .execute();
+      const authors = this.authorPowers(g, h.author_power);
+      const audience =
+        recipients === "all" ? "public" : `powers:${[...recipients, ...authors].join(",")}`;
+      await this.emit(trx, gameId, "press", audience, {
+        id: Number(row.id),
+        kind: h.kind,
+        to: recipients,
+        phase: h.phase,
+      });
+      await this.emit(trx, gameId, "press_approved", this.authorAudience(authors), {
+        held: await this.ownHeldNumber(trx, gameId, h.author_user, n),
+        to: recipients,
+        phase: h.phase,
+      });
+      return { held: n, status: "approved" as const };
+    });
+  }
+
+  /** The GM refuses to publish held message `n` (seed 002 X(1)); its author alone is told why. */
+  async refusePress(user: User, gameId: string, n: number, reason: string) {
+    return this.mutatePlayed(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      const why = reason.trim();
+      if (why === "") throw invalid("give the reason for refusing to publish the message");
+      const bad = textProblem(why, "reason");
+      if (bad) throw invalid(bad);
+      const h = await this.heldNumbered(trx, gameId, n);
+      await trx
+        .updateTable("held_press")
+        .set({ status: "refused", decided_at: this.now(), reason: why })
+        .where("id", "=", h.id)
+        .execute();
+      await this.emit(
+        trx,
+        gameId,
+        "press_refused",
+        this.authorAudience(this.authorPowers(g, h.author_power)),
+        {
+          held: await this.ownHeldNumber(trx, gameId, h.author_user, n),
+          to: parseJson<"all" | string[]>(h.recipients),
+          phase: h.phase,
+          body: h.body,
+          reason: why,
+        },
+      );
+      return { held: n, status: "refused" as const, reason: why };
+    });
+  }
+
+  private async heldNumbered(trx: Tx, gameId: string, n: number) {
+    const h = await trx
+      .selectFrom("held_press")
+      .selectAll()
+      .where("game_id", "=", gameId)
+      .where("n", "=", n)
+      .executeTakeFirst();
+    if (!h) throw notFound(`no held message ${n} in this game`);
+    if (h.status !== "held") throw conflict(`held message ${n} is already ${h.status}`);
+    return h;
+  }
+
+  /** The author's own number for the game's held message `n`: their how-manyth it is. */
+  private async ownHeldNumber(trx: Tx, gameId: string, author: string, n: number) {
+    const row = await trx
+      .selectFrom("held_press")
+      .where("game_id", "=", gameId)
+      .where("author_user", "=", author)
+      .where("n", "<=", n)
+      .select((eb) => eb.fn.countAll().as("c"))
+      .executeTakeFirst();
+    return Number(row?.c ?? 0);
+  }
+
+  /** The powers of the author's seat (the audience of what is said to the author). */
+  private authorPowers(g: PlayedGame, power: string | null): string[] {
+    if (power === null) return [];
+    return [...(g.seats[seatOf(g.seats, power)]?.powers ?? [power])];
+  }
+
+  private authorAudience(powers: readonly string[]): string {
+    return powers.length > 0 ? `powers:${powers.join(",")}` : "gm";
   }
 
   /**

@@ -32,6 +32,8 @@ import type { IncomingMail } from "./message.ts";
  *                                 (GM) a misplaced unit put where it should stand (VIII(3))
  *   WARN|DRAW <ABBR>              (GM) warn of, then declare, a draw of all survivors (IX(2) A)
  *   REFUSE <ABBR> <proposal>      (GM) refuse to put a proposal to the vote (IX(5))
+ *   APPROVE <ABBR> PRESS <n>      (GM) publish held press n (the option press.review, X(1))
+ *   REFUSE <ABBR> PRESS <n>       (GM) refuse to publish it; the reason goes to its author
  */
 
 const COMMANDS = [
@@ -51,6 +53,7 @@ const COMMANDS = [
   "WARN",
   "DRAW",
   "REFUSE",
+  "APPROVE",
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -63,7 +66,8 @@ export const HELP_TEXT = [
   "  JOIN <code> [power]            join a game with its invitation code",
   "  CREATE <ABBR> [rules]          (GM) a new game played by mail (rules: houserules, datc,",
   "                                 global, or discovery with a player count); body lines",
-  '                                 "Name: <the game\'s name>" and "Address: <its address>"',
+  '                                 "Name: <the game\'s name>" and "Address: <its address>";',
+  '                                 "Press review: yes": you approve each player\'s press',
   "  START <ABBR>                   (GM) start the game",
   "  PAUSE <ABBR>                   (GM) pause it",
   "  RESUME <ABBR>                  (GM) resume it",
@@ -86,6 +90,9 @@ export const HELP_TEXT = [
   "  DRAW <ABBR>                    (GM) declare it, once the warning period has passed",
   "  REFUSE <ABBR> <number>         (GM) refuse to put a proposal to the vote; body line",
   '                                 "Reason: <why>", mailed to the proposer',
+  "  APPROVE <ABBR> PRESS <n>       (GM) publish held press n (where press is reviewed)",
+  '  REFUSE <ABBR> PRESS <n>        (GM) refuse to publish it; body line "Reason: <why>",',
+  "                                 mailed to its author alone",
   "",
   'Orders, press and votes go to the game\'s address with the subject "ABBR 01SA",',
   '"ABBR PRESS" or "ABBR VOTE".',
@@ -170,6 +177,45 @@ function reasonIn(body: string, missing: string | { for: string; how: string }) 
   return typeof missing === "string"
     ? missing
     : refuse(`no line "Reason: ..." saying ${missing.for}`, missing.how);
+}
+
+/**
+ * APPROVE|REFUSE <ABBR> PRESS <n>: the GM publishes, or refuses to publish, a held message
+ * (the option press.review, seed 002 X(1)); a refusal's reason is the body's "Reason:" line
+ * (or the subject's words after the number), mailed to the author alone.
+ */
+async function reviewByMail(
+  judge: Judge,
+  user: User,
+  gameId: string,
+  abbr: string,
+  c: { command: Command; args: string[] },
+  body: string,
+): Promise<CommandAnswer> {
+  const words = /^press$/i.test(c.args[1] ?? "") ? c.args.slice(2) : c.args.slice(1);
+  const n = Number((words[0] ?? "").replace(/^#/, ""));
+  const how =
+    c.command === "APPROVE"
+      ? `"APPROVE ${abbr} PRESS 2" with your secret line: the held message's number, as the judge's mail about it gives`
+      : `"REFUSE ${abbr} PRESS 2" with the body lines "Secret: ..." and "Reason: <why>" (the author alone reads the reason)`;
+  if (!Number.isInteger(n) || n <= 0) {
+    return refuse(`"${words[0] ?? ""}" is not the number of a held message`, how);
+  }
+  if (c.command === "APPROVE") {
+    await judge.approvePress(user, gameId, n);
+    return {
+      accepted: true,
+      text: `Held press ${n} of ${abbr} is published: its recipients read it now, as it was sent.`,
+    };
+  }
+  const inSubject = words.slice(1).join(" ").trim();
+  const reason = inSubject !== "" ? inSubject : reasonIn(body, { for: "why", how });
+  if (typeof reason !== "string") return reason;
+  const r = await judge.refusePress(user, gameId, n, reason);
+  return {
+    accepted: true,
+    text: `Held press ${n} of ${abbr} is refused: nobody reads it (seed 002 X(1)). Its author alone is told, with your reason: ${r.reason}`,
+  };
 }
 
 /**
@@ -456,6 +502,17 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             `"${count}" is not understood after "${rules ?? ""}"`,
             `"CREATE ${abbr} discovery 12" (a player count only for a game family that has a choice), or "CREATE ${abbr} ${rules ?? "houserules"}"`,
           );
+        // "Press review: yes": the GM reviews press before it goes out (seed 002 X(1)).
+        const review = field("press review");
+        if (review !== undefined && !/^(yes|on|no|off)$/i.test(review))
+          return refuse(
+            `"Press review: ${review}" is neither yes nor no`,
+            '"Press review: yes" to approve or refuse each player\'s press before it goes out, or no line (press goes out at once)',
+          );
+        const options =
+          review === undefined
+            ? {}
+            : { options: { press: { review: /^(yes|on)$/i.test(review) } } };
         let game: Awaited<ReturnType<Judge["createGame"]>>;
         try {
           game = await judge.createGame(
@@ -466,8 +523,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
                   variant: family.id,
                   label: abbr,
                   ...(count ? { players: Number(count) } : {}),
+                  ...options,
                 }
-              : { name: field("name") ?? abbr, rules: rules ?? "houserules", label: abbr },
+              : {
+                  name: field("name") ?? abbr,
+                  rules: rules ?? "houserules",
+                  label: abbr,
+                  ...options,
+                },
           );
         } catch (e) {
           if (!(e instanceof JudgeError) || !/rule profile/i.test(e.message)) throw e;
@@ -602,7 +665,11 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
               text: `Game ${abbr!.toUpperCase()} is over: you declared a draw of all survivors (${powers.join(", ")}). Every player is told.`,
             };
           }
+          case "APPROVE":
           case "REFUSE": {
+            if (c.command === "APPROVE" || /^press$/i.test(c.args[1] ?? "")) {
+              return await reviewByMail(judge, user, gameId, abbr!.toUpperCase(), c, body);
+            }
             const id = Number((c.args[1] ?? "").replace(/^#/, ""));
             const how = `"REFUSE ${abbr!.toUpperCase()} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`;
             if (!Number.isInteger(id) || id <= 0)

@@ -319,7 +319,9 @@ export class HouseRulesDialect implements MailDialect {
       const toText =
         sent.to === "all" ? "everybody" : sent.to.map((p) => powerName(variant, p)).join(", ");
       const text = [
-        `Your ${sent.kind} press (number ${sent.id}) was sent to ${toText} in ${phaseText(sent.phase)}.`,
+        "held" in sent && sent.held !== undefined
+          ? `Your ${sent.kind} press to ${toText} in ${phaseText(sent.phase)} is held for the GM's review (held message ${sent.held}; seed 002 X(1)): nobody else reads it until the GM publishes it, and you are told either way.`
+          : `Your ${sent.kind} press (number ${sent.id}) was sent to ${toText} in ${phaseText(sent.phase)}.`,
         sent.kind === "grey"
           ? "It is published without your name (seed 002 X(2))."
           : player.seat < 0

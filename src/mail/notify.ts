@@ -46,6 +46,20 @@ export interface NotifierOptions {
 
 const HOUR = 3_600_000;
 
+/** A held message's event (src/judge/press.ts): press_held, press_refused, press_approved. */
+interface HeldData {
+  held: number;
+  from?: string | null;
+  kind?: string;
+  to: "all" | string[];
+  phase: string;
+  body?: string;
+  reason?: string;
+}
+
+const heldTo = (game: MailGame, voice: Voice, to: "all" | string[]) =>
+  to === "all" ? "everybody" : to.map((p) => voice.power(game, p)).join(", ");
+
 const when = (iso: string | null | undefined) =>
   iso ? iso.replace(/:\d\d\.\d{3}Z$/, " UTC").replace("T", " ") : "none";
 
@@ -794,6 +808,59 @@ export class Notifier {
       }
       case "press":
         return this.press(game, voice, d.id ?? 0);
+      case "press_held": {
+        // To the GM alone, once per message: a player's press awaits review (seed 002 X(1)).
+        const h = e.data as HeldData;
+        const abbr = game.abbr;
+        return game.gm?.address
+          ? [
+              this.mail(
+                game,
+                voice,
+                game.gm,
+                "duty",
+                "press",
+                `press ${h.held} awaits your review`,
+                [
+                  `${h.from ? voice.power(game, h.from) : "A player"} sent ${h.kind === "grey" ? "grey (anonymous) " : ""}press to ${heldTo(game, voice, h.to)} in ${voice.phase(h.phase)}; it is held until you approve or refuse it (the game's option press.review, seed 002 X(1)). Nobody else reads it meanwhile.`,
+                  "",
+                  h.body,
+                  "",
+                  game.byMail
+                    ? `To publish it, send "APPROVE ${abbr} PRESS ${h.held}"; to refuse it, "REFUSE ${abbr} PRESS ${h.held}" with a body line "Reason: <why>" (the author alone reads it). Both with your secret line.`
+                    : `Approve or refuse it on the game master's tab of the game's page${gameLink(this.judge.publicUrl, game.id) ? ` (${gameLink(this.judge.publicUrl, game.id)})` : ""}.`,
+                ].join("\n"),
+              ),
+            ]
+          : [];
+      }
+      case "press_refused":
+      case "press_approved": {
+        // To the author alone (nobody else learns that a message was held or refused).
+        const h = e.data as HeldData;
+        const refused = e.kind === "press_refused";
+        return this.toAll(
+          game,
+          voice,
+          this.audienceOf(game.players, e.audience),
+          "duty",
+          "press",
+          refused ? "the GM refused to publish your press" : "the GM published your press",
+          () =>
+            (refused
+              ? [
+                  `The GM refused to publish your press to ${heldTo(game, voice, h.to)} of ${voice.phase(h.phase)} (seed 002 X(1)): nobody else reads it.`,
+                  `The GM's reason: ${h.reason}`,
+                  "",
+                  "Your message was:",
+                  h.body ?? "",
+                ]
+              : [
+                  `The GM approved your press to ${heldTo(game, voice, h.to)} of ${voice.phase(h.phase)}: it is delivered to its recipients now.`,
+                ]
+            ).join("\n"),
+        );
+      }
       default:
         return [];
     }

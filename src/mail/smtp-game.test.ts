@@ -16,7 +16,8 @@ import { addressOf, GAME_ADDRESS } from "./testing.ts";
  * movement phase, white and grey press, a vote, one missed phase (the player keeps the seat;
  * the player and the GM are told at once, the GM again once the contact window has passed),
  * the GM's acts by mail (EXTEND; CORRECT of the last adjudication, seed 002 VIII(1); REFUSE of
- * a humorous proposal, IX(5); WARN and, a game year later, DRAW, IX(2) A); asserted on what
+ * a humorous proposal, IX(5); WARN and, a game year later, DRAW, IX(2) A; press reviewed by
+ * the GM before it goes out, one message approved and one refused, X(1)); asserted on what
  * each player's and the GM's mailbox receives.
  */
 
@@ -115,7 +116,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   const created = await ask(
     GM,
     "CREATE SED houserules",
-    `Secret: ${gmSecret}\nName: Speed Europa\nAddress: ${GAME_ADDRESS}`,
+    `Secret: ${gmSecret}\nName: Speed Europa\nAddress: ${GAME_ADDRESS}\nPress review: yes`,
   );
   const code = /player: (\S+)/.exec(created.text)?.[1];
   assert.ok(code, `the invitation code is in the GM's reply: ${created.text}`);
@@ -211,18 +212,40 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
           GAME_ADDRESS,
         )
       ).text;
-      await ask(
-        addressOf("france"),
-        "SED PRESS",
-        `Secret: ${secrets.france}\nTo: all\n\nVive la France`,
-        GAME_ADDRESS,
-      );
+      // The GM reviews press before it goes out (X(1), "Press review: yes" at CREATE): the
+      // players' messages are held; the GM publishes France's and Austria's, refuses Italy's.
+      gmSays.held = (
+        await ask(
+          addressOf("france"),
+          "SED PRESS",
+          `Secret: ${secrets.france}\nTo: all\n\nVive la France`,
+          GAME_ADDRESS,
+        )
+      ).text;
       await ask(
         addressOf("austria"),
         "SED PRESS",
         `Secret: ${secrets.austria}\nTo: all\nKind: grey\n\nBeware the French`,
         GAME_ADDRESS,
       );
+      await ask(
+        addressOf("italy"),
+        "SED PRESS",
+        `Secret: ${secrets.italy}\nTo: England\n\nYour fleet is a rowing boat`,
+        GAME_ADDRESS,
+      );
+      gmSays.approve = (await ask(GM, "APPROVE SED PRESS 1", `Secret: ${gmSecret}`)).text;
+      await ask(GM, "APPROVE SED PRESS 2", `Secret: ${gmSecret}`);
+      gmSays.refusePressNoReason = (
+        await ask(GM, "REFUSE SED PRESS 3", `Secret: ${gmSecret}`)
+      ).text;
+      gmSays.refusePress = (
+        await ask(
+          GM,
+          "REFUSE SED PRESS 3",
+          `Secret: ${gmSecret}\nReason: insults are not published`,
+        )
+      ).text;
     }
     if (phase === "F1901M") {
       await ask(
@@ -397,6 +420,54 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   assert.equal(copies.length, 2, "France's and Austria's press, copied to the GM");
   assert.ok(
     copies.some((m) => /Your copy as the GM[\s\S]*From: Austria \(grey press\)/.test(m.text)),
+  );
+
+  // Press held for the GM's review (X(1)): the author told it is held, the GM told once per
+  // message, the approved ones delivered as press, the refused one to nobody, its author told why.
+  assert.match(gmSays.held!, /is held for the GM's review \(held message 1;/);
+  const waiting = to(GM).filter((m) => /awaits your review/.test(m.subject));
+  assert.deepEqual(
+    waiting.map((m) => /press (\d+) awaits/.exec(m.subject)?.[1]),
+    ["1", "2", "3"],
+    "the GM is told of each held message once",
+  );
+  assert.match(
+    waiting[2]!.text,
+    /Italy sent press to England[\s\S]*rowing boat[\s\S]*"REFUSE SED PRESS 3"/,
+  );
+  assert.ok(
+    all.every((m) => m.to === GM || !/awaits your review/.test(m.subject)),
+    "only the GM hears of held press",
+  );
+  assert.match(gmSays.approve!, /Held press 1 of SED is published/);
+  assert.match(gmSays.refusePressNoReason!, /NOT done.*no line "Reason: \.\.\."/s);
+  assert.match(gmSays.refusePress!, /Held press 3 of SED is refused/);
+  const vive = all.filter((m) => /press from France/.test(m.subject)).map((m) => m.to);
+  assert.deepEqual(
+    vive.sort(),
+    [...POWERS.filter((p) => p !== "france").map(addressOf), GM].sort(),
+    "the approved press reaches everybody else, once",
+  );
+  assert.ok(
+    all.every((m) => !/rowing boat/.test(m.text) || m.to === GM || m.to === addressOf("italy")),
+    "the refused press reaches nobody (England neither)",
+  );
+  const refusal = to(addressOf("italy")).filter((m) =>
+    /refused to publish your press/.test(m.subject),
+  );
+  assert.equal(refusal.length, 1, "the author is told once");
+  assert.match(
+    refusal[0]!.text,
+    /refused to publish your press to England of [\s\S]*The GM's reason: insults are not published[\s\S]*rowing boat/,
+  );
+  assert.ok(
+    all.every((m) => m.to === addressOf("italy") || !/refused to publish/.test(m.subject)),
+    "nobody else learns of the refusal",
+  );
+  assert.equal(
+    to(addressOf("france")).filter((m) => /the GM published your press/.test(m.subject)).length,
+    1,
+    "France is told its press went out",
   );
 
   // REMOVE refused with the record's reason; nothing removed.

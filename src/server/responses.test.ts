@@ -217,6 +217,49 @@ test("a played game's answers fit the schemas /api/openapi.json documents", asyn
     tok.france,
   );
   assert.equal(former.lostSeat?.cause, "replaced");
+  // A game whose GM reviews press (seed 002 X(1)): held, listed, approved, refused.
+  const reviewed = await fits<{ id: string; invites: { code: string; role: string }[] }>(
+    "POST",
+    "/api/games",
+    "/api/games",
+    gm.token,
+    { name: "Reviewed", options: { press: { review: true } } },
+  );
+  const rcode = reviewed.invites.find((i) => i.role === "player")!.code;
+  await api.ok("POST", `/api/invites/${rcode}`, { power: "italy" }, tok.italy);
+  for (const body of ["Hello", "Rude"]) {
+    const held = await fits<{ held?: number }>(
+      "POST",
+      `/api/games/${reviewed.id}/press`,
+      "/api/games/{id}/press",
+      tok.italy,
+      { to: "all", body },
+    );
+    assert.ok(held.held, "held for the GM");
+  }
+  for (const who of [gm.token, tok.italy]) {
+    await fits("GET", `/api/games/${reviewed.id}/press/held`, "/api/games/{id}/press/held", who);
+  }
+  await fits(
+    "POST",
+    `/api/games/${reviewed.id}/gm/approve-press`,
+    "/api/games/{id}/gm/approve-press",
+    gm.token,
+    { held: 1 },
+  );
+  await fits(
+    "POST",
+    `/api/games/${reviewed.id}/gm/refuse-press`,
+    "/api/games/{id}/gm/refuse-press",
+    gm.token,
+    { held: 2, reason: "rude" },
+  );
+  await fits(
+    "GET",
+    `/api/games/${reviewed.id}/press/held`,
+    "/api/games/{id}/press/held",
+    tok.italy,
+  );
   assert.ok(checked.size >= 22, `the main routes were checked (${[...checked].join(", ")})`);
 });
 

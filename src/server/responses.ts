@@ -311,11 +311,45 @@ export const pressAnswer = many(
 );
 
 export const pressSent = obj({
-  id: int({ description: "the message's id for you, the sender (as GET .../press gives it)" }),
+  id: optional(
+    int({ description: "the message's id for you, the sender (as GET .../press gives it)" }),
+  ),
+  held: optional(
+    int({
+      description:
+        "instead of id where the game's press is reviewed (press.review): your own number for the held message (your nth held message), awaiting the GM (GET .../press/held)",
+    }),
+  ),
+  status: optional(oneOf(["held"] as const)),
   kind: oneOf(["white", "grey"] as const),
   to: recipients,
   phase: text(),
   at: iso("sent"),
+});
+
+export const heldPressAnswer = many(
+  obj({
+    n: int({
+      description:
+        "for the GM the held message's number in the game (what approve-press and refuse-press take); for its author their own (1, 2, 3 ...)",
+    }),
+    status: oneOf(["held", "approved", "refused"] as const),
+    phase: text(),
+    kind: oneOf(["white", "grey"] as const),
+    from: nullable(text("the author's power")),
+    fromName: text("the author's seat name"),
+    to: recipients,
+    body: text(),
+    at: iso("sent"),
+    reason: optional(text("the GM's reason for refusing it")),
+    decidedAt: optional(iso("approved or refused")),
+  }),
+);
+
+export const pressDecided = obj({
+  held: int({ description: "the held message's number" }),
+  status: oneOf(["approved", "refused"] as const),
+  reason: optional(text("the GM's reason, told to the author")),
 });
 
 export const eventsAnswer = many(

@@ -86,6 +86,11 @@ const optionsSchema = obj(
         white: optional(bool("signed press; default true")),
         grey: optional(bool("anonymous press; default true")),
         duringRetreatsAndAdjustments: optional(bool("default false (seed 002 II(5))")),
+        review: optional(
+          bool(
+            "hold players' press until the GM approves or refuses it (seed 002 X(1)); default false",
+          ),
+        ),
       }),
     ),
     startWhenFull: optional(bool("start when the last seat is taken; default true")),
@@ -629,6 +634,16 @@ export function apiRoutes(
       handler: async (c) => judge.press(c.user, c.params.id!, afterParam(c.query)),
     }),
     route({
+      method: "GET",
+      path: "/api/games/{id}/press/held",
+      response: R.heldPressAnswer.json,
+      tag: "press",
+      summary:
+        "Press held for the GM's review (option press.review): all of the game's for the GM, your own for a player",
+      auth: "required",
+      handler: async (c) => judge.heldPress(need(c.user), c.params.id!),
+    }),
+    route({
       method: "POST",
       path: "/api/games/{id}/press",
       response: R.pressSent.json,
@@ -1114,6 +1129,22 @@ export function apiRoutes(
     ),
     gm(
       judge,
+      "approve-press",
+      "Publish a held message (the option press.review, seed 002 X(1)): delivered to its recipients as sent, its time kept",
+      obj({ held: int({ min: 1, description: "the held message's number (GET .../press/held)" }) }),
+      (u, id, b) => judge.approvePress(u, id, b.held),
+      "the message is no longer held (already approved or refused)",
+    ),
+    gm(
+      judge,
+      "refuse-press",
+      "Refuse to publish a held message (seed 002 X(1)); the reason goes to its author alone",
+      obj({ held: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
+      (u, id, b) => judge.refusePress(u, id, b.held, b.reason),
+      "the message is no longer held (already approved or refused)",
+    ),
+    gm(
+      judge,
       "declare-draw",
       "Warn, then declare a draw of all survivors after years (turns) with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
@@ -1130,6 +1161,8 @@ export function apiRoutes(
 const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
   replace: R.replaceAnswer,
   "refuse-proposal": R.proposalRefused,
+  "approve-press": R.pressDecided,
+  "refuse-press": R.pressDecided,
   "remove-unit": R.unitRemoved,
   "relocate-unit": R.unitRelocated,
   mail: R.documented(

@@ -598,6 +598,40 @@ function chairTimers(): Migration {
   };
 }
 
+/**
+ * Press held for the GM's review (seed 002 X(1), the game option `press.review`;
+ * src/judge/press.ts): a player's message kept here, not in `press`, until the GM approves it
+ * (then it is written to `press` as it was sent, its `at` kept, `press_id` naming that row)
+ * or refuses it with a reason. `n` numbers a game's held messages 1, 2, 3 ... (what the GM
+ * names in APPROVE/REFUSE); `status` is held, approved or refused.
+ */
+function heldPress(dialect: Dialect): Migration {
+  return {
+    async up(db: AnyDb) {
+      await idColumn(dialect, db.schema.createTable("held_press"))
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("n", "integer", (c) => c.notNull())
+        .addColumn("phase_idx", "integer", (c) => c.notNull())
+        .addColumn("phase", "text", (c) => c.notNull())
+        .addColumn("author_user", "text", (c) => c.notNull())
+        .addColumn("author_power", "text")
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("recipients", "text", (c) => c.notNull())
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("reason", "text")
+        .addColumn("decided_at", "bigint")
+        .addColumn("press_id", "bigint")
+        .addUniqueConstraint("held_press_game_n", ["game_id", "n"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("held_press").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -615,6 +649,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0010_long_phases": longPhases(),
         "0011_health_probe": healthProbe(),
         "0012_chair_timers": chairTimers(),
+        "0013_held_press": heldPress(dialect),
       };
     },
   };

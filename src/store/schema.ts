@@ -166,6 +166,29 @@ export interface BallotsTable {
   at: number;
 }
 
+/** Press held for the GM's review (migration 0013_held_press; src/judge/press.ts). */
+export interface HeldPressTable {
+  id: Generated<number>;
+  game_id: string;
+  /** The game's nth held message (what the GM names to approve or refuse it). */
+  n: number;
+  phase_idx: number;
+  phase: string;
+  author_user: string;
+  author_power: string | null;
+  kind: "white" | "grey";
+  /** JSON: the recipient powers, or "all". */
+  recipients: string;
+  body: string;
+  /** When the author sent it (kept as the message's time when approved). */
+  at: number;
+  status: "held" | "approved" | "refused";
+  reason: string | null;
+  decided_at: number | null;
+  /** The `press` row it became when approved. */
+  press_id: number | null;
+}
+
 export interface PressTable {
   id: Generated<number>;
   game_id: string;
@@ -347,6 +370,7 @@ export interface DB {
   proposals: ProposalsTable;
   ballots: BallotsTable;
   press: PressTable;
+  held_press: HeldPressTable;
   events: EventsTable;
   edits: EditsTable;
   committee_acts: CommitteeActsTable;

@@ -420,6 +420,10 @@ export function liveUpdates(
     "proposal",
     "vote_result",
     "proposal_refused",
+    // Press held for the GM's review: the GM's list, and its author's (seed 002 X(1)).
+    "press_held",
+    "press_approved",
+    "press_refused",
     "unit_removed",
     "unit_relocated",
     // A seat changing hands: the seats, the header, and the notice to who lost it.

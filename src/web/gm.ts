@@ -1,6 +1,7 @@
 import { get, post } from "./api.ts";
 import { fill, h, message, region, setText } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
+import type { HeldItem } from "./talk.ts";
 import type { GameView } from "./types.ts";
 
 /*
@@ -229,6 +230,62 @@ export function gmPanel(ctx: GameCtx): Panel {
       say("map", `Moderator map: ${(e as Error).message}`, "error");
     }
   };
+  // Press held for review (the option press.review, seed 002 X(1)): each with its Approve,
+  // and Refuse with the reason its author alone reads.
+  const heldList = region("ul", { class: "held-press" });
+  const heldSection = h(
+    "div",
+    { hidden: true },
+    h("h3", {}, "Press awaiting your review"),
+    heldList.el,
+    h("div", { class: "row" }, feedback("Press")),
+  );
+  const drawHeld = (items: readonly HeldItem[]) =>
+    heldList.update(JSON.stringify(items), () =>
+      items.length === 0
+        ? h("li", { class: "hint" }, "No press is waiting.")
+        : items.map((m) => {
+            const reason = h("input", {
+              "aria-label": `reason for refusing press ${m.n}`,
+              placeholder: "reason (its author reads it)",
+            });
+            return h(
+              "li",
+              { "data-held": String(m.n) },
+              h(
+                "div",
+                {},
+                `${m.n}. ${m.phase} · ${m.fromName}${m.kind === "grey" ? " (grey)" : ""} → ${
+                  m.to === "all" ? "everybody" : m.to.map(ctx.name).join(", ")
+                }`,
+              ),
+              h("div", { class: "press-body" }, m.body),
+              h(
+                "div",
+                { class: "row wrap" },
+                btn(
+                  `Approve press ${m.n}`,
+                  () =>
+                    void act(
+                      `Press ${m.n} published`,
+                      () => post(`${base}/gm/approve-press`, { held: m.n }),
+                      "Press",
+                    ),
+                ),
+                reason,
+                btn(
+                  `Refuse press ${m.n}`,
+                  () =>
+                    void act(
+                      `Press ${m.n} refused`,
+                      () => post(`${base}/gm/refuse-press`, { held: m.n, reason: reason.value }),
+                      "Press",
+                    ),
+                ),
+              ),
+            );
+          }),
+    );
   const moderatorMap = gm.moderatorMap;
   const invites = region("ul");
   const seats = seatList(ctx);
@@ -240,6 +297,7 @@ export function gmPanel(ctx: GameCtx): Panel {
     chairedNote,
     extend,
     received,
+    heldSection,
     gm.corrections ? [correction, replace] : null,
     gm.end ? end : null,
     moderatorMap
@@ -314,6 +372,12 @@ export function gmPanel(ctx: GameCtx): Panel {
               .join(", ") || "nobody"
           }`,
         );
+      }
+      if (ctx.parts.panels.includes("press")) {
+        const all = await get<HeldItem[]>(`${base}/press/held`);
+        const waiting = all.filter((m) => m.status === "held");
+        heldSection.hidden = waiting.length === 0 && !v.options.press?.review;
+        drawHeld(waiting);
       }
       seatPicker(v);
       correction.hidden = v.phaseIndex === 0;

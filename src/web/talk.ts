@@ -1,5 +1,5 @@
 import { get, post, session } from "./api.ts";
-import { fill, h, keepFocus, message } from "./dom.ts";
+import { fill, h, keepFocus, message, region } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import { type PressItem, type PressThread, pressThreads } from "./parts.ts";
 
@@ -74,9 +74,37 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
     fill(badge, String(n));
     badge.setAttribute("aria-label", `${n} unread`);
   };
+  // The viewer's own press held for the GM's review (the option press.review, seed 002
+  // X(1)): awaiting the GM, or refused with the GM's reason; once approved it is in a thread.
+  const held = region("ul", { class: "held-press", "aria-label": "your press held for the GM" });
   const load = async () => {
     const items = await get<PressItem[]>(`${ctx.base}/press`);
     threads = pressThreads(items, mine(), seen.marks());
+    const own =
+      ctx.view().you?.role === "player"
+        ? (await get<HeldItem[]>(`${ctx.base}/press/held`)).filter((m) => m.status !== "approved")
+        : [];
+    held.update(JSON.stringify(own), () =>
+      own.map((m) =>
+        h(
+          "li",
+          { class: `press-item held ${m.status}` },
+          h(
+            "div",
+            { class: "press-head" },
+            `${m.phase} · you`,
+            m.to === "all" ? " → everybody" : ` → ${m.to.map(name).join(", ")}`,
+            h(
+              "span",
+              { class: "badge" },
+              m.status === "held" ? "awaiting the GM" : "refused by the GM",
+            ),
+          ),
+          h("div", { class: "press-body" }, m.body),
+          m.reason ? h("div", { class: "hint" }, `The GM's reason: ${m.reason}`) : null,
+        ),
+      ),
+    );
   };
   const showThread = () => {
     const t = current();
@@ -239,10 +267,24 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
       fill(heading, picking ? "New conversation" : t ? label(t) : "Press");
       form.hidden = !canReply;
       noReply.hidden = canReply || !player;
-      if (el.childElementCount === 0) fill(el, list, heading, shown, form, noReply);
+      if (el.childElementCount === 0) fill(el, list, heading, shown, held.el, form, noReply);
     },
   };
   return panel;
+}
+
+/** A message held for the GM's review (GET /api/games/:id/press/held). */
+export interface HeldItem {
+  n: number;
+  status: "held" | "approved" | "refused";
+  phase: string;
+  kind: string;
+  from: string | null;
+  fromName: string;
+  to: "all" | string[];
+  body: string;
+  at: string;
+  reason?: string;
 }
 
 interface Proposal {

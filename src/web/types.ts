@@ -39,6 +39,8 @@ export interface GameView {
   options: {
     deadlines: { unit: string; movement: number; retreats: number; adjustments: number };
     civilDisorderAfter?: number;
+    /** Seed 002 X(1): players' press held for the GM's review (press.review). */
+    press?: { review?: boolean };
   };
   you: { role: "gm" | "player" | "observer"; seat: number | null; powers: string[] } | null;
   invites?: { code: string; role: string; seat: number | null }[];
