@@ -50,9 +50,16 @@ export const mmss = (ms: number): string => {
 
 /**
  * Calls `on(kind)` for each event of `kinds` the game's event stream brings from now on (the
- * backlog is skipped: its last id is read first).
+ * backlog is skipped: its last id is read first), and `opened()` each time the stream is
+ * open (at first and after a reconnection): what changed before it opened came as no event,
+ * so a page reads its state again then.
  */
-export function watchGame(id: string, kinds: readonly string[], on: (kind: string) => void): void {
+export function watchGame(
+  id: string,
+  kinds: readonly string[],
+  on: (kind: string) => void,
+  opened?: () => void,
+): void {
   void (async () => {
     let after = 0;
     try {
@@ -66,6 +73,7 @@ export function watchGame(id: string, kinds: readonly string[], on: (kind: strin
       `/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`,
     );
     for (const k of kinds) es.addEventListener(k, () => on(k));
+    if (opened) es.addEventListener("open", () => opened());
   })();
 }
 
@@ -132,13 +140,27 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
     el.classList.toggle("paused", !t.running && ms > 0);
     if (opts.chair) showControls();
   };
+  // Answers are applied in the order their requests were made, never an older one over a newer:
+  // a read begun before the chair's change (or before another read) and answered after it
+  // would put the timer back as it was (the projector showed no timer after a start).
+  let asked = 0;
+  let shown = 0;
+  const newer = (seq: number): boolean => {
+    if (seq < shown) return false;
+    shown = seq;
+    return true;
+  };
   const refresh = async (): Promise<boolean> => {
+    const seq = ++asked;
     const c = await get<{ chaired?: boolean; timer?: ChairTimer }>(`${base}/chair`);
-    timer = c.timer ?? null;
-    if (timer) skew = timer.now - Date.now();
-    if (timer?.running) fill(notices);
-    render();
-    return c.chaired === true || (timer !== null && timer.stage !== null);
+    const read = c.timer ?? null;
+    if (newer(seq)) {
+      timer = read;
+      if (timer) skew = timer.now - Date.now();
+      if (timer?.running) fill(notices);
+      render();
+    }
+    return c.chaired === true || (read !== null && read.stage !== null);
   };
   setInterval(render, 250);
 
@@ -146,10 +168,13 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
   const lengthsForm = h("div", { class: "row wrap" });
   const pauseButton = h("button", { type: "button", class: "secondary", "data-timer": "pause" });
   const act = async (body: Record<string, unknown>) => {
+    const seq = ++asked;
     try {
-      timer = await post<ChairTimer>(`${base}/chair/timer`, body);
-      skew = timer.now - Date.now();
+      const t = await post<ChairTimer>(`${base}/chair/timer`, body);
       fill(out);
+      if (!newer(seq)) return;
+      timer = t;
+      skew = t.now - Date.now();
       render();
     } catch (e) {
       fill(out, message((e as Error).message, "error"));
@@ -237,30 +262,35 @@ export function chairClock(id: string, opts: { big?: boolean; chair?: boolean } 
 
   const kinds = opts.chair ? ["chair_timer", "chair_timer_ended"] : ["chair_timer"];
   const watch = () =>
-    watchGame(id, kinds, (kind) => {
-      if (kind === "chair_timer_ended") {
-        void get<{ kind: string; data: { stage?: string; resolving?: boolean } }[]>(
-          `${base}/events`,
-        ).then((evs) => {
-          const last = [...evs].reverse().find((e) => e.kind === "chair_timer_ended");
-          const stage = (last?.data.stage ?? "orders") as ChairStage;
-          fill(
-            notices,
-            h(
-              "p",
-              { class: "msg info time-up", role: "alert" },
-              `Time is up: ${STAGE_NAMES[stage].toLowerCase()}. `,
-              last?.data.resolving
-                ? "The judge resolves the phase now (the game's option)."
-                : stage === "orders"
-                  ? "Reveal all orders when the room is ready."
-                  : "Start the next timer when the room is ready.",
-            ),
-          );
-        });
-      }
-      void refresh();
-    });
+    watchGame(
+      id,
+      kinds,
+      (kind) => {
+        if (kind === "chair_timer_ended") {
+          void get<{ kind: string; data: { stage?: string; resolving?: boolean } }[]>(
+            `${base}/events`,
+          ).then((evs) => {
+            const last = [...evs].reverse().find((e) => e.kind === "chair_timer_ended");
+            const stage = (last?.data.stage ?? "orders") as ChairStage;
+            fill(
+              notices,
+              h(
+                "p",
+                { class: "msg info time-up", role: "alert" },
+                `Time is up: ${STAGE_NAMES[stage].toLowerCase()}. `,
+                last?.data.resolving
+                  ? "The judge resolves the phase now (the game's option)."
+                  : stage === "orders"
+                    ? "Reveal all orders when the room is ready."
+                    : "Start the next timer when the room is ready.",
+              ),
+            );
+          });
+        }
+        void refresh();
+      },
+      () => void refresh().catch(() => undefined),
+    );
   // A delegation's page listens only in a chaired game (or one with a timer): the other
   // games' pages open no second event stream.
   void refresh()
