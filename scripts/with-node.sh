@@ -114,10 +114,21 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$sqlite_version for $version" ]; then
     echo "with-node: node-gyp not found beside npm ($gyp)" >&2
     exit 1
   fi
+  # npm's own settings reach node-gyp as npm_config_* variables under `npm run`, and take
+  # precedence over its flags: Debian's npm sets nodedir=/usr, the system Node's headers, which
+  # built the driver for that Node instead (CI's first run under `npm run test:node22`).
   (cd "$mods/better-sqlite3" &&
-    PATH="$node_dir/bin:$PATH" "$node_dir/bin/node" "$gyp" rebuild --release \
+    env -u npm_config_target -u npm_config_runtime -u npm_config_dist_url \
+      npm_config_nodedir="$node_dir" PATH="$node_dir/bin:$PATH" \
+      "$node_dir/bin/node" "$gyp" rebuild --release \
       --nodedir="$node_dir" --jobs=2 >"$cache/build-$version.log" 2>&1) || {
     echo "with-node: the build failed; see $cache/build-$version.log" >&2
+    exit 1
+  }
+  # The driver must load under this Node (a build for another Node's headers says so here,
+  # not as failing tests).
+  (cd "$mods" && "$node_dir/bin/node" -e 'new (require("better-sqlite3"))(":memory:").close()') || {
+    echo "with-node: better-sqlite3 was built but does not load under Node $version" >&2
     exit 1
   }
   echo "$sqlite_version for $version" >"$stamp"
