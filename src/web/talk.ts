@@ -77,13 +77,18 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
   // The viewer's own press held for the GM's review (the option press.review, seed 002
   // X(1)): awaiting the GM, or refused with the GM's reason; once approved it is in a thread.
   const held = region("ul", { class: "held-press", "aria-label": "your press held for the GM" });
+  // Only the latest load is applied: two loads at once (the send's and a live event's) may be
+  // answered out of order, and the older would put back a list without the newest message.
+  let loads = 0;
   const load = async () => {
+    const seq = ++loads;
     const items = await get<PressItem[]>(`${ctx.base}/press`);
-    threads = pressThreads(items, mine(), seen.marks());
     const own =
       ctx.view().you?.role === "player"
         ? (await get<HeldItem[]>(`${ctx.base}/press/held`)).filter((m) => m.status !== "approved")
         : [];
+    if (seq !== loads) return;
+    threads = pressThreads(items, mine(), seen.marks());
     held.update(JSON.stringify(own), () =>
       own.map((m) =>
         h(
