@@ -110,6 +110,18 @@ export class Press extends Room {
     }
     const now = this.now();
     const authorPower = isGm ? null : (v.powers[0] ?? null);
+    // The message as stored, held for review or sent at once.
+    const message = {
+      game_id: g.game.id,
+      phase_idx: g.state.phase_idx,
+      phase: g.state.phase,
+      author_user: v.user!.id,
+      author_power: authorPower,
+      kind: input.kind,
+      recipients: JSON.stringify(recipients),
+      body,
+      at: now,
+    };
     if (!isGm && g.options.press.review === true) {
       // Seed 002 X(1): the GM may refuse to publish. Held: nobody but its author and the GM
       // reads it until the GM approves it (then delivered as sent) or refuses it.
@@ -121,19 +133,7 @@ export class Press extends Room {
       const n = Number(last?.m ?? 0) + 1;
       await trx
         .insertInto("held_press")
-        .values({
-          game_id: g.game.id,
-          n,
-          phase_idx: g.state.phase_idx,
-          phase: g.state.phase,
-          author_user: v.user!.id,
-          author_power: authorPower,
-          kind: input.kind,
-          recipients: JSON.stringify(recipients),
-          body,
-          at: now,
-          status: "held",
-        })
+        .values({ ...message, n, status: "held" })
         .execute();
       // To the GM alone, once per message: it waits for their review.
       await this.emit(trx, g.game.id, "press_held", "gm", {
@@ -157,17 +157,7 @@ export class Press extends Room {
     }
     const row = await trx
       .insertInto("press")
-      .values({
-        game_id: g.game.id,
-        phase_idx: g.state.phase_idx,
-        phase: g.state.phase,
-        author_user: v.user!.id,
-        author_power: authorPower,
-        kind: input.kind,
-        recipients: JSON.stringify(recipients),
-        body,
-        at: now,
-      })
+      .values(message)
       .returning("id")
       .executeTakeFirstOrThrow();
     const audience =
