@@ -79,15 +79,17 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
   const held = region("ul", { class: "held-press", "aria-label": "your press held for the GM" });
   // Only the latest load is applied: two loads at once (the send's and a live event's) may be
   // answered out of order, and the older would put back a list without the newest message.
+  // A superseded load answers false and its caller draws nothing: drawing the old list would
+  // lose a thread just opened (the send's chosen thread not found sent the view to "all").
   let loads = 0;
-  const load = async () => {
+  const load = async (): Promise<boolean> => {
     const seq = ++loads;
     const items = await get<PressItem[]>(`${ctx.base}/press`);
     const own =
       ctx.view().you?.role === "player"
         ? (await get<HeldItem[]>(`${ctx.base}/press/held`)).filter((m) => m.status !== "approved")
         : [];
-    if (seq !== loads) return;
+    if (seq !== loads) return false;
     threads = pressThreads(items, mine(), seen.marks());
     held.update(JSON.stringify(own), () =>
       own.map((m) =>
@@ -110,6 +112,7 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
         ),
       ),
     );
+    return true;
   };
   const showThread = () => {
     const t = current();
@@ -252,12 +255,11 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
     badge: {
       el: badge,
       async refresh() {
-        await load();
-        count(null);
+        if (await load()) count(null);
       },
     },
     async show() {
-      await load();
+      if (!(await load())) return;
       if (!current() && !picking) chosen = "all";
       const player = ctx.view().you?.role === "player";
       const t = current();
