@@ -151,6 +151,9 @@ export function daideMap(scenario: Scenario): DaideMap {
     nameOfProvince.set(p.id, pickName([std ?? p.id, ...candidatesOf(p.name)], takenProvinceNames));
   }
   const group = (p: Province) => provinceCategory(p.kind, p.coasts.length, p.supplyCenter) - 0x50;
+  const byName = (a: Province, b: Province) =>
+    nameOfProvince.get(a.id)! < nameOfProvince.get(b.id)! ? -1 : 1;
+  const alphabetical = [...provinces].sort(byName);
   const sorted = [...provinces].sort(
     (a, b) =>
       group(a) - group(b) || (nameOfProvince.get(a.id)! < nameOfProvince.get(b.id)! ? -1 : 1),
@@ -219,15 +222,17 @@ export function daideMap(scenario: Scenario): DaideMap {
         numbered.find((s) => p.home !== null && s.powers.includes(p.home));
       const centres: Item[] = numbered.map((s) => [
         s.token,
-        ...sorted.filter((p) => p.supplyCenter && homeOf(p) === s).map((p) => provinceToken(p.id)),
+        ...alphabetical
+          .filter((p) => p.supplyCenter && homeOf(p) === s)
+          .map((p) => provinceToken(p.id)),
       ]);
       centres.push([
         tok("UNO"),
-        ...sorted.filter((p) => p.supplyCenter && !homeOf(p)).map((p) => provinceToken(p.id)),
+        ...alphabetical.filter((p) => p.supplyCenter && !homeOf(p)).map((p) => provinceToken(p.id)),
       ]);
-      const others = sorted.filter((p) => !p.supplyCenter).map((p) => provinceToken(p.id));
+      const others = alphabetical.filter((p) => !p.supplyCenter).map((p) => provinceToken(p.id));
       const passable = (id: ProvinceId) => tokenOfProvince.has(id);
-      const adjacencies: Item[] = sorted.map((p) => {
+      const adjacencies: Item[] = alphabetical.map((p) => {
         const entry: Item[] = [provinceToken(p.id)];
         if (p.kind !== "sea")
           entry.push([
