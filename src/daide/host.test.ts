@@ -185,6 +185,31 @@ describe("a whole game over TCP", () => {
   });
 });
 
+describe("time limits", () => {
+  test("a phase whose time runs out is adjudicated without the missing orders; TME tells the time", async () => {
+    const { host, port } = await start({ moveTime: 1, until: 1902 });
+    const c = await join(port, host);
+    c.send("NME ('slow') ('1')");
+    await c.text("MAP");
+    c.send("YES (MAP ('standard'))");
+    assert.match(await c.text("HLO"), /\(\(LVL 0\) \(MTL 1\) \(RTL 1\) \(BTL 1\)\)$/);
+    await c.text("NOW (SPR 1901)");
+    c.send("TME");
+    assert.match(await c.text("TME"), /^TME \([01]\)$/);
+    c.send("TME (0)");
+    assert.equal(await c.text("YES"), "YES (TME (0))");
+    // Nothing ordered: the units hold (civil disorder) when the second is up.
+    assert.equal(
+      await c.text("ORD (SPR 1901) ((AUS AMY VIE)"),
+      "ORD (SPR 1901) ((AUS AMY VIE) HLD) (SUC)",
+    );
+    await c.text("DRW");
+    const s = await host.done;
+    assert.ok(s.timedOut >= 2, `phases timed out: ${s.timedOut}`);
+    assert.equal(s.endPhase, "S1902M");
+  });
+});
+
 describe("a dropped connection keeps its seat", () => {
   test("CCD to the others, IAM with the passcode brings it back (NOT (CCD)); a wrong one is refused", async () => {
     const { host, port } = await start({ bots: Array.from({ length: 6 }, () => holdBot) });

@@ -98,6 +98,10 @@ export interface GameSummary {
   readonly phases: number;
   /** The last phase played into (the position the game ended on). */
   readonly endPhase: string;
+  /** Seconds from the start of the game (every seat taken) to its end. */
+  readonly seconds: number;
+  /** Phases that ended because their time ran out (not every power was ready). */
+  readonly timedOut: number;
   readonly result:
     | { readonly kind: "solo"; readonly winner: string }
     | {
@@ -170,6 +174,9 @@ export class DaideHost {
   #deadline: number | null = null;
   #phaseTimers: NodeJS.Timeout[] = [];
   #processing = false;
+  /** When the game started (ms), and how many phases ended because their time ran out. */
+  #startedAt = 0;
+  #timedOut = 0;
   /** Per turn already played: its ORD messages, then the SCO and NOW after it (HST). */
   readonly #history = new Map<string, Item[][]>();
   #lastOrd: Item[][] = [];
@@ -638,6 +645,7 @@ export class DaideHost {
     const waiting = this.#sides.filter((s) => this.#needsClient(s) && !s.conn?.mapAccepted);
     if (waiting.length > 0) return;
     this.#started = true;
+    this.#startedAt = Date.now();
     this.#log(`the game starts: ${this.map.name}`);
     for (const s of this.#sides) {
       if (s.conn) this.#send(s.conn, this.#hlo(s));
@@ -895,7 +903,12 @@ export class DaideHost {
     const t = this.#o.moveTime;
     this.#deadline = t > 0 ? Date.now() + t * 1000 : null;
     if (this.#deadline !== null) {
-      this.#phaseTimers.push(setTimeout(() => this.#endPhase(), t * 1000));
+      this.#phaseTimers.push(
+        setTimeout(() => {
+          this.#timedOut++;
+          this.#endPhase();
+        }, t * 1000),
+      );
       for (const c of this.#conns) for (const n of c.tme) this.#scheduleTme(c, n);
     }
     this.#checkReady();
@@ -1048,6 +1061,8 @@ export class DaideHost {
       map: this.map.name,
       phases: this.#record.phases.length,
       endPhase: phaseName(pos.phase),
+      seconds: this.#startedAt === 0 ? 0 : Math.round((Date.now() - this.#startedAt) / 100) / 10,
+      timedOut: this.#timedOut,
       result:
         how.kind === "solo"
           ? { kind: "solo", winner: how.side.name }
