@@ -901,12 +901,14 @@ export class DaideHost {
     this.#broadcast(this.#now());
     this.#clearPhaseTimers();
     const t = this.#o.moveTime;
+    const index = this.#state.index;
     this.#deadline = t > 0 ? Date.now() + t * 1000 : null;
     if (this.#deadline !== null) {
       this.#phaseTimers.push(
         setTimeout(() => {
+          if (this.#processing) return;
           this.#timedOut++;
-          this.#endPhase();
+          this.#endPhase(index);
         }, t * 1000),
       );
       for (const c of this.#conns) for (const n of c.tme) this.#scheduleTme(c, n);
@@ -924,7 +926,8 @@ export class DaideHost {
       return;
     }
     this.#processing = true;
-    setImmediate(() => this.#endPhase());
+    const index = this.#state.index;
+    setImmediate(() => this.#endPhase(index));
   }
 
   #survivors(): SideState[] {
@@ -945,8 +948,9 @@ export class DaideHost {
     }
   }
 
-  #endPhase() {
-    if (this.#over) return;
+  /** Adjudicates the phase `index` (once: the time limit and the last GOF may both ask). */
+  #endPhase(index: number) {
+    if (this.#over || this.#state.index !== index) return;
     this.#processing = true;
     this.#clearPhaseTimers();
     const scenario = this.#o.scenario;
@@ -1027,6 +1031,8 @@ export class DaideHost {
     if (this.#o.until !== null && after.phase.year >= this.#o.until) {
       return this.#end({ kind: "draw", reason: "until" });
     }
+    this.#checkDraw();
+    if (this.#over) return;
     this.#startPhase(false);
     this.#history.get(itemsText(turn, this.map.names))!.push(this.#sco(), this.#now());
   }
