@@ -185,6 +185,54 @@ describe("a whole game over TCP", () => {
   });
 });
 
+describe("a map of its own", () => {
+  test("the four-player game: an RM names the seats; a seat orders both its powers' units", async () => {
+    const scenario = getScenario("classical", "4")!;
+    const { host, port } = await start({
+      scenario,
+      bots: [holdBot, holdBot, holdBot],
+    });
+    const c = await TestClient.open(port, host.map.names);
+    clients.push(c);
+    c.raw(initialMessage());
+    const rm = await c.next((m) => m.type === MESSAGE.RM);
+    assert.equal(rm.entries!.length, 4 + 75);
+    assert.deepEqual(
+      rm.entries!.slice(0, 4).map((e) => e.name),
+      ["AFU", "ENG", "GTE", "IRT"],
+    );
+    assert.equal(rm.entries!.find((e) => e.name === "STP")?.token, 0x574a);
+    c.send("NME ('four') ('1')");
+    assert.equal(await c.text("MAP"), "MAP ('classical-4')");
+    c.send("MDF");
+    assert.match(
+      await c.text("MDF"),
+      /^MDF \(AFU ENG GTE IRT\) \(\(\(AFU BRE BUD MAR PAR TRI VIE\)/,
+    );
+    c.send("YES (MAP ('classical-4'))");
+    assert.match(await c.text("HLO"), /^HLO \(AFU\)/);
+    const now = await c.text("NOW (SPR 1901)");
+    assert.match(now, /\(AFU AMY VIE\).*\(AFU AMY PAR\)/);
+    c.send("SUB ((AFU AMY PAR) MTO BUR) ((AFU AMY VIE) MTO GAL) ((IRT AMY ROM) HLD)");
+    assert.equal(await c.text("THX"), "THX ((AFU AMY PAR) MTO BUR) (MBV)");
+    assert.equal(await c.text("THX"), "THX ((AFU AMY VIE) MTO GAL) (MBV)");
+    assert.equal(await c.text("THX"), "THX ((IRT AMY ROM) HLD) (NYU)");
+    assert.match(
+      await c.text("MIS"),
+      /^MIS \(AFU AMY BUD\) \(AFU FLT TRI\) \(AFU FLT BRE\) \(AFU AMY MAR\)$/,
+    );
+    c.send("GOF");
+    assert.equal(
+      await c.text("ORD (SPR 1901) ((AFU AMY PAR)"),
+      "ORD (SPR 1901) ((AFU AMY PAR) MTO BUR) (SUC)",
+    );
+    await playOut(c);
+    const s = await host.done;
+    assert.deepEqual(s.powers[0]!.plays, ["austria", "france"]);
+    assert.equal(s.map, "classical-4");
+  });
+});
+
 describe("time limits", () => {
   test("a phase whose time runs out is adjudicated without the missing orders; TME tells the time", async () => {
     const { host, port } = await start({ moveTime: 1, until: 1902 });
