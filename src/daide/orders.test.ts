@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { adjudicate } from "../engine/adjudicate.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import type { Position } from "../engine/types.ts";
@@ -7,7 +8,7 @@ import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { fromText, itemsText, tree } from "./language.ts";
 import { daideMap } from "./mapdef.ts";
-import { type AdjustmentSoFar, checkOrder, phaseTables } from "./orders.ts";
+import { type AdjustmentSoFar, checkOrder, phaseTables, resultTokens } from "./orders.ts";
 
 const scenario = getScenario("classical")!;
 const m = daideMap(scenario);
@@ -173,5 +174,68 @@ describe("order notes: retreats and adjustments", () => {
     );
     assert.equal(note(winter, "AUS", "((AUS AMY SER) REM)"), "NMR");
     assert.equal(note(winter, "RUS", "(RUS WVE)"), "NMB", "Russia has nothing to build");
+  });
+});
+
+describe("order results: the engine's outcomes as ORD result tokens", () => {
+  test("SUC, BNC, CUT, NSO, DSR from the adjudicator's reasons", () => {
+    const p = readPosition(
+      {
+        phase: "F1901M",
+        units: {
+          england: ["F nth", "A yor", "F lon"],
+          france: ["F eng", "A bel", "F bre"],
+          germany: ["A ruh", "A hol"],
+        },
+      },
+      classical,
+    );
+    const orders = new Map([
+      ["england" as never, ["F nth C A yor - nwy", "A yor - nwy", "F lon S F nth"]],
+      ["france" as never, ["F eng - lon", "A bel S A ruh - hol", "F bre - eng"]],
+      ["germany" as never, ["A ruh - bur", "A hol - bel"]],
+    ]);
+    const r = adjudicate(classical, p, orders, rules.ok ? rules.rules : ({} as never));
+    const out = new Map(
+      r.results
+        .filter((x) => x.text !== null)
+        .map((x) => [
+          x.text!,
+          itemsText(resultTokens(x.order!, x.result === "succeeds", x.reason), m.names),
+        ]),
+    );
+    assert.equal(out.get("A yor - nwy"), "SUC", "convoyed");
+    assert.equal(out.get("F lon S F nth"), "CUT", "attacked from the Channel");
+    assert.equal(out.get("F eng - lon"), "BNC");
+    assert.equal(out.get("F bre - eng"), "BNC", "the Channel did not move away");
+    assert.equal(out.get("A bel S A ruh - hol"), "NSO", "Ruhr went to Burgundy");
+    assert.equal(out.get("A hol - bel"), "BNC");
+  });
+
+  test("a convoy whose fleet is dislodged: DSR for the fleet and the army", () => {
+    const p = readPosition(
+      {
+        phase: "F1901M",
+        units: { england: ["F nth", "A yor"], germany: ["F hel", "F den"] },
+      },
+      classical,
+    );
+    const orders = new Map([
+      ["england" as never, ["F nth C A yor - nwy", "A yor - nwy"]],
+      ["germany" as never, ["F hel - nth", "F den S F hel - nth"]],
+    ]);
+    const r = adjudicate(classical, p, orders, rules.ok ? rules.rules : ({} as never));
+    const tokens = (text: string) => {
+      const x = r.results.find((y) => y.text === text)!;
+      return itemsText(resultTokens(x.order!, x.result === "succeeds", x.reason), m.names);
+    };
+    assert.equal(tokens("F nth C A yor - nwy"), "DSR");
+    assert.equal(tokens("A yor - nwy"), "DSR");
+    assert.equal(tokens("F hel - nth"), "SUC");
+    assert.deepEqual(
+      r.dislodged.map((d) => d.unit.province),
+      ["nth"],
+      "the host adds RET for it",
+    );
   });
 });
