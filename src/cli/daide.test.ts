@@ -28,6 +28,7 @@ after(async () => {
 test("usage errors: one line, status 2", () => {
   for (const [args, said] of [
     [["--port", "0", "--bots", "8"], /--bots 8: the game has only 7 seats/],
+    [["--port", "0", "--bots", "7"], /--bots 7 leaves no seat for a DAIDE client: give at most 6/],
     [["--port", "0", "--bot", "clever"], /unknown bot "clever"; built-in players: .*random/],
     [["--port", "0", "--until", "1901"], /--until 1901 is not after the start \(1901\)/],
     [["--port", "0", "--variant", "global"], /unknown variant "global"/],

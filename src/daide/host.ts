@@ -192,6 +192,10 @@ export class DaideHost {
     const seated = this.map.sides.filter((s) => s.seat !== null);
     if (options.bots.length > seated.length)
       throw new Error(`--bots ${options.bots.length}: the game has only ${seated.length} seats`);
+    if (options.bots.length === seated.length)
+      throw new Error(
+        `--bots ${options.bots.length} leaves no seat for a DAIDE client: give at most ${seated.length - 1}`,
+      );
     const firstBot = seated.length - options.bots.length;
     this.#sides = this.map.sides.map((side) => {
       const i = seated.indexOf(side);
