@@ -34,6 +34,10 @@ async function start(over: Partial<HostOptions> = {}) {
     bots: Array.from({ length: 6 }, () => randomBot),
     port: 0,
     host: "127.0.0.1",
+    // DAIDE_TEST_LOG=1 shows the host's log on stderr (to see where a failing test stopped).
+    ...(process.env.DAIDE_TEST_LOG
+      ? { log: (l: string) => process.stderr.write(`host: ${l}\n`) }
+      : {}),
     ...over,
   });
   host.done.catch(() => {});

@@ -159,6 +159,9 @@ interface SideState {
 
 const T = tok;
 
+/** How long a closed connection is read from before it is cut (ms). */
+const LINGER = 5000;
+
 export class DaideHost {
   readonly map: DaideMap;
   readonly #o: HostOptions;
@@ -304,20 +307,33 @@ export class DaideHost {
     this.#drop(conn, errorMessage(code));
   }
 
+  /**
+   * Closes our side after `last`, and keeps reading (and ignoring) what the client still
+   * sends until it closes too, for at most LINGER ms: a socket closed with unread data sends
+   * a reset, and a reset makes the client's system discard what it has not yet read (the EM,
+   * or the SMR and OFF).
+   */
   #drop(conn: Conn, last: Buffer | null) {
     if (conn.closed) return;
+    conn.closed = true;
     if (last) conn.socket.end(last);
     else conn.socket.end();
-    conn.socket.destroySoon?.();
-    this.#gone(conn);
+    setTimeout(() => conn.socket.destroy(), LINGER).unref();
+    this.#release(conn);
   }
 
+  /** The client closed, or the connection failed. */
   #gone(conn: Conn) {
-    if (!this.#conns.has(conn)) return;
     conn.closed = true;
+    if (!conn.socket.destroyed) conn.socket.destroy();
+    this.#release(conn);
+  }
+
+  /** The connection no longer plays: its seat waits for IAM (or is free before the start). */
+  #release(conn: Conn) {
+    if (!this.#conns.has(conn)) return;
     this.#conns.delete(conn);
     if (conn.timer) clearTimeout(conn.timer);
-    if (!conn.socket.destroyed) conn.socket.destroy();
     const s = conn.side;
     if (s && s.conn === conn) {
       s.conn = null;
@@ -1091,15 +1107,8 @@ export class DaideHost {
     this.#log(`the game is over: ${JSON.stringify(summary.result)}`);
     // Let the OFF reach every client, then close.
     const conns = [...this.#conns];
-    for (const c of conns) {
-      c.socket.end();
-      c.closed = true;
-    }
+    for (const c of conns) this.#drop(c, null);
     this.#server.close(() => this.#resolveDone(summary));
-    for (const c of conns) c.socket.destroySoon?.();
-    setTimeout(() => {
-      for (const c of conns) c.socket.destroy();
-    }, 2000).unref();
   }
 }
 
