@@ -19,7 +19,8 @@
  * Both play every Diplomacy variant on the engine (classical, its scenarios, europe1935, data
  * variants), as each power of a seat that plays several (its seat-mates are friends: their
  * centres are not targets, their units not attacked). Orders come from the engine's lists of
- * legal orders, so none is illegal. Neither convoys nor uses a variant's own orders.
+ * legal orders, so none is illegal. `entente` convoys its armies with its own fleets; neither
+ * uses a variant's own orders (europe1935's insurrections).
  */
 import { adjudicate, adjustmentCounts } from "../engine/adjudicate.ts";
 import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
@@ -359,6 +360,52 @@ function closedSet(c: Ctx): ReadonlySet<string> {
   return c.variant.closed?.(c.position.phase) ?? new Set();
 }
 
+/**
+ * The reply that hurts most, roughly: every enemy unit next to one of the bot's centres or
+ * units attacks it (centres first), a second unit of the same power supporting the first
+ * attack instead of making its own; other units as in `base`.
+ */
+function attackReply(
+  c: Ctx,
+  opts: Options,
+  closed: ReadonlySet<string>,
+  base: readonly MovementOrder[],
+): MovementOrder[] {
+  const { g, me, position } = c;
+  const units = position.units;
+  const out = [...base];
+  const mineAt = new Uint8Array(g.n);
+  for (let i = 0; i < units.length; i++)
+    if (c.unitPower[i] === me) mineAt[g.nodeProv[c.unitNode[i]!]!] = 1;
+  /** Per power and target province: the attack made on it. */
+  const attacks = new Map<number, MovementOrder & { kind: "move" }>();
+  for (let i = 0; i < units.length; i++) {
+    const w = c.unitPower[i]!;
+    if (w === me || w < 0 || friends(c, w, me) || c.unplayed[w] === 1) continue;
+    let target: (MovementOrder & { kind: "move" }) | null = null;
+    let rank = 0;
+    for (const o of opts.moves[i]!) {
+      if (o.kind !== "move") continue;
+      const p = g.index.get(o.to.province)!;
+      const r = c.owner[p] === me ? 2 : mineAt[p] === 1 ? 1 : 0;
+      if (r > rank) {
+        rank = r;
+        target = o;
+      }
+    }
+    if (!target) continue;
+    const p = g.index.get(target.to.province)!;
+    const key = w * g.n + p;
+    const first = attacks.get(key);
+    if (first && canSupportInto(c, i, p, closed)) out[i] = supportMove(units[i]!, first);
+    else {
+      out[i] = target;
+      if (!first) attacks.set(key, target);
+    }
+  }
+  return out;
+}
+
 /** The movement phase's orders for the bot's power, by unit index of the position. */
 function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] {
   const { position, me } = c;
@@ -378,28 +425,12 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
   for (let w = 0; w < c.powers.length; w++)
     if (w !== me && c.unplayed[w] === 0) greedyOrders(c, w, opts, closed, greedy, null);
   const replies: MovementOrder[][] = [[], [], []];
-  const myCentre = (p: number): boolean => c.owner[p] === me;
   for (let i = 0; i < units.length; i++) {
     const hold = opts.holds[i]!;
-    const g0 = greedy[i] ?? hold;
-    replies[0]!.push(g0);
+    replies[0]!.push(greedy[i] ?? hold);
     replies[1]!.push(hold);
-    let attack: MovementOrder | null = null;
-    if (
-      c.unitPower[i] !== me &&
-      !friends(c, c.unitPower[i]!, me) &&
-      c.unplayed[c.unitPower[i]!] === 0
-    )
-      for (const o of opts.moves[i]!) {
-        if (o.kind !== "move") continue;
-        const p = c.g.index.get(o.to.province)!;
-        if (myCentre(p)) {
-          attack = o;
-          break;
-        }
-      }
-    replies[2]!.push(attack ?? g0);
   }
+  replies[2] = attackReply(c, opts, closed, replies[0]!);
   const val = centreValues(c, me);
   const board: After = {
     nodes: [],
@@ -435,6 +466,31 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
     });
     return false;
   };
+  // Sea moves: an army carried by the bot's own fleets (each fleet that could carry it).
+  const carried = new Map<number, [MovementOrder, [number, MovementOrder][]][]>();
+  {
+    const carriers = new Map<string, [number, MovementOrder][]>();
+    for (const i of mine)
+      for (const o of legal.get(units[i]!.province) ?? [])
+        if (o.kind === "convoy") {
+          const key = `${o.from}>${o.to}`;
+          const list = carriers.get(key) ?? [];
+          list.push([i, o]);
+          carriers.set(key, list);
+        }
+    for (const i of mine) {
+      const u = units[i]!;
+      if (u.type !== "A") continue;
+      for (const o of legal.get(u.province) ?? []) {
+        if (o.kind !== "move" || c.variant.map.armyAdjacent(u.province, o.to.province)) continue;
+        const fleets = carriers.get(`${u.province}>${o.to.province}`);
+        if (!fleets) continue;
+        const list = carried.get(i) ?? [];
+        list.push([o, fleets]);
+        carried.set(i, list);
+      }
+    }
+  }
   const order = [...mine];
   for (let pass = 0; pass < 4 && spent < RESOLVE_BUDGET; pass++) {
     for (let k = order.length - 1; k > 0; k--) {
@@ -467,6 +523,8 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
               [s, supportMove(units[s]!, o)],
             ]);
       }
+      for (const [o, fleets] of carried.get(i) ?? [])
+        if (o !== now) tries.push([[i, o], ...fleets]);
       for (const t of tries) {
         if (spent >= RESOLVE_BUDGET) break;
         if (attempt(t)) improved = true;
@@ -474,9 +532,14 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
     }
     if (!improved) break;
   }
-  // A support left behind by a move that changed supports nothing: hold instead.
+  // A support or convoy left behind by a move that changed does nothing: hold instead.
   for (const i of mine) {
     const o = current[i]!;
+    if (o.kind === "convoy") {
+      const j = units.findIndex((u) => u.province === o.from);
+      const x = current[j];
+      if (x?.kind !== "move" || x.to.province !== o.to) current[i] = opts.holds[i]!;
+    }
     if (o.kind !== "support") continue;
     const j = units.findIndex((u) => u.province === o.target);
     const x = current[j];
