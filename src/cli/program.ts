@@ -708,6 +708,69 @@ database is replaced only with --force.`,
     ],
   );
 
+  // --- daide host ----------------------------------------------------------------------------
+  const daide = program
+    .command("daide")
+    .summary("DAIDE: host a game for AI clients over TCP (docs/daide.md)")
+    .description("DAIDE, the protocol of Diplomacy AI programs (docs/daide.md).");
+  examples(daide, [["entente daide host --port 16713", "one game for seven DAIDE clients"]]);
+  examples(
+    daide
+      .command("host")
+      .summary("one game on one port for DAIDE clients; a JSON summary line at the end")
+      .description(
+        `Hosts one game for DAIDE clients (level 0: no press) on --port: clients take the seats in
+the order they send NME (IAM brings a dropped client back), OBS watches, the last --bots seats
+are played by a built-in player. The game starts when every seat is taken; a phase ends when
+every power is ready (GOF, or complete orders without NOT (GOF)) or its time runs out; the
+game ends at a solo, a draw all survivors ask for (DRW), or the start of --until YEAR (a
+draw among the survivors). Then every client gets SMR and OFF, one JSON line is printed
+(game, phases, result, each power's centres and client) and the exit status is 0. The game
+runs on the engine; with --data its record is written there (entente replay reads it).`,
+      )
+      .requiredOption("--port <N>", "the TCP port (0 picks a free one, said on stderr)", port)
+      .option("--host <H>", "the address to listen on (default: 0.0.0.0)")
+      .addOption(variantOption("the variant (classical, europe1935)", "classical"))
+      .option("--players <N>", "the scenario (classical: 7, 6, 5, 4, 3, 3b, 2)")
+      .option("--move-time <S>", "seconds per phase; 0: no time limit", whole(0), 60)
+      .option("--until <YEAR>", "end the game at the start of this year (a draw)", whole())
+      .option("--bots <K>", "built-in players for the last K seats", whole(0), 0)
+      .option("--bot <ID>", "which built-in player (src/bots: random, hold)", "random")
+      .option("--seed <S>", "seeds the built-in players and the scenario's draws", whole(), 1)
+      .option("--data <DIR>", "write the game's record here when it ends")
+      .action(
+        run(
+          async (o: {
+            port: string;
+            host?: string;
+            variant: string;
+            players?: string;
+            moveTime: number;
+            until?: number;
+            bots: number;
+            bot: string;
+            seed: number;
+            data?: string;
+          }) => {
+            const { cmdDaideHost } = await import("./daide.ts");
+            return cmdDaideHost(
+              o,
+              (t) => io.out(t),
+              (t) => io.err(t),
+            );
+          },
+        ),
+      ),
+    [
+      ["entente daide host --port 16713", "seven DAIDE clients, 60 s a phase"],
+      [
+        "entente daide host --port 16713 --bots 4 --move-time 5 --until 1910",
+        "three clients and four built-in players, to 1910",
+      ],
+      ["entente daide host --port 16713 --variant europe1935 --data games", "keep the record"],
+    ],
+  );
+
   // --- render ---------------------------------------------------------------------------------
   examples(
     program
