@@ -735,7 +735,11 @@ runs on the engine; with --data its record is written there (entente replay read
       .option("--move-time <S>", "seconds per phase; 0: no time limit", whole(0), 60)
       .option("--until <YEAR>", "end the game at the start of this year (a draw)", whole())
       .option("--bots <K>", "built-in players for the last K seats", whole(0), 0)
-      .option("--bot <ID>", "which built-in player (docs/bots.md: entente, greedy, random, hold)", "random")
+      .option(
+        "--bot <ID>",
+        "which built-in player (docs/bots.md: entente, greedy, random, hold)",
+        "random",
+      )
       .option("--seed <S>", "seeds the built-in players and the scenario's draws", whole(), 1)
       .option("--data <DIR>", "write the game's record here when it ends")
       .action(
