@@ -41,8 +41,13 @@ const near = (d: number): number => (d < NEAR.length ? NEAR[d]! : d >= FAR ? 0 :
 /** The weights of the three predicted replies: greedy enemies, enemies holding, attacking. */
 const REPLY_WEIGHTS = [0.5, 0.2, 0.3];
 
-/** Adjudications `entente` may spend on one movement phase (about 20-40 µs each). */
-const RESOLVE_BUDGET = 2400;
+/**
+ * Adjudications `entente` may spend on one movement phase: 2,400 on the classical board (34
+ * units at most, 20 to 40 µs each), fewer where more units make each one longer (europe1935).
+ */
+const UNIT_RESOLVES = 2400 * 34;
+const resolveBudget = (units: number): number =>
+  Math.min(2400, Math.floor(UNIT_RESOLVES / Math.max(units, 1)));
 
 /** Everything one decision reads: the board, by integers. */
 interface Ctx {
@@ -440,6 +445,7 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
     friendlyHit: 0,
   };
   let spent = 0;
+  const budget = resolveBudget(units.length);
   const evaluate = (): number => {
     let s = 0;
     for (let k = 0; k < replies.length; k++) {
@@ -492,14 +498,14 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
     }
   }
   const order = [...mine];
-  for (let pass = 0; pass < 4 && spent < RESOLVE_BUDGET; pass++) {
+  for (let pass = 0; pass < 4 && spent < budget; pass++) {
     for (let k = order.length - 1; k > 0; k--) {
       const j = r.int(k + 1);
       [order[k], order[j]] = [order[j]!, order[k]!];
     }
     let improved = false;
     for (const i of order) {
-      if (spent >= RESOLVE_BUDGET) break;
+      if (spent >= budget) break;
       const tries: [number, MovementOrder][][] = [];
       const now = current[i]!;
       if (now.kind !== "hold") tries.push([[i, opts.holds[i]!]]);
@@ -526,7 +532,7 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
       for (const [o, fleets] of carried.get(i) ?? [])
         if (o !== now) tries.push([[i, o], ...fleets]);
       for (const t of tries) {
-        if (spent >= RESOLVE_BUDGET) break;
+        if (spent >= budget) break;
         if (attempt(t)) improved = true;
       }
     }
