@@ -528,7 +528,7 @@ movement phase and the movement resolver alone over the same phases; one JSON li
         `Plays one seat with --bot against every other seat played by each kind of --against, the
 bot's seat rotating over the seats (game g: seat g mod seats, seed S+g), each game to a solo or
 the end of the last year (a draw among the survivors), and prints per kind the mean centres a
-seat ends with, solos, draws and eliminations, and the bot's time a movement decision
+seat ends with, solos, draws and eliminations, and the CPU time of the bot's movement decisions
 (--json: one JSON line). Bots: entente, greedy, random, hold (docs/bots.md). The same seed
 gives the same games.`,
       )
