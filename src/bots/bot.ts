@@ -12,7 +12,7 @@ import { formatOrder } from "../engine/orders.ts";
 import { rng } from "../engine/random.ts";
 import { ordersAsText, randomEngineOrders } from "../engine/research.ts";
 import type { RuleOptions } from "../engine/rules.ts";
-import type { Scenario } from "../engine/scenario.ts";
+import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position, PowerId } from "../engine/types.ts";
 
 /** What a bot decides from: everything is given, nothing is read from elsewhere. */
@@ -24,6 +24,12 @@ export interface BotInput {
   readonly power: PowerId;
   /** Seeds the bot's own choices; the same seed and inputs give the same orders. */
   readonly seed: number;
+  /**
+   * Who plays which powers now, when a scenario's events changed its seats (the two-player
+   * game's coin toss gives Italy to a side); absent: the scenario's seats. A seat's powers
+   * are friends: a bot does not attack its seat-mates or take their centres.
+   */
+  readonly seats?: readonly Seat[];
 }
 
 export interface Bot {

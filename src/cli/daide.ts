@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Bot } from "../bots/bot.ts";
-import * as builtIn from "../bots/bot.ts";
+import { bots } from "../bots/index.ts";
 import { DaideHost, type GameSummary } from "../daide/host.ts";
 import { readRules } from "../engine/rules.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
@@ -29,19 +29,9 @@ export interface DaideHostArgs {
   readonly seed: number;
 }
 
-/** The built-in players src/bots exports, by id. */
+/** The built-in players src/bots exports (its one list, src/bots/index.ts), by id. */
 export function builtInBots(): Map<string, Bot> {
-  const out = new Map<string, Bot>();
-  for (const v of Object.values(builtIn) as unknown[]) {
-    if (
-      typeof v === "object" &&
-      v !== null &&
-      typeof (v as Bot).id === "string" &&
-      typeof (v as Bot).orders === "function"
-    )
-      out.set((v as Bot).id, v as Bot);
-  }
-  return out;
+  return new Map(bots.map((b) => [b.id, b]));
 }
 
 /** Checks the arguments and makes the host (not yet listening). */

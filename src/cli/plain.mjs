@@ -17,6 +17,7 @@ const program = fileURLToPath(new URL("./program.ts", import.meta.url));
 const served = new Set([
   "./selfplay.ts",
   "./bench.ts",
+  "./bench-bots.ts",
   "./serve.ts",
   "./adjudicate.ts",
   "./agent.ts",

@@ -482,8 +482,13 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
   const bench = program
     .command("bench")
     .summary("benchmarks (docs/performance.md)")
-    .description("Benchmarks; each prints one JSON line (docs/performance.md).");
-  examples(bench, [["entente bench selfplay", "the self-play benchmark"]]);
+    .description(
+      "Benchmarks: selfplay prints one JSON line (docs/performance.md); bots a table of the built-in players' results (docs/bots.md).",
+    );
+  examples(bench, [
+    ["entente bench selfplay", "the self-play benchmark"],
+    ["entente bench bots", "the built-in players against each other"],
+  ]);
   examples(
     bench
       .command("selfplay")
@@ -512,6 +517,59 @@ movement phase and the movement resolver alone over the same phases; one JSON li
     [
       ["entente bench selfplay", `200 games of ${DEFAULT_YEARS} years`],
       ["entente bench selfplay --games 20 --years 5", "a quick run"],
+    ],
+  );
+
+  examples(
+    bench
+      .command("bots")
+      .summary("built-in players against each other: mean centres, solos, draws")
+      .description(
+        `Plays one seat with --bot against every other seat played by each kind of --against, the
+bot's seat rotating over the seats (game g: seat g mod seats, seed S+g), each game to a solo or
+the end of the last year (a draw among the survivors), and prints per kind the mean centres a
+seat ends with, solos, draws and eliminations, and the CPU time of the bot's movement decisions
+(--json: one JSON line). Bots: entente, greedy, random, hold (docs/bots.md). The same seed
+gives the same games.`,
+      )
+      .option("--bot <ID>", "the player measured", "entente")
+      .option("--against <IDS>", "the opponents' kinds, comma-separated", "random,hold,greedy")
+      .option("--games <N>", "games per opponent kind", whole(1), 7)
+      .option("--seed <S>", "the first game's seed", whole(), 1)
+      .option("--years <N>", "game-years to play from the variant's start (default: 10)", whole(1))
+      .option("--until <YEAR>", "or: the last calendar year to play", whole())
+      .addOption(variantOption("the variant (entente variants)", "classical"))
+      .option("--players <N>", "the scenario (classical: 7, 6, 5, 4, 3, 3b, 2)")
+      .addOption(completes(new Option("--rules <PROFILE>", "the rule profile"), profiles))
+      .option("--json", "one JSON line instead of the table")
+      .action(
+        run(
+          async (o: {
+            bot: string;
+            against: string;
+            games: number;
+            seed: number;
+            years?: number;
+            until?: number;
+            variant: string;
+            players?: string;
+            rules?: string;
+            json?: boolean;
+          }) => {
+            const { benchBots, benchBotsText } = await import("./bench-bots.ts");
+            const r = benchBots({ ...o, years: o.until === undefined ? (o.years ?? 10) : o.years });
+            io.out(o.json ? `${JSON.stringify(r)}\n` : benchBotsText(r));
+            return 0;
+          },
+        ),
+      ),
+    [
+      ["entente bench bots", "entente against random, hold and greedy players, 7 games each"],
+      [
+        "entente bench bots --against greedy --games 14 --until 1915",
+        "a longer look at one matchup",
+      ],
+      ["entente bench bots --variant europe1935 --games 9", "on the 1935 map, each power once"],
     ],
   );
 
@@ -677,7 +735,11 @@ runs on the engine; with --data its record is written there (entente replay read
       .option("--move-time <S>", "seconds per phase; 0: no time limit", whole(0), 60)
       .option("--until <YEAR>", "end the game at the start of this year (a draw)", whole())
       .option("--bots <K>", "built-in players for the last K seats", whole(0), 0)
-      .option("--bot <ID>", "which built-in player (src/bots: random, hold)", "random")
+      .option(
+        "--bot <ID>",
+        "which built-in player (docs/bots.md: entente, greedy, random, hold)",
+        "random",
+      )
       .option("--seed <S>", "seeds the built-in players and the scenario's draws", whole(), 1)
       .option("--data <DIR>", "write the game's record here when it ends")
       .action(
