@@ -94,7 +94,9 @@ function gameRow(g: GameSummary): HTMLElement {
     g.status,
     g.phase ?? "–",
     g.deadline ? h("span", { "data-deadline": g.deadline }, countdown(g.deadline)) : "–",
-    `${g.players}/${g.seats}`,
+    g.bots
+      ? `${g.players}/${g.seats} + ${g.bots} bot${g.bots === 1 ? "" : "s"}`
+      : `${g.players}/${g.seats}`,
   ];
   return h(
     "tr",
@@ -215,6 +217,43 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   return form;
 }
 
+/**
+ * One click to a practice game: you play a power drawn at random, built-in players the six
+ * others; it starts at once and each phase resolves when your orders are final.
+ */
+function practiceForm(): HTMLElement {
+  const out = h("div", { role: "status" });
+  const go = h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        go.setAttribute("disabled", "");
+        try {
+          const g = await post<GameView>("/api/practice", {});
+          location.href = `/game/${encodeURIComponent(g.id)}`;
+        } catch (err) {
+          go.removeAttribute("disabled");
+          fill(out, message((err as Error).message, "error"));
+        }
+      },
+    },
+    "Practise against six bots",
+  );
+  return h(
+    "section",
+    { class: "card", "aria-label": "practice" },
+    h("h2", {}, "Practice"),
+    h(
+      "p",
+      { class: "hint" },
+      "A game of your own: you play one power, built-in players the six others. It starts at once; each phase is resolved as soon as your orders are final.",
+    ),
+    go,
+    out,
+  );
+}
+
 function joinForm(): HTMLElement {
   const code = h("input", { name: "invite", required: true, autocomplete: "off" });
   const form = h(
@@ -262,6 +301,7 @@ export async function lobbyPage(app: HTMLElement): Promise<void> {
     h("h1", {}, "Entente judge"),
     h("section", { "aria-label": "my games" }, h("h2", {}, "My games"), gameTable(mine, true)),
     h("div", { class: "cols" }, createForm(variants), joinForm()),
+    practiceForm(),
     h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
     await mailSettings(),
     await tokenSettings(() => void lobbyPage(app)),
