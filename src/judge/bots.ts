@@ -170,6 +170,18 @@ export class BotPlayers extends Room {
   }
 
   /**
+   * `play` after a change is committed: a failure is logged, not answered (the change
+   * stands, and the scheduler's sweep tries again at its next tick).
+   */
+  async playAfter(gameId: string): Promise<void> {
+    try {
+      await this.play(gameId);
+    } catch (e) {
+      this.log(`game ${gameId}: built-in players: ${(e as Error).stack ?? e}`);
+    }
+  }
+
+  /**
    * Every open phase with a bot seat that has not sent its orders gets them (the scheduler,
    * every tick: after a restart, after each adjudication). Returns how many games played.
    */
@@ -219,7 +231,17 @@ export class BotPlayers extends Room {
       const row = rows.get(seat);
       const bot = botOf(row?.bot ?? choice);
       const s = g.seats[seat]!;
-      for (const [p, o] of await this.sendOrders(trx, g, bot, powers, s.powers)) {
+      let sent: Map<PowerId, readonly string[]>;
+      try {
+        sent = await this.sendOrders(trx, g, bot, powers, s.powers);
+      } catch (e) {
+        // A bot's failure never holds up the adjudication: its powers hold, as without it.
+        this.log(
+          `game ${g.game.id}: the built-in player ${bot.id} failed for ${s.name}: ${(e as Error).stack ?? e}`,
+        );
+        continue;
+      }
+      for (const [p, o] of sent) {
         orders.set(p, o);
         by.set(p, bot.id);
       }
@@ -271,7 +293,7 @@ export class BotPlayers extends Room {
       .where("game_id", "=", g.game.id)
       .where("seat", "=", seat)
       .executeTakeFirst();
-    if (!row || row.kind !== "takeover") return;
+    if (row?.kind !== "takeover") return;
     await trx
       .deleteFrom("bot_seats")
       .where("game_id", "=", g.game.id)
@@ -424,7 +446,7 @@ export class BotPlayers extends Room {
       }
       return { seat, seatName: s.name, bot: bot.id };
     });
-    await this.play(gameId);
+    await this.playAfter(gameId);
     return { ...(await this.rooms.views.gameView(user, gameId)), bot: answer };
   }
 
@@ -480,7 +502,7 @@ export class BotPlayers extends Room {
       });
       await this.rooms.games.startLocked(trx, g);
     });
-    await this.play(view.id);
+    await this.playAfter(view.id);
     return this.rooms.views.gameView(user, view.id);
   }
 }

@@ -333,7 +333,7 @@ export class Games extends Room {
       }
     });
     // The built-in players' orders for the first phase, if the game started (bots.ts).
-    await this.rooms.bots.play(gameId);
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 
@@ -343,7 +343,7 @@ export class Games extends Room {
       if (g.game.status !== "forming") throw conflict("the game has already started");
       await this.startLocked(trx, g);
     });
-    await this.rooms.bots.play(gameId);
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 

@@ -233,7 +233,7 @@ export class GmTools extends Room {
           .where("game_id", "=", gameId)
           .execute();
       });
-    await this.rooms.bots.play(gameId);
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 

@@ -132,11 +132,6 @@ export class Judge {
     return this.rooms.bots.practice(...a);
   }
 
-  /** Sends the open phase's orders of the game's bot seats that have not sent them. */
-  playBots(gameId: string): Promise<number> {
-    return this.rooms.bots.play(gameId);
-  }
-
   createGame(...a: Parameters<Games["createGame"]>): ReturnType<Games["createGame"]> {
     return this.rooms.games.createGame(...a);
   }
