@@ -155,7 +155,7 @@ const RULES: Record<string, Rule> = {
     who: "gm",
     body: (w) => ({ seat: 2, user: w.names.outsider }),
   },
-  "POST /api/games/{id}/gm/bot": { who: "gm", body: () => ({ seat: 2, bot: null }) },
+  "POST /api/games/{id}/gm/bot": { who: "gm", body: () => ({ seat: 2, bot: "off" }) },
   "POST /api/games/{id}/gm/end": { who: "gm", body: () => ({ result: "abandoned" }) },
   "POST /api/games/{id}/gm/declare-draw": { who: "gm", body: () => ({ warn: true }) },
   "POST /api/games/{id}/gm/approve-press": { who: "gm", body: () => ({ held: 1 }) },

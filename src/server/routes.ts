@@ -27,7 +27,6 @@ import {
   either,
   int,
   list,
-  nullable,
   num,
   obj,
   oneOf,
@@ -1136,19 +1135,19 @@ export function apiRoutes(
     gm(
       judge,
       "bot",
-      'Seat a built-in player in a seat no player holds (bot: its id, or "default"), or take it off (bot: null); it sends its orders as each phase opens',
+      'Seat a built-in player in a seat no player holds (bot: its id, or "default"), or take it off (bot: "off"); it sends its orders as each phase opens',
       obj({
         seat: optional(int({ min: 0, max: 100 })),
         power: optional(power),
-        bot: nullable(
-          str({
-            min: 1,
-            max: 40,
-            description: 'a built-in player\'s id, "default", or null to take it off',
-          }),
-        ),
+        bot: str({
+          min: 1,
+          max: 40,
+          description:
+            'a built-in player\'s id, "default" (the strongest), or "off" to take it off',
+        }),
       }),
-      (u, id, b) => judge.setBot(u, id, b),
+      (u, id, b) =>
+        judge.setBot(u, id, { ...b, bot: b.bot.toLowerCase() === "off" ? null : b.bot }),
       "the seat is a player's (replace them first), or no bot plays it (taking one off), or the game is over",
     ),
     gm(

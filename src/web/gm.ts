@@ -234,7 +234,7 @@ export function gmPanel(ctx: GameCtx): Panel {
       btn(
         "Take the bot off",
         () =>
-          void act("Bot", () => post(`${base}/gm/bot`, { seat: Number(seat.value), bot: null })),
+          void act("Bot", () => post(`${base}/gm/bot`, { seat: Number(seat.value), bot: "off" })),
       ),
       feedback("Bot"),
     ),
