@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { getBot } from "../bots/index.ts";
+import { defaultBot, getBot } from "../bots/index.ts";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
@@ -143,11 +143,11 @@ for (const kind of STORE_KINDS) {
       });
       await assert.rejects(judge.setBot(gm, g.id, { power: "france", bot: "deep-blue" }), {
         kind: "invalid",
-        message: /no built-in player "deep-blue"; the built-in players are random/,
+        message: /no built-in player "deep-blue"; the built-in players are .*random \(/,
       });
       await judge.start(gm, g.id);
       const seated = await judge.setBot(gm, g.id, { power: "France", bot: "default" });
-      assert.deepEqual(seated.bot, { seat: 2, seatName: "France", bot: "random" });
+      assert.deepEqual(seated.bot, { seat: 2, seatName: "France", bot: defaultBot().id });
       // Sent at once: France's orders for the open phase are on file.
       let sets = (await judge.currentOrders(gm, g.id)).sets;
       assert.ok(sets.some((s) => s.power === "france" && s.final));
@@ -190,7 +190,7 @@ for (const kind of STORE_KINDS) {
     test("botTakeover: a bot plays a power whose player missed orders, the player and the GM are told, and the player takes it back by sending orders", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const g: TestGame = await sevenPlayerGame(ts.store, { botTakeover: true });
+      const g: TestGame = await sevenPlayerGame(ts.store, { botTakeover: "random" });
       const { judge, players, gm, gameId } = g;
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
       assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
@@ -333,7 +333,7 @@ for (const kind of STORE_KINDS) {
         .execute();
       assert.deepEqual(
         bots.map((b) => [b.power, b.user_id, b.final]).sort(),
-        POWERS.filter((p) => p !== "russia").map((p) => [p, "bot:random", 1]),
+        POWERS.filter((p) => p !== "russia").map((p) => [p, `bot:${defaultBot().id}`, 1]),
       );
       await holds(judge, ann, view.id);
       assert.equal(await judge.tick(), 1);

@@ -19,7 +19,7 @@ describe("mail: a bot takes over after missed orders", () => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
     const g = await mailTestGame(ts.store, "houserules", undefined, undefined, {
-      botTakeover: true,
+      botTakeover: "random",
     });
     const { judge, clock, gm } = g;
     await setMailAddress(judge, gm, { address: "gm@club.test" });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Ajv } from "ajv";
+import { defaultBot } from "../bots/index.ts";
 import { serveJudge } from "./testing.ts";
 
 /*
@@ -90,7 +91,7 @@ test("practice, bots at creation, gm/bot and botTakeover over HTTP: answers as d
   assert.equal(unknownBot.status, 400);
   assert.match(
     unknownBot.body.error,
-    /botTakeover must be false, true, "default" or a built-in player's id: random, hold/,
+    /botTakeover must be false, true, "default" or a built-in player's id: .*random/,
   );
   const id = created.body.id;
   const seated = await api.call<View>(
@@ -101,7 +102,7 @@ test("practice, bots at creation, gm/bot and botTakeover over HTTP: answers as d
   );
   assert.equal(seated.status, 200, JSON.stringify(seated.body));
   fits("post", "/api/games/{id}/gm/bot", 200, seated.body);
-  assert.deepEqual(seated.body.bot, { seat: 1, seatName: "England", bot: "random" });
+  assert.deepEqual(seated.body.bot, { seat: 1, seatName: "England", bot: defaultBot().id });
   const off = await api.ok<View>(
     "POST",
     `/api/games/${id}/gm/bot`,

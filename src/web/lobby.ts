@@ -160,6 +160,14 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   const adjustments = num("adjustments", 1);
   const early = h("input", { type: "checkbox", name: "resolveEarly" });
   const chaired = h("input", { type: "checkbox", name: "chaired" });
+  // Seats for built-in players (docs/judge.md, "Built-in players"): powers, comma-separated.
+  const bots = h("input", {
+    name: "bots",
+    placeholder: "e.g. France, Turkey",
+    autocomplete: "off",
+    maxlength: 200,
+  });
+  const takeover = h("input", { type: "checkbox", name: "botTakeover" });
   const out = h("div", { "aria-live": "polite" });
   const form = h(
     "form",
@@ -181,6 +189,13 @@ function createForm(variants: VariantInfo[]): HTMLElement {
       ),
     ),
     h("label", { class: "check" }, early, " Resolve as soon as every power's orders are final"),
+    h("div", { class: "row" }, field("Played by built-in players (optional)", bots)),
+    h(
+      "label",
+      { class: "check" },
+      takeover,
+      " A built-in player plays a power whose player misses orders, until the player is back",
+    ),
     h(
       "label",
       { class: "check" },
@@ -193,6 +208,10 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
+      const botPowers = bots.value
+        .split(/[,;]/)
+        .map((w) => w.trim())
+        .filter((w) => w !== "");
       const g = await post<GameView>("/api/games", {
         name: name.value,
         variant: variant.value,
@@ -206,7 +225,11 @@ function createForm(variants: VariantInfo[]): HTMLElement {
             adjustments: Number(adjustments.value),
           },
           resolveEarly: early.checked,
+          ...(takeover.checked ? { botTakeover: true } : {}),
         },
+        ...(botPowers.length > 0
+          ? { bots: Object.fromEntries(botPowers.map((p) => [p, "default"])) }
+          : {}),
       });
       if (chaired.checked) await post(`/api/games/${g.id}/chair`, { on: true });
       location.href = `/game/${encodeURIComponent(g.id)}`;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { defaultBot } from "../../src/bots/index.ts";
 import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS, WAIT_MS } from "./harness.ts";
 
 /*
@@ -63,6 +64,31 @@ describe("a practice game against six bots in Chromium", { timeout: SUITE_MS }, 
       phase = (await h.api.ok<View>("GET", `/api/games/${id}`, undefined, h.tokens.pia)).phase;
     }
     assert.equal(phase, "F1901M", "resolved as soon as the player was done");
+    assert.deepEqual(h.pageErrors(page), []);
+  });
+
+  test("the create form seats built-in players and turns the takeover on", async () => {
+    const page = await h.as("pia");
+    await page.goto(`${h.base}/`);
+    const form = page.getByRole("form", { name: "create a game" });
+    await form.getByLabel("Name").fill("Club with bots");
+    await form.getByLabel("Played by built-in players (optional)").fill("France, Turkey");
+    await form.getByLabel(/A built-in player plays a power whose player misses orders/).check();
+    await form.getByRole("button", { name: "Create" }).click();
+    await page.waitForURL(/\/game\/[^/]+$/, { timeout: WAIT_MS });
+    const id = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+    const view = await h.api.ok<{
+      options: { botTakeover?: string };
+      seatList: { powers: string[]; bot?: { id: string; kind: string } }[];
+    }>("GET", `/api/games/${id}`, undefined, h.tokens.pia);
+    assert.deepEqual(
+      view.seatList.filter((s) => s.bot).map((s) => [s.powers[0], s.bot!.kind]),
+      [
+        ["france", "gm"],
+        ["turkey", "gm"],
+      ],
+    );
+    assert.equal(view.options.botTakeover, defaultBot().id, "the strongest");
     assert.deepEqual(h.pageErrors(page), []);
   });
 });
