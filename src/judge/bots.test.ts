@@ -156,6 +156,18 @@ for (const kind of STORE_KINDS) {
       await assert.rejects(judge.setBot(gm, g.id, { seat: 2, bot: null }), { kind: "conflict" });
       // Seated again, then a player takes the seat by name: the bot leaves, all are told.
       await judge.setBot(gm, g.id, { seat: 3, bot: "hold" });
+      const info = await judge.inviteInfo(code);
+      assert.deepEqual(
+        info.freeSeats.filter((s) => s.index >= 2).map((s) => [s.name, s.bot]),
+        [
+          ["France", undefined],
+          ["Germany", "hold"],
+          ["Italy", undefined],
+          ["Russia", undefined],
+          ["Turkey", undefined],
+        ],
+        "the invitation marks the seat a bot plays",
+      );
       const bob = await user(judge, "bob");
       const view = await judge.acceptInvite(bob, code, { power: "germany" });
       assert.equal(view.seatList[3]!.player, bob.name);

@@ -6,7 +6,7 @@ import { checkSequential } from "../engine/sequential.ts";
 import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
-import { chooseBot } from "./bots.ts";
+import { botSeatsOf, chooseBot } from "./bots.ts";
 import { chairDeadline } from "./chair.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
@@ -217,6 +217,7 @@ export class Games extends Room {
     const inv = await this.openInvite(code);
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+    const bots = new Map((await botSeatsOf(this.db, g.game.id)).map((r) => [r.seat, r]));
     // Public (the invitation page, logged out): the game's name, its variant by name, the
     // phase and deadline; nothing of its players, orders or codes.
     const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
@@ -233,8 +234,14 @@ export class Games extends Room {
       },
       role: inv.role,
       seat: inv.seat,
+      // A seat a built-in player plays is free for a player, and says so (bots.ts).
       freeSeats: g.seats
-        .map((s, i) => ({ index: i, name: s.name, powers: [...s.powers] }))
+        .map((s, i) => ({
+          index: i,
+          name: s.name,
+          powers: [...s.powers],
+          ...(bots.has(i) ? { bot: bots.get(i)!.bot } : {}),
+        }))
         .filter((s) => !taken.has(s.index) && (inv.seat === null || inv.seat === s.index)),
     };
   }

@@ -254,7 +254,14 @@ export const inviteInfo = obj({
   }),
   role: oneOf(["player", "observer"] as const),
   seat: nullable(int({ description: "the seat the invitation is for; null: any free one" })),
-  freeSeats: many(obj({ index: int(), name: text(), powers: many(text("power id")) })),
+  freeSeats: many(
+    obj({
+      index: int(),
+      name: text(),
+      powers: many(text("power id")),
+      bot: optional(text("the built-in player now playing the seat, which it leaves to you")),
+    }),
+  ),
 });
 
 const diagnostics = many(anyJson("a diagnostic for one line: what was understood or wrong"));

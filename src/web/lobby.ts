@@ -343,7 +343,7 @@ interface InviteInfo {
   };
   role: string;
   seat: number | null;
-  freeSeats: { index: number; name: string; powers: string[] }[];
+  freeSeats: { index: number; name: string; powers: string[]; bot?: string }[];
 }
 
 /** What an invitation is for, in a line: the game's variant, its phase and deadline. */
@@ -412,7 +412,7 @@ export async function joinPage(app: HTMLElement, code: string): Promise<void> {
             h(
               "button",
               { type: "button", class: "chip", onclick: () => void accept(s.index) },
-              seatWords(s),
+              s.bot ? `${seatWords(s)}: played by bot ${s.bot}` : seatWords(s),
             ),
           ),
         )
