@@ -103,6 +103,10 @@ const RULES: Record<string, Rule> = {
   "DELETE /api/tokens/{tokenId}": { who: "user", owners: ["gmA"] },
   "GET /api/games": { who: "anyone" },
   "POST /api/games": { who: "user", skip: "creates a new game with the caller as GM" },
+  "POST /api/practice": {
+    who: "user",
+    skip: "creates a new game with the caller as its player (src/judge/bots.test.ts)",
+  },
   "GET /api/games/{id}": { who: "anyone" },
   "GET /api/games/{id}/phases": { who: "anyone" },
   "GET /api/games/{id}/record": { who: "anyone" },
@@ -151,6 +155,7 @@ const RULES: Record<string, Rule> = {
     who: "gm",
     body: (w) => ({ seat: 2, user: w.names.outsider }),
   },
+  "POST /api/games/{id}/gm/bot": { who: "gm", body: () => ({ seat: 2, bot: "off" }) },
   "POST /api/games/{id}/gm/end": { who: "gm", body: () => ({ result: "abandoned" }) },
   "POST /api/games/{id}/gm/declare-draw": { who: "gm", body: () => ({ warn: true }) },
   "POST /api/games/{id}/gm/approve-press": { who: "gm", body: () => ({ held: 1 }) },

@@ -47,6 +47,9 @@ export class Adjudication extends Room {
       } catch (e) {
         this.log(`chair timers: ${(e as Error).stack ?? e}`);
       }
+      // Bot seats whose open phase has no orders from them yet (bots.ts): after a restart,
+      // a resumed game, anything a crash kept from being sent.
+      await this.rooms.bots.sweep();
       const due = await this.db
         .selectFrom("phase_state")
         .select(["game_id", "phase_idx"])
@@ -61,6 +64,8 @@ export class Adjudication extends Room {
           this.log(`game ${d.game_id}: adjudication failed: ${(e as Error).stack ?? e}`);
         }
       }
+      // The phases just opened: their bots' orders at once (early resolution may need them).
+      if (n > 0) await this.rooms.bots.sweep();
       return n;
     } finally {
       this.ticking = false;
@@ -109,6 +114,13 @@ export class Adjudication extends Room {
     const sent = new Map([...latest].map(([p, r]) => [p, r.received_at]));
     const early = await applyEarlySets(trx, g, sent, orders);
     const need = this.toOrder(g);
+    // Missed orders (seed 002 VII(6)). A power that only could have built and sent nothing
+    // has waived its builds: no NMR.
+    const had = new Set(powersThatMustOrder(g.scenario.variant, g.position, g.record.rules));
+    const missed = need.filter((p) => had.has(p) && !latest.has(p) && !early.has(p));
+    // The option botTakeover: a built-in player plays them instead of holding (bots.ts).
+    const takeover = await this.rooms.bots.takeOver(trx, g, missed);
+    for (const [p, o] of takeover.orders) orders.set(p, [...o]);
     const next = playPhase(g.scenario, await this.playedRecord(trx, g), orders);
     const phase = next.phases[next.phases.length - 1]!;
     await trx
@@ -122,13 +134,11 @@ export class Adjudication extends Room {
         adjudicated_at: now,
       })
       .execute();
-    // Missed orders (seed 002 VII(6)): adjudicated without them, recorded (missed.ts). A
-    // power that only could have built and sent nothing has waived its builds: no NMR.
-    const had = new Set(powersThatMustOrder(g.scenario.variant, g.position, g.record.rules));
-    const missed = need.filter((p) => had.has(p) && !latest.has(p) && !early.has(p));
+    // Adjudicated without them (or with the takeover bot's), recorded (missed.ts).
     const disorder = await recordMissed(trx, g, { idx, phase: phase.phase, now }, missed, {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "public",
+      bots: takeover.by,
     });
     const winner = gameWinner(next);
     const nextPhase = phase.position.phase;
@@ -160,6 +170,7 @@ export class Adjudication extends Room {
       next: winner ? null : nextPhase,
       deadline: winner ? null : iso(deadline),
       nmr: missed,
+      ...(takeover.by.size > 0 ? { bots: Object.fromEntries(takeover.by) } : {}),
       civilDisorder: disorder,
       ...(winner ? { winner } : {}),
     });

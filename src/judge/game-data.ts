@@ -371,6 +371,7 @@ export function gameSummary(
   state: Pick<Selectable<PhaseStateTable>, "phase" | "deadline_at" | "state">,
   seats: number,
   players: number,
+  bots = 0,
 ) {
   return {
     id: game.id,
@@ -382,6 +383,7 @@ export function gameSummary(
     deadline: state.state === "open" ? iso(state.deadline_at) : null,
     seats,
     players,
+    ...(bots > 0 ? { bots } : {}),
     ...(game.label ? { label: game.label } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { Bot } from "../bots/index.ts";
 import { phaseName } from "../engine/phase.ts";
 import { newRecord } from "../engine/record.ts";
 import { readRules } from "../engine/rules.ts";
@@ -5,6 +6,7 @@ import { checkSequential } from "../engine/sequential.ts";
 import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
+import { botSeatsOf, chooseBot } from "./bots.ts";
 import { chairDeadline } from "./chair.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
@@ -45,17 +47,24 @@ export class Games extends Room {
       players?: number | undefined;
       /** The game's id as its players know it (`GD001`; labels.ts). */
       label?: string | undefined;
+      /** Seats played by built-in players: a power's id or name (or a seat's) to a bot's id. */
+      bots?: Readonly<Record<string, string>> | undefined;
     },
   ): Promise<GameView> {
     const badName =
       lineProblem(input.name, "a game's name") ??
       (input.label === undefined ? null : lineProblem(input.label, "a game's label"));
     if (badName) throw invalid(badName);
-    if (input.variantData === undefined && input.variant && getGame(input.variant))
+    if (input.variantData === undefined && input.variant && getGame(input.variant)) {
+      if (input.bots && Object.keys(input.bots).length > 0)
+        throw invalid(
+          `built-in players play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has none`,
+        );
       return this.rooms.views.gameView(
         user,
         await this.families.create(user, { ...input, variant: input.variant }),
       );
+    }
     if (input.players !== undefined)
       throw invalid(
         `players is for games whose player count is chosen (discovery: 9 to 20); ${input.variant ?? "classical"} games name theirs with scenario`,
@@ -88,6 +97,16 @@ export class Games extends Room {
     const sequential = checkSequential(scenario.variant, scenario.variant.start, rules.rules);
     if (sequential) throw invalid(sequential);
     const options = mergeOptions(DEFAULT_OPTIONS, input.options);
+    // Seats for built-in players, checked before anything is stored (bots.ts).
+    const botSeats = new Map<number, Bot>();
+    for (const [word, id] of Object.entries(input.bots ?? {})) {
+      const at = /^\d+$/.test(word) ? Number(word) : seatNamed(scenario.seats, word);
+      if (at < 0 || at >= scenario.seats.length)
+        throw invalid(
+          `bots: nobody plays "${word}" in this game; the seats are ${scenario.seats.map((s, i) => `${i} ${s.name}`).join(", ")}`,
+        );
+      botSeats.set(at, chooseBot(id));
+    }
     const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
     const gameRules = sequentialGameRules(rules.rules);
     const { phases: _none, ...head } = newRecord(scenario, gameRules, seed, variantData);
@@ -107,6 +126,16 @@ export class Games extends Room {
         label,
       });
       await this.emit(trx, id, "game_created", "public", { name });
+      if (botSeats.size > 0) {
+        const state = { phase: phaseName(scenario.variant.start.phase), state: "forming" };
+        for (const [seat, bot] of botSeats)
+          await this.rooms.bots.seatBotLocked(
+            trx,
+            { game: { id }, state, members: [], seats: scenario.seats },
+            seat,
+            bot,
+          );
+      }
     });
     return this.rooms.views.gameView(user, id);
   }
@@ -137,12 +166,19 @@ export class Games extends Room {
       .groupBy("game_id")
       .execute();
     const players = new Map(counts.map((c) => [c.game_id, Number(c.n)]));
+    const botCounts = await this.db
+      .selectFrom("bot_seats")
+      .select(["game_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("game_id")
+      .execute();
+    const bots = new Map(botCounts.map((c) => [c.game_id, Number(c.n)]));
     return rows.map((r) =>
       gameSummary(
         r,
         r,
         parseJson<{ seats: unknown[] }>(r.record_head).seats.length,
         players.get(r.id) ?? 0,
+        bots.get(r.id) ?? 0,
       ),
     );
   }
@@ -181,6 +217,7 @@ export class Games extends Room {
     const inv = await this.openInvite(code);
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+    const bots = new Map((await botSeatsOf(this.db, g.game.id)).map((r) => [r.seat, r]));
     // Public (the invitation page, logged out): the game's name, its variant by name, the
     // phase and deadline; nothing of its players, orders or codes.
     const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
@@ -197,8 +234,14 @@ export class Games extends Room {
       },
       role: inv.role,
       seat: inv.seat,
+      // A seat a built-in player plays is free for a player, and says so (bots.ts).
       freeSeats: g.seats
-        .map((s, i) => ({ index: i, name: s.name, powers: [...s.powers] }))
+        .map((s, i) => ({
+          index: i,
+          name: s.name,
+          powers: [...s.powers],
+          ...(bots.has(i) ? { bot: bots.get(i)!.bot } : {}),
+        }))
         .filter((s) => !taken.has(s.index) && (inv.seat === null || inv.seat === s.index)),
     };
   }
@@ -229,6 +272,7 @@ export class Games extends Room {
             `you lost your seat (${lost.seatName}) in this game: only the GM can give you a seat again (gm/replace, or an invitation for the seat)`,
           );
       }
+      const botSeats = await this.rooms.bots.seatsWithBots(trx, gameId);
       if (inv.role === "player") {
         const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         let want = wanted.seat ?? null;
@@ -253,8 +297,14 @@ export class Games extends Room {
           if (taken.has(want)) throw conflict(`${g.seats[want]!.name} is taken`);
           seat = want;
         } else {
-          seat = g.seats.findIndex((_, i) => !taken.has(i));
-          if (seat === -1) throw conflict("every seat is taken");
+          // A seat a built-in player plays is taken only when asked for by name.
+          seat = g.seats.findIndex((_, i) => !taken.has(i) && !botSeats.has(i));
+          if (seat === -1)
+            throw conflict(
+              botSeats.size > 0
+                ? `every seat is taken (${[...botSeats].map((i) => g.seats[i]!.name).join(", ")} by built-in players: ask for one of them by power to play it instead)`
+                : "every seat is taken",
+            );
         }
       }
       const now = this.now();
@@ -274,6 +324,9 @@ export class Games extends Room {
       if (inv.seat !== null) {
         await trx.updateTable("invites").set({ revoked: 1 }).where("code", "=", code).execute();
       }
+      // A seat a built-in player played is the player's now (bots.ts).
+      if (seat !== null)
+        await this.rooms.bots.seatTaken(trx, g, seat, g.seats[seat]!.name, user.name);
       await this.emit(trx, gameId, "joined", "public", {
         player: user.name,
         role: inv.role,
@@ -281,10 +334,13 @@ export class Games extends Room {
       });
       if (seat !== null && g.game.status === "forming" && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+        for (const b of botSeats) filled.add(b);
         filled.add(seat);
         if (filled.size === g.seats.length) await this.startLocked(trx, g);
       }
     });
+    // The built-in players' orders for the first phase, if the game started (bots.ts).
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 
@@ -294,10 +350,12 @@ export class Games extends Room {
       if (g.game.status !== "forming") throw conflict("the game has already started");
       await this.startLocked(trx, g);
     });
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 
-  private async startLocked(trx: Tx, g: HostedGame): Promise<void> {
+  /** Starts a forming game inside the caller's transaction (its lock held). */
+  async startLocked(trx: Tx, g: HostedGame): Promise<void> {
     const now = this.now();
     await trx.updateTable("games").set({ status: "active" }).where("id", "=", g.game.id).execute();
     // Chaired play (chair.ts): no deadline; the chair resolves.

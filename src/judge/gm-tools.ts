@@ -224,9 +224,16 @@ export class GmTools extends Room {
     if (await isFamilyGame(this.db, gameId))
       await this.families.mutate(gameId, (trx, g) => apply(trx, g, familyReplay(g)));
     else
-      await this.mutate(gameId, async (trx, g) =>
-        apply(trx, g, classicalReplay(g, await this.playedRecord(trx, g))),
-      );
+      await this.mutate(gameId, async (trx, g) => {
+        await apply(trx, g, classicalReplay(g, await this.playedRecord(trx, g)));
+        // The open phase is another now: the built-in players order it again (bots.ts).
+        await trx
+          .updateTable("bot_seats")
+          .set({ played_idx: -1 })
+          .where("game_id", "=", gameId)
+          .execute();
+      });
+    await this.rooms.bots.playAfter(gameId);
     return this.rooms.views.gameView(user, gameId);
   }
 
@@ -392,6 +399,8 @@ export class GmTools extends Room {
         }
         name = u.name;
         newHolder = u.id;
+        // A seat a built-in player played is the player's now (bots.ts).
+        await this.rooms.bots.seatTaken(trx, g, input.seat, g.seats[input.seat]!.name, u.name);
       } else {
         code = randomId(16);
         await trx

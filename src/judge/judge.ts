@@ -1,6 +1,7 @@
 import type { Store } from "../store/db.ts";
 import { Accounts } from "./accounts.ts";
 import { Adjudication } from "./adjudication.ts";
+import { BotPlayers } from "./bots.ts";
 import { Endings } from "./endings.ts";
 import { FamilyGames } from "./family.ts";
 import { Games } from "./games.ts";
@@ -75,6 +76,7 @@ export class Judge {
       units: new UnitEdits(core),
       endings: new Endings(core),
       views: new Views(core),
+      bots: new BotPlayers(core),
     };
     core.rooms = this.rooms;
     this.core = core;
@@ -118,6 +120,17 @@ export class Judge {
 
   // -------------------------------------------------------------------------------------------
   // Games and seats: games.ts
+
+  // -------------------------------------------------------------------------------------------
+  // Built-in players: bots.ts
+
+  setBot(...a: Parameters<BotPlayers["setBot"]>): ReturnType<BotPlayers["setBot"]> {
+    return this.rooms.bots.setBot(...a);
+  }
+
+  practice(...a: Parameters<BotPlayers["practice"]>): ReturnType<BotPlayers["practice"]> {
+    return this.rooms.bots.practice(...a);
+  }
 
   createGame(...a: Parameters<Games["createGame"]>): ReturnType<Games["createGame"]> {
     return this.rooms.games.createGame(...a);

@@ -35,6 +35,8 @@ export interface MissedOutput {
    * where who sent commands is the moderator's to know (seed 004 §8).
    */
   readonly audience: string;
+  /** The built-in player that played each missed power instead (the option botTakeover). */
+  readonly bots?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function recordMissed(
       phase: at.phase,
       index: at.idx,
       contactUntil: new Date(until).toISOString(),
+      ...(to.bots?.has(powers[0]!) ? { bot: to.bots.get(powers[0]!) } : {}),
     });
   }
   return civilDisorder(trx, g, at, missed, to);

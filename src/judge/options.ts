@@ -1,3 +1,4 @@
+import { bots, defaultBot, getBot } from "../bots/index.ts";
 import type { PhaseType } from "../engine/types.ts";
 import { invalid } from "./errors.ts";
 
@@ -68,6 +69,15 @@ export interface GameOptions {
    * the chair is told that the time is up and resolves when the room is ready.
    */
   readonly resolveWhenOrdersTimerEnds: boolean;
+  /**
+   * Issue 31: a power whose orders are missing when its phase is adjudicated (its player
+   * missed them, or nobody holds the seat) is played by a built-in player (src/bots: the id,
+   * or "default" for the strongest) from that phase on, instead of holding, until a player is
+   * seated again or its player sends orders again; the player and the GM are told
+   * (src/judge/bots.ts). false (the default): missed orders hold (seed 002 VII(6)). Absent in
+   * games made before it: off.
+   */
+  readonly botTakeover?: false | string;
 }
 
 export const DEFAULT_OPTIONS: GameOptions = {
@@ -80,6 +90,7 @@ export const DEFAULT_OPTIONS: GameOptions = {
   drawAfterYearsWithoutChange: 2,
   drawWarningYears: 1,
   resolveWhenOrdersTimerEnds: false,
+  botTakeover: false,
 };
 
 /** Options as a client may give them: any part, the rest from the base. */
@@ -93,6 +104,8 @@ export interface OptionsPatch {
   readonly drawAfterYearsWithoutChange?: number | undefined;
   readonly drawWarningYears?: number | undefined;
   readonly resolveWhenOrdersTimerEnds?: boolean | undefined;
+  /** A bot's id, "default" (the strongest), true (the same) or false (off). */
+  readonly botTakeover?: boolean | string | undefined;
 }
 
 const UNIT_MS: Record<DeadlineUnit, number> = {
@@ -124,6 +137,7 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
       p.resolveWhenOrdersTimerEnds ??
       base.resolveWhenOrdersTimerEnds ??
       DEFAULT_OPTIONS.resolveWhenOrdersTimerEnds,
+    botTakeover: readBotTakeover(p.botTakeover, base.botTakeover ?? false),
   };
   const d = out.deadlines;
   if (!(d.unit in UNIT_MS)) throw invalid(`deadlines.unit must be days, hours or minutes`);
@@ -153,6 +167,21 @@ export function mergeOptions(base: GameOptions, patch: OptionsPatch | undefined)
     throw invalid("drawWarningYears must be a whole number of game years, 0 or more");
   }
   return out;
+}
+
+/** The option botTakeover as given: off, or a known bot's id ("default" and true: the first). */
+function readBotTakeover(
+  given: boolean | string | undefined,
+  base: false | string,
+): false | string {
+  if (given === undefined) return base;
+  if (given === false) return false;
+  const id = given === true || given === "default" ? defaultBot().id : given;
+  if (!getBot(id))
+    throw invalid(
+      `botTakeover must be false, true, "default" or a built-in player's id: ${bots.map((b) => b.id).join(", ")}; not "${given}"`,
+    );
+  return id;
 }
 
 /** How long a phase of this type lasts. */

@@ -5,6 +5,7 @@ import type { Store } from "../store/db.ts";
 import type { DB, Role } from "../store/schema.ts";
 import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
+import type { BotMark, BotPlayers } from "./bots.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
 import type { Endings } from "./endings.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
@@ -82,6 +83,8 @@ export interface SeatView {
   readonly name: string;
   readonly powers: readonly string[];
   readonly player: string | null;
+  /** A built-in player plays the seat (bots.ts): which, and whether the GM chose it. */
+  readonly bot?: BotMark;
 }
 
 export interface GameSummary {
@@ -94,6 +97,8 @@ export interface GameSummary {
   readonly deadline: string | null;
   readonly seats: number;
   readonly players: number;
+  /** Seats played by built-in players (bots.ts), when there are any. */
+  readonly bots?: number;
   /** The game's id as its players know it (`GD001`, labels.ts), when its GM chose one. */
   readonly label?: string;
 }
@@ -175,6 +180,7 @@ export interface Rooms {
   readonly units: UnitEdits;
   readonly endings: Endings;
   readonly views: Views;
+  readonly bots: BotPlayers;
 }
 
 /** What the rooms of one judge share. */

@@ -7,6 +7,7 @@ import { latestSetRows } from "./latest.ts";
 import {
   type LineDiagnostic,
   type ReadOptions,
+  type ReadSubmission,
   readSubmission,
   type SubmissionInput,
   storeEarlySets,
@@ -151,25 +152,10 @@ export class Submissions extends Room {
           early: true,
         };
       }
-      for (const [power, orders] of read.sets) {
-        const diag = read.lines.filter((l) => l.power === power);
-        await trx
-          .insertInto("submissions")
-          .values({
-            game_id: gameId,
-            phase_idx: st.phase_idx,
-            phase: st.phase,
-            power,
-            user_id: user.id,
-            orders: JSON.stringify(orders),
-            final: read.final ? 1 : 0,
-            diagnostics: JSON.stringify(diag),
-            received_at: now,
-          })
-          .execute();
-        powers.push({ power, orders });
-      }
-      await this.updateReady(trx, g);
+      for (const [power, orders] of read.sets) powers.push({ power, orders });
+      await this.storeSetsLocked(trx, g, user.id, read, now);
+      // A player back at a seat a bot took over after missed orders plays it again (bots.ts).
+      await this.rooms.bots.handBack(trx, g, v.seat, user);
       return {
         phase: st.phase,
         final: read.final,
@@ -178,6 +164,38 @@ export class Submissions extends Room {
         diagnostics: read.lines,
       };
     });
+  }
+
+  /**
+   * Stores the sets read for the open phase, as sent by `sender` (a user's id, or a built-in
+   * player's `bot:<id>`: src/judge/bots.ts), and sets early resolution's flag. The caller holds
+   * the game's lock (`mutate`) and has checked that the sender plays these powers.
+   */
+  async storeSetsLocked(
+    trx: Tx,
+    g: GameData,
+    sender: string,
+    read: Pick<ReadSubmission, "sets" | "lines" | "final">,
+    now: number,
+  ): Promise<void> {
+    for (const [power, orders] of read.sets) {
+      const diag = read.lines.filter((l) => l.power === power);
+      await trx
+        .insertInto("submissions")
+        .values({
+          game_id: g.game.id,
+          phase_idx: g.state.phase_idx,
+          phase: g.state.phase,
+          power,
+          user_id: sender,
+          orders: JSON.stringify(orders),
+          final: read.final ? 1 : 0,
+          diagnostics: JSON.stringify(diag),
+          received_at: now,
+        })
+        .execute();
+    }
+    await this.updateReady(trx, g);
   }
 
   private async updateReady(trx: Tx, g: GameData): Promise<void> {

@@ -1,5 +1,6 @@
 import type { PhaseRecord } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
+import { botMark, botSeatsOf } from "./bots.ts";
 import { committeeFields, committeeView, withCommittee } from "./committee.ts";
 import { isFamilyGame } from "./family.ts";
 import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
@@ -42,13 +43,16 @@ export class Views extends Room {
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
     const names = await this.userNames(g.members.map((m) => m.user_id));
+    const bots = new Map((await botSeatsOf(this.db, gameId)).map((r) => [r.seat, r]));
     const seatList = g.seats.map((s, i) => {
       const holder = g.members.find((m) => m.seat === i && m.role === "player");
+      const bot = bots.get(i);
       return {
         index: i,
         name: s.name,
         powers: [...s.powers],
         player: holder ? (names.get(holder.user_id) ?? null) : null,
+        ...(bot ? { bot: botMark(bot) } : {}),
       };
     });
     const st = g.state;
@@ -65,7 +69,13 @@ export class Views extends Room {
     const last = g.record.phases[g.record.phases.length - 1];
     const position = last?.position ?? g.record.start;
     return {
-      ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
+      ...gameSummary(
+        g.game,
+        st,
+        g.seats.length,
+        seatList.filter((s) => s.player !== null).length,
+        bots.size,
+      ),
       rules: rulesFor(v, g.record.rules),
       options: g.options,
       state: st.state,

@@ -43,6 +43,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       "EXTEND",
       "PROCESS",
       "REPLACE",
+      "BOT",
       "CORRECT",
       "REMOVE",
       "RELOCATE",
@@ -148,6 +149,28 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       null,
       "the seat is empty",
     );
+    // BOT: a built-in player takes the free seat and orders at once; OFF takes it off.
+    const bot = await send(GM, "BOT SED turkey random", `Secret: ${gmSecret}`);
+    assert.equal(bot.accepted, true, bot.text);
+    assert.match(bot.text, /Turkey in SED is played by the built-in player random/);
+    const turkey = (await view()).seatList.find((s) => s.powers.includes("turkey"))!;
+    assert.equal(turkey.bot?.id, "random", "marked as played by a bot");
+    const sets = await ts.store.db
+      .selectFrom("submissions")
+      .select(["power", "user_id"])
+      .where("user_id", "=", "bot:random")
+      .execute();
+    assert.deepEqual(
+      sets.map((x) => x.power),
+      ["turkey"],
+      "the bot's orders for the open phase are on file",
+    );
+    const held = await send(GM, "BOT SED england", `Secret: ${gmSecret}`);
+    assert.equal(held.accepted, false, "a player's seat is refused");
+    assert.match(held.text, /England is played by \S+: replace them first/);
+    const off = await send(GM, "BOT SED turkey OFF", `Secret: ${gmSecret}`);
+    assert.match(off.text, /The built-in player left Turkey in SED/);
+    assert.equal((await view()).seatList.find((s) => s.powers.includes("turkey"))!.bot, undefined);
     const unknown = await send(GM, "PAUSE XYZ", `Secret: ${gmSecret}`);
     assert.match(unknown.text, /no game here has the abbreviation "XYZ"/, "an unknown game");
   });

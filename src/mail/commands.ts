@@ -1,3 +1,4 @@
+import { bots } from "../bots/index.ts";
 import { parsePhase } from "../engine/phase.ts";
 import { drawPossibleFrom } from "../judge/endings.ts";
 import { ExtraUnitTooNew, JudgeError } from "../judge/errors.ts";
@@ -26,6 +27,7 @@ import type { IncomingMail } from "./message.ts";
  *   EXTEND <ABBR> <hours>         (GM) move the deadline later
  *   PROCESS <ABBR>                (GM) adjudicate now: the deadline is set to now
  *   REPLACE <ABBR> <power> [user] (GM) empty a seat, for a replacement (or give it to a user)
+ *   BOT <ABBR> <power> [bot|OFF]  (GM) a built-in player plays a free seat, or leaves it
  *   CORRECT <ABBR> [power]        (GM) correct the last adjudication (seed 002 VIII(1))
  *   REMOVE <ABBR> <power> <how>   (GM) remove an extra unit (VIII(2)), by the house rule
  *   RELOCATE <ABBR> <power> <unit> <province|DISBAND>
@@ -47,6 +49,7 @@ const COMMANDS = [
   "EXTEND",
   "PROCESS",
   "REPLACE",
+  "BOT",
   "CORRECT",
   "REMOVE",
   "RELOCATE",
@@ -74,6 +77,8 @@ export const HELP_TEXT = [
   "  EXTEND <ABBR> <hours>          (GM) move the deadline later",
   "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
+  "  BOT <ABBR> <power> [bot|OFF]   (GM) a built-in player plays a seat nobody holds (the",
+  `                                 strongest, or one of ${bots.map((b) => b.id).join(", ")}); OFF takes it off`,
   "  CORRECT <ABBR> [power] [phase] (GM) correct the last adjudication: body lines",
   '                                 "Reason: <why>", then "<Power>:" and its orders',
   "  REMOVE <ABBR> <power> <how> [phase]",
@@ -617,6 +622,20 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             return {
               accepted: true,
               text: `${seat.name}'s seat in ${abbr!.toUpperCase()} is ${c.args[2] ? `given to ${c.args[2]}` : "open for a replacement"}.${r.invite ? ` Invitation code for the replacement: ${r.invite}${judge.publicUrl ? ` (on the web: ${inviteLink(judge.publicUrl, r.invite)})` : ""}` : ""}`,
+            };
+          }
+          case "BOT": {
+            const word = c.args[1] ?? "";
+            const choice = c.args[2] ?? "default";
+            const r = await judge.setBot(user, gameId, {
+              power: word,
+              bot: choice.toUpperCase() === "OFF" ? null : choice.toLowerCase(),
+            });
+            return {
+              accepted: true,
+              text: r.bot.bot
+                ? `${r.bot.seatName} in ${abbr!.toUpperCase()} is played by the built-in player ${r.bot.bot}: it sends its orders as each phase opens, until a player takes the seat (JOIN with an invitation for it, or REPLACE ${abbr!.toUpperCase()} ${r.bot.seatName} <user>).`
+                : `The built-in player left ${r.bot.seatName} in ${abbr!.toUpperCase()}: the seat is free (in civil disorder until a player takes it).`,
             };
           }
           case "CORRECT":

@@ -163,6 +163,8 @@ export interface ResultEvent {
   readonly next?: string | null;
   readonly deadline?: string | null;
   readonly nmr?: string[];
+  /** The option botTakeover: the built-in player that played each missed power. */
+  readonly bots?: Record<string, string>;
   readonly civilDisorder?: string[];
   readonly winner?: string;
   readonly winners?: string[];

@@ -462,6 +462,10 @@ export class HouseRulesDialect implements MailDialect {
         const adjusting = parsePhase(phase.phase)?.type === "A";
         if (adjusting && (phase.results[power] ?? []).length === 0) {
           nmr.push(`${powerName(variant, power)} sent no builds: they are waived.`);
+        } else if (d.bots?.[power]) {
+          nmr.push(
+            `No orders received from ${powerName(variant, power)}: the built-in player ${d.bots[power]} played them (the game's option botTakeover).`,
+          );
         } else {
           nmr.push(
             `No orders received from ${powerName(variant, power)}: ${nmrEffect(phase.phase)}.`,
@@ -476,6 +480,14 @@ export class HouseRulesDialect implements MailDialect {
         );
       }
       if (nmr.length > 0) tail.push("", ...nmr);
+      // The player list's mark: the powers built-in players play (src/judge/bots.ts).
+      const botLines = game.view.seatList
+        .filter((s) => s.bot)
+        .map(
+          (s) =>
+            `  ${s.name}: the built-in player ${s.bot!.id}${s.bot!.kind === "takeover" ? ` (after missed orders; ${s.player ?? "no player"} may take it back)` : ""}`,
+        );
+      if (botLines.length > 0) tail.push("", "Played by built-in players:", ...botLines);
       if (next) tail.push("", next);
       const subject = corrected
         ? `corrected results of ${phaseText(phase.phase)} (replace the earlier results)`

@@ -91,6 +91,10 @@ interface EventData extends ResultEvent {
   former?: string | null;
   /** player_replaced: the phases whose early orders of the former player were dropped. */
   dropped?: string[];
+  /** bot_*, missed_orders: the built-in player (src/judge/bots.ts). */
+  bot?: string;
+  /** bot_removed: gm, player_seated or player_back. */
+  cause?: string;
 }
 
 /** Events told in the results mail when they come with it. */
@@ -105,6 +109,8 @@ const FOLDED = new Set([
   "draw_warning",
   "civil_disorder",
   "proposal_refused",
+  "bot_seated",
+  "bot_removed",
 ]);
 
 /** The last line of the judge's own mail: how to stop it (docs/email.md). */
@@ -396,6 +402,16 @@ export class Notifier {
         return `The GM refused to put proposal ${d.id} ("${d.text}") to the vote (seed 002 IX(5)): nobody votes on it.`;
       case "civil_disorder":
         return `${d.seatName} missed ${d.missed} phases in a row and is in civil disorder; its seat is open for a replacement.`;
+      case "bot_seated":
+        return `The GM seated the built-in player ${d.bot} at ${d.seatName}: it plays the seat until a player takes it.`;
+      case "bot_removed":
+        return d.cause === "player_back"
+          ? `${d.player} plays ${d.seatName} again: the built-in player ${d.bot} that played it after missed orders has left.`
+          : d.cause === "player_seated"
+            ? `${d.player} took ${d.seatName}'s seat from the built-in player ${d.bot}.`
+            : `The GM took the built-in player ${d.bot} off ${d.seatName}: the seat is free.`;
+      case "bot_took_over":
+        return `The built-in player ${d.bot} plays ${d.seatName} from ${voice.phase(d.phase)} on, as the game's option botTakeover says, since ${d.player ? `${d.player} sent no orders` : "nobody holds the seat"}: until ${d.player ? "they send orders again or " : ""}a player is seated.`;
       default:
         return `The GM set the deadline: ${voice.sends} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`;
     }
@@ -671,6 +687,38 @@ export class Notifier {
               "Every player is told that it was refused, not who proposed it nor why.",
             ].join("\n"),
         );
+      case "bot_seated":
+      case "bot_removed":
+      case "bot_took_over": {
+        // Public seatings go to everybody; a takeover and a hand-back to the seat's player and
+        // the GM ("duty": about their own seat), unless the missed-orders mail says it.
+        if (e.audience === "public")
+          return this.toAll(
+            game,
+            voice,
+            everyone,
+            "optional",
+            "notice",
+            `${d.seatName}: a built-in player`,
+            () => this.notice(voice, e.kind, d),
+          );
+        const told = batch.some(
+          (x) => x.kind === "missed_orders" && (x.data as EventData | null)?.seat === d.seat,
+        );
+        if (e.kind === "bot_took_over" && told) return [];
+        const holder = game.players.filter((p) => p.seat === d.seat);
+        return this.toAll(
+          game,
+          voice,
+          game.gm ? [...holder, game.gm] : holder,
+          "duty",
+          "nmr",
+          e.kind === "bot_took_over"
+            ? `a built-in player plays ${d.seatName}`
+            : `${d.seatName} is played by its player again`,
+          () => this.notice(voice, e.kind, d),
+        );
+      }
       case "missed_orders": {
         // At once, to the seat's player and the GM: the player keeps the seat (seed 002 VII(6)).
         // Unless the seat fell into civil disorder with it: its player is then told so alone
@@ -690,7 +738,9 @@ export class Notifier {
           `no orders received from ${d.seatName} for ${voice.phase(d.phase)}`,
           (p) =>
             [
-              `No orders received from ${names || d.seatName} for ${voice.phase(d.phase)}: the phase was adjudicated without them (civil disorder for that phase).`,
+              d.bot
+                ? `No orders received from ${names || d.seatName} for ${voice.phase(d.phase)}: the built-in player ${d.bot} played them instead of holding (the game's option botTakeover), and plays the seat until ${p.seat === -1 ? "the player sends" : "you send"} orders again or a player is seated.`
+                : `No orders received from ${names || d.seatName} for ${voice.phase(d.phase)}: the phase was adjudicated without them (civil disorder for that phase).`,
               p.seat === -1
                 ? lost
                   ? `${d.player ?? "The player"} no longer holds the seat: it is in civil disorder (the game's option civilDisorderAfter), and a replacement may be arranged.`

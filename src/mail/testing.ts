@@ -1,5 +1,6 @@
 import { Judge, type User } from "../judge/judge.ts";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import type { OptionsPatch } from "../judge/options.ts";
 import type { Bucket } from "../judge/rate.ts";
 import { Clock, POWERS, user } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
@@ -29,10 +30,12 @@ export async function mailTestGame(
   clock = new Clock(),
   /** The judge's orders-rate quota (default: the judge's own; null: none). */
   ordersRate?: Bucket | null,
+  /** The game's judge options (docs/judge.md). */
+  options?: OptionsPatch,
 ): Promise<MailTestGame> {
   const judge = new Judge({ store, now: clock.now, ordersRate });
   const gm = await user(judge, "gm");
-  const game = await judge.createGame(gm, { name: "Speed Europa Debut", rules, seed: 7 });
+  const game = await judge.createGame(gm, { name: "Speed Europa Debut", rules, seed: 7, options });
   await configureMailGame(judge, gm, game.id, { abbreviation: "SED", address: GAME_ADDRESS });
   const code = game.invites!.find((i) => i.role === "player")!.code;
   const players = {} as Record<Power, User>;

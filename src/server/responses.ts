@@ -89,6 +89,9 @@ const summaryFields = {
   deadline: nullable(iso("the open phase's deadline; null unless a phase is open")),
   seats: int({ description: "seats in the game" }),
   players: int({ description: "seats taken" }),
+  bots: optional(
+    int({ description: "seats played by built-in players, when any (docs/judge.md)" }),
+  ),
   label: optional(text("the game's id as its players know it (GD001), chosen by its GM")),
 };
 
@@ -100,6 +103,16 @@ const seatView = obj({
   name: text(),
   powers: many(text("power id")),
   player: nullable(text("the player's user name; null for a free seat")),
+  bot: optional(
+    obj(
+      {
+        id: text("the built-in player's id (src/bots)"),
+        kind: oneOf(["gm", "takeover"] as const),
+        describe: text("what it does"),
+      },
+      "a built-in player plays the seat: chosen by the GM (gm), or after missed orders (takeover, the option botTakeover)",
+    ),
+  ),
 });
 
 const gameViewFields = {
@@ -171,6 +184,18 @@ const gameViewFields = {
 
 export const gameView = obj(gameViewFields, "a game as the caller may see it");
 
+export const botAnswer = obj(
+  {
+    ...gameViewFields,
+    bot: obj({
+      seat: int(),
+      seatName: text(),
+      bot: nullable(text("the bot now playing the seat; null: taken off")),
+    }),
+  },
+  "the game as the GM sees it, and the seat's bot",
+);
+
 export const unitRemoved = obj(
   {
     ...gameViewFields,
@@ -229,7 +254,14 @@ export const inviteInfo = obj({
   }),
   role: oneOf(["player", "observer"] as const),
   seat: nullable(int({ description: "the seat the invitation is for; null: any free one" })),
-  freeSeats: many(obj({ index: int(), name: text(), powers: many(text("power id")) })),
+  freeSeats: many(
+    obj({
+      index: int(),
+      name: text(),
+      powers: many(text("power id")),
+      bot: optional(text("the built-in player now playing the seat, which it leaves to you")),
+    }),
+  ),
 });
 
 const diagnostics = many(anyJson("a diagnostic for one line: what was understood or wrong"));

@@ -105,6 +105,13 @@ const optionsSchema = obj(
           "game years after the GM's draw warning, with no centre changing hands, before the draw may be declared; default 1 (seed 002 IX(2) A)",
       }),
     ),
+    botTakeover: optional(
+      either(
+        bool("true: the strongest built-in player; false: off"),
+        str({ max: 40, description: 'a built-in player\'s id, or "default"' }),
+        "a built-in player plays a power whose orders are missing (its player missed them, or its seat is empty) from then on, instead of holding, until a player is seated again or sends orders; default false (docs/judge.md)",
+      ),
+    ),
     resolveWhenOrdersTimerEnds: optional(
       bool(
         "chaired play (seed 000): resolve the open phase when the chairs' orders timer runs out; default false (the chair is told and resolves)",
@@ -404,9 +411,42 @@ export function apiRoutes(
             "instead of variant: a variant data file (docs/variant.schema.json), checked and kept with the game; played one power per seat",
           ),
         ),
+        bots: optional(
+          dict(
+            str({
+              min: 1,
+              max: 40,
+              description:
+                'seats played by built-in players: a power\'s id or name (or a seat\'s number) to a bot\'s id or "default", e.g. {"france": "random"} (Diplomacy variants)',
+            }),
+            50,
+          ),
+        ),
       }),
       successStatus: 201,
       handler: async (c) => ({ status: 201, body: await judge.createGame(need(c.user), c.body) }),
+    }),
+    route({
+      method: "POST",
+      path: "/api/practice",
+      response: R.gameView.json,
+      tag: "games",
+      summary: "Start a practice game: you play one power, built-in players the others",
+      description:
+        "One click from the lobby: a game where you play the power asked for (else one drawn at random) and the strongest built-in player (or `bot`) every other; it starts at once, each phase resolves as soon as your orders are final, else after a week. Nobody is its GM.",
+      auth: "required",
+      body: obj({
+        variant: optional(str({ max: 40, description: "default classical (Diplomacy variants)" })),
+        power: optional(power),
+        bot: optional(
+          str({ min: 1, max: 40, description: "a built-in player's id; default the strongest" }),
+        ),
+      }),
+      successStatus: 201,
+      handler: async (c) => ({
+        status: 201,
+        body: await judge.practice(need(c.user), c.body),
+      }),
     }),
     route({
       method: "GET",
@@ -1094,6 +1134,24 @@ export function apiRoutes(
     ),
     gm(
       judge,
+      "bot",
+      'Seat a built-in player in a seat no player holds (bot: its id, or "default"), or take it off (bot: "off"); it sends its orders as each phase opens',
+      obj({
+        seat: optional(int({ min: 0, max: 100 })),
+        power: optional(power),
+        bot: str({
+          min: 1,
+          max: 40,
+          description:
+            'a built-in player\'s id, "default" (the strongest), or "off" to take it off',
+        }),
+      }),
+      (u, id, b) =>
+        judge.setBot(u, id, { ...b, bot: b.bot.toLowerCase() === "off" ? null : b.bot }),
+      "the seat is a player's (replace them first), or no bot plays it (taking one off), or the game is over",
+    ),
+    gm(
+      judge,
       "end",
       "End the game: a draw (of the powers given, or all survivors), a concession, abandoned, or (europe1935, the chairs closing the committee) on victory points: the power alone on the most points wins, a tie at the top draws",
       obj({
@@ -1160,6 +1218,7 @@ export function apiRoutes(
 /** What the GM's actions answer: the game as the GM sees it, unless named here. */
 const GM_ANSWERS: Readonly<Record<string, import("./schema.ts").Schema<unknown>>> = {
   replace: R.replaceAnswer,
+  bot: R.botAnswer,
   "refuse-proposal": R.proposalRefused,
   "approve-press": R.pressDecided,
   "refuse-press": R.pressDecided,

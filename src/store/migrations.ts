@@ -632,6 +632,33 @@ function heldPress(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Seats played by the judge's built-in players (src/judge/bots.ts, src/bots): one row per
+ * seat, chosen by the GM or taken over after missed orders (the game option botTakeover);
+ * `played_idx` is the last phase index the bot has sent orders for, so that every open phase
+ * gets its bot orders once, after a restart too. The orders themselves are `submissions`.
+ */
+function botSeats(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("bot_seats")
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("seat", "integer", (c) => c.notNull())
+        .addColumn("bot", "text", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("played_idx", "integer", (c) => c.notNull().defaultTo(-1))
+        .addColumn("since", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("bot_seats_pk", ["game_id", "seat"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("bot_seats").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -650,6 +677,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0011_health_probe": healthProbe(),
         "0012_chair_timers": chairTimers(),
         "0013_held_press": heldPress(dialect),
+        "0014_bot_seats": botSeats(),
       };
     },
   };

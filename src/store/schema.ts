@@ -384,6 +384,25 @@ export interface DB {
   contracts: ContractsTable;
   health_probe: HealthProbeTable;
   chair_timers: ChairTimersTable;
+  bot_seats: BotSeatsTable;
+}
+
+/**
+ * Seats played by a built-in player (migration 0014_bot_seats; src/judge/bots.ts): chosen by
+ * the GM (`kind` gm) or taken over after missed orders (`kind` takeover, the game option
+ * botTakeover). One row per seat; the bot's order sets are ordinary `submissions` rows whose
+ * `user_id` is `bot:<id>`. `played_idx`: the last phase index the bot has sent orders for.
+ */
+export interface BotSeatsTable {
+  game_id: string;
+  seat: number;
+  /** The bot's id (src/bots/index.ts). */
+  bot: string;
+  kind: "gm" | "takeover";
+  played_idx: number;
+  /** The phase in which the bot took the seat (null: before the game started). */
+  since: string | null;
+  created_at: number;
 }
 
 /** The readiness probe's one row (src/server/readiness.ts): when it last wrote. */

@@ -2,7 +2,7 @@ import { get, post } from "./api.ts";
 import { fill, h, message, region, setText } from "./dom.ts";
 import type { GameCtx, Panel } from "./game.ts";
 import type { HeldItem } from "./talk.ts";
-import type { GameView } from "./types.ts";
+import { type GameView, seatWho } from "./types.ts";
 
 /*
  * The game master's console, one for every game: start, pause, resume, resolve now and
@@ -124,7 +124,7 @@ export function gmPanel(ctx: GameCtx): Panel {
   const picker = powerPicker(ctx, corrPower);
   let seatsDrawn: string | null = null;
   const seatPicker = (v: GameView) => {
-    const key = JSON.stringify(v.seatList.map((x) => [x.index, x.name, x.player]));
+    const key = JSON.stringify(v.seatList.map((x) => [x.index, x.name, seatWho(x)]));
     if (key === seatsDrawn) return;
     seatsDrawn = key;
     const chosen = seat.value;
@@ -134,7 +134,7 @@ export function gmPanel(ctx: GameCtx): Panel {
         h(
           "option",
           { value: String(x.index), selected: String(x.index) === chosen },
-          `${x.name}: ${x.player ?? "free"}`,
+          `${x.name}: ${seatWho(x)}`,
         ),
       ),
     );
@@ -201,6 +201,42 @@ export function gmPanel(ctx: GameCtx): Panel {
           ),
       ),
       feedback("Replace"),
+    ),
+  ];
+  // Built-in players (src/judge/bots.ts): a seat nobody holds, chosen in the seat picker above.
+  const botId = h("input", {
+    id: "gm-bot-id",
+    "aria-label": "built-in player",
+    placeholder: "default (the strongest)",
+  });
+  const botSeat = [
+    h("h3", {}, "Built-in players"),
+    h(
+      "p",
+      { class: "hint" },
+      "A built-in player plays the seat chosen above (one no player holds): it sends its orders as each phase opens, until a player takes the seat.",
+    ),
+    h(
+      "div",
+      { class: "row wrap" },
+      h("label", { for: "gm-bot-id" }, "Bot"),
+      botId,
+      btn(
+        "Seat a bot",
+        () =>
+          void act("Bot", () =>
+            post(`${base}/gm/bot`, {
+              seat: Number(seat.value),
+              bot: botId.value.trim() || "default",
+            }),
+          ),
+      ),
+      btn(
+        "Take the bot off",
+        () =>
+          void act("Bot", () => post(`${base}/gm/bot`, { seat: Number(seat.value), bot: "off" })),
+      ),
+      feedback("Bot"),
     ),
   ];
   const end = [
@@ -299,6 +335,7 @@ export function gmPanel(ctx: GameCtx): Panel {
     received,
     heldSection,
     gm.corrections ? [correction, replace] : null,
+    ctx.parts.names === "variant" ? botSeat : null,
     gm.end ? end : null,
     moderatorMap
       ? [
@@ -454,7 +491,7 @@ function seatList(ctx: GameCtx): { el: HTMLElement; update(v: GameView): void } 
     update: (v) => {
       const lines = v.seatList.map(
         (s) =>
-          `${ctx.parts.names === "seats" ? s.powers.join(", ") : s.index}. ${s.name}: ${s.player ?? "free"}`,
+          `${ctx.parts.names === "seats" ? s.powers.join(", ") : s.index}. ${s.name}: ${seatWho(s)}`,
       );
       list.update(JSON.stringify(lines), () => lines.map((l) => h("li", {}, l)));
     },

@@ -94,7 +94,9 @@ function gameRow(g: GameSummary): HTMLElement {
     g.status,
     g.phase ?? "–",
     g.deadline ? h("span", { "data-deadline": g.deadline }, countdown(g.deadline)) : "–",
-    `${g.players}/${g.seats}`,
+    g.bots
+      ? `${g.players}/${g.seats} + ${g.bots} bot${g.bots === 1 ? "" : "s"}`
+      : `${g.players}/${g.seats}`,
   ];
   return h(
     "tr",
@@ -158,6 +160,14 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   const adjustments = num("adjustments", 1);
   const early = h("input", { type: "checkbox", name: "resolveEarly" });
   const chaired = h("input", { type: "checkbox", name: "chaired" });
+  // Seats for built-in players (docs/judge.md, "Built-in players"): powers, comma-separated.
+  const bots = h("input", {
+    name: "bots",
+    placeholder: "e.g. France, Turkey",
+    autocomplete: "off",
+    maxlength: 200,
+  });
+  const takeover = h("input", { type: "checkbox", name: "botTakeover" });
   const out = h("div", { "aria-live": "polite" });
   const form = h(
     "form",
@@ -179,6 +189,13 @@ function createForm(variants: VariantInfo[]): HTMLElement {
       ),
     ),
     h("label", { class: "check" }, early, " Resolve as soon as every power's orders are final"),
+    h("div", { class: "row" }, field("Played by built-in players (optional)", bots)),
+    h(
+      "label",
+      { class: "check" },
+      takeover,
+      " A built-in player plays a power whose player misses orders, until the player is back",
+    ),
     h(
       "label",
       { class: "check" },
@@ -191,6 +208,10 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
+      const botPowers = bots.value
+        .split(/[,;]/)
+        .map((w) => w.trim())
+        .filter((w) => w !== "");
       const g = await post<GameView>("/api/games", {
         name: name.value,
         variant: variant.value,
@@ -204,7 +225,11 @@ function createForm(variants: VariantInfo[]): HTMLElement {
             adjustments: Number(adjustments.value),
           },
           resolveEarly: early.checked,
+          ...(takeover.checked ? { botTakeover: true } : {}),
         },
+        ...(botPowers.length > 0
+          ? { bots: Object.fromEntries(botPowers.map((p) => [p, "default"])) }
+          : {}),
       });
       if (chaired.checked) await post(`/api/games/${g.id}/chair`, { on: true });
       location.href = `/game/${encodeURIComponent(g.id)}`;
@@ -213,6 +238,43 @@ function createForm(variants: VariantInfo[]): HTMLElement {
     }
   });
   return form;
+}
+
+/**
+ * One click to a practice game: you play a power drawn at random, built-in players the six
+ * others; it starts at once and each phase resolves when your orders are final.
+ */
+function practiceForm(): HTMLElement {
+  const out = h("div", { role: "status" });
+  const go = h(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        go.setAttribute("disabled", "");
+        try {
+          const g = await post<GameView>("/api/practice", {});
+          location.href = `/game/${encodeURIComponent(g.id)}`;
+        } catch (err) {
+          go.removeAttribute("disabled");
+          fill(out, message((err as Error).message, "error"));
+        }
+      },
+    },
+    "Practise against six bots",
+  );
+  return h(
+    "section",
+    { class: "card", "aria-label": "practice" },
+    h("h2", {}, "Practice"),
+    h(
+      "p",
+      { class: "hint" },
+      "A game of your own: you play one power, built-in players the six others. It starts at once; each phase is resolved as soon as your orders are final.",
+    ),
+    go,
+    out,
+  );
 }
 
 function joinForm(): HTMLElement {
@@ -262,6 +324,7 @@ export async function lobbyPage(app: HTMLElement): Promise<void> {
     h("h1", {}, "Entente judge"),
     h("section", { "aria-label": "my games" }, h("h2", {}, "My games"), gameTable(mine, true)),
     h("div", { class: "cols" }, createForm(variants), joinForm()),
+    practiceForm(),
     h("section", {}, h("h2", {}, `All games (${games.length})`), gameTable(games, false)),
     await mailSettings(),
     await tokenSettings(() => void lobbyPage(app)),
@@ -280,7 +343,7 @@ interface InviteInfo {
   };
   role: string;
   seat: number | null;
-  freeSeats: { index: number; name: string; powers: string[] }[];
+  freeSeats: { index: number; name: string; powers: string[]; bot?: string }[];
 }
 
 /** What an invitation is for, in a line: the game's variant, its phase and deadline. */
@@ -349,7 +412,7 @@ export async function joinPage(app: HTMLElement, code: string): Promise<void> {
             h(
               "button",
               { type: "button", class: "chip", onclick: () => void accept(s.index) },
-              seatWords(s),
+              s.bot ? `${seatWords(s)}: played by bot ${s.bot}` : seatWords(s),
             ),
           ),
         )

@@ -7,6 +7,16 @@ export interface Seat {
   name: string;
   powers: string[];
   player: string | null;
+  /** A built-in player plays the seat (src/judge/bots.ts): chosen by the GM, or a takeover. */
+  bot?: { id: string; kind: "gm" | "takeover"; describe: string };
+}
+
+/** Who plays a seat, in words: the player, the built-in player, or free. */
+export function seatWho(s: Seat): string {
+  if (!s.bot) return s.player ?? "free";
+  if (s.bot.kind === "takeover")
+    return `${s.player ?? "free"} (bot ${s.bot.id} plays after missed orders)`;
+  return `bot ${s.bot.id}`;
 }
 
 /** How the viewer lost their seat, given to them alone (src/judge/seat-loss.ts). */
@@ -58,6 +68,8 @@ export interface GameSummary {
   deadline: string | null;
   seats: number;
   players: number;
+  /** Seats played by built-in players, when any. */
+  bots?: number;
   role?: string;
   /** /api/my/games: where the viewer lost the seat and holds none. */
   lostSeat?: LostSeat;

@@ -1,0 +1,508 @@
+import type { Kysely, Selectable } from "kysely";
+import { type Bot, bots, defaultBot, getBot } from "../bots/index.ts";
+import type { Seat } from "../engine/scenario.ts";
+import type { PowerId } from "../engine/types.ts";
+import type { BotSeatsTable, DB, MembersTable } from "../store/schema.ts";
+import { getGame } from "../variants/registry.ts";
+import { getScenario } from "../variants/scenarios.ts";
+import { conflict, invalid } from "./errors.ts";
+import { isFamilyGame } from "./family.ts";
+import { type GameData, seatNamed } from "./game-data.ts";
+import { readSubmission } from "./orders.ts";
+import type { GameView, Tx, User } from "./room.ts";
+import { Room } from "./room.ts";
+
+/*
+ * Built-in players at the table (issue 31): a seat played by one of src/bots' players,
+ * chosen by the GM (at creation, or later: gm/bot, the mail command BOT) or taken over after
+ * missed orders (the game option botTakeover), and the lobby's practice game (one player, six
+ * bots). A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ *
+ * Kept in `bot_seats` (one row per seat). A bot's orders go through the players' path: read
+ * by `readSubmission` against the open position, stored as `submissions` rows (final, the
+ * sender `bot:<id>`) with the game's lock held, so early resolution, the adjudication and the
+ * record treat them as any player's. They are sent as soon as a phase opens (after the start,
+ * each adjudication, a correction, the GM seating a bot), and `played_idx` says which phase a
+ * bot has already ordered: the scheduler's sweep (every tick, the first one after a restart
+ * too) gives every open phase its bot orders that a crash may have kept from being sent. The
+ * bot's seed is made from the game's id, the phase and the power (`botSeed`): the same game
+ * plays the same way. Only Diplomacy games (the engine's positions) take bots.
+ */
+
+/** The sender of a bot's order set, in `submissions.user_id` (never a user's id). */
+export const botSender = (id: string) => `bot:${id}`;
+
+/** The seed of a bot's choices for a power in a phase of a game: FNV-1a over the three. */
+export function botSeed(gameId: string, phase: string, power: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${gameId}/${phase}/${power}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export type BotSeatRow = Selectable<BotSeatsTable>;
+
+/** What seating a bot reads of a game (a game being created has only this). */
+export interface SeatsOf {
+  readonly game: { readonly id: string };
+  readonly state: { readonly phase: string; readonly state: string };
+  readonly members: readonly Pick<Selectable<MembersTable>, "role" | "seat" | "user_id">[];
+  readonly seats: readonly Seat[];
+}
+
+/** How a seat's bot shows in the seat list (views.ts, the lobby, mail). */
+export interface BotMark {
+  readonly id: string;
+  readonly kind: "gm" | "takeover";
+  readonly describe: string;
+}
+
+async function userName(trx: Tx, id: string): Promise<string | null> {
+  const u = await trx.selectFrom("users").select("name").where("id", "=", id).executeTakeFirst();
+  return u?.name ?? null;
+}
+
+export async function botSeatsOf(db: Kysely<DB>, gameId: string): Promise<BotSeatRow[]> {
+  return db.selectFrom("bot_seats").selectAll().where("game_id", "=", gameId).execute();
+}
+
+/** A seat's bot mark for the views. */
+export function botMark(row: BotSeatRow): BotMark {
+  return { id: row.bot, kind: row.kind, describe: getBot(row.bot)?.describe ?? "" };
+}
+
+/** The bot a stored id names (a bot no longer built in: the default, so the seat plays on). */
+function botOf(id: string): Bot {
+  return getBot(id) ?? defaultBot();
+}
+
+/** A known bot by id ("default": the strongest), or a 400 listing them. */
+export function chooseBot(id: string): Bot {
+  const bot = id === "default" ? defaultBot() : getBot(id);
+  if (!bot)
+    throw invalid(
+      `no built-in player "${id}"; the built-in players are ${bots.map((b) => `${b.id} (${b.describe})`).join("; ")}, or "default" for ${defaultBot().id}`,
+    );
+  return bot;
+}
+
+const familyRefusal = (variant: string) =>
+  invalid(
+    `built-in players play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${variant} game has none`,
+  );
+
+export class BotPlayers extends Room {
+  /**
+   * The orders of `bot` for `powers` of the open phase, read as a player's would be, stored
+   * (final) with the game's lock held. Returns each power's stored order texts.
+   */
+  private async sendOrders(
+    trx: Tx,
+    g: GameData,
+    bot: Bot,
+    powers: readonly PowerId[],
+    seatPowers: readonly PowerId[],
+  ): Promise<Map<PowerId, readonly string[]>> {
+    const out = new Map<PowerId, readonly string[]>();
+    const now = this.now();
+    for (const power of powers) {
+      const lines = bot.orders({
+        scenario: g.scenario,
+        rules: g.record.rules,
+        position: g.position,
+        power,
+        seed: botSeed(g.game.id, g.state.phase, power),
+      });
+      const read = readSubmission(g.scenario.variant, g.position, g.record.rules, seatPowers, {
+        power,
+        orders: lines,
+        final: true,
+      });
+      await this.rooms.submissions.storeSetsLocked(trx, g, botSender(bot.id), read, now);
+      out.set(power, read.sets.get(power) ?? []);
+    }
+    return out;
+  }
+
+  /**
+   * Sends the open phase's orders of every bot seat of the game that has not yet sent them.
+   * Its own transaction, with the game's lock. Returns how many seats sent orders.
+   */
+  async play(gameId: string): Promise<number> {
+    const behind = await this.db
+      .selectFrom("bot_seats")
+      .innerJoin("phase_state", "phase_state.game_id", "bot_seats.game_id")
+      .select("bot_seats.seat")
+      .where("bot_seats.game_id", "=", gameId)
+      .where("phase_state.state", "=", "open")
+      .whereRef("bot_seats.played_idx", "<", "phase_state.phase_idx")
+      .execute();
+    if (behind.length === 0) return 0;
+    return this.mutate(gameId, async (trx, g) => {
+      if (g.state.state !== "open" || g.game.status !== "active") return 0;
+      const rows = await trx
+        .selectFrom("bot_seats")
+        .selectAll()
+        .where("game_id", "=", gameId)
+        .where("played_idx", "<", g.state.phase_idx)
+        .execute();
+      const must = new Set(this.toOrder(g));
+      let n = 0;
+      for (const row of rows) {
+        const seat = g.seats[row.seat];
+        if (!seat) continue;
+        const powers = seat.powers.filter((p) => must.has(p));
+        if (powers.length > 0) {
+          await this.sendOrders(trx, g, botOf(row.bot), powers, seat.powers);
+          n++;
+        }
+        await trx
+          .updateTable("bot_seats")
+          .set({ played_idx: g.state.phase_idx })
+          .where("game_id", "=", gameId)
+          .where("seat", "=", row.seat)
+          .execute();
+      }
+      return n;
+    });
+  }
+
+  /**
+   * `play` after a change is committed: a failure is logged, not answered (the change
+   * stands, and the scheduler's sweep tries again at its next tick).
+   */
+  async playAfter(gameId: string): Promise<void> {
+    try {
+      await this.play(gameId);
+    } catch (e) {
+      this.log(`game ${gameId}: built-in players: ${(e as Error).stack ?? e}`);
+    }
+  }
+
+  /**
+   * Every open phase with a bot seat that has not sent its orders gets them (the scheduler,
+   * every tick: after a restart, after each adjudication). Returns how many games played.
+   */
+  async sweep(): Promise<number> {
+    const games = await this.db
+      .selectFrom("bot_seats")
+      .innerJoin("phase_state", "phase_state.game_id", "bot_seats.game_id")
+      .select("bot_seats.game_id")
+      .distinct()
+      .where("phase_state.state", "=", "open")
+      .whereRef("bot_seats.played_idx", "<", "phase_state.phase_idx")
+      .execute();
+    let n = 0;
+    for (const { game_id } of games) {
+      try {
+        if ((await this.play(game_id)) > 0) n++;
+      } catch (e) {
+        this.log(`game ${game_id}: built-in players: ${(e as Error).stack ?? e}`);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The adjudication, with the option botTakeover on: the powers that missed the phase are
+   * played by the game's takeover bot instead of holding; each seat that had no bot gets one
+   * (kind takeover) and its player and the GM are told (`bot_took_over`). Runs inside the
+   * adjudication's transaction, before the phase is played. Returns the orders to play and
+   * which bot played each power.
+   */
+  async takeOver(
+    trx: Tx,
+    g: GameData,
+    missed: readonly PowerId[],
+  ): Promise<{ orders: Map<PowerId, readonly string[]>; by: Map<string, string> }> {
+    const orders = new Map<PowerId, readonly string[]>();
+    const by = new Map<string, string>();
+    const choice = g.options.botTakeover;
+    if (!choice || missed.length === 0) return { orders, by };
+    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
+    const bySeat = new Map<number, PowerId[]>();
+    for (const p of missed) {
+      const seat = g.seats.findIndex((s) => s.powers.includes(p));
+      if (seat >= 0) bySeat.set(seat, [...(bySeat.get(seat) ?? []), p]);
+    }
+    for (const [seat, powers] of bySeat) {
+      const row = rows.get(seat);
+      const bot = botOf(row?.bot ?? choice);
+      const s = g.seats[seat]!;
+      let sent: Map<PowerId, readonly string[]>;
+      try {
+        sent = await this.sendOrders(trx, g, bot, powers, s.powers);
+      } catch (e) {
+        // A bot's failure never holds up the adjudication: its powers hold, as without it.
+        this.log(
+          `game ${g.game.id}: the built-in player ${bot.id} failed for ${s.name}: ${(e as Error).stack ?? e}`,
+        );
+        continue;
+      }
+      for (const [p, o] of sent) {
+        orders.set(p, o);
+        by.set(p, bot.id);
+      }
+      if (row) {
+        await trx
+          .updateTable("bot_seats")
+          .set({ played_idx: g.state.phase_idx })
+          .where("game_id", "=", g.game.id)
+          .where("seat", "=", seat)
+          .execute();
+        continue;
+      }
+      await trx
+        .insertInto("bot_seats")
+        .values({
+          game_id: g.game.id,
+          seat,
+          bot: bot.id,
+          kind: "takeover",
+          played_idx: g.state.phase_idx,
+          since: g.state.phase,
+          created_at: this.now(),
+        })
+        .execute();
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      const player = holder ? await userName(trx, holder.user_id) : null;
+      // To the seat's player and the GM (a `powers:` audience is also the GM's).
+      await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
+        seat,
+        seatName: s.name,
+        bot: bot.id,
+        player,
+        powers,
+        phase: g.state.phase,
+      });
+    }
+    return { orders, by };
+  }
+
+  /**
+   * A player sending orders for a seat a bot took over after missed orders plays it again:
+   * the bot leaves (its set for the open phase is replaced by the player's, the latest), and
+   * the player and the GM are told (`bot_removed`, cause `player_back`).
+   */
+  async handBack(trx: Tx, g: GameData, seat: number, user: User): Promise<void> {
+    const row = await trx
+      .selectFrom("bot_seats")
+      .selectAll()
+      .where("game_id", "=", g.game.id)
+      .where("seat", "=", seat)
+      .executeTakeFirst();
+    if (row?.kind !== "takeover") return;
+    await trx
+      .deleteFrom("bot_seats")
+      .where("game_id", "=", g.game.id)
+      .where("seat", "=", seat)
+      .execute();
+    const s = g.seats[seat]!;
+    await this.emit(trx, g.game.id, "bot_removed", `powers:${s.powers.join(",")}`, {
+      seat,
+      seatName: s.name,
+      bot: row.bot,
+      cause: "player_back",
+      player: user.name,
+      phase: g.state.phase,
+    });
+  }
+
+  /**
+   * A player is seated (an invitation accepted, the GM's replace): the seat's bot, if any,
+   * leaves; everybody is told (`bot_removed`, cause `player_seated`).
+   */
+  async seatTaken(
+    trx: Tx,
+    g: Pick<SeatsOf, "game" | "state">,
+    seat: number,
+    seatName: string,
+    player: string,
+  ): Promise<void> {
+    const row = await trx
+      .selectFrom("bot_seats")
+      .selectAll()
+      .where("game_id", "=", g.game.id)
+      .where("seat", "=", seat)
+      .executeTakeFirst();
+    if (!row) return;
+    await trx
+      .deleteFrom("bot_seats")
+      .where("game_id", "=", g.game.id)
+      .where("seat", "=", seat)
+      .execute();
+    await this.emit(trx, g.game.id, "bot_removed", "public", {
+      seat,
+      seatName,
+      bot: row.bot,
+      cause: "player_seated",
+      player,
+      phase: g.state.state === "forming" ? null : g.state.phase,
+    });
+  }
+
+  /** The seats bots play in a game, for the seat checks of games.ts. */
+  async seatsWithBots(trx: Kysely<DB>, gameId: string): Promise<Set<number>> {
+    return new Set((await botSeatsOf(trx, gameId)).map((r) => r.seat));
+  }
+
+  /**
+   * Seats a bot in a game being created or by the GM, inside the caller's transaction: the
+   * seat must be free of players. Returns whether it replaced another bot.
+   */
+  async seatBotLocked(trx: Tx, g: SeatsOf, seat: number, bot: Bot): Promise<void> {
+    const s = g.seats[seat]!;
+    const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+    if (holder) {
+      const name = await userName(trx, holder.user_id);
+      throw conflict(
+        `${s.name} is played by ${name}: replace them first (gm/replace without a user, or REPLACE by mail), then seat a bot`,
+      );
+    }
+    await trx
+      .deleteFrom("bot_seats")
+      .where("game_id", "=", g.game.id)
+      .where("seat", "=", seat)
+      .execute();
+    await trx
+      .insertInto("bot_seats")
+      .values({
+        game_id: g.game.id,
+        seat,
+        bot: bot.id,
+        kind: "gm",
+        played_idx: -1,
+        since: g.state.state === "forming" ? null : g.state.phase,
+        created_at: this.now(),
+      })
+      .execute();
+    await this.emit(trx, g.game.id, "bot_seated", "public", {
+      seat,
+      seatName: s.name,
+      bot: bot.id,
+      phase: g.state.state === "forming" ? null : g.state.phase,
+    });
+  }
+
+  /**
+   * The GM seats a built-in player (`bot`: its id, or "default") in a seat (by index, or by a
+   * power's id or name), or takes it off (`bot` null: the seat is empty again, in civil
+   * disorder until somebody takes it). A forming game whose seats are then all taken starts
+   * (its option startWhenFull). The bot sends the open phase's orders at once.
+   */
+  async setBot(
+    user: User,
+    gameId: string,
+    input: { seat?: number | undefined; power?: string | undefined; bot: string | null },
+  ): Promise<GameView & { bot: { seat: number; seatName: string; bot: string | null } }> {
+    const family = await isFamilyGame(this.db, gameId);
+    const answer = await this.mutateBase(gameId, async (trx, hosted) => {
+      this.requireGm(hosted, user);
+      if (family) throw familyRefusal(hosted.game.variant);
+      const g = hosted as GameData;
+      if (g.game.status === "finished") throw conflict("the game is over");
+      let seat = input.seat ?? -1;
+      if (input.power !== undefined) {
+        seat = seatNamed(g.seats, input.power);
+        if (seat === -1)
+          throw invalid(
+            `nobody plays "${input.power}" in this game; the seats are ${g.seats.map((s) => s.name).join(", ")}`,
+          );
+      } else if (input.seat === undefined)
+        throw invalid("name the seat: seat (its number) or power");
+      const s = g.seats[seat];
+      if (!s) throw invalid(`no seat ${seat}; seats are 0 to ${g.seats.length - 1}`);
+      if (input.bot === null) {
+        const row = await trx
+          .selectFrom("bot_seats")
+          .selectAll()
+          .where("game_id", "=", gameId)
+          .where("seat", "=", seat)
+          .executeTakeFirst();
+        if (!row) throw conflict(`no built-in player plays ${s.name}`);
+        await trx
+          .deleteFrom("bot_seats")
+          .where("game_id", "=", gameId)
+          .where("seat", "=", seat)
+          .execute();
+        await this.emit(trx, gameId, "bot_removed", "public", {
+          seat,
+          seatName: s.name,
+          bot: row.bot,
+          cause: "gm",
+          player: null,
+          phase: g.state.state === "forming" ? null : g.state.phase,
+        });
+        return { seat, seatName: s.name, bot: null };
+      }
+      const bot = chooseBot(input.bot);
+      await this.seatBotLocked(trx, g, seat, bot);
+      if (g.game.status === "forming" && g.options.startWhenFull) {
+        const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
+        for (const b of await this.seatsWithBots(trx, gameId)) filled.add(b);
+        if (filled.size === g.seats.length) await this.rooms.games.startLocked(trx, g);
+      }
+      return { seat, seatName: s.name, bot: bot.id };
+    });
+    await this.playAfter(gameId);
+    return { ...(await this.rooms.views.gameView(user, gameId)), bot: answer };
+  }
+
+  /**
+   * A practice game (the lobby's one click): `user` plays one power (the one asked for, else
+   * one drawn at random), built-in players (the strongest) the six others; it starts at once.
+   * Each phase resolves as soon as the player's orders are final (the bots' always are), and
+   * waits a week otherwise; nobody is its GM.
+   */
+  async practice(
+    user: User,
+    input: { variant?: string | undefined; power?: string | undefined; bot?: string | undefined },
+  ): Promise<GameView> {
+    const variant = input.variant ?? "classical";
+    const scenario = getScenario(variant, undefined);
+    if (!scenario) {
+      if (getGame(variant)) throw familyRefusal(variant);
+      throw invalid(`unknown variant "${variant}"`);
+    }
+    const bot = chooseBot(input.bot ?? "default");
+    let seat = Math.floor(Math.random() * scenario.seats.length);
+    if (input.power !== undefined) {
+      seat = seatNamed(scenario.seats, input.power);
+      if (seat === -1)
+        throw invalid(
+          `no power "${input.power}" in ${variant}; the powers are ${scenario.seats.map((s) => s.name).join(", ")}`,
+        );
+    }
+    const view = await this.rooms.games.createGame(user, {
+      name: `Practice: ${user.name} as ${scenario.seats[seat]!.name}`,
+      variant,
+      options: {
+        deadlines: { unit: "days", movement: 7, retreats: 7, adjustments: 7 },
+        resolveEarly: true,
+        startWhenFull: true,
+      },
+    });
+    await this.mutate(view.id, async (trx, g) => {
+      // The player plays, nobody is GM: the creator's membership becomes the seat.
+      await trx
+        .updateTable("members")
+        .set({ role: "player", seat })
+        .where("game_id", "=", g.game.id)
+        .where("user_id", "=", user.id)
+        .execute();
+      for (let i = 0; i < g.seats.length; i++)
+        if (i !== seat) await this.seatBotLocked(trx, { ...g, members: [] }, i, bot);
+      await this.emit(trx, g.game.id, "joined", "public", {
+        player: user.name,
+        role: "player",
+        seat,
+        seatName: g.seats[seat]!.name,
+      });
+      await this.rooms.games.startLocked(trx, g);
+    });
+    await this.playAfter(view.id);
+    return this.rooms.views.gameView(user, view.id);
+  }
+}
