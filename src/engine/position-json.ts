@@ -391,9 +391,18 @@ export function writePosition(variant: Variant, pos: Position): PositionJson {
 
 export function writeResult(variant: Variant, r: PhaseResult): ResultJson {
   const orders: ResultJson["orders"] = {};
+  // The results come power by power: the power's list is looked up when the power changes.
+  let power: string | null = null;
+  let list: ResultJson["orders"][string] = [];
   for (const o of r.results) {
-    const list = orders[o.power] ?? [];
-    orders[o.power] = list;
+    if (o.power !== power) {
+      power = o.power;
+      const seen = orders[power];
+      if (seen === undefined) {
+        list = [];
+        orders[power] = list;
+      } else list = seen;
+    }
     const order = o.order ? formatOrder(o.order) : null;
     // Two literals, not a spread of an optional field: two hidden classes, not one per call.
     list.push(
