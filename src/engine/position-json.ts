@@ -251,16 +251,24 @@ export function positionProblem(variant: Variant, position: Position): string | 
   return `"dislodged" is for retreat phases (R), but ${phaseName(position.phase)} is a movement phase, which starts with no dislodged units (${variant.powers.find((p) => p.id === d.power)?.name ?? d.power}'s unit in ${d.province} among them): leave "dislodged" out, or give the retreat phase it belongs to (e.g. "${position.phase.season}${position.phase.year}R")`;
 }
 
+function allStrings(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== "string") return false;
+  return true;
+}
+
 export function readOrders(input: Record<string, unknown>, variant: Variant): OrderTexts {
   const out = new Map<PowerId, string[]>();
   if (input.orders === undefined || input.orders === null) return out;
   if (!isRecord(input.orders)) fail('"orders" must be an object of power: ["A par - bur", ...]');
   for (const [power, list] of Object.entries(input.orders)) {
     const pid = readPower(variant, power);
-    if (!Array.isArray(list) || list.some((t) => typeof t !== "string")) {
+    if (!Array.isArray(list) || !allStrings(list)) {
       fail(`orders of ${power} must be an array of strings`);
     }
-    out.set(pid, [...(out.get(pid) ?? []), ...(list as string[])]);
+    // The input's own list (nothing changes it), joined to the power's earlier list when the
+    // power was named twice (`"France"` and `"france"`).
+    const before = out.get(pid);
+    out.set(pid, before === undefined ? (list as string[]) : [...before, ...(list as string[])]);
   }
   return out;
 }
@@ -302,6 +310,19 @@ function unitTextOf(u: Unit): string {
   return u.type === "A" ? texts[0] : u.type === "F" ? texts[1] : unitText(u);
 }
 
+/** Per variant: its supply centres' ids, sorted as `sort()` sorts strings. */
+const centreOrder = new WeakMap<Variant, readonly ProvinceId[]>();
+
+function sortedCentres(variant: Variant): readonly ProvinceId[] {
+  let ids = centreOrder.get(variant);
+  if (!ids) {
+    ids = variant.map.provinces.filter((p) => p.supplyCenter).map((p) => p.id);
+    ids = [...ids].sort();
+    centreOrder.set(variant, ids);
+  }
+  return ids;
+}
+
 export function writePosition(variant: Variant, pos: Position): PositionJson {
   // Each power's lists made only when it has something to list (a power without units,
   // centres or dislodged units is left out): no empty lists, which V8 holds as another kind
@@ -331,9 +352,23 @@ export function writePosition(variant: Variant, pos: Position): PositionJson {
         viaConvoy: d.viaConvoy,
       });
   }
-  for (const [c, o] of pos.centers) {
+  // The centres in sorted order, so that each power's list is sorted as it is made; a
+  // position owning a province that is no centre of the variant is sorted afterwards.
+  let listed = 0;
+  for (const c of sortedCentres(variant)) {
+    const o = pos.centers.get(c);
+    if (o === undefined) continue;
+    listed++;
     const i = index.get(o);
     if (i !== undefined) cs[i] = added(cs[i] ?? null, c as string);
+  }
+  const sorted = listed === pos.centers.size;
+  if (!sorted) {
+    for (let i = 0; i < n; i++) cs[i] = null;
+    for (const [c, o] of pos.centers) {
+      const i = index.get(o);
+      if (i !== undefined) cs[i] = added(cs[i] ?? null, c as string);
+    }
   }
   const units: Record<string, string[]> = {};
   const dislodged: Record<string, { unit: string; from: string | null; viaConvoy: boolean }[]> = {};
@@ -342,7 +377,7 @@ export function writePosition(variant: Variant, pos: Position): PositionJson {
     const id = variant.powers[i]!.id;
     if (us[i] !== null) units[id] = us[i]!;
     if (ds[i] !== null) dislodged[id] = ds[i]!;
-    if (cs[i] !== null) centers[id] = cs[i]!.sort();
+    if (cs[i] !== null) centers[id] = sorted ? cs[i]! : cs[i]!.sort();
   }
   return {
     variant: variant.id,
@@ -356,9 +391,18 @@ export function writePosition(variant: Variant, pos: Position): PositionJson {
 
 export function writeResult(variant: Variant, r: PhaseResult): ResultJson {
   const orders: ResultJson["orders"] = {};
+  // The results come power by power: the power's list is looked up when the power changes.
+  let power: string | null = null;
+  let list: ResultJson["orders"][string] = [];
   for (const o of r.results) {
-    const list = orders[o.power] ?? [];
-    orders[o.power] = list;
+    if (o.power !== power) {
+      power = o.power;
+      const seen = orders[power];
+      if (seen === undefined) {
+        list = [];
+        orders[power] = list;
+      } else list = seen;
+    }
     const order = o.order ? formatOrder(o.order) : null;
     // Two literals, not a spread of an optional field: two hidden classes, not one per call.
     list.push(

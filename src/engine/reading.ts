@@ -43,7 +43,12 @@ export function parseOptionsFor(rules: RuleOptions): ParseOptions {
 
 const formatted = (it: Interpretation): string => (it.ok ? formatOrder(it.order) : "");
 
-const subjectOf = (p: ParsedOrder): ProvinceId | null => ("unit" in p ? p.unit.province : null);
+/**
+ * The province of the unit an order names (every kind but a build and a waive names one). By
+ * kind, not `"unit" in p`: an `in` test meets every shape of order and is slow at that.
+ */
+const subjectOf = (p: ParsedOrder): ProvinceId | null =>
+  p.kind === "build" || p.kind === "waive" ? null : p.unit.province;
 
 /** Reads every order text one power gave for the phase of `ctx`, in the order given. */
 export function readOrders(
@@ -55,20 +60,54 @@ export function readOrders(
   // Lists pushed, not mapped: `map` makes a packed array in the interpreter and a holey one
   // in optimized code, two hidden classes for the code reading them (docs/performance.md).
   const parsed: ReturnType<typeof parseOrder>[] = [];
-  for (const text of texts) parsed.push(parseOrder(text, ctx.map, ctx.powers, options));
+  // Whether a text has several readings (then the units ordered without doubt are wanted).
+  let several = false;
+  for (const text of texts) {
+    const r = parseOrder(text, ctx.map, ctx.powers, options);
+    if (r.ok && r.readings) several = true;
+    parsed.push(r);
+  }
   // Units the power ordered without doubt: a reading that orders another is preferred (III(1)).
+  // Only a text with several readings asks (most phases have none).
   const surely = new Set<ProvinceId>();
-  for (const r of parsed) {
+  for (let i = 0; several && i < parsed.length; i++) {
+    const r = parsed[i]!;
     if (r.ok && !r.readings) {
       const s = subjectOf(r.order);
       if (s !== null) surely.add(s);
     }
   }
   const out: Reading[] = [];
-  for (let i = 0; i < texts.length; i++)
-    out.push(readOne(ctx, power, texts[i]!, parsed[i]!, surely));
+  for (let i = 0; i < texts.length; i++) {
+    const r = parsed[i]!;
+    out.push(
+      r.ok && !r.readings
+        ? makeReading(power, texts[i]!, r.order, interpretOrder(ctx, power, r.order), r.notes)
+        : readOne(ctx, power, texts[i]!, r, surely),
+    );
+  }
   return out;
 }
+
+const NO_NOTES: readonly string[] = [];
+
+/** A text read one way (one maker: one hidden class for every reading taken). */
+const makeReading = (
+  power: PowerId,
+  text: string,
+  parsed: ParsedOrder,
+  interpretation: Interpretation,
+  notes: readonly string[] | undefined,
+): Reading => ({
+  power,
+  text,
+  parsed,
+  interpretation,
+  error: null,
+  ambiguous: NO_NOTES,
+  notes: notes ?? NO_NOTES,
+  subject: subjectOf(parsed),
+});
 
 /** One text of `readOrders`, parsed as `r`. */
 function readOne(
@@ -94,16 +133,7 @@ function readOne(
   const notes = r.readingNotes ?? [r.notes ?? []];
   const its: Interpretation[] = [];
   for (const p of readings) its.push(interpretOrder(ctx, power, p));
-  const pick = (k: number): Reading => ({
-    power,
-    text,
-    parsed: readings[k]!,
-    interpretation: its[k]!,
-    error: null,
-    ambiguous: [],
-    notes: notes[k] ?? [],
-    subject: subjectOf(readings[k]!),
-  });
+  const pick = (k: number): Reading => makeReading(power, text, readings[k]!, its[k]!, notes[k]);
   if (readings.length === 1) return pick(0);
   if (ctx.rules.presumeValid) {
     let valid = its.flatMap((it, k) => (it.ok ? [k] : []));
