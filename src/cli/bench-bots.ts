@@ -2,8 +2,8 @@ import { botIds, getBot } from "../bots/index.ts";
 import { playMatch } from "../bots/match.ts";
 import { readRules } from "../engine/rules.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
-import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./errors.ts";
+import { scenarioArg } from "./scenario-arg.ts";
 import { lastYear } from "./years.ts";
 
 /*
@@ -72,13 +72,7 @@ const cpuMs = (): number => {
 export function benchBots(a: BenchBotsArgs): BenchBotsResult {
   if (!getVariant(a.variant))
     throw new CliError(`unknown variant "${a.variant}"; known: ${variantIds().join(", ")}`);
-  const scenario = getScenario(a.variant, a.players);
-  if (!scenario)
-    throw new CliError(
-      `${a.variant} has no scenario "${a.players}"; choose --players ${scenariosOf(a.variant)
-        .map((s) => s.id)
-        .join(", ")}`,
-    );
+  const scenario = scenarioArg(a.variant, a.players);
   const rules = readRules(a.rules, scenario.variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   const known = () => botIds().join(", ");

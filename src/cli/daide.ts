@@ -12,9 +12,9 @@ import { bots } from "../bots/index.ts";
 import { DaideHost, type GameSummary } from "../daide/host.ts";
 import { readRules } from "../engine/rules.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
-import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./errors.ts";
 import { writeAtomically } from "./games.ts";
+import { scenarioArg } from "./scenario-arg.ts";
 
 export interface DaideHostArgs {
   readonly port: string;
@@ -39,13 +39,7 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
   const variant = getVariant(a.variant);
   if (!variant)
     throw new CliError(`unknown variant "${a.variant}"; DAIDE hosts: ${variantIds().join(", ")}`);
-  const scenario = getScenario(a.variant, a.players);
-  if (!scenario)
-    throw new CliError(
-      `${a.variant} has no scenario "${a.players}"; choose --players ${scenariosOf(a.variant)
-        .map((s) => s.id)
-        .join(", ")}`,
-    );
+  const scenario = scenarioArg(a.variant, a.players);
   const rules = readRules(undefined, variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   const bots = builtInBots();

@@ -17,13 +17,13 @@ import type { Scenario } from "../engine/scenario.ts";
 import type { Phase, PowerId } from "../engine/types.ts";
 import { committeeOfRecord, hasCommittee, recordScores } from "../variants/europe1935/acts.ts";
 import { getVariant, variantIds } from "../variants/registry.ts";
-import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import {
   fileVariantProblem,
   scenarioOfRecord,
   variantFromData,
 } from "../variants/variant-files.ts";
 import { CliError } from "./errors.ts";
+import { scenarioArg } from "./scenario-arg.ts";
 
 /*
  * A game master's command-line workflow on record files: `new` starts one, `play` adjudicates
@@ -156,16 +156,7 @@ export function cmdNew(opts: {
   const variant = file ? file.scenario.variant : getVariant(opts.variant);
   if (!variant)
     throw new CliError(`unknown variant "${opts.variant}"; known: ${variantIds().join(", ")}`);
-  const scenario = file ? file.scenario : getScenario(opts.variant, opts.players);
-  if (!scenario) {
-    throw new CliError(
-      `${opts.variant} has no scenario "${opts.players}"; choose --players ${scenariosOf(
-        opts.variant,
-      )
-        .map((s) => s.id)
-        .join(", ")}`,
-    );
-  }
+  const scenario = file ? file.scenario : scenarioArg(opts.variant, opts.players);
   const rules = readRules(opts.rules, variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   const seed = opts.seed === undefined ? 1 : Number(opts.seed);

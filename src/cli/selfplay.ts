@@ -6,9 +6,9 @@ import { type AnyGameRules, GameRulesError } from "../engine/game.ts";
 import { readRules } from "../engine/rules.ts";
 import type { Scenario } from "../engine/scenario.ts";
 import { gameIds, gameRules, getGame, getVariant, variantIds } from "../variants/registry.ts";
-import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { CliError } from "./errors.ts";
 import { progressBar } from "./progress.ts";
+import { scenarioArg } from "./scenario-arg.ts";
 import { type GameOutcome, playOne, takeGame, type WorkerJob } from "./selfplay-share.ts";
 import { DEFAULT_YEARS, lastYear } from "./years.ts";
 
@@ -168,14 +168,7 @@ export async function runSelfPlay(
     throw new CliError(
       `unknown variant "${a.variant}"; known: ${[...variantIds(), ...gameIds()].join(", ")}`,
     );
-  const scenario = getScenario(a.variant, a.players);
-  if (!scenario) {
-    throw new CliError(
-      `${a.variant} has no scenario "${a.players}"; choose --players ${scenariosOf(a.variant)
-        .map((s) => s.id)
-        .join(", ")}`,
-    );
-  }
+  const scenario = scenarioArg(a.variant, a.players);
   const rules = readRules(a.rules, scenario.variant.rules);
   if (!rules.ok) throw new CliError(rules.error);
   if (!Number.isInteger(a.games) || a.games < 1)
