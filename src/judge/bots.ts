@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
 import { type Bot, bots, defaultBot, getBot } from "../bots/index.ts";
 import type { Seat } from "../engine/scenario.ts";
@@ -7,7 +8,7 @@ import { getGame } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { conflict, invalid } from "./errors.ts";
 import { isFamilyGame } from "./family.ts";
-import { type GameData, seatNamed } from "./game-data.ts";
+import { type GameData, loadGame, seatNamed } from "./game-data.ts";
 import { readSubmission } from "./orders.ts";
 import type { GameView, Tx, User } from "./room.ts";
 import { Room } from "./room.ts";
@@ -73,6 +74,31 @@ export function botMark(row: BotSeatRow): BotMark {
   return { id: row.bot, kind: row.kind, describe: getBot(row.bot)?.describe ?? "" };
 }
 
+/** A bot's orders for a power of the open phase, seeded by the game, the phase and the power. */
+function decide(g: GameData, bot: Bot, power: PowerId): string[] {
+  return bot.orders({
+    scenario: g.scenario,
+    rules: g.record.rules,
+    position: g.position,
+    power,
+    seed: botSeed(g.game.id, g.state.phase, power),
+  });
+}
+
+/** What a bot's decision depends on besides the bot: the phase, the rules and the board. */
+function fingerprint(g: GameData): string {
+  const p = g.position;
+  return JSON.stringify([
+    g.state.phase_idx,
+    g.state.phase,
+    g.record.rules,
+    p.units,
+    p.dislodged,
+    p.contested,
+    [...p.centers],
+  ]);
+}
+
 /** The bot a stored id names (a bot no longer built in: the default, so the seat plays on). */
 function botOf(id: string): Bot {
   return getBot(id) ?? defaultBot();
@@ -104,17 +130,13 @@ export class BotPlayers extends Room {
     bot: Bot,
     powers: readonly PowerId[],
     seatPowers: readonly PowerId[],
+    decided?: ReadonlyMap<PowerId, { readonly bot: string; readonly lines: readonly string[] }>,
   ): Promise<Map<PowerId, readonly string[]>> {
     const out = new Map<PowerId, readonly string[]>();
     const now = this.now();
     for (const power of powers) {
-      const lines = bot.orders({
-        scenario: g.scenario,
-        rules: g.record.rules,
-        position: g.position,
-        power,
-        seed: botSeed(g.game.id, g.state.phase, power),
-      });
+      const ready = decided?.get(power);
+      const lines = ready?.bot === bot.id ? ready.lines : decide(g, bot, power);
       const read = readSubmission(g.scenario.variant, g.position, g.record.rules, seatPowers, {
         power,
         orders: lines,
@@ -140,8 +162,29 @@ export class BotPlayers extends Room {
       .whereRef("bot_seats.played_idx", "<", "phase_state.phase_idx")
       .execute();
     if (behind.length === 0) return 0;
+    // The bots decide before the game's lock is taken, one power at a time with a turn of the
+    // event loop between (a strong bot thinks for tens to hundreds of milliseconds a power):
+    // other requests, and other games' writes, go on meanwhile. Stored only if the position
+    // is still the one decided on; otherwise decided again inside.
+    const before = await loadGame(this.db, gameId);
+    const decided = new Map<PowerId, { bot: string; lines: readonly string[] }>();
+    if (before.state.state === "open" && before.game.status === "active") {
+      const must = new Set(this.toOrder(before));
+      for (const row of await botSeatsOf(this.db, gameId)) {
+        if (row.played_idx >= before.state.phase_idx) continue;
+        for (const power of before.seats[row.seat]?.powers ?? []) {
+          if (!must.has(power)) continue;
+          await setImmediate();
+          const bot = botOf(row.bot);
+          decided.set(power, { bot: bot.id, lines: decide(before, bot, power) });
+        }
+      }
+    }
+    const onBoard = fingerprint(before);
     return this.mutate(gameId, async (trx, g) => {
       if (g.state.state !== "open" || g.game.status !== "active") return 0;
+      // What was decided before the lock, if on the same board (sendOrders: by the same bot).
+      const still = fingerprint(g) === onBoard ? decided : undefined;
       const rows = await trx
         .selectFrom("bot_seats")
         .selectAll()
@@ -155,7 +198,7 @@ export class BotPlayers extends Room {
         if (!seat) continue;
         const powers = seat.powers.filter((p) => must.has(p));
         if (powers.length > 0) {
-          await this.sendOrders(trx, g, botOf(row.bot), powers, seat.powers);
+          await this.sendOrders(trx, g, botOf(row.bot), powers, seat.powers, still);
           n++;
         }
         await trx
