@@ -162,12 +162,12 @@ export class Readiness {
   /** The state now, probing first when the last probe is older than a second. */
   async state(): Promise<ReadinessState> {
     if (Date.now() - this.lastProbeAt > 1000) await this.probe();
-    else {
-      // A request's fault may have aged out since the probe.
-      this.update();
-      if (this.untold.length > 0) await this.tell();
-    }
-    return this.current();
+    // A request's fault may have aged out since the probe: the state answered is the one
+    // followed (logged, its episode closed and told), never one read a moment later (a fault
+    // window ending between the two answered "ok" before the log said "ready again").
+    const s = this.update();
+    if (this.untold.length > 0) await this.tell();
+    return s;
   }
 
   private current(): ReadinessState {
@@ -229,8 +229,8 @@ export class Readiness {
     await this.tell();
   }
 
-  /** Follows the state: logs its changes, opens and closes episodes. */
-  private update(): void {
+  /** Follows the state: logs its changes, opens and closes episodes; the state followed. */
+  private update(): ReadinessState {
     const s = this.current();
     const e = this.episode;
     if (!s.ready) {
@@ -241,7 +241,7 @@ export class Readiness {
         e.cause = s.cause!;
         this.log(`the store is still not ready, now: ${s.cause}`);
       }
-      return;
+      return s;
     }
     if (e) {
       e.until = Date.now();
@@ -251,6 +251,7 @@ export class Readiness {
       );
       this.untold.push(e);
     }
+    return s;
   }
 
   /**
