@@ -69,6 +69,25 @@ export async function botSeatsOf(db: Kysely<DB>, gameId: string): Promise<BotSea
   return db.selectFrom("bot_seats").selectAll().where("game_id", "=", gameId).execute();
 }
 
+/** A bot seat has ordered the phase of this index. */
+async function markPlayed(trx: Tx, gameId: string, seat: number, phaseIdx: number) {
+  await trx
+    .updateTable("bot_seats")
+    .set({ played_idx: phaseIdx })
+    .where("game_id", "=", gameId)
+    .where("seat", "=", seat)
+    .execute();
+}
+
+/** The seat is no longer played by a bot. */
+async function removeBotSeat(trx: Tx, gameId: string, seat: number) {
+  await trx
+    .deleteFrom("bot_seats")
+    .where("game_id", "=", gameId)
+    .where("seat", "=", seat)
+    .execute();
+}
+
 /** A seat's bot mark for the views. */
 export function botMark(row: BotSeatRow): BotMark {
   return { id: row.bot, kind: row.kind, describe: getBot(row.bot)?.describe ?? "" };
@@ -201,12 +220,7 @@ export class BotPlayers extends Room {
           await this.sendOrders(trx, g, botOf(row.bot), powers, seat.powers, still);
           n++;
         }
-        await trx
-          .updateTable("bot_seats")
-          .set({ played_idx: g.state.phase_idx })
-          .where("game_id", "=", gameId)
-          .where("seat", "=", row.seat)
-          .execute();
+        await markPlayed(trx, gameId, row.seat, g.state.phase_idx);
       }
       return n;
     });
@@ -289,12 +303,7 @@ export class BotPlayers extends Room {
         by.set(p, bot.id);
       }
       if (row) {
-        await trx
-          .updateTable("bot_seats")
-          .set({ played_idx: g.state.phase_idx })
-          .where("game_id", "=", g.game.id)
-          .where("seat", "=", seat)
-          .execute();
+        await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
         continue;
       }
       await trx
@@ -337,11 +346,7 @@ export class BotPlayers extends Room {
       .where("seat", "=", seat)
       .executeTakeFirst();
     if (row?.kind !== "takeover") return;
-    await trx
-      .deleteFrom("bot_seats")
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .execute();
+    await removeBotSeat(trx, g.game.id, seat);
     const s = g.seats[seat]!;
     await this.emit(trx, g.game.id, "bot_removed", `powers:${s.powers.join(",")}`, {
       seat,
@@ -371,11 +376,7 @@ export class BotPlayers extends Room {
       .where("seat", "=", seat)
       .executeTakeFirst();
     if (!row) return;
-    await trx
-      .deleteFrom("bot_seats")
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .execute();
+    await removeBotSeat(trx, g.game.id, seat);
     await this.emit(trx, g.game.id, "bot_removed", "public", {
       seat,
       seatName,
@@ -404,11 +405,7 @@ export class BotPlayers extends Room {
         `${s.name} is played by ${name}: replace them first (gm/replace without a user, or REPLACE by mail), then seat a bot`,
       );
     }
-    await trx
-      .deleteFrom("bot_seats")
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .execute();
+    await removeBotSeat(trx, g.game.id, seat);
     await trx
       .insertInto("bot_seats")
       .values({
@@ -465,11 +462,7 @@ export class BotPlayers extends Room {
           .where("seat", "=", seat)
           .executeTakeFirst();
         if (!row) throw conflict(`no built-in player plays ${s.name}`);
-        await trx
-          .deleteFrom("bot_seats")
-          .where("game_id", "=", gameId)
-          .where("seat", "=", seat)
-          .execute();
+        await removeBotSeat(trx, gameId, seat);
         await this.emit(trx, gameId, "bot_removed", "public", {
           seat,
           seatName: s.name,
