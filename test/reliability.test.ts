@@ -4,6 +4,7 @@ import { describe, type TestContext, test } from "node:test";
 import { sql } from "kysely";
 import { bindAddress, trustProxy } from "../src/cli/serve.ts";
 import { Judge } from "../src/judge/judge.ts";
+import { SCRYPT_COST } from "../src/judge/password.ts";
 import { type Bucket, TokenBuckets } from "../src/judge/rate.ts";
 import { Clock, DAY, POWERS } from "../src/judge/testing.ts";
 import { clientAddress, jsonErrorAt, type Limits, SlidingWindow } from "../src/server/limits.ts";
@@ -813,9 +814,11 @@ describe("secrets at rest and pages", () => {
       .selectFrom("users")
       .select("password_hash")
       .executeTakeFirstOrThrow();
+    // At the cost the judge hashes with: 16,384 unless ENTENTE_SCRYPT_COST says otherwise, as
+    // the test suite does (src/judge/password.test.ts checks the default).
     assert.match(
       row.password_hash,
-      /^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/,
+      new RegExp(`^scrypt\\$${SCRYPT_COST}\\$8\\$1\\$[\\w-]{22}\\$[\\w-]{43}$`),
       "scrypt with salt",
     );
     const again = await api.call("POST", "/api/users", { name: "bob", password });
