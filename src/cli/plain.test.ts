@@ -58,6 +58,11 @@ test("the bundle is kept, used while its sources are unchanged, and made again w
   const sources = sourcesOf(bundlePath);
   assert.ok("src/engine/adjudicate.ts" in sources, "the engine's sources are among those hashed");
   assert.ok("src/cli/main.ts" in sources);
+  // The contract's bundle holds what the contract runs, not the server's or the mail gateway's
+  // code and packages (loading those was half of each start's CPU time).
+  assert.ok(!("src/cli/serve.ts" in sources), "the server is not in the contract's bundle");
+  const packages = [...readFileSync(bundlePath, "utf8").matchAll(/node_modules\/([\w@.-]+)\//g)];
+  assert.deepEqual([...new Set(packages.map((m) => m[1]))], ["commander"]);
   const made = statSync(bundlePath).ino;
 
   // A second start runs the kept bundle: the same answer, the bundle not written again.
