@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
+import { BrowserHarness, type GameJson, SUITE_MS, WAIT_MS } from "./harness.ts";
 
 /*
  * The board itself in Chromium (issue 19): choosing a unit outlines its legal targets on the
@@ -33,13 +33,33 @@ const outlined = async (page: Page) =>
       .evaluateAll((els) => els.map((e) => e.getAttribute("data-province") ?? ""))
   ).sort();
 
-/** Waits until the map outlines exactly these provinces. */
+/**
+ * Waits until the map outlines exactly these provinces (as long as a page's wait may take: a
+ * loaded machine draws slowly), then says what it outlines if it never did.
+ */
 async function waitOutlined(page: Page, want: string[]): Promise<void> {
   const sorted = [...want].sort();
-  for (let i = 0; i < 100; i++) {
-    if (JSON.stringify(await outlined(page)) === JSON.stringify(sorted)) return;
-    await page.waitForTimeout(100);
-  }
+  await page
+    .waitForFunction(
+      (expected) =>
+        JSON.stringify(
+          Array.from(
+            (
+              globalThis as unknown as {
+                document: {
+                  querySelectorAll(
+                    s: string,
+                  ): ArrayLike<{ getAttribute(a: string): string | null }>;
+                };
+              }
+            ).document.querySelectorAll(".game .map g.targets path.target"),
+            (e) => e.getAttribute("data-province") ?? "",
+          ).sort(),
+        ) === expected,
+      JSON.stringify(sorted),
+      { timeout: WAIT_MS },
+    )
+    .catch(() => {});
   assert.deepEqual(await outlined(page), sorted, "the provinces outlined on the map");
 }
 
