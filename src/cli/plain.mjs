@@ -1,47 +1,37 @@
-// `bin/entente selfplay`, `bench`, `serve`, `adjudicate` and `agent`: the command line run as
-// plain JavaScript, without tsx. esbuild bundles main.ts from the sources as they are now, with
-// the code these commands load; Node then runs the bundle. The bundle is kept between starts
-// (node_modules/.cache/entente-plain) beside the list of its source files and a hash of each:
-// a start whose sources all hash as listed runs the kept bundle (some 30 ms to check, instead
-// of 1.6 to 1.8 s of CPU to bundle), any other start bundles again, so a kept bundle is never
-// older than the sources. Self-play holds no TypeScript loader thread (26 to
+// `bin/entente`'s commands run as plain JavaScript, without tsx. esbuild bundles main.ts from
+// the sources as they are now; Node then runs the bundle. Each module a command imports when it
+// runs (program.ts's actions, and any other `import()`) is a chunk of its own, with the packages
+// it uses: a command loads its own code and packages, not every command's (`adjudicate` does
+// not load fastify and the mail libraries: 0.6 s of a 1.3 s start went to them). The bundle is
+// kept between starts (node_modules/.cache/entente-plain) with the list of its source files and
+// a hash of each: a start whose sources all hash as listed runs the kept bundle (some 30 ms to
+// check, instead of 1.6 to 1.8 s of CPU to bundle), any other start bundles again, so a kept
+// bundle is never older than the sources. Self-play holds no TypeScript loader thread (26 to
 // 34 MB, docs/performance.md, "Workers"); the server starts in a fraction of the time (tsx's
 // loader compiled and handed over its few hundred modules one by one: about 4 s of CPU,
 // docs/performance.md, "Restart"). Plain JavaScript, because it runs before any loader.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, version as esbuildVersion, stop } from "esbuild";
 
 /** The project's root (src/cli/../..). */
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
-const program = fileURLToPath(new URL("./program.ts", import.meta.url));
-/**
- * The modules each command served here imports when it runs (program.ts's actions). A bundle
- * holds those of the command it is made for and no other's, so that `adjudicate` does not load
- * the server's and the mail gateway's packages (fastify, the mail libraries: some 0.6 s of a
- * start's 1.3 s of CPU went to loading them); each command's bundle is kept apart.
- */
-const commands = {
-  selfplay: ["./selfplay.ts"],
-  bench: ["./bench.ts", "./bench-bots.ts"],
-  serve: ["./serve.ts"],
-  adjudicate: ["./adjudicate.ts"],
-  agent: ["./agent.ts"],
-};
-const command = Object.hasOwn(commands, process.argv[2]) ? process.argv[2] : "";
-const served = new Set(commands[command] ?? []);
 /** Self-play's worker code is bundled only for the commands that start such workers. */
-const selfplayWorkers = command === "selfplay" || command === "bench";
-
-/** The bundle's first statements: its directory removed (imports are hoisted, so it is read). */
-const removeDir = [
-  'import { rmSync as entente_rmSync } from "node:fs";',
-  'entente_rmSync(new URL(".", import.meta.url), { recursive: true, force: true });',
-].join("\n");
+const selfplayWorkers = process.argv[2] === "selfplay" || process.argv[2] === "bench";
 
 /**
  * The self-play worker's code (selfplay-worker.ts, CommonJS for `new Worker(code, { eval })`),
@@ -84,7 +74,7 @@ const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 /**
  * What a kept bundle depends on besides its sources: the checkout's place (the bundle names
  * files by path), esbuild's version, the installed packages (the lock file: the bundle imports
- * them by the paths they had), the command it is for and whether the self-play worker is in it.
+ * them by the paths they had) and whether the self-play worker is in it.
  */
 function cacheKey() {
   let lock = "";
@@ -94,26 +84,48 @@ function cacheKey() {
     // No lock file: the key is the rest.
   }
   return sha256(
-    JSON.stringify({ root, esbuild: esbuildVersion, lock: sha256(lock), command }),
+    JSON.stringify({ root, esbuild: esbuildVersion, lock: sha256(lock), selfplayWorkers }),
   ).slice(0, 24);
 }
 
 /**
- * A kept bundle's first line: a comment holding the hashes of the sources it was made from
- * (in the bundle's own file, so that the bundle and its hashes are written as one).
+ * A kept bundle's first two lines: comments holding the hashes of the sources it was made from
+ * and the chunks it imports (in the bundle's own file, so that the bundle and its lists are
+ * written as one).
  */
 const SOURCES = "// entente-plain sources: ";
+const CHUNKS = "// entente-plain chunks: ";
+/** Where chunks are kept, below the cache: each named by its content's hash, shared by bundles. */
+const CHUNK_DIR = "chunks";
+/** A chunk no kept bundle names is deleted, when a bundle is kept, a day after it was written. */
+const CHUNK_LIFE_MS = 86_400_000;
 
-/** The kept bundle's path if every source it was made from hashes as it did then, else null. */
+/** The lists in a bundle's first two lines, or null if it has none. */
+function listsOf(text) {
+  if (!text.startsWith(SOURCES)) return null;
+  const first = text.indexOf("\n");
+  const second = text.indexOf("\n", first + 1);
+  const chunkLine = text.slice(first + 1, second);
+  if (!chunkLine.startsWith(CHUNKS)) return null;
+  return {
+    sources: JSON.parse(text.slice(SOURCES.length, first)),
+    chunks: JSON.parse(chunkLine.slice(CHUNKS.length)),
+  };
+}
+
+/**
+ * The kept bundle's path if every source it was made from hashes as it did then and every chunk
+ * it imports is there, else null.
+ */
 function keptBundle(key) {
   try {
     const file = join(cacheDir, `${key}.mjs`);
-    const text = readFileSync(file, "utf8");
-    if (!text.startsWith(SOURCES)) return null;
-    const inputs = JSON.parse(text.slice(SOURCES.length, text.indexOf("\n")));
-    for (const [source, hash] of Object.entries(inputs)) {
+    const lists = listsOf(readFileSync(file, "utf8"));
+    if (lists === null) return null;
+    for (const [source, hash] of Object.entries(lists.sources)) {
       if (sha256(readFileSync(resolve(root, source))) !== hash) return null;
     }
+    for (const chunk of lists.chunks) if (!existsSync(join(cacheDir, chunk))) return null;
     return file;
   } catch {
     // None kept, unreadable, or a source gone: bundle again.
@@ -121,23 +133,60 @@ function keptBundle(key) {
   }
 }
 
+/** Writes a file whole or not at all (another start may be reading or writing it). */
+function writeWhole(file, text) {
+  const part = `${file}.${process.pid}.part`;
+  writeFileSync(part, text);
+  renameSync(part, file);
+}
+
 /**
- * Keeps a new bundle with the hashes of its sources (as esbuild's metafile lists them), whole
- * or not at all (another start may be reading or writing it); a cache that cannot be written
- * (a read-only checkout) only means that the next start bundles too.
+ * Keeps a new bundle: its chunks first (a chunk's name is its content's hash, so a chunk already
+ * there is this one and is left alone: a running command may be about to import it), then the
+ * entry with the hashes of its sources (as esbuild's metafile lists them) and its chunks' names.
+ * A cache that cannot be written (a read-only checkout) only means that the next start bundles
+ * too.
  */
-function keep(key, code, inputs) {
+function keep(key, entry, chunks, inputs) {
   try {
-    mkdirSync(cacheDir, { recursive: true });
+    mkdirSync(join(cacheDir, CHUNK_DIR), { recursive: true });
+    for (const [name, text] of chunks) {
+      const file = join(cacheDir, name);
+      if (!existsSync(file)) writeWhole(file, text);
+    }
     const hashes = {};
     for (const source of inputs) hashes[source] = sha256(readFileSync(resolve(root, source)));
+    const names = JSON.stringify(chunks.map(([name]) => name));
     const file = join(cacheDir, `${key}.mjs`);
-    const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, `${SOURCES}${JSON.stringify(hashes)}\n${code}`);
-    renameSync(part, file);
-    return file;
+    writeWhole(file, `${SOURCES}${JSON.stringify(hashes)}\n${CHUNKS}${names}\n${entry}`);
   } catch {
     return null;
+  }
+  prune();
+  return join(cacheDir, `${key}.mjs`);
+}
+
+/**
+ * Deletes the chunks no kept bundle names once they are a day old: changed sources leave chunks
+ * behind. Not at once, because a command started from an older bundle may still import its
+ * chunks as it runs (a server loads a module on the first request that needs it).
+ */
+function prune() {
+  try {
+    const named = new Set();
+    for (const f of readdirSync(cacheDir)) {
+      if (!f.endsWith(".mjs")) continue;
+      for (const chunk of listsOf(readFileSync(join(cacheDir, f), "utf8"))?.chunks ?? []) {
+        named.add(chunk);
+      }
+    }
+    const old = Date.now() - CHUNK_LIFE_MS;
+    for (const f of readdirSync(join(cacheDir, CHUNK_DIR))) {
+      const file = join(cacheDir, CHUNK_DIR, f);
+      if (!named.has(`${CHUNK_DIR}/${f}`) && statSync(file).mtimeMs < old) rmSync(file);
+    }
+  } catch {
+    // Another start is writing or pruning: what is left is pruned next time.
   }
 }
 
@@ -149,6 +198,10 @@ async function bundle() {
   return fresh(key);
 }
 
+/** Where esbuild names its output (it writes nothing: `write: false`). */
+const OUT = join(root, "node_modules", ".cache", "entente-plain-out");
+const ENTRY = join(OUT, "main.mjs");
+
 /** Bundles the sources now: kept for the next start, or written to a temporary directory. */
 async function fresh(key) {
   const [result, worker] = await Promise.all([
@@ -157,9 +210,12 @@ async function fresh(key) {
   ]);
   // esbuild's service process is not needed any more (nor its memory).
   await stop();
-  const code = result.outputFiles[0]?.text;
-  if (!code || result.warnings.length > 0)
+  const entry = result.outputFiles.find((f) => f.path === ENTRY)?.text;
+  if (!entry || result.warnings.length > 0)
     throw new Error(`bundling src/cli/main.ts: ${result.warnings[0]?.text ?? "no output"}`);
+  const chunks = result.outputFiles
+    .filter((f) => f.path !== ENTRY)
+    .map((f) => [relative(OUT, f.path).split("\\").join("/"), f.text]);
   // The worker's code is a statement before the command line's.
   const handOver =
     worker === null ? "" : `globalThis[${WORKER_CODE}] = ${JSON.stringify(worker.code)};`;
@@ -167,20 +223,30 @@ async function fresh(key) {
     ...Object.keys(result.metafile.inputs),
     ...(worker === null ? [] : worker.inputs),
   ].filter((f) => !f.includes(":"));
-  const kept = keep(key, `${handOver}\n${code}`, inputs);
+  const kept = keep(key, `${handOver}\n${entry}`, chunks, inputs);
   if (kept) return kept;
   // Node runs a module from a file (a `data:` URL would name itself, all of it, in every
-  // stack trace): written to a temporary directory, which the bundle's first statement
-  // removes once Node has read it.
-  const file = join(mkdtempSync(join(tmpdir(), "entente-plain-")), "entente-cli.mjs");
-  writeFileSync(file, `${removeDir}\n${handOver}\n${code}`);
-  return file;
+  // stack trace): written to a temporary directory, removed when the command ends.
+  const dir = mkdtempSync(join(tmpdir(), "entente-plain-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  for (const [name, text] of chunks) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  writeFileSync(join(dir, "main.mjs"), `${handOver}\n${entry}`);
+  return join(dir, "main.mjs");
 }
 
 function mainBundle() {
   return build({
     entryPoints: [main],
     bundle: true,
+    // Every module loaded by `import()` is a chunk of its own, read when it is imported.
+    splitting: true,
+    outdir: OUT,
+    entryNames: "main",
+    chunkNames: `${CHUNK_DIR}/[name]-[hash]`,
+    outExtension: { ".js": ".mjs" },
     platform: "node",
     format: "esm",
     target: "node20",
@@ -192,14 +258,8 @@ function mainBundle() {
       {
         name: "entente-plain",
         setup(b) {
-          // Other commands' modules are left out: their actions never run here.
-          b.onResolve({ filter: /^\.\/.*\.ts$/ }, (a) =>
-            a.kind === "dynamic-import" && a.importer === program && !served.has(a.path)
-              ? { path: a.path, external: true }
-              : undefined,
-          );
-          // Packages are imported from where they are installed (the bundle is in a
-          // temporary directory), resolved as Node resolves an import.
+          // Packages are imported from where they are installed (the bundle is in the cache),
+          // resolved as Node resolves an import.
           b.onResolve({ filter: /^[^./]/ }, async (a) => {
             if (a.pluginData === "inner" || a.path.startsWith("node:")) return undefined;
             const r = await b.resolve(a.path, {
