@@ -4,7 +4,8 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { GameMap, type MapData, type ProvinceData } from "./map.ts";
 import type { ParsedOrder, UnitSpec } from "./orders.ts";
-import { findPlace, type ParseResult, parseOrder, suggestPlaces } from "./parse.ts";
+import { findPlace, parseOrder, suggestPlaces } from "./parse.ts";
+import type { ParseResult } from "./parse-types.ts";
 import { rng } from "./random.ts";
 import { type Coast, type Power, powerId, provinceId, type UnitType } from "./types.ts";
 

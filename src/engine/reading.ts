@@ -1,7 +1,8 @@
 import { seaRoute } from "./convoy.ts";
 import { type Interpretation, type InterpretContext, interpretOrder } from "./interpret.ts";
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
-import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
+import { parseOrder } from "./parse.ts";
+import type { Diagnostic, ParseOptions } from "./parse-types.ts";
 import type { RuleOptions } from "./rules.ts";
 import { KIND_SEA } from "./tables.ts";
 import type { PowerId, ProvinceId } from "./types.ts";
