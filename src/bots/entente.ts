@@ -22,7 +22,8 @@
  * legal orders, so none is illegal. `entente` convoys its armies with its own fleets; neither
  * uses a variant's own orders (europe1935's insurrections).
  */
-import { adjudicate, adjustmentCounts } from "../engine/adjudicate.ts";
+import { adjudicate } from "../engine/adjudicate.ts";
+import { adjustmentCounts } from "../engine/adjustments.ts";
 import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
 import { resolveMovement } from "../engine/movement.ts";
 import { formatOrder, type MovementOrder, type Order } from "../engine/orders.ts";

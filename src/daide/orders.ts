@@ -5,7 +5,7 @@
  * in the protocol's terms. The engine then adjudicates the texts, and its results are told
  * back as ORD with the result tokens.
  */
-import { adjustmentCounts } from "../engine/adjudicate.ts";
+import { adjustmentCounts } from "../engine/adjustments.ts";
 import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
 import { formatOrder, type Order } from "../engine/orders.ts";
 import type { RuleOptions } from "../engine/rules.ts";

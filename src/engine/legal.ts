@@ -1,4 +1,4 @@
-import { adjustmentCounts, buildSites } from "./adjudicate.ts";
+import { adjustmentCounts, buildSites } from "./adjustments.ts";
 import { minimalRouteSeas } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder, Order } from "./orders.ts";

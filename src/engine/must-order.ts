@@ -1,4 +1,6 @@
-import { adjudicate, adjustmentCounts, buildSites, retreatOptions } from "./adjudicate.ts";
+import { adjudicate } from "./adjudicate.ts";
+import { adjustmentCounts, buildSites } from "./adjustments.ts";
+import { retreatOptions } from "./retreats.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import type { Position, PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";

@@ -1,6 +1,6 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import { makeDislodged, makeUnit } from "./shapes.ts";
 import {
   type Coast,

@@ -1,11 +1,4 @@
-import {
-  type AdjudicateOptions,
-  adjudicate,
-  adjudicateParsed,
-  type OrderTexts,
-  type ParsedOrderSets,
-  type PhaseResult,
-} from "./adjudicate.ts";
+import { adjudicate, adjudicateParsed, type ParsedOrderSets } from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
   PositionError,
@@ -16,6 +9,7 @@ import {
   writeResult,
 } from "./position-json.ts";
 import { rngFor } from "./random.ts";
+import type { AdjudicateOptions, OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
 import { powerTables } from "./tables.ts";

@@ -1,4 +1,3 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import {
   legalAdjustmentOrders,
   legalMovementOrders,
@@ -11,6 +10,7 @@ import { phaseName } from "./phase.ts";
 import { type PositionJson, readPosition, writePosition } from "./position-json.ts";
 import type { Rng } from "./random.ts";
 import { type GameState, type Step, step, stepParsed } from "./record.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
 import {

@@ -1,5 +1,5 @@
-import type { PhaseResult } from "./adjudicate.ts";
 import type { Rng } from "./random.ts";
+import type { PhaseResult } from "./results.ts";
 import type { Position, PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";
 

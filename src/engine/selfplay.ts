@@ -1,4 +1,3 @@
-import type { OrderTexts } from "./adjudicate.ts";
 import { checkInvariants } from "./invariants.ts";
 import type { Order } from "./orders.ts";
 import { type Rng, rng } from "./random.ts";
@@ -14,6 +13,7 @@ import {
   stepParsed,
 } from "./record.ts";
 import { ordersAsText, parsedSets, randomEngineOrders } from "./research.ts";
+import type { OrderTexts } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Scenario } from "./scenario.ts";
 

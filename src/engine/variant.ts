@@ -1,5 +1,5 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
 import type { GameMap } from "./map.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Phase, Position, Power, ProvinceId } from "./types.ts";
 
