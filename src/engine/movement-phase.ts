@@ -7,7 +7,8 @@
 import { dedupe, type Entry, finish, unitKey } from "./entries.ts";
 import { type InterpretContext, makeContext } from "./interpret.ts";
 import type { GameMap } from "./map.ts";
-import { boardAfter, movementWords, provinceIndex, resolveMovement } from "./movement.ts";
+import { boardAfter, movementWords, resolveMovement } from "./movement.ts";
+import { provinceIndex } from "./movement-board.ts";
 import { isMovementOrder, type MovementOrder } from "./orders.ts";
 import { phaseAfterMovement } from "./phase.ts";
 import { impossibleConvoy } from "./reading.ts";
