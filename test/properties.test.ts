@@ -3,11 +3,9 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { adjudicate } from "../src/engine/adjudicate.ts";
 import { checkInvariants } from "../src/engine/invariants.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  legalRetreatOrders,
-} from "../src/engine/legal.ts";
+import { legalMovementOrders } from "../src/engine/legal.ts";
+import { legalAdjustmentOrders } from "../src/engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../src/engine/legal-retreats.ts";
 import { formatOrder } from "../src/engine/orders.ts";
 import { parseOrder } from "../src/engine/parse.ts";
 import { rng } from "../src/engine/random.ts";

@@ -24,7 +24,9 @@
  */
 import { adjudicate } from "../engine/adjudicate.ts";
 import { adjustmentCounts } from "../engine/adjustments.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { legalMovementOrders } from "../engine/legal.ts";
+import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../engine/legal-retreats.ts";
 import { resolveMovement } from "../engine/movement.ts";
 import { formatOrder, type MovementOrder, type Order } from "../engine/orders.ts";
 import { type Rng, rng } from "../engine/random.ts";

@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { getScenario } from "../variants/scenarios.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  randomAdjustmentOrders,
-  randomLegalMovementOrders,
-} from "./legal.ts";
+import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
+import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
 import { formatOrder, type Order } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
 import { type Rng, rng } from "./random.ts";

@@ -1,10 +1,6 @@
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  legalRetreatOrders,
-  randomAdjustmentOrders,
-  randomLegalMovementOrders,
-} from "./legal.ts";
+import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
+import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
+import { legalRetreatOrders } from "./legal-retreats.ts";
 import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
 import { phaseName } from "./phase.ts";
 import { type PositionJson, readPosition, writePosition } from "./position-json.ts";

@@ -5,7 +5,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { adjudicate } from "../engine/adjudicate.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { legalMovementOrders } from "../engine/legal.ts";
+import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../engine/legal-retreats.ts";
 import { formatOrder, type Order } from "../engine/orders.ts";
 import {
   PositionError,
