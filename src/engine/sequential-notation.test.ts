@@ -11,7 +11,7 @@ import type { ResultJson } from "./position-json.ts";
 import { rng } from "./random.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
-import { hideSchedule } from "./sequential.ts";
+import { hideSchedule } from "./sequential-schedule.ts";
 import type { Position, PowerId } from "./types.ts";
 
 /*

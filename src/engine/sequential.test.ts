@@ -16,7 +16,7 @@ import { rng } from "./random.ts";
 import { replayRecord } from "./record.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
-import { generatedSchedule, seasonPlan, sequentialIndex } from "./sequential.ts";
+import { generatedSchedule, seasonPlan, sequentialIndex } from "./sequential-schedule.ts";
 import type { Position, PowerId } from "./types.ts";
 
 /*

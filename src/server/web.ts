@@ -18,7 +18,7 @@ import {
   writeResult,
 } from "../engine/position-json.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
-import { checkSequential } from "../engine/sequential.ts";
+import { checkSequential } from "../engine/sequential-schedule.ts";
 import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import {
