@@ -15,19 +15,21 @@ export { phaseName } from "./engine/phase.ts";
 export { type PositionJson, readPosition, writePosition } from "./engine/position-json.ts";
 export { type Rng, rng } from "./engine/random.ts";
 export {
-  type Board,
-  boardOf,
-  checkTypedOrder,
   Game,
   type GameSave,
   type LegalChoice,
-  type OrderKind,
-  orderText,
   randomLegalOrders,
   type StepResult,
+} from "./engine/research.ts";
+export {
+  type Board,
+  boardOf,
+  checkTypedOrder,
+  type OrderKind,
   type TypedOrder,
   typedOrder,
-} from "./engine/research.ts";
+} from "./engine/research-board.ts";
+export { orderText } from "./engine/research-parsed.ts";
 export {
   type OrderResult,
   type OrderTexts,

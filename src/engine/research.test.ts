@@ -6,15 +6,9 @@ import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustmen
 import { formatOrder, type Order } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
 import { type Rng, rng } from "./random.ts";
-import {
-  type boardOf,
-  Game,
-  orderText,
-  randomLegalOrders,
-  type StepResult,
-  type TypedOrder,
-  typedOrder,
-} from "./research.ts";
+import { Game, randomLegalOrders, type StepResult } from "./research.ts";
+import { type boardOf, type TypedOrder, typedOrder } from "./research-board.ts";
+import { orderText } from "./research-parsed.ts";
 import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
 import type { Position, PowerId } from "./types.ts";

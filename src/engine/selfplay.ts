@@ -12,7 +12,8 @@ import {
   step,
   stepParsed,
 } from "./record.ts";
-import { ordersAsText, parsedSets, randomEngineOrders } from "./research.ts";
+import { randomEngineOrders } from "./research.ts";
+import { ordersAsText, parsedSets } from "./research-parsed.ts";
 import type { OrderTexts } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Scenario } from "./scenario.ts";
