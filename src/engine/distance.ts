@@ -1,3 +1,9 @@
+/**
+ * Distances for civil-disorder removals (DATC 4.D.8): moves from a unit to the nearest home
+ * centre of its power (`distanceToHome`), or to the nearest of a set of provinces
+ * (`distanceToOwned`).
+ */
+
 import type { GameMap } from "./map.ts";
 import type { PowerId, ProvinceId, Unit } from "./types.ts";
 

@@ -1,3 +1,9 @@
+/**
+ * The powers that have something to order in a position (`powersToOrder`,
+ * `powersThatMustOrder`): units in a movement phase, dislodged units in a retreat phase,
+ * builds with a site or removals in an adjustment phase.
+ */
+
 import { adjudicate } from "./adjudicate.ts";
 import { adjustmentCounts, buildSites } from "./adjustments.ts";
 import { retreatOptions } from "./retreats.ts";

@@ -1,3 +1,10 @@
+/*
+ * A game record: the start, and for every phase the orders as submitted, the orders as
+ * understood with their results, and the position they led to. Everything in it can be
+ * rebuilt from the start, the orders, the rules and the seed: `replayRecord` checks that.
+ * docs/records.md describes the format.
+ */
+
 import { adjudicate, adjudicateParsed, type ParsedOrderSets } from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
@@ -14,13 +21,6 @@ import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
 import { powerTables } from "./tables.ts";
 import type { Position, PowerId } from "./types.ts";
-
-/*
- * A game record: the start, and for every phase the orders as submitted, the orders as
- * understood with their results, and the position they led to. Everything in it can be
- * rebuilt from the start, the orders, the rules and the seed: `replayRecord` checks that.
- * docs/records.md describes the format.
- */
 
 export const RECORD_FORMAT = "entente-record";
 /**

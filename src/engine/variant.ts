@@ -1,3 +1,8 @@
+/**
+ * The `Variant` interface (the board, the powers, the start, and a variant's optional rule
+ * hooks and own orders), and `GameFamily`, a game reached as JSON by `entente adjudicate`.
+ */
+
 import type { GameMap } from "./map.ts";
 import type { OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
