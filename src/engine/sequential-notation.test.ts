@@ -10,9 +10,9 @@ import { parseOrder } from "./parse.ts";
 import type { ResultJson } from "./position-json.ts";
 import { rng } from "./random.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
-import { selfPlayGame } from "./selfplay.ts";
 import { hideSchedule } from "./sequential-schedule.ts";
-import type { Position, PowerId } from "./types.ts";
+import { movementPositions } from "./testing.ts";
+import type { PowerId } from "./types.ts";
 
 /*
  * Seed 003's own notation, `A(Rum) S A(Vie in Gal)`, read by the order parser; and what a
@@ -252,17 +252,7 @@ describe("what players are shown of a sequential season", () => {
   test("no result of any sequential or simultaneous season tells the schedule", () => {
     const scenario = getScenario("classical")!;
     const v = scenario.variant;
-    const positions: Position[] = [];
-    selfPlayGame({
-      scenario,
-      rules: DATC_RULES,
-      seed: 5,
-      untilYear: 1905,
-      keepRecord: false,
-      onPhase: (before) => {
-        if (before.position.phase.type === "M") positions.push(before.position);
-      },
-    });
+    const positions = movementPositions(scenario, 5, 1905);
     const ids = v.powers.map((p) => p.id);
     const r = rng(17);
     let texts = 0;

@@ -17,7 +17,8 @@ import { replayRecord } from "./record.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
 import { generatedSchedule, seasonPlan, sequentialIndex } from "./sequential-schedule.ts";
-import type { Position, PowerId } from "./types.ts";
+import { movementPositions } from "./testing.ts";
+import type { PowerId } from "./types.ts";
 
 /*
  * Sequential movement (seed 003, docs/sequential.md) through the contract's JSON: the seed's
@@ -723,17 +724,7 @@ describe("whole games", () => {
   test("random orders with retrospective supports and contracts never throw and keep the invariants", () => {
     const scenario = getScenario("classical")!;
     const v = scenario.variant;
-    const positions: Position[] = [];
-    selfPlayGame({
-      scenario,
-      rules: DATC_RULES,
-      seed: 11,
-      untilYear: 1906,
-      keepRecord: false,
-      onPhase: (before) => {
-        if (before.position.phase.type === "M") positions.push(before.position);
-      },
-    });
+    const positions = movementPositions(scenario, 11, 1906);
     const ids = v.powers.map((p) => p.id);
     fc.assert(
       fc.property(
