@@ -23,8 +23,19 @@ import type { MovementOrder } from "./orders.ts";
 import type { Rng } from "./random.ts";
 import type { RuleOptions } from "./rules.ts";
 import { KIND_COAST, KIND_SEA } from "./tables.ts";
-import type { Position, ProvinceId, Unit } from "./types.ts";
+import type { Position, ProvinceId, Unit, UnitType } from "./types.ts";
 import type { Variant } from "./variant.ts";
+
+/**
+ * A support a list offers: of a unit holding in `target` (`to` null) or moving from it to
+ * `to`. One maker, so that every support the lists make has one shape.
+ */
+const supportOf = (
+  unit: Unit,
+  target: ProvinceId,
+  targetType: UnitType,
+  to: ProvinceId | null,
+): MovementOrder => ({ kind: "support", unit, target, targetType, to, toCoast: null });
 
 /**
  * Movement phase: for every unit of the position, every legal order (hold, moves incl. by
@@ -99,14 +110,7 @@ export function legalMovementOrders(
     for (const d of reach) {
       const v = at[d]!;
       if (v === -1 || closed[d] === 1) continue;
-      list.push({
-        kind: "support",
-        unit,
-        target: ids[d]!,
-        targetType: units[v]!.type,
-        to: null,
-        toCoast: null,
-      });
+      list.push(supportOf(unit, ids[d]!, units[v]!.type, null));
     }
     for (const d of reach) {
       const row = d * cap;
@@ -114,14 +118,7 @@ export function legalMovementOrders(
         const v = incoming[row + q]!;
         if (v === u) continue;
         const x = units[v]!;
-        list.push({
-          kind: "support",
-          unit,
-          target: x.province,
-          targetType: x.type,
-          to: ids[d]!,
-          toCoast: null,
-        });
+        list.push(supportOf(unit, x.province, x.type, ids[d]!));
       }
     }
     if (unit.type === "F" && kind[p] === KIND_SEA) {
@@ -250,14 +247,7 @@ export function randomLegalMovementOrders(
         const d = reach[x]!;
         const v = at[d]!;
         if (v === -1 || closed[d] === 1 || k-- > 0) continue;
-        out.push({
-          kind: "support",
-          unit,
-          target: ids[d]!,
-          targetType: units[v]!.type,
-          to: null,
-          toCoast: null,
-        });
+        out.push(supportOf(unit, ids[d]!, units[v]!.type, null));
         break;
       }
       continue;
@@ -272,14 +262,7 @@ export function randomLegalMovementOrders(
           const v = incoming[row + q]!;
           if (v === u || k-- > 0) continue;
           const x = units[v]!;
-          found = {
-            kind: "support",
-            unit,
-            target: x.province,
-            targetType: x.type,
-            to: ids[d]!,
-            toCoast: null,
-          };
+          found = supportOf(unit, x.province, x.type, ids[d]!);
           break;
         }
         if (found) break;
