@@ -11,14 +11,12 @@ import { getVariant } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicate } from "./adjudicate.ts";
 import { checkInvariants } from "./invariants.ts";
-import { legalMovementOrders } from "./legal.ts";
-import { formatOrder } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
 import { rng } from "./random.ts";
 import { replayRecord } from "./record.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
-import { board, entry, first, outcome, run, seq } from "./sequential.fixture.ts";
+import { board, entry, first, outcome, randomTexts, run, seq } from "./sequential.fixture.ts";
 import { generatedSchedule, seasonPlan, sequentialIndex } from "./sequential-schedule.ts";
 import { movementPositions } from "./testing.ts";
 import type { PowerId } from "./types.ts";
@@ -257,16 +255,7 @@ describe("whole games", () => {
         (k, seed, pairs, simultaneous) => {
           const pos = positions[k]!;
           const r = rng(seed);
-          const legal = legalMovementOrders(v, pos, DATC_RULES);
-          const orders = new Map<PowerId, string[]>();
-          for (const u of pos.units) {
-            const options = legal.get(u.province) ?? [];
-            if (options.length === 0) continue;
-            let text = formatOrder(r.pick(options));
-            // Some supports of moves become retrospective supports.
-            if (/ S .* - /.test(text) && r.int(2) === 0) text = text.replace(/ - (\w+)$/, " in $1");
-            orders.set(u.power, [...(orders.get(u.power) ?? []), text]);
-          }
+          const orders = randomTexts(v, pos, r);
           const rules: RuleOptions = {
             ...DATC_RULES,
             movement: "sequential",

@@ -6,8 +6,13 @@
 import assert from "node:assert/strict";
 
 import { adjudicateJson } from "../cli/adjudicate.ts";
+import { legalMovementOrders } from "./legal.ts";
+import { formatOrder } from "./orders.ts";
 import type { ResultJson } from "./position-json.ts";
+import type { Rng } from "./random.ts";
 import { DATC_RULES } from "./rules.ts";
+import type { Position, PowerId } from "./types.ts";
+import type { Variant } from "./variant.ts";
 
 type Units = Record<string, string[]>;
 type Orders = Record<string, string[]>;
@@ -49,3 +54,20 @@ export function entry(r: ResultJson, power: string, text: string) {
 
 export const outcome = (r: ResultJson, power: string, text: string): string =>
   entry(r, power, text).result;
+
+/**
+ * A legal order for every unit that has one, drawn with `r`, as text; a support of a move
+ * becomes a retrospective support (`A rum S A vie in gal`) on a coin toss.
+ */
+export function randomTexts(v: Variant, pos: Position, r: Rng): Map<PowerId, string[]> {
+  const legal = legalMovementOrders(v, pos, DATC_RULES);
+  const orders = new Map<PowerId, string[]>();
+  for (const u of pos.units) {
+    const options = legal.get(u.province) ?? [];
+    if (options.length === 0) continue;
+    let text = formatOrder(r.pick(options));
+    if (/ S .* - /.test(text) && r.int(2) === 0) text = text.replace(/ - (\w+)$/, " in $1");
+    orders.set(u.power, [...(orders.get(u.power) ?? []), text]);
+  }
+  return orders;
+}
