@@ -4,7 +4,7 @@
 // bench/contract.ts and src/cli/stream.test.ts. Deterministic for its arguments.
 
 import { writePosition } from "../src/engine/position-json.ts";
-import { ordersAsText } from "../src/engine/research.ts";
+import { ordersAsText } from "../src/engine/research-parsed.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
 import { selfPlayGame } from "../src/engine/selfplay.ts";
 import { classicalScenarios } from "../src/variants/classical/scenarios.ts";

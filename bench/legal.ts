@@ -3,11 +3,9 @@
 // phase type, then times legalMovementOrders / legalRetreatOrders / legalAdjustmentOrders over
 // them. Prints a human line and a JSON line.
 import { adjudicate } from "../src/engine/adjudicate.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  legalRetreatOrders,
-} from "../src/engine/legal.ts";
+import { legalMovementOrders } from "../src/engine/legal.ts";
+import { legalAdjustmentOrders } from "../src/engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../src/engine/legal-retreats.ts";
 import { formatOrder } from "../src/engine/orders.ts";
 import { rng } from "../src/engine/random.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";

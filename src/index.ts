@@ -8,32 +8,34 @@ import type { Scenario } from "./engine/scenario.ts";
 import { getVariant, variantIds } from "./variants/registry.ts";
 import { getScenario, scenariosOf } from "./variants/scenarios.ts";
 
-export {
-  adjudicate,
-  type OrderResult,
-  type OrderTexts,
-  type PhaseResult,
-  plainResult,
-} from "./engine/adjudicate.ts";
+export { adjudicate } from "./engine/adjudicate.ts";
 export { formatOrder, type Order } from "./engine/orders.ts";
 export { parseOrder } from "./engine/parse.ts";
 export { phaseName } from "./engine/phase.ts";
 export { type PositionJson, readPosition, writePosition } from "./engine/position-json.ts";
 export { type Rng, rng } from "./engine/random.ts";
 export {
-  type Board,
-  boardOf,
-  checkTypedOrder,
   Game,
   type GameSave,
   type LegalChoice,
-  type OrderKind,
-  orderText,
   randomLegalOrders,
   type StepResult,
+} from "./engine/research.ts";
+export {
+  type Board,
+  boardOf,
+  checkTypedOrder,
+  type OrderKind,
   type TypedOrder,
   typedOrder,
-} from "./engine/research.ts";
+} from "./engine/research-board.ts";
+export { orderText } from "./engine/research-parsed.ts";
+export {
+  type OrderResult,
+  type OrderTexts,
+  type PhaseResult,
+  plainResult,
+} from "./engine/results.ts";
 export { DATC_RULES, HOUSE_RULES, type RuleOptions, readRules } from "./engine/rules.ts";
 export type { Scenario } from "./engine/scenario.ts";
 export { COASTS, type Position, type Unit } from "./engine/types.ts";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { OrderTexts, PhaseResult } from "../src/engine/adjudicate.ts";
 import { legalMovementOrders } from "../src/engine/legal.ts";
 import { formatOrder, type MovementOrder } from "../src/engine/orders.ts";
 import { type Rng, rng } from "../src/engine/random.ts";
 import type { GameState } from "../src/engine/record.ts";
+import type { OrderTexts, PhaseResult } from "../src/engine/results.ts";
 import { DATC_RULES, type RuleOptions } from "../src/engine/rules.ts";
 import type { Scenario } from "../src/engine/scenario.ts";
 import { selfPlayGame } from "../src/engine/selfplay.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { adjudicate, type OrderResult, type PhaseResult } from "../src/engine/adjudicate.ts";
+import { adjudicate } from "../src/engine/adjudicate.ts";
+import type { OrderResult, PhaseResult } from "../src/engine/results.ts";
 import { DATC_RULES, type RuleOptions } from "../src/engine/rules.ts";
 import { biasedCases, scenario } from "./biased.ts";
 

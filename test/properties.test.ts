@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { adjudicate, type PhaseResult, plainResult } from "../src/engine/adjudicate.ts";
+import { adjudicate } from "../src/engine/adjudicate.ts";
 import { checkInvariants } from "../src/engine/invariants.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  legalRetreatOrders,
-} from "../src/engine/legal.ts";
+import { legalMovementOrders } from "../src/engine/legal.ts";
+import { legalAdjustmentOrders } from "../src/engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../src/engine/legal-retreats.ts";
 import { formatOrder } from "../src/engine/orders.ts";
 import { parseOrder } from "../src/engine/parse.ts";
 import { rng } from "../src/engine/random.ts";
 import type { GameState } from "../src/engine/record.ts";
+import { type PhaseResult, plainResult } from "../src/engine/results.ts";
 import { DATC_RULES } from "../src/engine/rules.ts";
 import type { Scenario } from "../src/engine/scenario.ts";
 import { randomOrders, selfPlayGame } from "../src/engine/selfplay.ts";

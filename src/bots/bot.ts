@@ -10,7 +10,8 @@
  */
 import { formatOrder } from "../engine/orders.ts";
 import { rng } from "../engine/random.ts";
-import { ordersAsText, randomEngineOrders } from "../engine/research.ts";
+import { randomEngineOrders } from "../engine/research.ts";
+import { ordersAsText } from "../engine/research-parsed.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position, PowerId } from "../engine/types.ts";

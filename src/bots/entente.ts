@@ -22,8 +22,11 @@
  * legal orders, so none is illegal. `entente` convoys its armies with its own fleets; neither
  * uses a variant's own orders (europe1935's insurrections).
  */
-import { adjudicate, adjustmentCounts } from "../engine/adjudicate.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { adjudicate } from "../engine/adjudicate.ts";
+import { adjustmentCounts } from "../engine/adjustments.ts";
+import { legalMovementOrders } from "../engine/legal.ts";
+import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../engine/legal-retreats.ts";
 import { resolveMovement } from "../engine/movement.ts";
 import { formatOrder, type MovementOrder, type Order } from "../engine/orders.ts";
 import { type Rng, rng } from "../engine/random.ts";

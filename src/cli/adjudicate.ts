@@ -8,7 +8,7 @@ import {
   writeResult,
 } from "../engine/position-json.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
-import { checkSequential } from "../engine/sequential.ts";
+import { checkSequential } from "../engine/sequential-schedule.ts";
 import { gameIds, getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { JsonPrefix } from "./json-prefix.ts";
 import { type Chunks, type LineHandler, type LineOutput, pumpLines } from "./lines.ts";

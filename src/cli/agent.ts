@@ -6,9 +6,8 @@ import {
   type GameSave,
   randomLegalOrders,
   type StepResult,
-  type TypedOrder,
-  typedOrder,
 } from "../engine/research.ts";
+import { type TypedOrder, typedOrder } from "../engine/research-board.ts";
 import type { PowerId } from "../engine/types.ts";
 import { loadGame, newGame } from "../index.ts";
 import { type Chunks, type LineOutput, pumpLines } from "./lines.ts";

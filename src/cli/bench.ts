@@ -1,7 +1,7 @@
 import { resolveMovement } from "../engine/movement.ts";
 import { isMovementOrder, type MovementOrder } from "../engine/orders.ts";
 import { type Step, stepParsed } from "../engine/record.ts";
-import { parsedSets } from "../engine/research.ts";
+import { parsedSets } from "../engine/research-parsed.ts";
 import { DATC_RULES } from "../engine/rules.ts";
 import { selfPlayGame } from "../engine/selfplay.ts";
 import type { Position } from "../engine/types.ts";

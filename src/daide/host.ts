@@ -19,7 +19,7 @@
 import { randomInt } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Bot } from "../bots/bot.ts";
-import { adjustmentCounts } from "../engine/adjudicate.ts";
+import { adjustmentCounts } from "../engine/adjustments.ts";
 import { powersToOrder } from "../engine/must-order.ts";
 import { phaseName } from "../engine/phase.ts";
 import {

@@ -5,8 +5,10 @@
  * in the protocol's terms. The engine then adjudicates the texts, and its results are told
  * back as ORD with the result tokens.
  */
-import { adjustmentCounts } from "../engine/adjudicate.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { adjustmentCounts } from "../engine/adjustments.ts";
+import { legalMovementOrders } from "../engine/legal.ts";
+import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../engine/legal-retreats.ts";
 import { formatOrder, type Order } from "../engine/orders.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import type { Seat } from "../engine/scenario.ts";

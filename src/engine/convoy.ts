@@ -1,3 +1,9 @@
+/**
+ * Sea routes: which provinces a sea touches, whether a chain of seas (each accepted by the
+ * caller) carries an army from one province to another (`seaRoute`), and the seas a minimal
+ * route needs (`minimalRouteSeas`): the legality of convoys and convoyed moves, and convoy paths.
+ */
+
 import type { GameMap } from "./map.ts";
 import type { ProvinceId } from "./types.ts";
 

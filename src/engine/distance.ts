@@ -1,3 +1,9 @@
+/**
+ * Distances for civil-disorder removals (DATC 4.D.8): moves from a unit to the nearest home
+ * centre of its power (`distanceToHome`), or to the nearest of a set of provinces
+ * (`distanceToOwned`).
+ */
+
 import type { GameMap } from "./map.ts";
 import type { PowerId, ProvinceId, Unit } from "./types.ts";
 
@@ -29,31 +35,19 @@ export function distanceToHome(map: GameMap, power: PowerId, unit: Unit): number
     }
     return Number.POSITIVE_INFINITY;
   }
-  const seen = new Set<ProvinceId>([unit.province]);
-  let frontier: ProvinceId[] = [unit.province];
-  for (let d = 1; frontier.length > 0; d++) {
-    const next: ProvinceId[] = [];
-    for (const p of frontier) {
-      const kind = map.get(p).kind;
-      const steps = new Set<ProvinceId>(kind === "sea" ? [] : map.armyNeighbours(p));
-      if (kind !== "land") {
-        // By sea: into a sea next to this coast, or from a sea to any coast it touches.
-        for (const c of map.locationsFor("F", p)) {
-          for (const n of map.fleetNeighbours(c)) {
-            if (kind === "sea" || map.get(n.province).kind === "sea") steps.add(n.province);
-          }
+  return nearest(unit.province, homes, (p) => {
+    const kind = map.get(p).kind;
+    const steps = new Set<ProvinceId>(kind === "sea" ? [] : map.armyNeighbours(p));
+    if (kind !== "land") {
+      // By sea: into a sea next to this coast, or from a sea to any coast it touches.
+      for (const c of map.locationsFor("F", p)) {
+        for (const n of map.fleetNeighbours(c)) {
+          if (kind === "sea" || map.get(n.province).kind === "sea") steps.add(n.province);
         }
       }
-      for (const n of steps) {
-        if (seen.has(n)) continue;
-        if (homes.has(n)) return d;
-        seen.add(n);
-        next.push(n);
-      }
     }
-    frontier = next;
-  }
-  return Number.POSITIVE_INFINITY;
+    return steps;
+  });
 }
 
 /**
@@ -63,17 +57,31 @@ export function distanceToHome(map: GameMap, power: PowerId, unit: Unit): number
  */
 export function distanceToOwned(map: GameMap, owned: ReadonlySet<ProvinceId>, unit: Unit): number {
   if (owned.has(unit.province)) return 0;
-  const seen = new Set<ProvinceId>([unit.province]);
-  let frontier: ProvinceId[] = [unit.province];
+  return nearest(unit.province, owned, (p) => {
+    const steps = new Set<ProvinceId>(map.get(p).kind === "sea" ? [] : map.armyNeighbours(p));
+    for (const c of map.locationsFor("F", p))
+      for (const n of map.fleetNeighbours(c)) steps.add(n.province);
+    return steps;
+  });
+}
+
+/**
+ * Moves from province `start` to the nearest of `goals`, one province a move, each move to
+ * one of `steps(p)`. Infinity where none is reached.
+ */
+function nearest(
+  start: ProvinceId,
+  goals: ReadonlySet<string>,
+  steps: (p: ProvinceId) => ReadonlySet<ProvinceId>,
+): number {
+  const seen = new Set<ProvinceId>([start]);
+  let frontier: ProvinceId[] = [start];
   for (let d = 1; frontier.length > 0; d++) {
     const next: ProvinceId[] = [];
     for (const p of frontier) {
-      const steps = new Set<ProvinceId>(map.get(p).kind === "sea" ? [] : map.armyNeighbours(p));
-      for (const c of map.locationsFor("F", p))
-        for (const n of map.fleetNeighbours(c)) steps.add(n.province);
-      for (const n of steps) {
+      for (const n of steps(p)) {
         if (seen.has(n)) continue;
-        if (owned.has(n)) return d;
+        if (goals.has(n)) return d;
         seen.add(n);
         next.push(n);
       }

@@ -1,11 +1,3 @@
-import { makeContext } from "./interpret.ts";
-import { parseOrder } from "./parse.ts";
-import { parsePhase } from "./phase.ts";
-import { parseOptionsFor, readOrders } from "./reading.ts";
-import type { RuleOptions } from "./rules.ts";
-import type { Phase, Position, PowerId } from "./types.ts";
-import type { Variant } from "./variant.ts";
-
 /*
  * Orders sent early (seed 002 II(5), Alternative C): "You can submit retreat/adjustment
  * orders early; at the deadline, I use the last submitted orders" - even years ahead ("submit
@@ -13,6 +5,14 @@ import type { Variant } from "./variant.ts";
  * is for; when that phase comes, this picks each power's last set for it and keeps the orders
  * that are still valid on the board.
  */
+
+import { makeContext } from "./interpret.ts";
+import { parseOrder } from "./parse.ts";
+import { parsePhase } from "./phase.ts";
+import { parseOptionsFor, readOrders } from "./reading.ts";
+import type { RuleOptions } from "./rules.ts";
+import type { Phase, Position, PowerId } from "./types.ts";
+import type { Variant } from "./variant.ts";
 
 export interface EarlyOrderSet {
   readonly power: PowerId;

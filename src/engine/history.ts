@@ -1,12 +1,12 @@
-import { describePhase, parsePhase } from "./phase.ts";
-import type { GameRecord, PhaseRecord } from "./record.ts";
-import type { Variant } from "./variant.ts";
-
 /*
  * A record as a judge publishes it: each phase with every power's orders and results, the
  * dislodgements and where they may go, civil disorder, events, and the centre table after
  * each fall.
  */
+
+import { describePhase, parsePhase } from "./phase.ts";
+import type { GameRecord, PhaseRecord } from "./record.ts";
+import type { Variant } from "./variant.ts";
 
 const RESULT_COLUMN = 34;
 

@@ -1,3 +1,9 @@
+/*
+ * Interpretation: a parsed order, read against the board, becomes an engine `Order` or is
+ * declared invalid with a reason. This is where the rule options about coasts, unit types
+ * and illegal orders apply. Nothing here decides whether an order succeeds.
+ */
+
 import { minimalRouteSeas, seaRoute } from "./convoy.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
@@ -22,12 +28,6 @@ import {
   type Unit,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
-
-/*
- * Interpretation: a parsed order, read against the board, becomes an engine `Order` or is
- * declared invalid with a reason. This is where the rule options about coasts, unit types
- * and illegal orders apply. Nothing here decides whether an order succeeds.
- */
 
 export type Interpretation =
   | { readonly ok: true; readonly order: Order }

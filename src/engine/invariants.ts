@@ -1,3 +1,8 @@
+/**
+ * The invariants of a position (`checkInvariants`): what every position the engine produces
+ * must satisfy, checked by self-play and the property tests.
+ */
+
 import { coastBit, KIND_LAND, KIND_SEA, mapTables, nextMark, powerTables } from "./tables.ts";
 import { dislodgedKey, type Position, type PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";

@@ -1,3 +1,9 @@
+/**
+ * The map model: provinces, coasts and adjacency per unit type as a variant author writes them
+ * (`MapData`), checked and indexed (`GameMap`, with `MapDataError` naming what is wrong), and
+ * a location as a key.
+ */
+
 import type {
   Coast,
   Location,

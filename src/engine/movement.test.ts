@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { adjudicateJson } from "../cli/adjudicate.ts";
 import { classical } from "../variants/classical/index.ts";
-import { adjudicate, plainResult } from "./adjudicate.ts";
+import { adjudicate } from "./adjudicate.ts";
+import { plainResult } from "./results.ts";
 import { DATC_RULES } from "./rules.ts";
 import { type PowerId, powerId } from "./types.ts";
 

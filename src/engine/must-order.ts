@@ -1,4 +1,12 @@
-import { adjudicate, adjustmentCounts, buildSites, retreatOptions } from "./adjudicate.ts";
+/**
+ * The powers that have something to order in a position (`powersToOrder`,
+ * `powersThatMustOrder`): units in a movement phase, dislodged units in a retreat phase,
+ * builds with a site or removals in an adjustment phase.
+ */
+
+import { adjudicate } from "./adjudicate.ts";
+import { adjustmentCounts, buildSites } from "./adjustments.ts";
+import { retreatOptions } from "./retreats.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import type { Position, PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";
@@ -22,24 +30,7 @@ export function powersToOrder(
   position: Position,
   rules: RuleOptions = DATC_RULES,
 ): PowerId[] {
-  const out = new Set<PowerId>();
-  const { phase } = position;
-  if (phase.type === "M") for (const u of position.units) out.add(u.power);
-  else if (phase.type === "R") {
-    for (const u of position.dislodged) out.add(u.power);
-    if (phase.season === "W") {
-      const fall = { ...position, phase: { ...phase, season: "F" as const } };
-      const after = adjudicate(variant, fall, new Map(), rules).next;
-      if (after.phase.type === "A") for (const p of adjusting(variant, after)) out.add(p);
-      for (const d of position.dislodged) {
-        for (const l of retreatOptions(variant, position, d, rules)) {
-          const owner = position.centers.get(l.province);
-          if (owner !== undefined) out.add(owner);
-        }
-      }
-    }
-  } else for (const p of adjusting(variant, position)) out.add(p);
-  return variant.powers.map((p) => p.id).filter((p) => out.has(p));
+  return powersWith(variant, position, rules, (p) => adjusting(variant, p), true);
 }
 
 /**
@@ -54,18 +45,42 @@ export function powersThatMustOrder(
   position: Position,
   rules: RuleOptions = DATC_RULES,
 ): PowerId[] {
-  const out = new Set<PowerId>();
-  const { phase } = position;
   const removing = (p: Position) =>
     [...adjustmentCounts(variant, p)].filter(([, n]) => n < 0).map(([power]) => power);
+  return powersWith(variant, position, rules, removing, false);
+}
+
+/**
+ * Both lists: the powers with units in a movement phase, with dislodged units in a retreat
+ * phase, and `adjusters` of an adjustment position; in the winter phase also `adjusters` of
+ * the position after the retreats if every dislodged unit is disbanded, and with
+ * `retreatTargets` the owners of the centres a retreat could take. In the variant's order.
+ */
+function powersWith(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+  adjusters: (p: Position) => readonly PowerId[],
+  retreatTargets: boolean,
+): PowerId[] {
+  const out = new Set<PowerId>();
+  const { phase } = position;
   if (phase.type === "M") for (const u of position.units) out.add(u.power);
   else if (phase.type === "R") {
     for (const u of position.dislodged) out.add(u.power);
     if (phase.season === "W") {
       const fall = { ...position, phase: { ...phase, season: "F" as const } };
       const after = adjudicate(variant, fall, new Map(), rules).next;
-      if (after.phase.type === "A") for (const p of removing(after)) out.add(p);
+      if (after.phase.type === "A") for (const p of adjusters(after)) out.add(p);
+      if (retreatTargets) {
+        for (const d of position.dislodged) {
+          for (const l of retreatOptions(variant, position, d, rules)) {
+            const owner = position.centers.get(l.province);
+            if (owner !== undefined) out.add(owner);
+          }
+        }
+      }
     }
-  } else for (const p of removing(position)) out.add(p);
+  } else for (const p of adjusters(position)) out.add(p);
   return variant.powers.map((p) => p.id).filter((p) => out.has(p));
 }

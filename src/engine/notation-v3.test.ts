@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { getVariant } from "../variants/registry.ts";
-import { adjudicate, type OrderTexts } from "./adjudicate.ts";
+import { adjudicate } from "./adjudicate.ts";
 import { minimalRouteSeas } from "./convoy.ts";
 import { legalMovementOrders } from "./legal.ts";
 import { formatOrder } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
+import type { OrderTexts } from "./results.ts";
 import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import type { Position, PowerId, ProvinceId, Unit } from "./types.ts";
 

@@ -1,10 +1,10 @@
-import type { Coast, Location, PowerId, ProvinceId, Unit, UnitType } from "./types.ts";
-
 /*
  * Two shapes of order. A `ParsedOrder` is what the text said, before anybody looked at the
  * board: unit types and coasts may be missing or wrong. An `Order` is what the engine will
  * adjudicate: it names real units of the position and legal places.
  */
+
+import type { Coast, Location, PowerId, ProvinceId, Unit, UnitType } from "./types.ts";
 
 /** A unit as an order names it: the type may be left out, the coast too. */
 export interface UnitSpec {

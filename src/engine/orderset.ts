@@ -1,3 +1,11 @@
+/*
+ * A whole order set as a player writes it in the body of a mail: one order per line, blank
+ * lines and chatter ignored, power headers (`England:`), the "Final" marker (seed 002 II(1),
+ * Alternative B: every set is preliminary unless marked final), a quoted earlier mail and a
+ * signature left out. Every line gets a verdict: understood as, ambiguous, illegal and why,
+ * or not understood with "did you mean". Pure; the mail gateway and the web page call it.
+ */
+
 import { makeContext } from "./interpret.ts";
 import { formatOrder, type LocationSpec, type ParsedOrder, type UnitSpec } from "./orders.ts";
 import { findPlace, parseOrder, suggestPlaces } from "./parse.ts";
@@ -7,14 +15,6 @@ import { ambiguityReason, impossibleConvoy, parseOptionsFor, readOrders } from "
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
 import type { Phase, PhaseType, Position, PowerId, Season } from "./types.ts";
 import type { OwnOrderVerdict, Variant } from "./variant.ts";
-
-/*
- * A whole order set as a player writes it in the body of a mail: one order per line, blank
- * lines and chatter ignored, power headers (`England:`), the "Final" marker (seed 002 II(1),
- * Alternative B: every set is preliminary unless marked final), a quoted earlier mail and a
- * signature left out. Every line gets a verdict: understood as, ambiguous, illegal and why,
- * or not understood with "did you mean". Pure; the mail gateway and the web page call it.
- */
 
 export type LineKind =
   /** An order (understood or not). */

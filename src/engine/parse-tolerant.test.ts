@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { classical } from "../variants/classical/index.ts";
 import { formatParsed } from "./orderset.ts";
-import { type ParseOptions, type ParseResult, parseOrder } from "./parse.ts";
+import { parseOrder } from "./parse.ts";
+import type { ParseOptions, ParseResult } from "./parse-types.ts";
 
 /*
  * The reader's tolerances (seed 002 III(2) typo correction, VI(3) convoy routes), on the

@@ -1,3 +1,8 @@
+/**
+ * Phase names and their order: `S1901M` written and read, a phase's ordinal, the phase after
+ * a movement phase, and a phase in words.
+ */
+
 import type { RuleOptions } from "./rules.ts";
 import { makePhase } from "./shapes.ts";
 import type { Phase, PhaseType, Season } from "./types.ts";

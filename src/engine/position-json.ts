@@ -1,6 +1,11 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
+/*
+ * The position JSON of the public contract (docs/adjudicate-json.md): reading it with clear
+ * errors, and writing positions and results back. Pure functions; the CLI does the I/O.
+ */
+
 import { formatOrder } from "./orders.ts";
 import { parsePhase, phaseName } from "./phase.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import { makeDislodged, makeUnit } from "./shapes.ts";
 import {
   type Coast,
@@ -13,11 +18,6 @@ import {
   type UnitType,
 } from "./types.ts";
 import type { Variant } from "./variant.ts";
-
-/*
- * The position JSON of the public contract (docs/adjudicate-json.md): reading it with clear
- * errors, and writing positions and results back. Pure functions; the CLI does the I/O.
- */
 
 export interface PositionJson {
   variant: string;

@@ -6,23 +6,12 @@ import { seaRoute } from "./convoy.ts";
 import { makeContext } from "./interpret.ts";
 import { impossibleConvoy } from "./reading.ts";
 import { DATC_RULES } from "./rules.ts";
-import { selfPlayGame } from "./selfplay.ts";
-import type { Position } from "./types.ts";
+import { movementPositions } from "./testing.ts";
 
 test("an army's move over sea is impossible exactly when no chain of fleet-held seas joins the ends", () => {
   const map = classical.map;
   const coasts = map.provinces.filter((p) => p.kind === "coast");
-  const positions: Position[] = [];
-  selfPlayGame({
-    scenario: getScenario("classical")!,
-    rules: DATC_RULES,
-    seed: 7,
-    untilYear: 1912,
-    keepRecord: false,
-    onPhase: (before) => {
-      if (before.position.phase.type === "M") positions.push(before.position);
-    },
-  });
+  const positions = movementPositions(getScenario("classical")!, 7, 1912);
   let possible = 0;
   let impossible = 0;
   for (const position of positions) {

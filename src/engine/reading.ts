@@ -1,11 +1,3 @@
-import { seaRoute } from "./convoy.ts";
-import { type Interpretation, type InterpretContext, interpretOrder } from "./interpret.ts";
-import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
-import { type Diagnostic, type ParseOptions, parseOrder } from "./parse.ts";
-import type { RuleOptions } from "./rules.ts";
-import { KIND_SEA } from "./tables.ts";
-import type { PowerId, ProvinceId } from "./types.ts";
-
 /*
  * Reading a power's orders as the game master would: the text through the tolerant reader
  * (with the rule options' tolerances), then against the board. Where a misspelling leaves
@@ -14,6 +6,15 @@ import type { PowerId, ProvinceId } from "./types.ts";
  * ambiguous. A name written exactly is never corrected (III(2)), so a typo that spells
  * another province is that province even when the order is then impossible.
  */
+
+import { seaRoute } from "./convoy.ts";
+import { type Interpretation, type InterpretContext, interpretOrder } from "./interpret.ts";
+import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
+import { parseOrder } from "./parse.ts";
+import type { Diagnostic, ParseOptions } from "./parse-types.ts";
+import type { RuleOptions } from "./rules.ts";
+import { KIND_SEA } from "./tables.ts";
+import type { PowerId, ProvinceId } from "./types.ts";
 
 /** One order text, read. */
 export interface Reading {

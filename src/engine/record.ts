@@ -1,11 +1,11 @@
-import {
-  type AdjudicateOptions,
-  adjudicate,
-  adjudicateParsed,
-  type OrderTexts,
-  type ParsedOrderSets,
-  type PhaseResult,
-} from "./adjudicate.ts";
+/*
+ * A game record: the start, and for every phase the orders as submitted, the orders as
+ * understood with their results, and the position they led to. Everything in it can be
+ * rebuilt from the start, the orders, the rules and the seed: `replayRecord` checks that.
+ * docs/records.md describes the format.
+ */
+
+import { adjudicate, adjudicateParsed, type ParsedOrderSets } from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
   PositionError,
@@ -16,17 +16,11 @@ import {
   writeResult,
 } from "./position-json.ts";
 import { rngFor } from "./random.ts";
+import type { AdjudicateOptions, OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
 import { powerTables } from "./tables.ts";
 import type { Position, PowerId } from "./types.ts";
-
-/*
- * A game record: the start, and for every phase the orders as submitted, the orders as
- * understood with their results, and the position they led to. Everything in it can be
- * rebuilt from the start, the orders, the rules and the seed: `replayRecord` checks that.
- * docs/records.md describes the format.
- */
 
 export const RECORD_FORMAT = "entente-record";
 /**

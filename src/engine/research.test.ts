@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { getScenario } from "../variants/scenarios.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  randomAdjustmentOrders,
-  randomLegalMovementOrders,
-} from "./legal.ts";
+import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
+import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
 import { formatOrder, type Order } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
 import { type Rng, rng } from "./random.ts";
-import {
-  type boardOf,
-  Game,
-  orderText,
-  randomLegalOrders,
-  type StepResult,
-  type TypedOrder,
-  typedOrder,
-} from "./research.ts";
+import { Game, randomLegalOrders, type StepResult } from "./research.ts";
+import { type boardOf, type TypedOrder, typedOrder } from "./research-board.ts";
+import { orderText } from "./research-parsed.ts";
 import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
 import type { Position, PowerId } from "./types.ts";

@@ -1,30 +1,4 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
-import {
-  legalAdjustmentOrders,
-  legalMovementOrders,
-  legalRetreatOrders,
-  randomAdjustmentOrders,
-  randomLegalMovementOrders,
-} from "./legal.ts";
-import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
-import { phaseName } from "./phase.ts";
-import { type PositionJson, readPosition, writePosition } from "./position-json.ts";
-import type { Rng } from "./random.ts";
-import { type GameState, type Step, step, stepParsed } from "./record.ts";
-import type { RuleOptions } from "./rules.ts";
-import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
-import {
-  COASTS,
-  type Coast,
-  dislodgedKey,
-  type Phase,
-  type Position,
-  type PowerId,
-  type ProvinceId,
-  type UnitType,
-} from "./types.ts";
-
-/*
+/**
  * The research API's typed path (docs/research.md): orders as flat structured values with
  * integer province and power ids, the board as typed arrays, legal orders generated as
  * structured values, and games that step and clone cheaply. Nothing is formatted as text and
@@ -32,333 +6,31 @@ import {
  * read from text would be (`adjudicateParsed`), so both paths give the same results (a test
  * plays games through both and compares every phase). Pure: no I/O, no clock; randomness
  * only from a generator it is given.
+ *
+ * Here: `Game` (legal orders, step, clone, save, load) and random legal orders; the typed
+ * orders and the board are `research-board.ts`, their conversions `research-parsed.ts`.
  */
 
-/** What an order does. `retreat` is a move in a retreat phase. */
-export type OrderKind =
-  | "hold"
-  | "move"
-  | "support"
-  | "convoy"
-  | "retreat"
-  | "disband"
-  | "build"
-  | "remove"
-  | "waive";
-
-/**
- * One order, flat: the same fields for every kind (unused ones -1, `false` or null), so that
- * an agent can build, store and compare them cheaply. Provinces and powers are integer ids:
- * indices into `Board.provinces` and `Board.powers`. Coasts are 0 (none) or 1 + the index in
- * `COASTS` (`nc` 1, `sc` 2, `ec` 3, `wc` 4).
- */
-export interface TypedOrder {
-  readonly kind: OrderKind;
-  /** The ordering power. */
-  readonly power: number;
-  /** The ordered unit's province; for a build the centre; -1 for a waive. */
-  readonly unit: number;
-  /** The ordered (or built) unit's type; null for a waive. */
-  readonly unitType: UnitType | null;
-  /** The ordered (or built) fleet's coast in a split-coast province, else 0. */
-  readonly coast: number;
-  /** Support and convoy: the province of the supported or convoyed unit; else -1. */
-  readonly target: number;
-  /** Support and convoy: that unit's type; else null. */
-  readonly targetType: UnitType | null;
-  /** Move, retreat, convoy, support to move: where to; -1 for none (hold, support to hold). */
-  readonly to: number;
-  /** The coast of `to` (moves and retreats of fleets, a support naming one), else 0. */
-  readonly toCoast: number;
-  /** A move that asks to go by convoy (`via convoy`). */
-  readonly viaConvoy: boolean;
-}
-
-/** The map as integer ids and typed arrays, built once per variant. */
-export interface Board {
-  /** Province ids (`lon`); a province's integer id is its index here. */
-  readonly provinces: readonly ProvinceId[];
-  /** Power ids (`england`); a power's integer id is its index here. */
-  readonly powers: readonly PowerId[];
-  /** Per province: 0 land (inland), 1 sea, 2 coast. */
-  readonly kind: Uint8Array;
-  /** Per province: 1 for a supply centre. */
-  readonly supplyCenter: Uint8Array;
-  /** Per province: the power whose home centre it is, or -1. */
-  readonly home: Int8Array;
-  /** Army adjacency as compressed rows: neighbours of p are `armyTo[armyStart[p] .. armyStart[p+1]]`. */
-  readonly armyStart: Int32Array;
-  readonly armyTo: Int32Array;
-  /** Fleet adjacency by province (any coast), compressed rows as for armies. */
-  readonly fleetStart: Int32Array;
-  readonly fleetTo: Int32Array;
-  /** A province's integer id, or -1. */
-  provinceIndex(id: string): number;
-  /** A power's integer id, or -1. */
-  powerIndex(id: string): number;
-}
-
-const boards = new WeakMap<object, Board>();
-
-/** The variant's board as integer ids and typed arrays (cached per map). */
-export function boardOf(scenario: Scenario): Board {
-  const { variant } = scenario;
-  const cached = boards.get(variant.map);
-  if (cached && cached.powers.length === variant.powers.length) return cached;
-  const map = variant.map;
-  const provinces = map.provinces.map((p) => p.id);
-  const powers = variant.powers.map((p) => p.id);
-  const pIndex = new Map<string, number>(provinces.map((id, i) => [id, i]));
-  const wIndex = new Map<string, number>(powers.map((id, i) => [id, i]));
-  const n = provinces.length;
-  const kind = new Uint8Array(n);
-  const supplyCenter = new Uint8Array(n);
-  const home = new Int8Array(n).fill(-1);
-  const army: number[][] = [];
-  const fleet: number[][] = [];
-  map.provinces.forEach((p, i) => {
-    kind[i] = p.kind === "land" ? 0 : p.kind === "sea" ? 1 : 2;
-    supplyCenter[i] = p.supplyCenter ? 1 : 0;
-    home[i] = p.home === null ? -1 : (wIndex.get(p.home) ?? -1);
-    army.push(map.armyNeighbours(p.id).map((q) => pIndex.get(q)!));
-    const reach = new Set<number>();
-    const coasts: (Coast | null)[] = p.coasts.length > 0 ? [...p.coasts] : [null];
-    if (p.kind !== "land")
-      for (const c of coasts)
-        for (const l of map.fleetNeighbours({ province: p.id, coast: c }))
-          reach.add(pIndex.get(l.province)!);
-    fleet.push([...reach]);
-  });
-  const rows = (lists: number[][]): [Int32Array, Int32Array] => {
-    const start = new Int32Array(n + 1);
-    lists.forEach((l, i) => {
-      start[i + 1] = start[i]! + l.length;
-    });
-    return [start, Int32Array.from(lists.flat())];
-  };
-  const [armyStart, armyTo] = rows(army);
-  const [fleetStart, fleetTo] = rows(fleet);
-  const board: Board = {
-    provinces,
-    powers,
-    kind,
-    supplyCenter,
-    home,
-    armyStart,
-    armyTo,
-    fleetStart,
-    fleetTo,
-    provinceIndex: (id) => pIndex.get(id) ?? -1,
-    powerIndex: (id) => wIndex.get(id) ?? -1,
-  };
-  boards.set(map, board);
-  return board;
-}
-
-const coastOf = (i: number): Coast | null => (i === 0 ? null : (COASTS[i - 1] ?? null));
-const coastIndex = (c: Coast | null): number => (c === null ? 0 : 1 + COASTS.indexOf(c));
-
-/** An engine order (as the legal-order generator and the results give it) as a typed order. */
-export function typedOrder(board: Board, o: Order): TypedOrder {
-  const P = (id: string) => board.provinceIndex(id);
-  if (o.kind === "waive")
-    return {
-      kind: "waive",
-      power: board.powerIndex(o.power),
-      unit: -1,
-      unitType: null,
-      coast: 0,
-      target: -1,
-      targetType: null,
-      to: -1,
-      toCoast: 0,
-      viaConvoy: false,
-    };
-  const u = o.unit;
-  const base = {
-    power: board.powerIndex(u.power),
-    unit: P(u.province),
-    unitType: u.type,
-    coast: coastIndex(u.coast),
-  };
-  switch (o.kind) {
-    case "move":
-    case "retreat":
-      return {
-        kind: o.kind,
-        ...base,
-        target: -1,
-        targetType: null,
-        to: P(o.to.province),
-        toCoast: coastIndex(o.to.coast),
-        viaConvoy: o.kind === "move" && o.viaConvoy,
-      };
-    case "support":
-      return {
-        kind: "support",
-        ...base,
-        target: P(o.target),
-        targetType: o.targetType,
-        to: o.to === null ? -1 : P(o.to),
-        toCoast: coastIndex(o.toCoast),
-        viaConvoy: false,
-      };
-    case "convoy":
-      return {
-        kind: "convoy",
-        ...base,
-        target: P(o.from),
-        targetType: o.targetType,
-        to: P(o.to),
-        toCoast: 0,
-        viaConvoy: false,
-      };
-    default:
-      return {
-        kind: o.kind,
-        ...base,
-        target: -1,
-        targetType: null,
-        to: -1,
-        toCoast: 0,
-        viaConvoy: false,
-      };
-  }
-}
-
-/** A reason a typed order is malformed (ids out of range, fields missing), or null. */
-export function checkTypedOrder(board: Board, o: TypedOrder): string | null {
-  const n = board.provinces.length;
-  const prov = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < n;
-  const kinds: readonly string[] = [
-    "hold",
-    "move",
-    "support",
-    "convoy",
-    "retreat",
-    "disband",
-    "build",
-    "remove",
-    "waive",
-  ];
-  if (typeof o !== "object" || o === null) return "an order must be an object";
-  if (!kinds.includes(o.kind)) return `kind must be one of ${kinds.join(", ")}, not ${o.kind}`;
-  if (!(Number.isInteger(o.power) && o.power >= 0 && o.power < board.powers.length))
-    return `power must be a power id from 0 to ${board.powers.length - 1}, not ${o.power}`;
-  if (o.kind === "waive") return null;
-  if (!prov(o.unit)) return `unit must be a province id from 0 to ${n - 1}, not ${o.unit}`;
-  if (o.unitType !== "A" && o.unitType !== "F") return `unitType must be "A" or "F"`;
-  const coastOk = (c: unknown) =>
-    c === undefined ||
-    (Number.isInteger(c) && (c as number) >= 0 && (c as number) <= COASTS.length);
-  if (!coastOk(o.coast) || !coastOk(o.toCoast)) return `coasts are 0 (none) to ${COASTS.length}`;
-  if (o.kind === "move" || o.kind === "retreat" || o.kind === "convoy") {
-    if (!prov(o.to)) return `${o.kind}: to must be a province id from 0 to ${n - 1}`;
-  }
-  if (o.kind === "support" || o.kind === "convoy") {
-    if (!prov(o.target)) return `${o.kind}: target must be a province id from 0 to ${n - 1}`;
-    if (o.kind === "support" && !(o.to === -1 || prov(o.to)))
-      return "support: to must be -1 (support to hold) or a province id";
-  }
-  return null;
-}
-
-/** A typed order as the reader would have read it from text (the board then judges it). */
-export function parsedOf(board: Board, o: TypedOrder): ParsedOrder {
-  const id = (i: number) => board.provinces[i]!;
-  if (o.kind === "waive") return { kind: "waive" };
-  const unit: UnitSpec = {
-    type: o.unitType,
-    province: id(o.unit),
-    coast: coastOf(o.coast ?? 0),
-    power: null,
-  };
-  const to = () => ({ province: id(o.to), coast: coastOf(o.toCoast ?? 0) });
-  switch (o.kind) {
-    case "hold":
-      return { kind: "hold", unit };
-    case "move":
-    case "retreat":
-      return { kind: "move", unit, to: to(), viaConvoy: o.kind === "move" && o.viaConvoy === true };
-    case "support":
-      return {
-        kind: "support",
-        unit,
-        supported: { type: o.targetType, province: id(o.target), coast: null, power: null },
-        to: o.to === -1 ? null : to(),
-      };
-    case "convoy":
-      return {
-        kind: "convoy",
-        unit,
-        convoyed: { type: o.targetType ?? "A", province: id(o.target), coast: null, power: null },
-        to: to(),
-      };
-    case "disband":
-      return { kind: "disband", unit };
-    case "remove":
-      return { kind: "remove", unit };
-    case "build":
-      return {
-        kind: "build",
-        unitType: o.unitType,
-        location: { province: id(o.unit), coast: coastOf(o.coast ?? 0) },
-      };
-  }
-}
-
-/** An engine order as the reader would have read its text (`formatOrder`) back. */
-const spec = (u: {
-  readonly type: UnitType;
-  readonly province: ProvinceId;
-  readonly coast: Coast | null;
-}): UnitSpec => ({ type: u.type, province: u.province, coast: u.coast, power: null });
-
-export function parsedOfOrder(o: Order): ParsedOrder {
-  switch (o.kind) {
-    case "waive":
-      return { kind: "waive" };
-    case "hold":
-      return { kind: "hold", unit: spec(o.unit) };
-    case "move":
-      return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: o.viaConvoy };
-    case "retreat":
-      return { kind: "move", unit: spec(o.unit), to: o.to, viaConvoy: false };
-    case "support": {
-      const supported: UnitSpec = {
-        type: o.targetType,
-        province: o.target,
-        coast: null,
-        power: null,
-      };
-      const to = o.to === null ? null : { province: o.to, coast: null };
-      // Written out, not spread: a spread literal is built by a slow generic copy.
-      if (o.arrived) return { kind: "support", unit: spec(o.unit), supported, to, arrived: true };
-      return { kind: "support", unit: spec(o.unit), supported, to };
-    }
-    case "convoy":
-      return {
-        kind: "convoy",
-        unit: spec(o.unit),
-        convoyed: { type: o.targetType, province: o.from, coast: null, power: null },
-        to: { province: o.to, coast: null },
-      };
-    case "disband":
-      return { kind: "disband", unit: spec(o.unit) };
-    case "remove":
-      // `remove stp/sc`: the text names no unit type.
-      return {
-        kind: "remove",
-        unit: { type: null, province: o.unit.province, coast: o.unit.coast, power: null },
-      };
-    case "build":
-      return {
-        kind: "build",
-        unitType: o.unit.type,
-        location: { province: o.unit.province, coast: o.unit.coast },
-      };
-  }
-}
+import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
+import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
+import { legalRetreatOrders } from "./legal-retreats.ts";
+import type { Order, ParsedOrder } from "./orders.ts";
+import { phaseName } from "./phase.ts";
+import { type PositionJson, readPosition, writePosition } from "./position-json.ts";
+import type { Rng } from "./random.ts";
+import { type GameState, type Step, step, stepParsed } from "./record.ts";
+import {
+  type Board,
+  boardOf,
+  checkTypedOrder,
+  type TypedOrder,
+  typedOrder,
+} from "./research-board.ts";
+import { orderText, parsedOf, parsedSets } from "./research-parsed.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
+import type { RuleOptions } from "./rules.ts";
+import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
+import { dislodgedKey, type Phase, type Position, type PowerId } from "./types.ts";
 
 /** The legal orders of one unit (movement, retreats) or one power (adjustments). */
 export interface LegalChoice {
@@ -636,32 +308,6 @@ export class Game {
   }
 }
 
-/** A typed order written as text (`A lon - nth`), as a person would write it. */
-export function orderText(board: Board, o: TypedOrder): string {
-  const p = parsedOf(board, o);
-  const loc = (l: { province: string; coast: Coast | null }) =>
-    l.coast ? `${l.province}/${l.coast}` : l.province;
-  const unit = (u: UnitSpec) => `${u.type ?? ""} ${loc(u)}`.trim();
-  switch (p.kind) {
-    case "waive":
-      return "waive";
-    case "hold":
-      return `${unit(p.unit)} H`;
-    case "move":
-      return `${unit(p.unit)} - ${loc(p.to)}${p.viaConvoy ? " via convoy" : ""}`;
-    case "support":
-      return `${unit(p.unit)} S ${unit(p.supported)}${p.to ? ` - ${loc(p.to)}` : ""}`;
-    case "convoy":
-      return `${unit(p.unit)} C ${unit(p.convoyed)} - ${loc(p.to)}`;
-    case "disband":
-      return `${unit(p.unit)} D`;
-    case "remove":
-      return `remove ${unit(p.unit)}`;
-    case "build":
-      return `build ${p.unitType ?? ""} ${loc(p.location)}`.replace("  ", " ");
-  }
-}
-
 /**
  * Random legal orders for the powers that a seat plays: each unit's order uniform among its
  * legal orders, retreats likewise, adjustments as distinct sites (or units) at random,
@@ -722,31 +368,6 @@ export function randomEngineOrders(
       }
       break;
     }
-  }
-  return out;
-}
-
-/** Engine orders as structured orders per power, in the order given (the typed path). */
-export function parsedSets(orders: readonly Order[]): Map<PowerId, ParsedOrder[]> {
-  const sets = new Map<PowerId, ParsedOrder[]>();
-  for (const o of orders) {
-    const power = o.kind === "waive" ? o.power : o.unit.power;
-    const list = sets.get(power);
-    const p = parsedOfOrder(o);
-    if (list) list.push(p);
-    else sets.set(power, [p]);
-  }
-  return sets;
-}
-
-/** Orders as text per power (the text path of the same orders). */
-export function ordersAsText(orders: readonly Order[]): OrderTexts {
-  const out = new Map<PowerId, string[]>();
-  for (const o of orders) {
-    const power = o.kind === "waive" ? o.power : o.unit.power;
-    const list = out.get(power);
-    if (list) list.push(formatOrder(o));
-    else out.set(power, [formatOrder(o)]);
   }
   return out;
 }

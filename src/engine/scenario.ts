@@ -1,13 +1,13 @@
-import type { PhaseResult } from "./adjudicate.ts";
-import type { Rng } from "./random.ts";
-import type { Position, PowerId } from "./types.ts";
-import type { Variant } from "./variant.ts";
-
 /*
  * A scenario: a variant played by a given table of people. The seven-player game gives each
  * seat one power; the rulebook's alternatives for fewer players give a seat several powers,
  * leave some powers to nobody, or change the start and the victory (the two-player game).
  */
+
+import type { Rng } from "./random.ts";
+import type { PhaseResult } from "./results.ts";
+import type { Position, PowerId } from "./types.ts";
+import type { Variant } from "./variant.ts";
 
 /** One player's place at the table: the powers they play. */
 export interface Seat {

@@ -1,4 +1,11 @@
-import type { OrderTexts } from "./adjudicate.ts";
+/*
+ * Random self-play: every seated power gives each unit an order drawn uniformly from its
+ * legal orders, retreats and adjustments at random too, until a win or the last year. The
+ * orders go through the typed path (structured values interpreted against the board) or the
+ * text path (formatted, then read back, as people's orders are); both give the same game.
+ * Deterministic for a seed.
+ */
+
 import { checkInvariants } from "./invariants.ts";
 import type { Order } from "./orders.ts";
 import { type Rng, rng } from "./random.ts";
@@ -13,17 +20,11 @@ import {
   step,
   stepParsed,
 } from "./record.ts";
-import { ordersAsText, parsedSets, randomEngineOrders } from "./research.ts";
+import { randomEngineOrders } from "./research.ts";
+import { ordersAsText, parsedSets } from "./research-parsed.ts";
+import type { OrderTexts } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Scenario } from "./scenario.ts";
-
-/*
- * Random self-play: every seated power gives each unit an order drawn uniformly from its
- * legal orders, retreats and adjustments at random too, until a win or the last year. The
- * orders go through the typed path (structured values interpreted against the board) or the
- * text path (formatted, then read back, as people's orders are); both give the same game.
- * Deterministic for a seed.
- */
 
 export interface SelfPlayOptions {
   readonly scenario: Scenario;

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { classical } from "../variants/classical/index.ts";
 import { formatParsed, readOrderSet } from "./orderset.ts";
-import { type ParseOptions, parseOrder } from "./parse.ts";
+import { parseOrder } from "./parse.ts";
+import type { ParseOptions } from "./parse-types.ts";
 import { DATC_RULES, HOUSE_RULES } from "./rules.ts";
 import { type Position, powerId } from "./types.ts";
 

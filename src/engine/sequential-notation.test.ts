@@ -4,15 +4,13 @@ import { adjudicateJson } from "../cli/adjudicate.ts";
 import { getVariant } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { adjudicate } from "./adjudicate.ts";
-import { legalMovementOrders } from "./legal.ts";
-import { formatOrder } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
 import type { ResultJson } from "./position-json.ts";
 import { rng } from "./random.ts";
 import { DATC_RULES, type RuleOptions } from "./rules.ts";
-import { selfPlayGame } from "./selfplay.ts";
-import { hideSchedule } from "./sequential.ts";
-import type { Position, PowerId } from "./types.ts";
+import { randomTexts } from "./sequential.fixture.ts";
+import { hideSchedule } from "./sequential-schedule.ts";
+import { movementPositions } from "./testing.ts";
 
 /*
  * Seed 003's own notation, `A(Rum) S A(Vie in Gal)`, read by the order parser; and what a
@@ -252,31 +250,13 @@ describe("what players are shown of a sequential season", () => {
   test("no result of any sequential or simultaneous season tells the schedule", () => {
     const scenario = getScenario("classical")!;
     const v = scenario.variant;
-    const positions: Position[] = [];
-    selfPlayGame({
-      scenario,
-      rules: DATC_RULES,
-      seed: 5,
-      untilYear: 1905,
-      keepRecord: false,
-      onPhase: (before) => {
-        if (before.position.phase.type === "M") positions.push(before.position);
-      },
-    });
+    const positions = movementPositions(scenario, 5, 1905);
     const ids = v.powers.map((p) => p.id);
     const r = rng(17);
     let texts = 0;
     for (let k = 0; k < 60; k++) {
       const pos = positions[k % positions.length]!;
-      const legal = legalMovementOrders(v, pos, DATC_RULES);
-      const orders = new Map<PowerId, string[]>();
-      for (const u of pos.units) {
-        const options = legal.get(u.province) ?? [];
-        if (options.length === 0) continue;
-        let text = formatOrder(r.pick(options));
-        if (/ S .* - /.test(text) && r.int(2) === 0) text = text.replace(/ - (\w+)$/, " in $1");
-        orders.set(u.power, [...(orders.get(u.power) ?? []), text]);
-      }
+      const orders = randomTexts(v, pos, r);
       const a = r.pick(ids);
       const b = r.pick(ids.filter((p) => p !== a));
       const rules: RuleOptions = {

@@ -1,3 +1,12 @@
+/*
+ * One maker per kind of object the engine makes every phase (units, phases, positions), each
+ * writing every field, always in the same order. V8 gives objects built alike one hidden
+ * class; an object spread (`{ ...pos, phase }`) makes a copy of another class, and code
+ * optimized for the first kind is thrown away when the second reaches it ("wrong map"
+ * deopts, then a recompile): docs/performance.md, "Warm-up: shapes and deopts". The values
+ * are the plain data of types.ts: nothing here changes what a position is.
+ */
+
 import type {
   Coast,
   DislodgedUnit,
@@ -10,15 +19,6 @@ import type {
   Unit,
   UnitType,
 } from "./types.ts";
-
-/*
- * One maker per kind of object the engine makes every phase (units, phases, positions), each
- * writing every field, always in the same order. V8 gives objects built alike one hidden
- * class; an object spread (`{ ...pos, phase }`) makes a copy of another class, and code
- * optimized for the first kind is thrown away when the second reaches it ("wrong map"
- * deopts, then a recompile): docs/performance.md, "Warm-up: shapes and deopts". The values
- * are the plain data of types.ts: nothing here changes what a position is.
- */
 
 export const makeUnit = (
   power: PowerId,

@@ -1,7 +1,3 @@
-import type { GameMap } from "./map.ts";
-import { COASTS, type Coast, type Location, type PowerId, type ProvinceId } from "./types.ts";
-import type { Variant } from "./variant.ts";
-
 /*
  * Integer tables of a map and of a variant's powers, built once and cached, for the hot
  * paths around the adjudicator (the invariant check, the centres and adjustments of a phase):
@@ -9,6 +5,10 @@ import type { Variant } from "./variant.ts";
  * (no `Set` or `Map` made per phase). The engine's types stay keyed by ids; these are views
  * of the same map. Pure; the scratch arrays are used by synchronous functions only.
  */
+
+import type { GameMap } from "./map.ts";
+import { COASTS, type Coast, type Location, type PowerId, type ProvinceId } from "./types.ts";
+import type { Variant } from "./variant.ts";
 
 export const KIND_LAND = 0;
 export const KIND_SEA = 1;

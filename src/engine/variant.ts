@@ -1,5 +1,10 @@
-import type { OrderTexts, PhaseResult } from "./adjudicate.ts";
+/**
+ * The `Variant` interface (the board, the powers, the start, and a variant's optional rule
+ * hooks and own orders), and `GameFamily`, a game reached as JSON by `entente adjudicate`.
+ */
+
 import type { GameMap } from "./map.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import type { Phase, Position, Power, ProvinceId } from "./types.ts";
 

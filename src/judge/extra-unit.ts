@@ -1,4 +1,4 @@
-import { rankForRemoval } from "../engine/adjudicate.ts";
+import { rankForRemoval } from "../engine/adjustments.ts";
 import { parsePhase } from "../engine/phase.ts";
 import { writePosition } from "../engine/position-json.ts";
 import type { PowerId } from "../engine/types.ts";

@@ -2,7 +2,7 @@ import type { Bot } from "../bots/index.ts";
 import { phaseName } from "../engine/phase.ts";
 import { newRecord } from "../engine/record.ts";
 import { readRules } from "../engine/rules.ts";
-import { checkSequential } from "../engine/sequential.ts";
+import { checkSequential } from "../engine/sequential-schedule.ts";
 import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";

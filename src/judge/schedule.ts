@@ -4,13 +4,18 @@ import { parsePhase } from "../engine/phase.ts";
 import { findPowerByName } from "../engine/powers.ts";
 import type { GameRecord, PhaseRecord } from "../engine/record.ts";
 import type { RuleOptions } from "../engine/rules.ts";
-import { hideSchedule, seasonKey, seasonPlan, sequentialIndex } from "../engine/sequential.ts";
 import {
   type Contracts,
   readSequentialOption,
   type SeasonSchedule,
   seasonKeyOf,
 } from "../engine/sequential-rules.ts";
+import {
+  hideSchedule,
+  seasonKey,
+  seasonPlan,
+  sequentialIndex,
+} from "../engine/sequential-schedule.ts";
 import type { Phase, PowerId } from "../engine/types.ts";
 import type { ContractsTable, DB, Role } from "../store/schema.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";

@@ -5,7 +5,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { adjudicate } from "../engine/adjudicate.ts";
-import { legalAdjustmentOrders, legalMovementOrders, legalRetreatOrders } from "../engine/legal.ts";
+import { legalMovementOrders } from "../engine/legal.ts";
+import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
+import { legalRetreatOrders } from "../engine/legal-retreats.ts";
 import { formatOrder, type Order } from "../engine/orders.ts";
 import {
   PositionError,
@@ -16,7 +18,7 @@ import {
   writeResult,
 } from "../engine/position-json.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
-import { checkSequential } from "../engine/sequential.ts";
+import { checkSequential } from "../engine/sequential-schedule.ts";
 import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import {

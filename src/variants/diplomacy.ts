@@ -1,4 +1,4 @@
-import { adjudicate, type OrderResult } from "../engine/adjudicate.ts";
+import { adjudicate } from "../engine/adjudicate.ts";
 import {
   type BoardData,
   type GameRules,
@@ -24,6 +24,7 @@ import {
   recordState,
   step,
 } from "../engine/record.ts";
+import type { OrderResult } from "../engine/results.ts";
 import { type RuleOptions, readRules } from "../engine/rules.ts";
 import { type Scenario, unplayedPowers } from "../engine/scenario.ts";
 import { randomOrders } from "../engine/selfplay.ts";

@@ -1,5 +1,5 @@
-import type { PhaseResult } from "../../engine/adjudicate.ts";
 import type { Rng } from "../../engine/random.ts";
+import type { PhaseResult } from "../../engine/results.ts";
 import {
   type Scenario,
   type ScenarioEvent,

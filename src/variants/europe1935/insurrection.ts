@@ -1,12 +1,7 @@
-import {
-  adjustmentCounts,
-  buildSites,
-  type OrderResult,
-  type OrderTexts,
-  type PhaseResult,
-} from "../../engine/adjudicate.ts";
+import { adjustmentCounts, buildSites } from "../../engine/adjustments.ts";
 import { findPlace } from "../../engine/parse.ts";
 import { findPowerByName } from "../../engine/powers.ts";
+import type { OrderResult, OrderTexts, PhaseResult } from "../../engine/results.ts";
 import type { Position, PowerId, ProvinceId, Unit, UnitType } from "../../engine/types.ts";
 import type { Variant } from "../../engine/variant.ts";
 
