@@ -12,7 +12,7 @@ import {
   powerId,
   provinceId,
 } from "../../engine/types.ts";
-import { variantToData } from "../data.ts";
+import { variantToData } from "../data-format.ts";
 import { getVariant, variantIds } from "../registry.ts";
 import { europe1935 } from "./index.ts";
 
