@@ -199,9 +199,9 @@ export function readProvinces(c: Checker, v: unknown, powers: ReadonlySet<string
     }
 
     const self = id ?? "";
-    const army = checkArmy(c, p.army, `${path}.army`, self, info);
+    const army = checkPlaces(c, p.army, `${path}.army`, armyProblem(self, info));
     const split = p.coasts !== undefined;
-    const fleet = checkFleet(c, p.fleet, `${path}.fleet`, self, info);
+    const fleet = checkPlaces(c, p.fleet, `${path}.fleet`, fleetProblem(self, info));
     let coasts: Partial<Record<Coast, string[]>> | undefined;
     if (split) {
       if (!isRecord(p.coasts)) {
@@ -226,7 +226,7 @@ export function readProvinces(c: Checker, v: unknown, powers: ReadonlySet<string
             c.add(`${path}.coasts.${k}`, `${q(k)} is not a coast: use nc, sc, ec or wc`);
             continue;
           }
-          const list = checkFleet(c, p.coasts[k], `${path}.coasts.${k}`, self, info);
+          const list = checkPlaces(c, p.coasts[k], `${path}.coasts.${k}`, fleetProblem(self, info));
           if (list) coasts[k as Coast] = list;
           if (list && list.length === 0)
             c.add(`${path}.coasts.${k}`, "a coast with no fleet moves cannot be reached");
@@ -295,15 +295,13 @@ function checkPlaces(
   return out;
 }
 
-/** The army neighbours, each checked; only the sound ones are returned. */
-function checkArmy(
-  c: Checker,
-  v: unknown,
-  path: string,
-  self: string,
-  info: ReadonlyMap<string, ProvinceInfo>,
-): string[] | null {
-  return checkPlaces(c, v, path, (t, seen) => {
+/** The provinces by id, as the checks of a list of places read them. */
+type Places = ReadonlyMap<string, ProvinceInfo>;
+
+/** What is wrong with an army neighbour `t` of province `self` (null: nothing). */
+const armyProblem =
+  (self: string, info: Places) =>
+  (t: string, seen: ReadonlySet<string>): string | null => {
     const other = info.get(t);
     if (!other) return `${q(t)} is not a province`;
     if (t === self) return "a province is not its own neighbour";
@@ -311,18 +309,12 @@ function checkArmy(
     if (other.kind === "sea") return `${q(t)} is a sea: armies cannot go there`;
     if (other.impassable) return `${q(t)} is impassable`;
     return null;
-  });
-}
+  };
 
-/** Fleet destinations (`lon`, `stp/nc`), each checked; only the sound ones are returned. */
-function checkFleet(
-  c: Checker,
-  v: unknown,
-  path: string,
-  self: string,
-  info: ReadonlyMap<string, ProvinceInfo>,
-): string[] | null {
-  return checkPlaces(c, v, path, (t, seen) => {
+/** What is wrong with a fleet destination `t` (`lon`, `stp/nc`) of `self` (null: nothing). */
+const fleetProblem =
+  (self: string, info: Places) =>
+  (t: string, seen: ReadonlySet<string>): string | null => {
     const [p, coast, extra] = t.split("/");
     const other = info.get(p ?? "");
     if (extra !== undefined || coast === "") return `${q(t)}: write a place as "lon" or "stp/nc"`;
@@ -338,8 +330,7 @@ function checkFleet(
     if (coast !== undefined && !other.coasts.includes(coast as Coast))
       return `${other.name} has no ${q(coast)} coast (it has ${other.coasts.join(", ")})`;
     return null;
-  });
-}
+  };
 
 /**
  * The `GameMap` of what is sound in the provinces; its own problems (symmetry) are passed
