@@ -4,14 +4,9 @@ import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
 import { adjacencyDifferences, namesUnderUnits, zoomLabelProblems } from "./check.ts";
-import {
-  type BuiltMap,
-  buildMap,
-  builtMap,
-  type GeometrySpec,
-  geometrySpec,
-  textWidth,
-} from "./geometry.ts";
+import { buildMap, builtMap, geometrySpec } from "./geometry.ts";
+import type { BuiltMap, GeometrySpec } from "./geometry-spec.ts";
+import { textWidth } from "./places.ts";
 
 /*
  * Each variant's drawn map against its rules: the cells that touch are exactly the adjacent
