@@ -42,6 +42,20 @@ export interface Entry {
   reason?: string;
 }
 
+/** A move (or a convoyed move) as the conflicts resolve it (conflicts.ts, retreats.ts). */
+export interface Move {
+  readonly entry: Entry;
+  readonly unit: WUnit;
+  readonly from: AreaId;
+  readonly to: AreaId;
+  /** Convoy route (sea areas), for a convoyed land unit. */
+  readonly seas?: readonly AreaId[];
+  readonly supports: Entry[];
+  failed?: string;
+  /** Index in `seas` of the sea area where the convoy was disrupted. */
+  disruptedAt?: number;
+}
+
 export const ok = (e: Entry): void => {
   e.status = "ok";
 };
