@@ -209,47 +209,45 @@ test("entente supports its attack on a centre an enemy holds, and takes it", () 
   );
 });
 
-test("entente beats random and hold-only players clearly, as one player against six", () => {
+/**
+ * One entente seat against six players of `other` on the classical board, a game from each
+ * seed (the seat of game `g` is `seatOf(g)`): entente's mean centres, and the mean of the
+ * other seats' centres.
+ */
+function oneAgainstSix(
+  other: Bot,
+  seeds: readonly number[],
+  seatOf: (g: number) => number,
+  untilYear: number,
+): { mine: number; theirs: number } {
   const scenario = getScenario("classical")!;
+  let mine = 0;
+  let theirs = 0;
+  for (const [g, seed] of seeds.entries()) {
+    const seat = seatOf(g);
+    const r = playMatch({
+      scenario,
+      rules: DATC_RULES,
+      seed,
+      untilYear,
+      players: scenario.seats.map((_, k) => (k === seat ? entente : other)),
+    });
+    mine += r.seats[seat]!.centres;
+    theirs += r.seats.reduce((n, s, k) => (k === seat ? n : n + s.centres), 0) / 6;
+  }
+  return { mine: mine / seeds.length, theirs: theirs / seeds.length };
+}
+
+test("entente beats random and hold-only players clearly, as one player against six", () => {
   for (const other of [random, hold]) {
-    let mine = 0;
-    let theirs = 0;
-    const games = 2;
-    for (let g = 0; g < games; g++) {
-      const seat = (g * 3) % 7;
-      const r = playMatch({
-        scenario,
-        rules: DATC_RULES,
-        seed: 40 + g,
-        untilYear: 1906,
-        players: scenario.seats.map((_, k) => (k === seat ? entente : other)),
-      });
-      mine += r.seats[seat]!.centres;
-      theirs += r.seats.reduce((n, s, k) => (k === seat ? n : n + s.centres), 0) / 6;
-    }
-    mine /= games;
-    theirs /= games;
+    const { mine, theirs } = oneAgainstSix(other, [40, 41], (g) => (g * 3) % 7, 1906);
     assert.ok(mine >= 10, `entente's mean centres against ${other.id}: ${mine}`);
     assert.ok(mine >= 3 * theirs, `entente ${mine} against ${other.id}'s ${theirs.toFixed(2)}`);
   }
 });
 
 test("entente beats its own one-pass greedy play", () => {
-  const scenario = getScenario("classical")!;
-  let mine = 0;
-  let theirs = 0;
-  for (let g = 0; g < 2; g++) {
-    const seat = (g * 4 + 1) % 7;
-    const r = playMatch({
-      scenario,
-      rules: DATC_RULES,
-      seed: 70 + g,
-      untilYear: 1905,
-      players: scenario.seats.map((_, k) => (k === seat ? entente : greedy)),
-    });
-    mine += r.seats[seat]!.centres / 2;
-    theirs += r.seats.reduce((n, s, k) => (k === seat ? n : n + s.centres), 0) / 12;
-  }
+  const { mine, theirs } = oneAgainstSix(greedy, [70, 71], (g) => (g * 4 + 1) % 7, 1905);
   assert.ok(mine > 1.5 * theirs, `entente ${mine} against greedy's ${theirs.toFixed(2)}`);
 });
 

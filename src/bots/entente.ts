@@ -21,25 +21,33 @@
  * centres are not targets, their units not attacked). Orders come from the engine's lists of
  * legal orders, so none is illegal. `entente` convoys its armies with its own fleets; neither
  * uses a variant's own orders (europe1935's insurrections).
+ *
+ * This file holds the two players, `entente`'s search of a movement phase, and the
+ * retreats, builds and removals both make; what a decision reads is in context.ts, the
+ * greedy pass in greedy.ts, the scoring of a board in score.ts.
  */
 import { adjudicate } from "../engine/adjudicate.ts";
 import { adjustmentCounts } from "../engine/adjustments.ts";
 import { legalMovementOrders } from "../engine/legal.ts";
 import { legalAdjustmentOrders } from "../engine/legal-adjustments.ts";
 import { legalRetreatOrders } from "../engine/legal-retreats.ts";
-import { resolveMovement } from "../engine/movement.ts";
 import { formatOrder, type MovementOrder, type Order } from "../engine/orders.ts";
-import { type Rng, rng } from "../engine/random.ts";
-import type { RuleOptions } from "../engine/rules.ts";
-import { type Seat, unplayedPowers } from "../engine/scenario.ts";
-import { dislodgedKey, type Position, type PowerId, type Unit } from "../engine/types.ts";
-import type { Variant } from "../engine/variant.ts";
+import { rng } from "../engine/random.ts";
+import { dislodgedKey, type Unit } from "../engine/types.ts";
 import type { Bot, BotInput } from "./bot.ts";
-import { FAR, type Geometry, geometryOf, nodeAt, nodeOf } from "./geometry.ts";
-
-/** How much a centre `d` moves away counts, by `d`. */
-const NEAR = [1, 0.55, 0.28, 0.14, 0.07, 0.035, 0.018, 0.009, 0.005, 0.0025];
-const near = (d: number): number => (d < NEAR.length ? NEAR[d]! : d >= FAR ? 0 : 0.001);
+import {
+  type Ctx,
+  canSupportInto,
+  centreValues,
+  closedSet,
+  context,
+  friends,
+  type Options,
+  optionsOf,
+  supportMove,
+} from "./context.ts";
+import { greedyOrders } from "./greedy.ts";
+import { type After, after, boardScore, scoreBoard } from "./score.ts";
 
 /** The weights of the three predicted replies: greedy enemies, enemies holding, attacking. */
 const REPLY_WEIGHTS = [0.5, 0.2, 0.3];
@@ -51,322 +59,6 @@ const REPLY_WEIGHTS = [0.5, 0.2, 0.3];
 const UNIT_RESOLVES = 2400 * 34;
 const resolveBudget = (units: number): number =>
   Math.min(2400, Math.floor(UNIT_RESOLVES / Math.max(units, 1)));
-
-/** Everything one decision reads: the board, by integers. */
-interface Ctx {
-  readonly variant: Variant;
-  readonly rules: RuleOptions;
-  readonly position: Position;
-  readonly g: Geometry;
-  readonly me: number;
-  readonly powers: readonly PowerId[];
-  /** Per power: the seat's other powers and itself (friends). */
-  readonly seatOf: Int32Array;
-  /** Per power: 1 when no seat plays it (its units hold). */
-  readonly unplayed: Uint8Array;
-  /** Per province: the owner's power index, -1 for none. */
-  readonly owner: Int32Array;
-  /** Per power: centres owned. */
-  readonly size: Int32Array;
-  /** Per unit of the position: its power's index and node. */
-  readonly unitPower: Int32Array;
-  readonly unitNode: Int32Array;
-  readonly fall: boolean;
-}
-
-function context(input: BotInput, position: Position = input.position): Ctx {
-  const { scenario, rules, power } = input;
-  const variant = scenario.variant;
-  const g = geometryOf(variant.map);
-  const powers = variant.powers.map((p) => p.id);
-  const pIndex = new Map(powers.map((p, i) => [p, i]));
-  const seats: readonly Seat[] = input.seats ?? scenario.seats;
-  const seatOf = new Int32Array(powers.length).fill(-1);
-  seats.forEach((s, k) => {
-    for (const p of s.powers) {
-      const i = pIndex.get(p);
-      if (i !== undefined) seatOf[i] = k;
-    }
-  });
-  const unplayed = new Uint8Array(powers.length);
-  for (const p of unplayedPowers(variant, seats)) unplayed[pIndex.get(p)!] = 1;
-  // A power no seat plays is its own side (the bot's own power always has one).
-  powers.forEach((_, i) => {
-    if (seatOf[i] === -1) seatOf[i] = seats.length + i;
-  });
-  const me = pIndex.get(power) ?? -1;
-  const owner = new Int32Array(g.n).fill(-1);
-  const size = new Int32Array(powers.length);
-  for (const [c, p] of position.centers) {
-    const i = pIndex.get(p);
-    const at = g.index.get(c);
-    if (i === undefined || at === undefined) continue;
-    owner[at] = i;
-    size[i]!++;
-  }
-  const unitPower = Int32Array.from(position.units.map((u) => pIndex.get(u.power) ?? -1));
-  const unitNode = Int32Array.from(position.units.map((u) => nodeOf(g, u)));
-  const season = position.phase.season;
-  return {
-    variant,
-    rules,
-    position,
-    g,
-    me,
-    powers,
-    seatOf,
-    unplayed,
-    owner,
-    size,
-    unitPower,
-    unitNode,
-    fall: season === "F" || season === "W",
-  };
-}
-
-const friends = (c: Ctx, a: number, b: number): boolean =>
-  a >= 0 && b >= 0 && c.seatOf[a] === c.seatOf[b];
-
-/**
- * Each province's value as a centre for power `w` (0 for others): a centre it does not own
- * is worth taking (a neutral one a little more), one it owns worth defending as much as
- * enemy units stand next to it; a friend's centre is worth nothing.
- */
-function centreValues(c: Ctx, w: number): Float64Array {
-  const { g, position } = c;
-  const val = new Float64Array(g.n);
-  for (const p of g.centres) {
-    const o = c.owner[p]!;
-    if (o === w) {
-      let threats = 0;
-      let occupied = false;
-      for (let u = 0; u < position.units.length; u++) {
-        const pw = c.unitPower[u]!;
-        if (friends(c, pw, w)) continue;
-        const d = g.dist[c.unitNode[u]! * g.n + p]!;
-        if (d === 0) occupied = true;
-        if (d <= 1) threats++;
-      }
-      val[p] = occupied ? 1.3 : threats === 0 ? 0.12 : 0.45 + 0.2 * Math.min(threats, 3);
-    } else if (o === -1) val[p] = 1.1;
-    else if (friends(c, o, w)) val[p] = 0;
-    else val[p] = 1 + 0.02 * c.size[o]!;
-  }
-  return val;
-}
-
-/** A unit's legal orders of the kinds the players use, by unit index. */
-interface Options {
-  readonly holds: MovementOrder[];
-  readonly moves: MovementOrder[][];
-  readonly supportHolds: MovementOrder[][];
-}
-
-function optionsOf(c: Ctx, legal: Map<string, readonly MovementOrder[]>): Options {
-  const { position, variant } = c;
-  const holds: MovementOrder[] = [];
-  const moves: MovementOrder[][] = [];
-  const supportHolds: MovementOrder[][] = [];
-  const at = new Map(position.units.map((u, i) => [u.province as string, i]));
-  position.units.forEach((u, i) => {
-    const list = legal.get(u.province) ?? [];
-    holds.push({ kind: "hold", unit: u });
-    const m: MovementOrder[] = [];
-    const s: MovementOrder[] = [];
-    for (const o of list) {
-      if (o.kind === "move") {
-        // By land or sea, not by convoy: convoys need the fleets' orders too.
-        if (o.viaConvoy) continue;
-        if (u.type === "A" && !variant.map.armyAdjacent(u.province, o.to.province)) continue;
-        m.push(o);
-      } else if (o.kind === "support" && o.to === null) {
-        const j = at.get(o.target);
-        if (j !== undefined && friends(c, c.unitPower[j]!, c.unitPower[i]!)) s.push(o);
-      }
-    }
-    moves.push(m);
-    supportHolds.push(s);
-  });
-  return { holds, moves, supportHolds };
-}
-
-/** Whether unit `s` may support a move into province `p` (it could move there itself). */
-function canSupportInto(c: Ctx, s: number, p: number, closed: ReadonlySet<string>): boolean {
-  return c.g.dist[c.unitNode[s]! * c.g.n + p] === 1 && !closed.has(c.g.ids[p]!);
-}
-
-const supportMove = (s: Unit, o: MovementOrder & { kind: "move" }): MovementOrder => ({
-  kind: "support",
-  unit: s,
-  target: o.unit.province,
-  targetType: o.unit.type,
-  to: o.to.province,
-  toCoast: null,
-});
-
-/** The node an order leaves its unit on if it succeeds. */
-function destNode(c: Ctx, o: MovementOrder, i: number): number {
-  return o.kind === "move" ? nodeAt(c.g, o.unit.type, o.to.province, o.to.coast) : c.unitNode[i]!;
-}
-
-/** One power's greedy orders (see the file's head), indexed by unit; others' left null. */
-function greedyOrders(
-  c: Ctx,
-  w: number,
-  opts: Options,
-  closed: ReadonlySet<string>,
-  out: (MovementOrder | null)[],
-  r: Rng | null,
-): void {
-  const { g, position } = c;
-  const units = position.units;
-  const val = centreValues(c, w);
-  const mine: number[] = [];
-  for (let i = 0; i < units.length; i++) if (c.unitPower[i] === w) mine.push(i);
-  if (mine.length === 0) return;
-  const field = (v: number): number => {
-    let s = 0;
-    const row = v * g.n;
-    for (const p of g.centres) s += val[p]! * near(g.dist[row + p]!);
-    return s;
-  };
-  // Every (unit, order, score), best first.
-  const cands: { i: number; o: MovementOrder; p: number; score: number }[] = [];
-  for (const i of mine) {
-    const here = g.nodeProv[c.unitNode[i]!]!;
-    const holdBonus = c.fall && c.owner[here] === w && val[here]! > 0.2 ? 0.8 : 0.05;
-    cands.push({ i, o: opts.holds[i]!, p: here, score: field(c.unitNode[i]!) + holdBonus });
-    for (const o of opts.moves[i]!) {
-      if (o.kind !== "move") continue;
-      const p = g.index.get(o.to.province)!;
-      let s = field(destNode(c, o, i));
-      if (c.fall && g.isCentre[p] === 1 && c.owner[p] !== w && !friends(c, c.owner[p]!, w))
-        s += 1.2;
-      cands.push({ i, o, p, score: s + (r ? r.next() * 0.02 : 0) });
-    }
-  }
-  cands.sort((a, b) => b.score - a.score);
-  const taken = new Set<number>();
-  const leaving = new Set<number>();
-  const done = new Set<number>();
-  const ownAt = new Map<number, number>();
-  for (const i of mine) ownAt.set(g.nodeProv[c.unitNode[i]!]!, i);
-  for (let round = 0; round < 2; round++)
-    for (const x of cands) {
-      if (done.has(x.i) || taken.has(x.p)) continue;
-      const occupant = ownAt.get(x.p);
-      if (occupant !== undefined && occupant !== x.i && !leaving.has(occupant)) continue;
-      out[x.i] = x.o;
-      done.add(x.i);
-      taken.add(x.p);
-      if (x.o.kind === "move") leaving.add(x.i);
-    }
-  for (const i of mine) if (!done.has(i)) out[i] = opts.holds[i]!;
-  // Idle units support a move into a province enemy units can also reach, or a held centre.
-  const contested = (p: number): boolean => {
-    for (let u = 0; u < units.length; u++)
-      if (!friends(c, c.unitPower[u]!, w) && g.dist[c.unitNode[u]! * g.n + p]! <= 1) return true;
-    return false;
-  };
-  for (const s of mine) {
-    const o = out[s]!;
-    if (o.kind !== "hold") continue;
-    const here = g.nodeProv[c.unitNode[s]!]!;
-    if (c.owner[here] === w && val[here]! > 0.2) continue; // it defends its centre
-    let best: MovementOrder | null = null;
-    let bestScore = 0;
-    for (const i of mine) {
-      const x = out[i]!;
-      if (i === s || x.kind !== "move") continue;
-      const p = g.index.get(x.to.province)!;
-      if (!canSupportInto(c, s, p, closed) || !contested(p)) continue;
-      const score = val[p]! + 0.1;
-      if (score > bestScore) {
-        bestScore = score;
-        best = supportMove(units[s]!, x);
-      }
-    }
-    if (best) out[s] = best;
-  }
-}
-
-/** The score of the board after a movement phase, for the bot's power. */
-interface After {
-  nodes: number[];
-  occupant: Int32Array;
-  lost: number;
-  hit: number;
-  friendlyHit: number;
-}
-
-function scoreBoard(c: Ctx, val: Float64Array, a: After): number {
-  const { g, me } = c;
-  let material = 0;
-  for (const p of g.centres) {
-    const o = c.owner[p]!;
-    const occ = a.occupant[p]!;
-    if (c.fall) {
-      const next = occ >= 0 ? occ : o;
-      if (next === me) material += 1;
-    } else if (o === me) material += occ >= 0 && !friends(c, occ, me) ? 0.45 : 1;
-    else if (occ === me) material += 0.55;
-  }
-  return (
-    material - 0.5 * a.lost + 0.1 * a.hit - 0.5 * a.friendlyHit + 0.3 * positional(c, val, a.nodes)
-  );
-}
-
-/** How near the units stand to the centres worth having: the nearest two count. */
-function positional(c: Ctx, val: Float64Array, nodes: readonly number[]): number {
-  const { g } = c;
-  let s = 0;
-  for (const p of g.centres) {
-    const v = val[p]!;
-    if (v === 0) continue;
-    let d1 = FAR;
-    let d2 = FAR;
-    for (const node of nodes) {
-      const d = g.dist[node * g.n + p]!;
-      if (d < d1) {
-        d2 = d1;
-        d1 = d;
-      } else if (d < d2) d2 = d;
-    }
-    s += v * (near(d1) + 0.35 * near(d2));
-  }
-  return s;
-}
-
-/** Resolves a full order set and reads the board after it, for the bot's power. */
-function after(c: Ctx, orders: MovementOrder[], a: After): void {
-  const res = resolveMovement(c.g.map, orders, c.rules);
-  a.nodes.length = 0;
-  a.occupant.fill(-1);
-  a.lost = 0;
-  a.hit = 0;
-  a.friendlyHit = 0;
-  for (let i = 0; i < orders.length; i++) {
-    const o = orders[i]!;
-    const pw = c.unitPower[i]!;
-    const by = res.dislodgedBy[i]!;
-    if (by !== -1) {
-      const attacker = c.unitPower[by]!;
-      if (pw === c.me) a.lost++;
-      else if (attacker === c.me) {
-        if (friends(c, pw, c.me)) a.friendlyHit++;
-        else a.hit++;
-      }
-      continue;
-    }
-    const node = o.kind === "move" && res.success[i] ? destNode(c, o, i) : c.unitNode[i]!;
-    a.occupant[c.g.nodeProv[node]!] = pw;
-    if (pw === c.me) a.nodes.push(node);
-  }
-}
-
-function closedSet(c: Ctx): ReadonlySet<string> {
-  return c.variant.closed?.(c.position.phase) ?? new Set();
-}
 
 /**
  * The reply that hurts most, roughly: every enemy unit next to one of the bot's centres or
@@ -557,26 +249,6 @@ function movementOrders(c: Ctx, seed: number, search: boolean): MovementOrder[] 
     if (!matches) current[i] = opts.holds[i]!;
   }
   return mine.map((i) => current[i]!);
-}
-
-/** The score of a board of units (no adjudication): centres as they would count, nearness. */
-function boardScore(c: Ctx, val: Float64Array, units: readonly Unit[]): number {
-  const a: After = {
-    nodes: [],
-    occupant: new Int32Array(c.g.n).fill(-1),
-    lost: 0,
-    hit: 0,
-    friendlyHit: 0,
-  };
-  const pIndex = new Map(c.powers.map((p, i) => [p as string, i]));
-  for (const u of units) {
-    const node = nodeOf(c.g, u);
-    if (node < 0) continue;
-    const w = pIndex.get(u.power) ?? -1;
-    a.occupant[c.g.nodeProv[node]!] = w;
-    if (w === c.me) a.nodes.push(node);
-  }
-  return scoreBoard(c, val, a);
 }
 
 /** Retreats: each dislodged unit to the place that scores best, two never to one place. */

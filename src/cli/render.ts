@@ -4,8 +4,9 @@ import { PositionError, readPosition, writePosition } from "../engine/position-j
 import { DATC_RULES } from "../engine/rules.ts";
 import { recordGif } from "../render/export.ts";
 import { FamilyRenderError, renderFamily } from "../render/families.ts";
-import { mapGeometry, NoGeometryError, svgToPng } from "../render/geometry.ts";
+import { mapGeometry, NoGeometryError } from "../render/geometry.ts";
 import { drawBoard } from "../render/layers.ts";
+import { svgToPng } from "../render/png.ts";
 import { boardOfRecordPhase, boardOfResult, recordPhases } from "../render/record-view.ts";
 import type { BoardView, RenderOptions } from "../render/types.ts";
 import { DEFAULT_MAP_SEED } from "../variants/discovery/index.ts";

@@ -3,8 +3,9 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { GameRulesError, hosted } from "../engine/game.ts";
 import { runSync } from "../testing/children.ts";
+import { gameRules } from "../variants/game-rules.ts";
 import { globalRules } from "../variants/global/rules.ts";
-import { gameRules, getGame } from "../variants/registry.ts";
+import { getGame } from "../variants/registry.ts";
 import { playFamilyGame } from "./selfplay.ts";
 
 /* `entente selfplay --variant global|discovery`: random games through the game rules. */

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describePhase, phaseName } from "../engine/phase.ts";
 import type { Location } from "../engine/types.ts";
-import { loadVariant, summarize } from "../variants/data.ts";
+import { loadVariant } from "../variants/data.ts";
+import { summarize } from "../variants/variant-summary.ts";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 const loc = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);

@@ -104,7 +104,8 @@ test("the header an order file's message recommends is one the reader accepts, f
 });
 
 test("the variant file refuses a name that stands for two powers", async () => {
-  const { loadVariant, variantToData } = await import("../variants/data.ts");
+  const { loadVariant } = await import("../variants/data.ts");
+  const { variantToData } = await import("../variants/data-format.ts");
   const data = variantToData(europe1935 as Variant) as unknown as {
     powers: { aliases?: string[] }[];
   };

@@ -1,4 +1,4 @@
-import { gameFamilies, type HostedFamily } from "../variants/registry.ts";
+import { gameFamilies, type HostedFamily } from "../variants/game-rules.ts";
 import { invalid } from "./errors.ts";
 
 /*
@@ -7,7 +7,7 @@ import { invalid } from "./errors.ts";
  * the few things a host asks beyond them (src/variants/global/rules.ts `FamilyHosting`: the
  * per-power text reports, the options a game is created with, the seats of each player
  * count, the moderator's map, the store's JSON). Both come from the family's own folder
- * through the registry (src/variants/registry.ts). family.ts hosts the games with these.
+ * through the registry (src/variants/game-rules.ts). family.ts hosts the games with these.
  */
 
 /**

@@ -6,8 +6,9 @@ import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
 import { inSnapshot } from "../store/db.ts";
 import type { DB, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
+import { gameFamily } from "../variants/game-rules.ts";
 import type { FamilyHosting } from "../variants/global/rules.ts";
-import { gameFamily, getGame } from "../variants/registry.ts";
+import { getGame } from "../variants/registry.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { familyPlayers, judgeFamilyIds } from "./family-rules.ts";
 import {

@@ -1,5 +1,5 @@
 import polygonClipping from "polygon-clipping";
-import type { GeometrySpec, MapSource, ProvinceSpec } from "./geometry.ts";
+import type { GeometrySpec, MapSource, ProvinceSpec } from "./geometry-spec.ts";
 
 /*
  * Maps that are not a Variant: Global Diplomacy's world (areas with a lon/lat anchor and

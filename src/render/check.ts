@@ -1,4 +1,5 @@
-import { type BuiltMap, textWidth } from "./geometry.ts";
+import type { BuiltMap } from "./geometry-spec.ts";
+import { textWidth } from "./places.ts";
 
 /*
  * Does the drawing agree with the rules? Two provinces whose cells share a border must be

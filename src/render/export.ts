@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import type { GameRecord } from "../engine/record.ts";
 import type { Variant } from "../engine/variant.ts";
-import { mapGeometry, svgToPng, svgToRgba } from "./geometry.ts";
+import { mapGeometry } from "./geometry.ts";
 import { drawBoard } from "./layers.ts";
+import { svgToPng, svgToRgba } from "./png.ts";
 import { boardOfRecordPhase, recordPhases } from "./record-view.ts";
 import type { RenderOptions } from "./types.ts";
 

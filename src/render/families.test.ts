@@ -22,7 +22,8 @@ import {
   windowStart,
   worldMapBuilt,
 } from "./families.ts";
-import { type BuiltMap, textWidth } from "./geometry.ts";
+import type { BuiltMap } from "./geometry-spec.ts";
+import { textWidth } from "./places.ts";
 import { hasMap, sendMap } from "./serve.ts";
 
 /*

@@ -13,13 +13,8 @@ import type { GameState } from "../variants/global/types.ts";
 import { UNIT_LETTERS } from "../variants/global/types.ts";
 import { worldMap } from "../variants/global/world.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
-import {
-  type BuiltMap,
-  buildMap,
-  type DeclaredDifference,
-  type GeometrySpec,
-  type NeutralSpec,
-} from "./geometry.ts";
+import { buildMap } from "./geometry.ts";
+import type { BuiltMap, DeclaredDifference, GeometrySpec, NeutralSpec } from "./geometry-spec.ts";
 import { drawBoard } from "./layers.ts";
 import type { BoardView, MapGeometry, PowerTally, RenderOptions } from "./types.ts";
 

@@ -4,14 +4,9 @@ import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
 import { adjacencyDifferences, namesUnderUnits, zoomLabelProblems } from "./check.ts";
-import {
-  type BuiltMap,
-  buildMap,
-  builtMap,
-  type GeometrySpec,
-  geometrySpec,
-  textWidth,
-} from "./geometry.ts";
+import { buildMap, builtMap, geometrySpec } from "./geometry.ts";
+import type { BuiltMap, GeometrySpec } from "./geometry-spec.ts";
+import { textWidth } from "./places.ts";
 
 /*
  * Each variant's drawn map against its rules: the cells that touch are exactly the adjacent
@@ -226,53 +221,46 @@ describe("the adjacency check", () => {
   it("draws and checks generated maps given as squares, and reports a stale declaration", () => {
     // Four areas on a 3 by 2 grid: a (two squares) and b over c and d; edges between neighbours.
     const edge = (to: number) => ({ to, land: true, sea: false });
+    /** A land area of the grid: its squares and the areas it borders. */
+    const area = (
+      id: number,
+      name: string,
+      supply: number,
+      to: number[],
+      squares: [number, number][],
+    ): AreaLike => ({
+      id,
+      name,
+      kind: "land",
+      supply,
+      lon: 0,
+      lat: 0,
+      adjacency: to.map(edge),
+      squares,
+    });
     const areas: AreaLike[] = [
-      {
-        id: 1,
-        name: "Aa",
-        kind: "land",
-        supply: 1,
-        lon: 0,
-        lat: 0,
-        adjacency: [edge(2), edge(3), edge(4)],
-        squares: [
+      area(
+        1,
+        "Aa",
+        1,
+        [2, 3, 4],
+        [
           [0, 0],
           [1, 0],
         ],
-      },
-      {
-        id: 2,
-        name: "Bb",
-        kind: "land",
-        supply: 0,
-        lon: 0,
-        lat: 0,
-        adjacency: [edge(1), edge(4)],
-        squares: [[2, 0]],
-      },
-      {
-        id: 3,
-        name: "Cc",
-        kind: "land",
-        supply: 0,
-        lon: 0,
-        lat: 0,
-        adjacency: [edge(1), edge(4)],
-        squares: [[0, 1]],
-      },
-      {
-        id: 4,
-        name: "Dd",
-        kind: "land",
-        supply: 0,
-        lon: 0,
-        lat: 0,
-        adjacency: [edge(1), edge(2), edge(3)],
-        squares: [
+      ),
+      area(2, "Bb", 0, [1, 4], [[2, 0]]),
+      area(3, "Cc", 0, [1, 4], [[0, 1]]),
+      area(
+        4,
+        "Dd",
+        0,
+        [1, 2, 3],
+        [
           [1, 1],
           [2, 1],
         ],
-      },
+      ),
     ];
     const source = sourceOfAreas("grid", areas, [{ id: 1, name: "Red" }]);
     const spec = specOfAreas(areas, { width: 300, height: 200, fontSize: 10, square: 100 });

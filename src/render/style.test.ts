@@ -3,8 +3,9 @@ import { describe, it } from "node:test";
 import { writePosition } from "../engine/position-json.ts";
 import type { Variant } from "../engine/variant.ts";
 import { getVariant } from "../variants/registry.ts";
+import { COLOURS } from "./base.ts";
 import { deltaE, over } from "./colour.ts";
-import { builtMap, COLOURS } from "./geometry.ts";
+import { builtMap } from "./geometry.ts";
 import { drawBoard, legendEntries } from "./layers.ts";
 
 /*

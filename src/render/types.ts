@@ -1,8 +1,11 @@
 /*
  * The map-drawing contract (isomorphic: no Node imports). `geometry.ts` builds a
  * `MapGeometry` per variant on the server; `layers.ts` draws a board on top of it, in Node
- * and in the browser alike.
+ * and in the browser alike. It imports only the engine's types of an order's kind and of
+ * the position JSON, which it draws.
  */
+import type { PositionJson } from "../engine/position-json.ts";
+import type { OrderKind } from "../engine/research-board.ts";
 
 /** A point in the map's SVG coordinates (x to the right, y down). */
 export type Point = [number, number];
@@ -97,16 +100,7 @@ export interface MapStyle {
 /** One order as drawn: locations are written as the position JSON writes them (`stp/sc`). */
 export interface DrawnOrder {
   power: string;
-  kind:
-    | "hold"
-    | "move"
-    | "support"
-    | "convoy"
-    | "retreat"
-    | "disband"
-    | "build"
-    | "remove"
-    | "waive";
+  kind: OrderKind;
   /** `A`, `F`, or a variant's own unit letter. */
   unitType?: string;
   /** The ordered unit's location (for a build: where it is built). */
@@ -120,14 +114,8 @@ export interface DrawnOrder {
   note?: string;
 }
 
-/** The position JSON of docs/adjudicate-json.md (the fields the board needs). */
-export interface BoardPosition {
-  variant: string;
-  phase: string;
-  units: Record<string, string[]>;
-  dislodged?: Record<string, { unit: string; from: string | null; viaConvoy?: boolean }[]>;
-  contested?: string[];
-  centers?: Record<string, string[]>;
+/** The position JSON of docs/adjudicate-json.md (the engine's `PositionJson`), and a tally. */
+export interface BoardPosition extends PositionJson {
   /**
    * What the legend and the supply table count per power where `centers` is not that count
    * (a game of another family: `centers` holds every area a power owns, land with no supply

@@ -9,15 +9,15 @@ import type { Location } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { classical } from "./classical/index.ts";
 import { classicalMapData } from "./classical/map.ts";
+import { loadVariant } from "./data.ts";
 import {
-  loadVariant,
-  nameKey,
   POWER_FIELDS,
   PROVINCE_FIELDS,
   VARIANT_FIELDS,
   type VariantData,
   variantToData,
-} from "./data.ts";
+} from "./data-format.ts";
+import { nameKey } from "./data-provinces.ts";
 import { europe1935 } from "./europe1935/index.ts";
 
 /** A variant file as the tests build and break it (plain JSON, mutable). */

@@ -7,7 +7,7 @@ import type { PowerId } from "../engine/types.ts";
 import { classical } from "./classical/index.ts";
 import { type DiplomacyState, diplomacyRules } from "./diplomacy.ts";
 import { europe1935 } from "./europe1935/index.ts";
-import { gameRules } from "./registry.ts";
+import { gameRules } from "./game-rules.ts";
 import { scenariosOf } from "./scenarios.ts";
 
 /* The Diplomacy variants through the one game interface (src/engine/game.ts). */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { openingTurn } from "../global/rules.ts";
 import { initialState } from "../global/state.ts";
 import type { AreaId, GameState } from "../global/types.ts";
 import { areaDistances, areaOf } from "./areas.ts";
@@ -136,7 +137,7 @@ describe("spy range", () => {
 describe("fog of war", () => {
   it("draws exactly the known areas, in the player's names, ??? where not seen now", () => {
     const known = [...known0[1]!, ...[...spyRange(dmap, known0[1]!, [])].slice(0, 5)];
-    const sight = sightAfter(dmap, { ...fakeResult(start), spies: {} }, 1);
+    const sight = sightAfter(dmap, { ...openingTurn(start), turn: start.turn, spies: {} }, 1);
     const text = drawMap(dmap, 1, known, sight);
     assert.deepEqual(
       [...drawnIds(text)].sort((a, b) => a - b),
@@ -226,18 +227,3 @@ describe("fog of war", () => {
     }
   });
 });
-
-/** A turn in which nothing happened (for drawing a start position). */
-function fakeResult(s: GameState) {
-  return {
-    turn: s.turn,
-    before: s,
-    after: s,
-    results: [],
-    outcomes: [],
-    battles: [],
-    spies: {},
-    messages: {},
-    news: [],
-  };
-}

@@ -13,6 +13,7 @@ import { standardScenario } from "../../engine/scenario.ts";
 import type { PowerId } from "../../engine/types.ts";
 import { committeeOfRecord, insurrectionsOfPhase, recordScores } from "./acts.ts";
 import { europe1935 as v } from "./index.ts";
+import { USSR_FALLEN_CENTERS, USSR_FALLEN_UNITS } from "./testing.ts";
 
 /*
  * The committee in game records (docs/committee.md, "In game records"): acts applied at their
@@ -210,29 +211,15 @@ describe("europe1935 committee acts in a record", () => {
   });
 
   test("insurrections are read from the phase results and score a point for two units or more", () => {
-    // The USSR has lost its country (see insurrection.test.ts); the UK gives two units.
+    // The USSR has lost its country (testing.ts); the UK gives two units.
     let rec = newRecord(scenario, rules, 1);
     rec = {
       ...rec,
       start: {
         ...rec.start,
         phase: "S1936M",
-        units: {
-          uk: ["F lon", "A edi", "F ire"],
-          france: ["A par", "F bri"],
-          italy: ["A ven", "F rom"],
-          germany: ["A mos", "A ber"],
-          turkey: ["F ank"],
-          poland: ["A war"],
-        },
-        centers: {
-          uk: ["lon", "edi", "ire"],
-          france: ["par", "bri"],
-          italy: ["ven", "rom"],
-          germany: ["ber", "mos", "stp", "mur"],
-          turkey: ["ank", "ros"],
-          poland: ["sib", "kra"],
-        },
+        units: USSR_FALLEN_UNITS,
+        centers: USSR_FALLEN_CENTERS,
       },
     };
     rec = playPhase(

@@ -9,6 +9,7 @@ import { standardScenario } from "../../engine/scenario.ts";
 import type { PowerId, ProvinceId } from "../../engine/types.ts";
 import { europe1935 } from "./index.ts";
 import { judgeInsurrections, readCommitteeOrder, reclaimPlan } from "./insurrection.ts";
+import { USSR_FALLEN_CENTERS, USSR_FALLEN_UNITS } from "./testing.ts";
 
 /*
  * The committee's insurrections (docs/committee.md), through the public contract. The USSR
@@ -16,22 +17,8 @@ import { judgeInsurrections, readCommitteeOrder, reclaimPlan } from "./insurrect
  * Poland Siberia; no Soviet unit is left.
  */
 
-const UNITS: Record<string, string[]> = {
-  uk: ["F lon", "A edi", "F ire"],
-  france: ["A par", "F bri"],
-  italy: ["A ven", "F rom"],
-  germany: ["A mos", "A ber"],
-  turkey: ["F ank"],
-  poland: ["A war"],
-};
-const CENTERS: Record<string, string[]> = {
-  uk: ["lon", "edi", "ire"],
-  france: ["par", "bri"],
-  italy: ["ven", "rom"],
-  germany: ["ber", "mos", "stp", "mur"],
-  turkey: ["ank", "ros"],
-  poland: ["sib", "kra"],
-};
+const UNITS = USSR_FALLEN_UNITS;
+const CENTERS = USSR_FALLEN_CENTERS;
 
 interface Input {
   phase?: string;

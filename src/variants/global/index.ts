@@ -14,7 +14,7 @@ import { randomCommands } from "./possible.ts";
 import { turnReport } from "./report.ts";
 import { initialState } from "./state.ts";
 import type { PowerId } from "./types.ts";
-import { worldData, worldMap } from "./world.ts";
+import { worldData, worldGame, worldMap } from "./world.ts";
 
 export { adjudicateTurn } from "./adjudicate.ts";
 export { parseCommand, readCommandSet } from "./commands.ts";
@@ -85,13 +85,7 @@ export function adjudicateFamilyJson(
 
 /** Global Diplomacy on the authored world map, as a game family. */
 export const global: GameFamily = {
-  id: "global",
-  name: "Global Diplomacy",
-  players: {
-    min: worldMap.powers.length,
-    max: worldMap.powers.length,
-    default: worldMap.powers.length,
-  },
+  ...worldGame,
   start: (seed) => writeGlobalPosition(initialState(worldMap, seed)),
   adjudicateJson: (input) => adjudicateFamilyJson(worldMap, input),
   randomOrders: (position, power, seed) => {

@@ -31,7 +31,7 @@ import {
   UNIT_LETTERS,
   type Unit,
 } from "./types.ts";
-import { worldMap } from "./world.ts";
+import { worldGame, worldMap } from "./world.ts";
 
 /*
  * The game rules (src/engine/game.ts) of the seed 004 family: Global Diplomacy on the world
@@ -387,13 +387,7 @@ export function familyHosting<X>(
 
 /** Global Diplomacy's hooks: the authored world map, the same for every game. */
 const globalHooks: FamilyHooks<null> = {
-  id: "global",
-  name: "Global Diplomacy",
-  players: {
-    min: worldMap.powers.length,
-    max: worldMap.powers.length,
-    default: worldMap.powers.length,
-  },
+  ...worldGame,
   setup: (seed) => ({ map: worldMap, game: initialState(worldMap, seed), extra: null }),
   fromJson: () => ({ map: worldMap, extra: () => null }),
   toJson: () => ({}),

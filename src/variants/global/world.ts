@@ -13,3 +13,14 @@ export const worldData: MapData = buildMapData(
 );
 
 export const worldMap: GlobalMap = new GlobalMap(worldData);
+
+/** Global Diplomacy's id, name and seats (one a power of the world map, none left empty). */
+export const worldGame = {
+  id: "global",
+  name: "Global Diplomacy",
+  players: {
+    min: worldMap.powers.length,
+    max: worldMap.powers.length,
+    default: worldMap.powers.length,
+  },
+} as const;
