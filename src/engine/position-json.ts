@@ -67,6 +67,19 @@ function fail(msg: string): never {
 interface PlaceCache {
   readonly units: Map<string, { type: UnitType; province: ProvinceId; coast: Coast | null }>;
   readonly provinces: Map<string, ProvinceId>;
+  /** Power names as written (`"france"`, `"France"`) with the power each names. */
+  readonly powers: Map<string, PowerId>;
+  /** Each province's index in the map. */
+  readonly slots: ReadonlyMap<ProvinceId, number>;
+  /**
+   * `readPosition`'s note of the units placed so far, per province index: the position that
+   * placed one there last (a number that grows with every position read: no clearing between
+   * positions) and the text of that unit.
+   */
+  readonly placedBy: Int32Array;
+  readonly placedText: string[];
+  /** The number of the position being read (`placedBy`). */
+  reading: number;
 }
 
 const PLACE_CACHE = 4096;
@@ -77,7 +90,16 @@ function placeCache(variant: Variant): PlaceCache {
   if (lastPlaces !== null && lastPlaces.variant === variant) return lastPlaces.cache;
   let cache = placeCaches.get(variant);
   if (!cache) {
-    cache = { units: new Map(), provinces: new Map() };
+    const n = variant.map.provinces.length;
+    cache = {
+      units: new Map(),
+      provinces: new Map(),
+      powers: new Map(),
+      slots: new Map(variant.map.provinces.map((p, i) => [p.id, i])),
+      placedBy: new Int32Array(n),
+      placedText: new Array<string>(n).fill(""),
+      reading: 0,
+    };
     placeCaches.set(variant, cache);
   }
   lastPlaces = { variant, cache };
@@ -135,7 +157,17 @@ function readUnitText(variant: Variant, power: PowerId, text: unknown): Unit {
 }
 
 function readPower(variant: Variant, name: string): PowerId {
-  const p = variant.powers.find((x) => x.id === name.toLowerCase());
+  const cache = placeCache(variant).powers;
+  const seen = cache.get(name);
+  if (seen !== undefined) return seen;
+  const id = readPowerText(variant, name);
+  kept(cache, name, id);
+  return id;
+}
+
+function readPowerText(variant: Variant, name: string): PowerId {
+  const lower = name.toLowerCase();
+  const p = variant.powers.find((x) => x.id === lower);
   if (!p)
     fail(
       `unknown power "${name}"; ${variant.id} has ${variant.powers.map((x) => x.id).join(", ")}`,
@@ -170,18 +202,28 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
     );
   if (!isRecord(input.units)) fail('"units" must be an object of power: ["A par", ...]');
   const units: Unit[] = [];
-  const seen = new Map<string, string>();
-  const place = (u: Unit, text: string) => {
-    const prev = seen.get(u.province);
-    if (prev) fail(`two units in ${u.province}: "${prev}" and "${text}"`);
-    seen.set(u.province, text);
-  };
-  for (const [power, list] of Object.entries(input.units)) {
+  // Two units in one province: each province's last placing noted by this reading's number,
+  // in arrays kept per variant (a map made for every position was a third of reading it).
+  const places = placeCache(variant);
+  const { slots, placedBy, placedText } = places;
+  if (places.reading === 0x7fffffff) {
+    placedBy.fill(0);
+    places.reading = 0;
+  }
+  const reading = ++places.reading;
+  const inputUnits = input.units;
+  for (const power of Object.keys(inputUnits)) {
+    const list = inputUnits[power];
     const pid = readPower(variant, power);
     if (!Array.isArray(list)) fail(`units of ${power} must be an array`);
     for (const t of list) {
       const u = readUnit(variant, pid, t);
-      place(u, String(t));
+      const text = String(t);
+      const k = slots.get(u.province)!;
+      if (placedBy[k] === reading)
+        fail(`two units in ${u.province}: "${placedText[k]}" and "${text}"`);
+      placedBy[k] = reading;
+      placedText[k] = text;
       units.push(u);
     }
   }
@@ -225,7 +267,9 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
   } else {
     if (!isRecord(input.centers)) fail('"centers" must be an object of power: ["par", ...]');
     centers = new Map();
-    for (const [power, list] of Object.entries(input.centers)) {
+    const inputCentres = input.centers;
+    for (const power of Object.keys(inputCentres)) {
+      const list = inputCentres[power];
       const pid = readPower(variant, power);
       if (!Array.isArray(list)) fail(`centres of ${power} must be an array`);
       for (const c of list) {
@@ -260,7 +304,9 @@ export function readOrders(input: Record<string, unknown>, variant: Variant): Or
   const out = new Map<PowerId, string[]>();
   if (input.orders === undefined || input.orders === null) return out;
   if (!isRecord(input.orders)) fail('"orders" must be an object of power: ["A par - bur", ...]');
-  for (const [power, list] of Object.entries(input.orders)) {
+  const inputOrders = input.orders;
+  for (const power of Object.keys(inputOrders)) {
+    const list = inputOrders[power];
     const pid = readPower(variant, power);
     if (!Array.isArray(list) || !allStrings(list)) {
       fail(`orders of ${power} must be an array of strings`);
