@@ -107,6 +107,8 @@ export interface SessionsOptions {
   /** How long a new connection has to send its initial message (ms). */
   readonly initialTimeout?: number | undefined;
   readonly log?: ((line: string) => void) | undefined;
+  /** The clock the table's deadlines follow (ms; default Date.now). */
+  readonly now?: (() => number) | undefined;
 }
 
 /** The listener and the connections of one game. */
@@ -153,6 +155,10 @@ export class Sessions {
 
   #log(line: string) {
     this.#o.log?.(line);
+  }
+
+  #now(): number {
+    return (this.#o.now ?? Date.now)();
   }
 
   // --- connections ---------------------------------------------------------------------------
@@ -431,6 +437,9 @@ export class Sessions {
     const t = this.#t;
     if (conn.role === "player" && !t.started()) return t.mapAccepted(conn);
     if (t.started()) {
+      // A client seated in a game already on gets its HLO first.
+      const hlo = conn.role === "player" ? await t.hlo(conn) : null;
+      if (hlo) this.send(conn, hlo);
       const sco = await t.sco();
       const now = await t.now();
       if (sco) this.send(conn, sco);
@@ -498,7 +507,7 @@ export class Sessions {
     if (items.length === 1) {
       const deadline = t.started() ? await t.deadline() : null;
       if (deadline === null) return this.#rej(conn, items);
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const left = Math.max(0, Math.ceil((deadline - this.#now()) / 1000));
       return this.send(conn, ["TME", [intToken(Math.min(left, 8191))]]);
     }
     const n = items[1];
@@ -529,7 +538,7 @@ export class Sessions {
 
   #scheduleTme(conn: Conn, seconds: number, deadline: number | null) {
     if (deadline === null) return;
-    const at = deadline - seconds * 1000 - Date.now();
+    const at = deadline - seconds * 1000 - this.#now();
     if (at < 0) return;
     this.#tmeTimers.push(
       setTimeout(() => {
