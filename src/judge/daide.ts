@@ -233,7 +233,8 @@ export class DaideSeats extends Room {
 
   /**
    * A DAIDE seat's order sets for phase `phaseIdx` (each power's whole set, replacing the
-   * last), stored as a player's are. False when that phase is no longer open.
+   * last), stored as a player's are, under the orders-rate quota (submissions.ts; the seat
+   * counts as one player). False when that phase is no longer open, or past the quota.
    */
   async submit(
     gameId: string,
@@ -242,8 +243,11 @@ export class DaideSeats extends Room {
     sets: ReadonlyMap<PowerId, readonly string[]>,
     final: boolean,
   ): Promise<boolean> {
+    const quota = this.core.orderBuckets;
+    const key = `${gameId}\n${daideSender(seat)}`;
+    if (quota && quota.wait(key, this.now()) > 0) return false;
     try {
-      return await this.mutate(
+      const stored = await this.mutate(
         gameId,
         async (trx, g) => {
           if (g.state.state !== "open" || g.game.status !== "active") return false;
@@ -254,6 +258,8 @@ export class DaideSeats extends Room {
         },
         phaseIdx,
       );
+      if (stored) quota?.take(key, this.now());
+      return stored;
     } catch (e) {
       if ((e as { kind?: string }).kind === "conflict") return false;
       throw e;

@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { type TestContext, test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
 import { TestClient } from "../daide/testing.ts";
+import type { StoreKind } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { type ServedJudge, serveJudge, waitFor } from "./testing.ts";
 
@@ -54,8 +55,11 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-async function setUp(t: TestContext): Promise<(ServedJudge & { gm: string }) | null> {
-  const s = await serveJudge(t, "sqlite", null, { daidePorts: portRange() });
+async function setUp(
+  t: TestContext,
+  kind: StoreKind = "sqlite",
+): Promise<(ServedJudge & { gm: string }) | null> {
+  const s = await serveJudge(t, kind, null, { daidePorts: portRange() });
   if (!s) return null;
   const gm = await s.api.ok<{ token: string }>("POST", "/api/users", {
     name: "gamemaster",
@@ -64,193 +68,194 @@ async function setUp(t: TestContext): Promise<(ServedJudge & { gm: string }) | n
   return { ...s, gm: gm.token };
 }
 
-test("a judge game with DAIDE seats and web seats: one adjudicated phase both ways, IAM, the end frees the port", async (t) => {
-  const s = await setUp(t);
-  if (!s) return;
-  const { api } = s;
-  const created = await api.call<View>(
-    "POST",
-    "/api/games",
-    {
-      name: "Bots and people",
-      daide: ["england", "france"],
-      options: { resolveEarly: true },
-    },
-    s.gm,
-  );
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const game = created.body;
-  const port = game.daide?.port;
-  assert.ok(typeof port === "number", "the game's answer names its DAIDE port");
-  assert.deepEqual(
-    game.seatList.filter((x) => x.daide).map((x) => [x.name, x.daide!.client]),
-    [
-      ["England", null],
-      ["France", null],
-    ],
-  );
-  // The same answer to anybody reading the game.
-  assert.equal((await api.ok<View>("GET", `/api/games/${game.id}`)).daide?.port, port);
+for (const kind of ["sqlite", "postgres"] as const)
+  test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
+    const s = await setUp(t, kind);
+    if (!s) return;
+    const { api } = s;
+    const created = await api.call<View>(
+      "POST",
+      "/api/games",
+      {
+        name: "Bots and people",
+        daide: ["england", "france"],
+        options: { resolveEarly: true },
+      },
+      s.gm,
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const game = created.body;
+    const port = game.daide?.port;
+    assert.ok(typeof port === "number", "the game's answer names its DAIDE port");
+    assert.deepEqual(
+      game.seatList.filter((x) => x.daide).map((x) => [x.name, x.daide!.client]),
+      [
+        ["England", null],
+        ["France", null],
+      ],
+    );
+    // The same answer to anybody reading the game.
+    assert.equal((await api.ok<View>("GET", `/api/games/${game.id}`)).daide?.port, port);
 
-  // Five web players; a seat kept for DAIDE is not a web player's.
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const tok: Record<string, string> = {};
-  for (const p of ["austria", "germany", "italy", "russia", "turkey"]) {
-    const u = await api.ok<{ token: string }>("POST", "/api/users", {
-      name: `${p}-player`,
+    // Five web players; a seat kept for DAIDE is not a web player's.
+    const code = game.invites!.find((i) => i.role === "player")!.code;
+    const tok: Record<string, string> = {};
+    for (const p of ["austria", "germany", "italy", "russia", "turkey"]) {
+      const u = await api.ok<{ token: string }>("POST", "/api/users", {
+        name: `${p}-player`,
+        password: "correct horse battery",
+      });
+      tok[p] = u.token;
+      await api.ok("POST", `/api/invites/${code}`, { power: p }, u.token);
+    }
+    const eve = await api.ok<{ token: string }>("POST", "/api/users", {
+      name: "eve",
       password: "correct horse battery",
     });
-    tok[p] = u.token;
-    await api.ok("POST", `/api/invites/${code}`, { power: p }, u.token);
-  }
-  const eve = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: "eve",
-    password: "correct horse battery",
-  });
-  const refusedSeat = await api.call<{ error: string }>(
-    "POST",
-    `/api/invites/${code}`,
-    { power: "england" },
-    eve.token,
-  );
-  assert.equal(refusedSeat.status, 409);
-  assert.match(refusedSeat.body.error, /kept for a DAIDE client/);
+    const refusedSeat = await api.call<{ error: string }>(
+      "POST",
+      `/api/invites/${code}`,
+      { power: "england" },
+      eve.token,
+    );
+    assert.equal(refusedSeat.status, 409);
+    assert.match(refusedSeat.body.error, /kept for a DAIDE client/);
 
-  // Two DAIDE clients and an observer. England accepts the map before the game starts (its
-  // HLO comes with the start); France's NME takes the last seat and starts the game.
-  const watcher = await client(t, port);
-  watcher.send("OBS");
-  assert.equal(await watcher.text("YES"), "YES (OBS)");
-  const eng = await client(t, port);
-  eng.send("NME ('EngBot') ('1.0')");
-  assert.equal(await eng.text("YES"), "YES (NME ('EngBot') ('1.0'))");
-  assert.equal(await eng.text("MAP"), "MAP ('standard')");
-  eng.send("YES (MAP ('standard'))");
-  assert.equal((await api.ok<View>("GET", `/api/games/${game.id}`)).status, "forming");
-  const fra = await client(t, port);
-  fra.send("NME ('FraBot') ('2.0')");
-  assert.equal(await fra.text("YES"), "YES (NME ('FraBot') ('2.0'))");
-  fra.send("YES (MAP ('standard'))");
-  const engHlo = await eng.text("HLO");
-  const passcode = Number(/^HLO \(ENG\) \((\d+)\) \(\(LVL 0\)/.exec(engHlo)?.[1]);
-  assert.ok(passcode > 0, engHlo);
-  assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 0\)/);
-  assert.match(await eng.text("NOW"), /^NOW \(SPR 1901\) /);
-  assert.match(await watcher.text("NOW"), /^NOW \(SPR 1901\) /);
-  const started = await api.ok<View>("GET", `/api/games/${game.id}`);
-  assert.equal(started.status, "active");
-  assert.deepEqual(
-    started.seatList.filter((x) => x.daide).map((x) => x.daide!.client),
-    ["EngBot", "FraBot"],
-  );
+    // Two DAIDE clients and an observer. England accepts the map before the game starts (its
+    // HLO comes with the start); France's NME takes the last seat and starts the game.
+    const watcher = await client(t, port);
+    watcher.send("OBS");
+    assert.equal(await watcher.text("YES"), "YES (OBS)");
+    const eng = await client(t, port);
+    eng.send("NME ('EngBot') ('1.0')");
+    assert.equal(await eng.text("YES"), "YES (NME ('EngBot') ('1.0'))");
+    assert.equal(await eng.text("MAP"), "MAP ('standard')");
+    eng.send("YES (MAP ('standard'))");
+    assert.equal((await api.ok<View>("GET", `/api/games/${game.id}`)).status, "forming");
+    const fra = await client(t, port);
+    fra.send("NME ('FraBot') ('2.0')");
+    assert.equal(await fra.text("YES"), "YES (NME ('FraBot') ('2.0'))");
+    fra.send("YES (MAP ('standard'))");
+    const engHlo = await eng.text("HLO");
+    const passcode = Number(/^HLO \(ENG\) \((\d+)\) \(\(LVL 0\)/.exec(engHlo)?.[1]);
+    assert.ok(passcode > 0, engHlo);
+    assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 0\)/);
+    assert.match(await eng.text("NOW"), /^NOW \(SPR 1901\) /);
+    assert.match(await watcher.text("NOW"), /^NOW \(SPR 1901\) /);
+    const started = await api.ok<View>("GET", `/api/games/${game.id}`);
+    assert.equal(started.status, "active");
+    assert.deepEqual(
+      started.seatList.filter((x) => x.daide).map((x) => x.daide!.client),
+      ["EngBot", "FraBot"],
+    );
 
-  // The web players order (Germany moves, the others hold), all final.
-  await api.ok(
-    "POST",
-    `/api/games/${game.id}/orders`,
-    { orders: ["F Kiel - Denmark", "A Berlin H", "A Munich H"], final: true },
-    tok.germany,
-  );
-  for (const p of ["austria", "italy", "russia", "turkey"])
+    // The web players order (Germany moves, the others hold), all final.
     await api.ok(
       "POST",
       `/api/games/${game.id}/orders`,
-      { orders: started.position.units[p]!.map((u) => `${u} H`), final: true },
-      tok[p],
+      { orders: ["F Kiel - Denmark", "A Berlin H", "A Munich H"], final: true },
+      tok.germany,
     );
-  // Before the adjudication a DAIDE client is told nobody's orders: there is no ORD to give.
-  eng.send("ORD");
-  assert.equal(await eng.text("REJ"), "REJ (ORD)");
+    for (const p of ["austria", "italy", "russia", "turkey"])
+      await api.ok(
+        "POST",
+        `/api/games/${game.id}/orders`,
+        { orders: started.position.units[p]!.map((u) => `${u} H`), final: true },
+        tok[p],
+      );
+    // Before the adjudication a DAIDE client is told nobody's orders: there is no ORD to give.
+    eng.send("ORD");
+    assert.equal(await eng.text("REJ"), "REJ (ORD)");
 
-  // England by DAIDE: an illegal order gets its note and is not stored; the legal ones MBV.
-  eng.send("SUB ((ENG FLT LON) MTO YOR) ((ENG FLT EDI) MTO NWG) ((ENG AMY LVP) MTO YOR)");
-  assert.equal(await eng.text("THX"), "THX ((ENG FLT LON) MTO YOR) (MBV)");
-  assert.equal(await eng.text("THX"), "THX ((ENG FLT EDI) MTO NWG) (MBV)");
-  assert.equal(await eng.text("THX"), "THX ((ENG AMY LVP) MTO YOR) (MBV)");
-  assert.match(await eng.text("MIS"), /^MIS/);
-  eng.send("SUB ((ENG FLT LON) MTO NTH)");
-  assert.equal(await eng.text("THX"), "THX ((ENG FLT LON) MTO NTH) (MBV)");
-  assert.equal(await eng.text("MIS"), "MIS");
-  eng.send("SUB ((FRA AMY PAR) MTO BUR)");
-  assert.equal(await eng.text("THX"), "THX ((FRA AMY PAR) MTO BUR) (NYU)");
-  // France holds by DAIDE and says it is done (GOF): every power is final, the phase resolves.
-  fra.send("SUB ((FRA FLT BRE) HLD) ((FRA AMY PAR) HLD)");
-  assert.equal(await fra.text("THX"), "THX ((FRA FLT BRE) HLD) (MBV)");
-  fra.send("GOF");
-  assert.equal(await fra.text("YES"), "YES (GOF)");
+    // England by DAIDE: an illegal order gets its note and is not stored; the legal ones MBV.
+    eng.send("SUB ((ENG FLT LON) MTO YOR) ((ENG FLT EDI) MTO NWG) ((ENG AMY LVP) MTO YOR)");
+    assert.equal(await eng.text("THX"), "THX ((ENG FLT LON) MTO YOR) (MBV)");
+    assert.equal(await eng.text("THX"), "THX ((ENG FLT EDI) MTO NWG) (MBV)");
+    assert.equal(await eng.text("THX"), "THX ((ENG AMY LVP) MTO YOR) (MBV)");
+    assert.match(await eng.text("MIS"), /^MIS/);
+    eng.send("SUB ((ENG FLT LON) MTO NTH)");
+    assert.equal(await eng.text("THX"), "THX ((ENG FLT LON) MTO NTH) (MBV)");
+    assert.equal(await eng.text("MIS"), "MIS");
+    eng.send("SUB ((FRA AMY PAR) MTO BUR)");
+    assert.equal(await eng.text("THX"), "THX ((FRA AMY PAR) MTO BUR) (NYU)");
+    // France holds by DAIDE and says it is done (GOF): every power is final, the phase resolves.
+    fra.send("SUB ((FRA FLT BRE) HLD) ((FRA AMY PAR) HLD)");
+    assert.equal(await fra.text("THX"), "THX ((FRA FLT BRE) HLD) (MBV)");
+    fra.send("GOF");
+    assert.equal(await fra.text("YES"), "YES (GOF)");
 
-  // The results reach every client as ORD: the web player's order and the client's own.
-  assert.equal(
-    await eng.text("ORD (SPR 1901) ((GER"),
-    "ORD (SPR 1901) ((GER FLT KIE) MTO DEN) (SUC)",
-  );
-  assert.equal(
-    await fra.text("ORD (SPR 1901) ((ENG FLT LON)"),
-    "ORD (SPR 1901) ((ENG FLT LON) MTO NTH) (SUC)",
-  );
-  assert.equal(
-    await watcher.text("ORD (SPR 1901) ((ENG AMY"),
-    "ORD (SPR 1901) ((ENG AMY LVP) MTO YOR) (SUC)",
-  );
-  assert.match(await eng.text("NOW"), /^NOW \(FAL 1901\) /);
-  // ... and the judge's own results have them: stored, adjudicated, on the page.
-  const phases = await api.ok<{ phase: string; orders: Record<string, string[]> }[]>(
-    "GET",
-    `/api/games/${game.id}/phases`,
-  );
-  assert.equal(phases[0]!.phase, "S1901M");
-  assert.equal(phases[0]!.orders.england!.length, 3);
-  assert.equal(phases[0]!.orders.france!.length, 2);
-  const fall = await api.ok<View>("GET", `/api/games/${game.id}`);
-  assert.equal(fall.phase, "F1901M");
-  assert.deepEqual([...fall.position.units.england!].sort(), ["A yor", "F nth", "F nwg"]);
-  assert.ok(fall.position.units.germany!.includes("F den"));
+    // The results reach every client as ORD: the web player's order and the client's own.
+    assert.equal(
+      await eng.text("ORD (SPR 1901) ((GER"),
+      "ORD (SPR 1901) ((GER FLT KIE) MTO DEN) (SUC)",
+    );
+    assert.equal(
+      await fra.text("ORD (SPR 1901) ((ENG FLT LON)"),
+      "ORD (SPR 1901) ((ENG FLT LON) MTO NTH) (SUC)",
+    );
+    assert.equal(
+      await watcher.text("ORD (SPR 1901) ((ENG AMY"),
+      "ORD (SPR 1901) ((ENG AMY LVP) MTO YOR) (SUC)",
+    );
+    assert.match(await eng.text("NOW"), /^NOW \(FAL 1901\) /);
+    // ... and the judge's own results have them: stored, adjudicated, on the page.
+    const phases = await api.ok<{ phase: string; orders: Record<string, string[]> }[]>(
+      "GET",
+      `/api/games/${game.id}/phases`,
+    );
+    assert.equal(phases[0]!.phase, "S1901M");
+    assert.equal(phases[0]!.orders.england!.length, 3);
+    assert.equal(phases[0]!.orders.france!.length, 2);
+    const fall = await api.ok<View>("GET", `/api/games/${game.id}`);
+    assert.equal(fall.phase, "F1901M");
+    assert.deepEqual([...fall.position.units.england!].sort(), ["A yor", "F nth", "F nwg"]);
+    assert.ok(fall.position.units.germany!.includes("F den"));
 
-  // England's connection drops: the others are told; IAM with a wrong passcode is refused,
-  // with the HLO's passcode it is England again.
-  eng.close();
-  assert.equal(await fra.text("CCD"), "CCD (ENG)");
-  const back = await client(t, port);
-  back.send(`IAM (ENG) (${passcode === 1 ? 2 : passcode - 1})`);
-  assert.match(await back.text("REJ"), /^REJ \(IAM/);
-  back.send(`IAM (ENG) (${passcode})`);
-  assert.equal(await back.text("YES"), `YES (IAM (ENG) (${passcode}))`);
-  assert.equal(await fra.text("NOT"), "NOT (CCD (ENG))");
-  back.send("HLO");
-  assert.equal(await back.text("HLO"), engHlo);
-  back.send("SUB ((ENG FLT NTH) MTO NWY)");
-  assert.equal(await back.text("THX"), "THX ((ENG FLT NTH) MTO NWY) (MBV)");
-  back.send("ORD");
-  assert.match(await back.text("ORD (SPR 1901)"), /^ORD \(SPR 1901\)/);
+    // England's connection drops: the others are told; IAM with a wrong passcode is refused,
+    // with the HLO's passcode it is England again.
+    eng.close();
+    assert.equal(await fra.text("CCD"), "CCD (ENG)");
+    const back = await client(t, port);
+    back.send(`IAM (ENG) (${passcode === 1 ? 2 : passcode - 1})`);
+    assert.match(await back.text("REJ"), /^REJ \(IAM/);
+    back.send(`IAM (ENG) (${passcode})`);
+    assert.equal(await back.text("YES"), `YES (IAM (ENG) (${passcode}))`);
+    assert.equal(await fra.text("NOT"), "NOT (CCD (ENG))");
+    back.send("HLO");
+    assert.equal(await back.text("HLO"), engHlo);
+    back.send("SUB ((ENG FLT NTH) MTO NWY)");
+    assert.equal(await back.text("THX"), "THX ((ENG FLT NTH) MTO NWY) (MBV)");
+    back.send("ORD");
+    assert.match(await back.text("ORD (SPR 1901)"), /^ORD \(SPR 1901\)/);
 
-  // DRW is England's vote for a draw of every survivor: a proposal of the judge's.
-  back.send("DRW");
-  assert.equal(await back.text("YES"), "YES (DRW)");
-  const proposals = await api.ok<{ kind: string; powers: string[] }[]>(
-    "GET",
-    `/api/games/${game.id}/votes`,
-    undefined,
-    tok.germany,
-  );
-  assert.equal(proposals.length, 1);
-  assert.equal(proposals[0]!.kind, "draw");
-  assert.equal(proposals[0]!.powers.length, 7);
+    // DRW is England's vote for a draw of every survivor: a proposal of the judge's.
+    back.send("DRW");
+    assert.equal(await back.text("YES"), "YES (DRW)");
+    const proposals = await api.ok<{ kind: string; powers: string[] }[]>(
+      "GET",
+      `/api/games/${game.id}/votes`,
+      undefined,
+      tok.germany,
+    );
+    assert.equal(proposals.length, 1);
+    assert.equal(proposals[0]!.kind, "draw");
+    assert.equal(proposals[0]!.powers.length, 7);
 
-  // The GM ends the game: every client is told (DRW, SMR, OFF) and the port is free.
-  await api.ok("POST", `/api/games/${game.id}/gm/end`, { result: "draw" }, s.gm);
-  assert.equal(await fra.text("DRW"), "DRW");
-  assert.match(await fra.text("SMR"), /^SMR \(FAL 1901\) \(AUS \('player'\)/);
-  assert.equal(await fra.text("OFF"), "OFF");
-  await fra.closedByServer();
-  const over = await waitFor("the port freed", async () => {
-    const g = await api.ok<View>("GET", `/api/games/${game.id}`);
-    return g.daide?.port === null && (await refused(port)) ? g : undefined;
+    // The GM ends the game: every client is told (DRW, SMR, OFF) and the port is free.
+    await api.ok("POST", `/api/games/${game.id}/gm/end`, { result: "draw" }, s.gm);
+    assert.equal(await fra.text("DRW"), "DRW");
+    assert.match(await fra.text("SMR"), /^SMR \(FAL 1901\) \(AUS \('player'\)/);
+    assert.equal(await fra.text("OFF"), "OFF");
+    await fra.closedByServer();
+    const over = await waitFor("the port freed", async () => {
+      const g = await api.ok<View>("GET", `/api/games/${game.id}`);
+      return g.daide?.port === null && (await refused(port)) ? g : undefined;
+    });
+    assert.equal(over.status, "finished");
+    // The next game with DAIDE seats takes the port again (the lowest free of the range).
+    const next = await api.ok<View>("POST", "/api/games", { name: "Next", daide: ["0"] }, s.gm);
+    assert.equal(next.daide?.port, port);
   });
-  assert.equal(over.status, "finished");
-  // The next game with DAIDE seats takes the port again (the lowest free of the range).
-  const next = await api.ok<View>("POST", "/api/games", { name: "Next", daide: ["0"] }, s.gm);
-  assert.equal(next.daide?.port, port);
-});
 
 test("DAIDE seats are refused where they cannot be: no ports, a seat twice, a bad power", async (t) => {
   const plain = await serveJudge(t);
