@@ -40,6 +40,7 @@ import {
   misMessage,
   mustOrder,
   nowMessage,
+  openTurn,
   ordMessages,
   powersOf,
   scoMessage,
@@ -318,13 +319,8 @@ export class DaideHost implements Table {
   sub(conn: Conn, turn: Item | null, orders: readonly Item[]): SubAnswer {
     const s = this.#sideOf(conn);
     if (!s || this.#processing || !this.#tables) return { rej: true };
-    if (
-      turn !== null &&
-      itemsText([turn], this.map.names) !==
-        itemsText([turnItem(this.#position.phase)], this.map.names)
-    )
-      return { rej: true };
     const t = this.#turn();
+    if (!openTurn(t, turn)) return { rej: true };
     const r = submit(t, s.side, s.orders, orders);
     const answer = { ...r, mis: misMessage(t, s.side, s.orders) };
     if (r.stoppedAt === null) setImmediate(() => this.#checkReady());
@@ -461,15 +457,15 @@ export class DaideHost implements Table {
     setImmediate(() => this.#endPhase(index));
   }
 
-  #survivors(): SideState[] {
+  /** Whether a side still has a unit or a centre. */
+  #alive(s: SideState): boolean {
     const pos = this.#position;
-    return this.#sides.filter(
-      (s) =>
-        s.side.seat !== null &&
-        this.#powersOf(s).some(
-          (p) => pos.units.some((u) => u.power === p) || [...pos.centers.values()].includes(p),
-        ),
-    );
+    const owners = new Set(pos.centers.values());
+    return this.#powersOf(s).some((p) => owners.has(p) || pos.units.some((u) => u.power === p));
+  }
+
+  #survivors(): SideState[] {
+    return this.#sides.filter((s) => s.side.seat !== null && this.#alive(s));
   }
 
   #checkDraw() {
@@ -524,15 +520,9 @@ export class DaideHost implements Table {
     // Eliminations.
     const after = this.#position;
     for (const s of this.#sides) {
-      if (s.eliminated !== null) continue;
-      const powers = this.#powersOf(s);
-      const alive =
-        powers.some((p) => after.units.some((u) => u.power === p)) ||
-        powers.some((p) => [...after.centers.values()].includes(p));
-      if (!alive) {
-        s.eliminated = pos.phase.year;
-        this.#net.broadcast(["OUT", [s.side.token]]);
-      }
+      if (s.eliminated !== null || this.#alive(s)) continue;
+      s.eliminated = pos.phase.year;
+      this.#net.broadcast(["OUT", [s.side.token]]);
     }
     this.#processing = false;
     const winner = st.result.winner ?? null;

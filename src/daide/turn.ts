@@ -57,6 +57,14 @@ export function mustOrder(t: Turn, side: Side): boolean {
   return powersOf(t.map, t.variant, t.seats, side).some((p) => must.has(p));
 }
 
+/** Whether a SUB's turn, if it names one, is the open phase's. */
+export function openTurn(t: Turn, turn: Item | null): boolean {
+  const names = t.map.names;
+  return (
+    turn === null || itemsText([turn], names) === itemsText([turnItem(t.position.phase)], names)
+  );
+}
+
 /** What a side has ordered so far in an adjustment phase (for NMB, NMR, BPR). */
 export function soFar(orders: ReadonlyMap<string, UnitOrder>): AdjustmentSoFar {
   const builds = new Map<PowerId, number>();

@@ -290,6 +290,16 @@ export class DaideSeats extends Room {
     return this.rooms.votes.seatDraw(gameId, seat, daideSender(seat), on);
   }
 
+  /** The game's lock version (phase_state.version): every change to the game moves it on. */
+  async version(gameId: string): Promise<number | null> {
+    const r = await this.db
+      .selectFrom("phase_state")
+      .select("version")
+      .where("game_id", "=", gameId)
+      .executeTakeFirst();
+    return r ? Number(r.version) : null;
+  }
+
   /** The game as the DAIDE server reads it (a Diplomacy game: the engine's position). */
   game(gameId: string): Promise<GameData> {
     return loadGame(this.db, gameId);

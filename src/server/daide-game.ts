@@ -23,6 +23,7 @@ import {
   misMessage,
   mustOrder,
   nowMessage,
+  openTurn,
   ordMessages,
   powersOf,
   scoMessage,
@@ -114,8 +115,19 @@ export class DaideGame implements Table {
    * phase adjudicated (its ORDs, then SCO and NOW of the phase opened), the end (SLO or DRW,
    * SMR, OFF; then the listener closes).
    */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    // One at a time (the tick and a client's SUB may both ask): each compares with the last.
+    this.#refreshing = this.#refreshing.catch(() => {}).then(() => this.#refresh());
+    return this.#refreshing;
+  }
+
+  #refreshing: Promise<void> = Promise.resolve();
+
+  async #refresh(): Promise<void> {
     if (this.#ended) return;
+    // Every change to a game moves its lock's version on: an unchanged game is not read.
+    const version = await this.#judge.daide.version(this.gameId);
+    if (version !== null && version === Number(this.#g.state.version)) return;
     const before = this.#g;
     const g = await this.#judge.daide.game(this.gameId);
     this.#g = g;
@@ -355,12 +367,7 @@ export class DaideGame implements Table {
     await this.refresh();
     const t = this.#turn();
     const s = this.#side(conn);
-    if (!t || !s || this.over()) return { rej: true };
-    if (
-      turn !== null &&
-      itemsText([turn], this.map.names) !== itemsText([turnItem(t.position.phase)], this.map.names)
-    )
-      return { rej: true };
+    if (!t || !s || this.over() || !openTurn(t, turn)) return { rej: true };
     const side = this.map.sides[conn.side!]!;
     const r = submit(t, side, s.orders, orders);
     if (!(await this.#store(conn, s, t))) return { rej: true };
