@@ -220,6 +220,22 @@ export class DaideSeats extends Room {
     });
   }
 
+  /**
+   * A client that took a seat left before the game started (it was never given the
+   * passcode): the seat waits for a client again, with a new passcode.
+   */
+  async unclaim(gameId: string, seat: number): Promise<void> {
+    await this.mutate(gameId, async (trx, g) => {
+      if (g.game.status !== "forming") return;
+      await trx
+        .updateTable("daide_seats")
+        .set({ client: null, version: null, passcode: randomInt(1, 8192), since: null })
+        .where("game_id", "=", gameId)
+        .where("seat", "=", seat)
+        .execute();
+    });
+  }
+
   /** IAM: whether the passcode is the one of the seat's HLO (a client has taken the seat). */
   async rejoin(gameId: string, seat: number, passcode: number): Promise<boolean> {
     const row = await this.db

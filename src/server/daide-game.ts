@@ -240,6 +240,15 @@ export class DaideGame implements Table {
   left(conn: Conn) {
     if (conn.role !== "player" || conn.side === null) return;
     const s = this.map.sides[conn.side]!;
+    if (!this.started()) {
+      // Before the start the seat waits for a client again: nobody was given its passcode.
+      this.#log(`${s.name}: client left before the start; the seat is free`);
+      void this.#judge.daide
+        .unclaim(this.gameId, s.seat!)
+        .then(() => this.#readSeats())
+        .catch((e: unknown) => this.#log(`freeing ${s.name}: ${(e as Error).message}`));
+      return;
+    }
     this.#log(`${s.name}: connection lost; the seat waits for IAM`);
     if (this.started() && !this.over()) this.#net.broadcast(["CCD", [s.token]]);
   }

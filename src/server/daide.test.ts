@@ -291,3 +291,32 @@ test("DAIDE seats are refused where they cannot be: no ports, a seat twice, a ba
   assert.equal(narnia.status, 400);
   assert.match(narnia.body.error, /nobody plays "narnia"/);
 });
+
+test("a DAIDE client that leaves before the start frees its seat for the next one", async (t) => {
+  const s = await setUp(t);
+  if (!s) return;
+  const game = await s.api.ok<View>(
+    "POST",
+    "/api/games",
+    { name: "Wait", daide: ["russia"] },
+    s.gm,
+  );
+  const port = game.daide!.port!;
+  const clientOf = async () =>
+    (await s.api.ok<View>("GET", `/api/games/${game.id}`)).seatList.find((x) => x.daide)!.daide!
+      .client;
+  const first = await client(t, port);
+  first.send("NME ('First') ('1')");
+  assert.equal(await first.text("YES"), "YES (NME ('First') ('1'))");
+  assert.equal(await clientOf(), "First");
+  // Every kept seat is taken: another NME is refused.
+  const extra = await client(t, port);
+  extra.send("NME ('Extra') ('1')");
+  assert.equal(await extra.text("REJ"), "REJ (NME ('Extra') ('1'))");
+  first.close();
+  await waitFor("the seat freed", async () => (await clientOf()) === null, 30_000);
+  const second = await client(t, port);
+  second.send("NME ('Second') ('1')");
+  assert.equal(await second.text("YES"), "YES (NME ('Second') ('1'))");
+  assert.equal(await clientOf(), "Second");
+});
