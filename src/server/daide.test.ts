@@ -55,6 +55,11 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
+/** Waits until the game's port takes connections (the server listens at its next tick). */
+async function listening(port: number): Promise<void> {
+  await waitFor(`port ${port} listening`, async () => !(await refused(port)), 30_000);
+}
+
 async function setUp(
   t: TestContext,
   kind: StoreKind = "sqlite",
@@ -123,7 +128,8 @@ for (const kind of ["sqlite", "postgres"] as const)
 
     // Two DAIDE clients and an observer. England accepts the map before the game starts (its
     // HLO comes with the start); France's NME takes the last seat and starts the game.
-    const watcher = await client(t, port);
+    await listening(port);
+  const watcher = await client(t, port);
     watcher.send("OBS");
     assert.equal(await watcher.text("YES"), "YES (OBS)");
     const eng = await client(t, port);
@@ -302,6 +308,7 @@ test("a DAIDE client that leaves before the start frees its seat for the next on
     s.gm,
   );
   const port = game.daide!.port!;
+  await listening(port);
   const clientOf = async () =>
     (await s.api.ok<View>("GET", `/api/games/${game.id}`)).seatList.find((x) => x.daide)!.daide!
       .client;
