@@ -132,8 +132,16 @@ export class DaideGame implements Table {
     const g = await this.#judge.daide.game(this.gameId);
     this.#g = g;
     const started = before.game.status === "forming" && g.game.status !== "forming";
-    const phasesBefore = before.record.phases.length;
     const phasesNow = g.record.phases.length;
+    // A phase the GM corrected (played again: gm-tools.ts) is told again from where it
+    // changed, its ORDs and the position after it (DAIDE has no message for a correction).
+    let phasesBefore = before.record.phases.length;
+    for (let i = Math.max(0, phasesBefore - 2); i < Math.min(phasesBefore, phasesNow); i++)
+      if (JSON.stringify(before.record.phases[i]) !== JSON.stringify(g.record.phases[i])) {
+        for (let j = i; j < phasesBefore; j++) this.#ords.delete(j);
+        phasesBefore = i;
+        break;
+      }
     if (started || phasesNow !== phasesBefore || before.state.phase_idx !== g.state.phase_idx)
       this.#setTables();
     if (started) {

@@ -129,7 +129,7 @@ for (const kind of ["sqlite", "postgres"] as const)
     // Two DAIDE clients and an observer. England accepts the map before the game starts (its
     // HLO comes with the start); France's NME takes the last seat and starts the game.
     await listening(port);
-  const watcher = await client(t, port);
+    const watcher = await client(t, port);
     watcher.send("OBS");
     assert.equal(await watcher.text("YES"), "YES (OBS)");
     const eng = await client(t, port);
@@ -216,6 +216,18 @@ for (const kind of ["sqlite", "postgres"] as const)
     assert.equal(fall.phase, "F1901M");
     assert.deepEqual([...fall.position.units.england!].sort(), ["A yor", "F nth", "F nwg"]);
     assert.ok(fall.position.units.germany!.includes("F den"));
+    // The GM corrects the phase (Germany's orders): the clients are told it again.
+    await api.ok(
+      "POST",
+      `/api/games/${game.id}/gm/correct`,
+      { orders: { germany: ["F kie-hol", "A ber H", "A mun H"] }, reason: "sent in time" },
+      s.gm,
+    );
+    assert.equal(
+      await fra.text("ORD (SPR 1901) ((GER FLT KIE) MTO HOL)"),
+      "ORD (SPR 1901) ((GER FLT KIE) MTO HOL) (SUC)",
+    );
+    assert.match(await fra.text("NOW (FAL 1901)"), /\(GER FLT HOL\)/);
 
     // England's connection drops: the others are told; IAM with a wrong passcode is refused,
     // with the HLO's passcode it is England again.
