@@ -12,9 +12,11 @@ import { connect } from "node:net";
 import { type TestContext, test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
 import { TestClient } from "../daide/testing.ts";
-import type { StoreKind } from "../store/testing.ts";
+import { Judge } from "../judge/judge.ts";
+import { type StoreKind, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { type ServedJudge, serveJudge, waitFor } from "./testing.ts";
+import { startServer } from "./server.ts";
+import { Api, type ServedJudge, serveJudge, waitFor } from "./testing.ts";
 
 interface View {
   id: string;
@@ -338,4 +340,59 @@ test("a DAIDE client that leaves before the start frees its seat for the next on
   second.send("NME ('Second') ('1')");
   assert.equal(await second.text("YES"), "YES (NME ('Second') ('1'))");
   assert.equal(await clientOf(), "Second");
+});
+
+test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  assert.ok(ts, "sqlite store");
+  const daidePorts = portRange();
+  const serve = async () => {
+    const judge = new Judge({ store: ts.store, daidePorts });
+    const server = await startServer({
+      judge,
+      port: 0,
+      host: "127.0.0.1",
+      tickMs: 20,
+      pollMs: 20,
+      daide: {},
+    });
+    let closed = false;
+    const close = async () => {
+      if (!closed) await server.close();
+      closed = true;
+    };
+    t.after(close);
+    return { api: new Api(`http://127.0.0.1:${server.port}`), close };
+  };
+  const first = await serve();
+  const gm = await first.api.ok<{ token: string }>("POST", "/api/users", {
+    name: "gamemaster",
+    password: "gm secret words",
+  });
+  const game = await first.api.ok<View>(
+    "POST",
+    "/api/games",
+    { name: "Restart", daide: ["england"] },
+    gm.token,
+  );
+  const port = game.daide!.port!;
+  await listening(port);
+  const eng = await client(t, port);
+  eng.send("NME ('EngBot') ('1.0')");
+  assert.equal(await eng.text("YES"), "YES (NME ('EngBot') ('1.0'))");
+  eng.send("YES (MAP ('standard'))");
+  await first.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, gm.token);
+  const hlo = await eng.text("HLO");
+  const passcode = Number(/^HLO \(ENG\) \((\d+)\)/.exec(hlo)?.[1]);
+  assert.ok(passcode > 0, hlo);
+  await first.close();
+  await eng.closedByServer();
+  // Another server on the same database: the game's port listens again, the seat is kept.
+  await serve();
+  await listening(port);
+  const back = await client(t, port);
+  back.send(`IAM (ENG) (${passcode})`);
+  assert.equal(await back.text("YES"), `YES (IAM (ENG) (${passcode}))`);
+  back.send("SUB ((ENG FLT LON) MTO NTH)");
+  assert.equal(await back.text("THX"), "THX ((ENG FLT LON) MTO NTH) (MBV)");
 });
