@@ -1,13 +1,3 @@
-import { randomInt } from "node:crypto";
-import type { Selectable } from "kysely";
-import type { PowerId } from "../engine/types.ts";
-import type { DaideSeatsTable } from "../store/schema.ts";
-import { conflict, invalid } from "./errors.ts";
-import { type GameData, loadGame } from "./game-data.ts";
-import { readSubmission } from "./orders.ts";
-import type { Tx } from "./room.ts";
-import { Room } from "./room.ts";
-
 /*
  * Seats kept for DAIDE clients in the judge's games (issue 31; `entente serve --daide-ports`):
  * a game created with DAIDE seats gets a port from the server's range while it is forming or
@@ -22,6 +12,15 @@ import { Room } from "./room.ts";
  * deadlines, early resolution, NMRs, the adjudication and the record treat them as any
  * player's. A client's DRW is its seat's vote for a draw of every survivor (votes.ts).
  */
+import { randomInt } from "node:crypto";
+import type { Selectable } from "kysely";
+import type { PowerId } from "../engine/types.ts";
+import type { DaideSeatsTable } from "../store/schema.ts";
+import { conflict, invalid } from "./errors.ts";
+import { type GameData, loadGame } from "./game-data.ts";
+import { readSubmission } from "./orders.ts";
+import type { Tx } from "./room.ts";
+import { Room } from "./room.ts";
 
 /** The sender of a DAIDE client's order set, in `submissions.user_id` (never a user's id). */
 export const daideSender = (seat: number) => `daide:${seat}`;

@@ -252,6 +252,8 @@ export class Games extends Room {
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     const bots = new Map((await botSeatsOf(this.db, g.game.id)).map((r) => [r.seat, r]));
+    // Seats kept for DAIDE clients are no player's to take (daide.ts).
+    const daide = await this.rooms.daide.kept(this.db, g.game.id);
     // Public (the invitation page, logged out): the game's name, its variant by name, the
     // phase and deadline; nothing of its players, orders or codes.
     const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
@@ -276,7 +278,12 @@ export class Games extends Room {
           powers: [...s.powers],
           ...(bots.has(i) ? { bot: bots.get(i)!.bot } : {}),
         }))
-        .filter((s) => !taken.has(s.index) && (inv.seat === null || inv.seat === s.index)),
+        .filter(
+          (s) =>
+            !taken.has(s.index) &&
+            !daide.has(s.index) &&
+            (inv.seat === null || inv.seat === s.index),
+        ),
     };
   }
 

@@ -106,6 +106,12 @@ for (const kind of ["sqlite", "postgres"] as const)
 
     // Five web players; a seat kept for DAIDE is not a web player's.
     const code = game.invites!.find((i) => i.role === "player")!.code;
+    // The invitation page offers the seats a player may take: not the kept ones.
+    const offered = await api.ok<{ freeSeats: { name: string }[] }>("GET", `/api/invites/${code}`);
+    assert.deepEqual(
+      offered.freeSeats.map((x) => x.name),
+      ["Austria", "Germany", "Italy", "Russia", "Turkey"],
+    );
     const tok: Record<string, string> = {};
     for (const p of ["austria", "germany", "italy", "russia", "turkey"]) {
       const u = await api.ok<{ token: string }>("POST", "/api/users", {
