@@ -376,6 +376,8 @@ export class Votes extends Room {
     const seated = new Set(
       g.members.flatMap((m) => (m.role === "player" && m.seat !== null ? [m.seat] : [])),
     );
+    // A seat a DAIDE client has taken votes as a player's (daide.ts: its DRW).
+    for (const d of await this.rooms.daide.taken(trx, g.game.id)) seated.add(d);
     let ended = false;
     let options = g.options;
     for (const p of due) {

@@ -266,11 +266,39 @@ for (const kind of ["sqlite", "postgres"] as const)
     assert.equal(proposals.length, 1);
     assert.equal(proposals[0]!.kind, "draw");
     assert.equal(proposals[0]!.powers.length, 7);
-
-    // The GM ends the game: every client is told (DRW, SMR, OFF) and the port is free.
-    await api.ok("POST", `/api/games/${game.id}/gm/end`, { result: "draw" }, s.gm);
+    const pid = (proposals[0] as unknown as { id: number }).id;
+    // The web players vote yes; France's DAIDE client has not: an uncast vote is a no, so the
+    // draw fails with this phase ...
+    for (const p of ["austria", "germany", "italy", "russia", "turkey"])
+      await api.ok("POST", `/api/games/${game.id}/votes/${pid}`, { vote: "yes" }, tok[p]);
+    const advance = async () => {
+      const before = await api.ok<View>("GET", `/api/games/${game.id}`);
+      s.clock.t = Date.parse(before.deadline!) + 1;
+      return waitFor(`the phase after ${before.phase}`, async () => {
+        const g = await api.ok<View>("GET", `/api/games/${game.id}`);
+        return g.phaseIndex > before.phaseIndex || g.status === "finished" ? g : undefined;
+      });
+    };
+    assert.equal((await advance()).status, "active");
+    assert.match(await fra.text("NOW (WIN 1901)"), /^NOW \(WIN 1901\)/);
+    // ... and with France's DRW too (a new proposal: France's, England's and everybody's yes) it
+    // passes: the game ends in a draw, every client is told (DRW, SMR, OFF), the port is free.
+    fra.send("DRW");
+    assert.equal(await fra.text("YES"), "YES (DRW)");
+    back.send("DRW");
+    assert.equal(await back.text("YES"), "YES (DRW)");
+    const second = await api.ok<{ id: number; status: string }[]>(
+      "GET",
+      `/api/games/${game.id}/votes`,
+      undefined,
+      tok.germany,
+    );
+    const open = second.find((p) => p.status === "open")!;
+    for (const p of ["austria", "germany", "italy", "russia", "turkey"])
+      await api.ok("POST", `/api/games/${game.id}/votes/${open.id}`, { vote: "yes" }, tok[p]);
+    assert.equal((await advance()).status, "finished");
     assert.equal(await fra.text("DRW"), "DRW");
-    assert.match(await fra.text("SMR"), /^SMR \(FAL 1901\) \(AUS \('player'\)/);
+    assert.match(await fra.text("SMR"), /^SMR \(WIN 1901\) \(AUS \('player'\)/);
     assert.equal(await fra.text("OFF"), "OFF");
     await fra.closedByServer();
     const over = await waitFor("the port freed", async () => {
