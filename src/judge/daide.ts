@@ -266,9 +266,18 @@ export class DaideSeats extends Room {
         gameId,
         async (trx, g) => {
           if (g.state.state !== "open" || g.game.status !== "active") return false;
-          const s = g.seats[seat];
-          if (!s || !(await this.kept(trx, gameId)).has(seat)) return false;
+          const row = await trx
+            .selectFrom("daide_seats")
+            .select("client")
+            .where("game_id", "=", gameId)
+            .where("seat", "=", seat)
+            .executeTakeFirst();
+          if (!g.seats[seat] || !row?.client) return false;
           await this.storeLocked(trx, g, seat, sets, final);
+          // A client back at a seat a built-in player took over after missed orders plays it
+          // again, as a player would (bots.ts).
+          const as = { id: daideSender(seat), name: `${row.client} (DAIDE)` };
+          await this.rooms.bots.handBack(trx, g, seat, as);
           return true;
         },
         phaseIdx,
