@@ -616,6 +616,10 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
         "--public-url <URL>",
         "the judge's web address, for links in mail (default: ENTENTE_PUBLIC_URL, or none)",
       )
+      .option(
+        "--daide-ports <FIRST-LAST>",
+        "ports for games with seats for DAIDE clients, one per game (docs/daide.md; default: ENTENTE_DAIDE_PORTS, or none)",
+      )
       .action(
         run(
           (o: {
@@ -625,6 +629,7 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
             smtpPort?: string;
             smtpHost?: string;
             publicUrl?: string;
+            daidePorts?: string;
           }) => {
             import("./serve.ts")
               .then(({ serve }) => serve(o))
@@ -639,6 +644,10 @@ Runs until SIGINT or SIGTERM; its log goes to stderr.`,
     [
       ["entente serve", "http://localhost:8080, data in ./data"],
       ["entente serve --port 9000 --data /var/lib/entente --smtp-port 2525", "and mail"],
+      [
+        "entente serve --daide-ports 16713-16812",
+        "games with seats for DAIDE clients (AI players)",
+      ],
     ],
   );
   for (const cmd of ["backup", "restore"] as const) {

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { isIP } from "node:net";
+import { readDaidePorts } from "../judge/daide.ts";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import type { Bucket } from "../judge/rate.ts";
@@ -30,6 +31,8 @@ export interface ServeOptions {
   readonly smtpHost?: string | undefined;
   /** The judge's web address for links in mail (docs/email.md); also ENTENTE_PUBLIC_URL. */
   readonly publicUrl?: string | undefined;
+  /** Ports for games with DAIDE seats, FIRST-LAST (docs/daide.md); also ENTENTE_DAIDE_PORTS. */
+  readonly daidePorts?: string | undefined;
 }
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number {
@@ -161,6 +164,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const proxies = trustProxy(env.ENTENTE_TRUST_PROXY);
   const orders = ordersRate(env.ENTENTE_ORDERS_BURST, env.ENTENTE_ORDERS_PER_SECOND);
   const publicUrl = readPublicUrl(opts.publicUrl ?? env.ENTENTE_PUBLIC_URL);
+  const daideText = opts.daidePorts ?? env.ENTENTE_DAIDE_PORTS;
+  const daidePorts = daideText ? readDaidePorts(daideText) : null;
   const sqlitePath = opts.data
     ? `${opts.data.replace(/\/$/, "")}/entente.sqlite`
     : DEFAULT_SQLITE_PATH;
@@ -182,6 +187,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     ordersRate: orders,
     // Tokens unused this many days expire (default 90; 0: never).
     tokenIdleMs: tokenIdle(env.ENTENTE_TOKEN_IDLE_DAYS),
+    daidePorts,
   });
   const mailCfg = mailConfig(
     env,
@@ -200,6 +206,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     limits: { trustProxy: proxies },
     // The hot paths compiled before the first player arrives (src/server/warm.ts).
     warmUp: env.ENTENTE_WARMUP !== "0",
+    ...(daidePorts ? { daide: {} } : {}),
     log,
   });
   // A damage the page check finds after the start: not ready, said once (readiness.ts).
@@ -209,6 +216,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
   log(
     `entente judge on http://localhost:${server.port} (listening on ${host}; database ${store.description}; process ${process.pid}); API at /api/docs`,
   );
+  if (daidePorts)
+    log(
+      `DAIDE clients: games created with DAIDE seats take a port of ${daidePorts.first}-${daidePorts.last} (docs/daide.md)`,
+    );
   if (proxies !== false) {
     log(
       host === "0.0.0.0" || host === "::"

@@ -11,16 +11,12 @@
  * every surviving side asked for (DRW), or the start of the last year (a draw among the
  * survivors); then every client gets SMR and OFF.
  *
- * What a client sends wrong gets the protocol's answer and harms nothing else: an EM with its
- * error code for a framing fault (then its connection is closed), PRN for unbalanced brackets,
- * HUH with ERR where a message cannot be read, REJ for a message out of turn, an order note in
- * THX for an order that is not legal. A player's dropped connection keeps the seat for IAM.
+ * The connections and the protocol's messages are session.ts's (shared with the judge's games,
+ * src/server/daide-game.ts); a phase's orders and messages are turn.ts's. This file is the
+ * game: seats, phases, time, the end. A player's dropped connection keeps the seat for IAM.
  */
 import { randomInt } from "node:crypto";
-import { createServer, type Server, type Socket } from "node:net";
 import type { Bot } from "../bots/bot.ts";
-import { adjustmentCounts } from "../engine/adjustments.ts";
-import { powersToOrder } from "../engine/must-order.ts";
 import { phaseName } from "../engine/phase.ts";
 import {
   type GameRecord,
@@ -32,41 +28,27 @@ import {
 } from "../engine/record.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import { type Scenario, unplayedPowers } from "../engine/scenario.ts";
-import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
-import {
-  diplomacyMessage,
-  ERROR,
-  errorMessage,
-  FrameReader,
-  frame,
-  initialFault,
-  MESSAGE,
-  representationMessage,
-  tokensOf,
-} from "./framing.ts";
-import {
-  flatten,
-  type Item,
-  itemsText,
-  knownToken,
-  msg,
-  type Part,
-  textItem,
-  textOf,
-  tree,
-} from "./language.ts";
+import type { Position, PowerId } from "../engine/types.ts";
+import { type Item, itemsText, textItem } from "./language.ts";
 import { type DaideMap, daideMap, type Side } from "./mapdef.ts";
+import { type PhaseTables, phaseTables, turnItem } from "./orders.ts";
+import { type Conn, Sessions, type SubAnswer, type Table } from "./session.ts";
+import { intToken, type Token, tok } from "./tokens.ts";
 import {
-  type AdjustmentSoFar,
-  checkOrder,
-  orderItem,
-  type PhaseTables,
-  phaseTables,
-  resultTokens,
-  turnItem,
-  unitItem,
-} from "./orders.ts";
-import { intToken, intValue, isInteger, type Token, tok } from "./tokens.ts";
+  complete,
+  hloMessage,
+  misMessage,
+  mustOrder,
+  nowMessage,
+  openTurn,
+  ordMessages,
+  powersOf,
+  scoMessage,
+  submit,
+  type Turn,
+  type UnitOrder,
+  withdraw,
+} from "./turn.ts";
 
 export interface HostOptions {
   readonly scenario: Scenario;
@@ -121,27 +103,6 @@ export interface GameSummary {
   readonly record: GameRecord;
 }
 
-interface Conn {
-  readonly socket: Socket;
-  readonly reader: FrameReader;
-  readonly id: number;
-  gotInitial: boolean;
-  closed: boolean;
-  role: "none" | "player" | "observer";
-  side: SideState | null;
-  mapAccepted: boolean;
-  /** TME (n) requests: seconds before the deadline at which to be told. */
-  readonly tme: Set<number>;
-  timer: NodeJS.Timeout | null;
-}
-
-interface UnitOrder {
-  readonly item: Item;
-  readonly text: string;
-  readonly power: PowerId;
-  readonly adjustment: "build" | "remove" | "waive" | null;
-}
-
 interface SideState {
   readonly side: Side;
   readonly bot: Bot | null;
@@ -159,23 +120,18 @@ interface SideState {
 
 const T = tok;
 
-/** How long a closed connection is read from before it is cut (ms). */
-const LINGER = 5000;
-
-export class DaideHost {
+export class DaideHost implements Table {
   readonly map: DaideMap;
   readonly #o: HostOptions;
-  readonly #server: Server;
-  readonly #conns = new Set<Conn>();
+  readonly #net: Sessions;
   readonly #sides: SideState[];
-  #nextConn = 1;
   #started = false;
   #over = false;
   #state: GameState;
   #record: GameRecord;
   #tables: PhaseTables | null = null;
   #deadline: number | null = null;
-  #phaseTimers: NodeJS.Timeout[] = [];
+  #phaseTimer: NodeJS.Timeout | null = null;
   #processing = false;
   /** When the game started (ms), and how many phases ended because their time ran out. */
   #startedAt = 0;
@@ -226,19 +182,18 @@ export class DaideHost {
       this.#resolveDone = resolve;
       this.#rejectDone = reject;
     });
-    this.#server = createServer((socket) => this.#accept(socket));
+    this.#net = new Sessions({
+      port: options.port,
+      host: options.host,
+      initialTimeout: options.initialTimeout,
+      log: options.log,
+    });
+    this.#net.serve(this);
   }
 
   /** Listens; answers the port (useful with port 0). */
   listen(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.#server.once("error", reject);
-      this.#server.listen(this.#o.port, this.#o.host ?? "0.0.0.0", () => {
-        this.#server.off("error", reject);
-        const a = this.#server.address();
-        resolve(typeof a === "object" && a ? a.port : this.#o.port);
-      });
-    });
+    return this.#net.listen();
   }
 
   /** Seats that wait for a client. */
@@ -249,9 +204,8 @@ export class DaideHost {
   /** Stops at once: every connection and the listener closed, without a summary. */
   async close(): Promise<void> {
     this.#over = true;
-    this.#clearPhaseTimers();
-    for (const c of this.#conns) this.#drop(c, null);
-    await new Promise<void>((r) => this.#server.close(() => r()));
+    this.#clearPhaseTimer();
+    await this.#net.close();
     this.#rejectDone(new Error("the host was closed before the game ended"));
   }
 
@@ -263,399 +217,145 @@ export class DaideHost {
     return s.side.seat !== null && s.bot === null;
   }
 
-  // --- connections -------------------------------------------------------------------------
-
-  #accept(socket: Socket) {
-    const conn: Conn = {
-      socket,
-      reader: new FrameReader(),
-      id: this.#nextConn++,
-      gotInitial: false,
-      closed: false,
-      role: "none",
-      side: null,
-      mapAccepted: false,
-      tme: new Set(),
-      timer: null,
-    };
-    this.#conns.add(conn);
-    socket.setNoDelay(true);
-    conn.timer = setTimeout(
-      () => this.#fail(conn, ERROR.timerPopped),
-      this.#o.initialTimeout ?? 30_000,
-    );
-    socket.on("data", (chunk: Buffer) => {
-      if (conn.closed) return;
-      try {
-        for (const f of conn.reader.push(chunk)) {
-          if (conn.closed) break;
-          this.#frame(conn, f.type, f.body);
-        }
-      } catch (e) {
-        this.#log(`connection ${conn.id}: ${e instanceof Error ? e.message : String(e)}`);
-        this.#fail(conn, ERROR.unknownMessage);
-      }
-    });
-    socket.on("error", () => this.#gone(conn));
-    socket.on("close", () => this.#gone(conn));
+  #sideOf(conn: Conn): SideState | null {
+    return conn.side === null ? null : (this.#sides[conn.side] ?? null);
   }
 
-  /** An error message, then the connection closed (the protocol's rule after an EM). */
-  #fail(conn: Conn, code: number) {
-    if (conn.closed) return;
-    this.#log(`connection ${conn.id}: error ${code}, closed`);
-    this.#drop(conn, errorMessage(code));
+  // --- what the connections ask (session.ts) -------------------------------------------------
+
+  started(): boolean {
+    return this.#started;
   }
 
-  /**
-   * Closes our side after `last`, and keeps reading (and ignoring) what the client still
-   * sends until it closes too, for at most LINGER ms: a socket closed with unread data sends
-   * a reset, and a reset makes the client's system discard what it has not yet read (the EM,
-   * or the SMR and OFF).
-   */
-  #drop(conn: Conn, last: Buffer | null) {
-    if (conn.closed) return;
-    conn.closed = true;
-    if (last) conn.socket.end(last);
-    else conn.socket.end();
-    setTimeout(() => conn.socket.destroy(), LINGER).unref();
-    this.#release(conn);
+  over(): boolean {
+    return this.#over;
   }
 
-  /** The client closed, or the connection failed. */
-  #gone(conn: Conn) {
-    conn.closed = true;
-    if (!conn.socket.destroyed) conn.socket.destroy();
-    this.#release(conn);
-  }
-
-  /** The connection no longer plays: its seat waits for IAM (or is free before the start). */
-  #release(conn: Conn) {
-    if (!this.#conns.has(conn)) return;
-    this.#conns.delete(conn);
-    if (conn.timer) clearTimeout(conn.timer);
-    const s = conn.side;
-    if (s && s.conn === conn) {
-      s.conn = null;
-      if (!this.#started) {
-        // Before the start the seat is free again: nobody has its passcode yet.
-        s.name = null;
-        s.version = null;
-        this.#log(`${s.side.name}: client left before the start; the seat is free`);
-      } else if (!this.#over) {
-        this.#log(`${s.side.name}: connection lost; the seat waits for IAM`);
-        this.#broadcast(["CCD", [s.side.token]]);
-      }
+  left(conn: Conn) {
+    const s = this.#sideOf(conn);
+    if (!s || s.conn !== conn) return;
+    s.conn = null;
+    if (!this.#started) {
+      // Before the start the seat is free again: nobody has its passcode yet.
+      s.name = null;
+      s.version = null;
+      this.#log(`${s.side.name}: client left before the start; the seat is free`);
+    } else if (!this.#over) {
+      this.#log(`${s.side.name}: connection lost; the seat waits for IAM`);
+      this.#net.broadcast(["CCD", [s.side.token]]);
     }
   }
 
-  #frame(conn: Conn, type: number, body: Buffer) {
-    if (!conn.gotInitial) {
-      if (type !== MESSAGE.IM) return this.#fail(conn, ERROR.notFirstMessage);
-      const fault = initialFault(body);
-      if (fault !== null) return this.#fail(conn, fault);
-      conn.gotInitial = true;
-      if (conn.timer) clearTimeout(conn.timer);
-      conn.timer = null;
-      const rm = this.map.standard
-        ? frame(MESSAGE.RM)
-        : representationMessage(this.map.representation());
-      conn.socket.write(rm);
-      return;
-    }
-    switch (type) {
-      case MESSAGE.IM:
-        return this.#fail(conn, ERROR.moreThanOneIM);
-      case MESSAGE.RM:
-        return this.#fail(conn, ERROR.rmFromClient);
-      case MESSAGE.FM:
-        return this.#drop(conn, frame(MESSAGE.FM));
-      case MESSAGE.EM:
-        return this.#drop(conn, null);
-      case MESSAGE.DM: {
-        const tokens = tokensOf(body);
-        if (tokens === null || tokens.length === 0)
-          return this.#fail(conn, ERROR.shorterThanExpected);
-        if (!tokens.every((x) => knownToken(x, this.map.names)))
-          return this.#fail(conn, ERROR.invalidToken);
-        const t = tree(tokens);
-        if (!t.ok) return this.#sendTokens(conn, [T("PRN"), ...tokensWithBrackets(tokens)]);
-        return this.#message(conn, t.items);
-      }
-      default:
-        return this.#fail(conn, ERROR.unknownMessage);
-    }
-  }
-
-  #send(conn: Conn, items: readonly Part[]) {
-    if (conn.closed) return;
-    this.#sendTokens(conn, flatten(msg(...items)));
-  }
-
-  #sendTokens(conn: Conn, tokens: readonly Token[]) {
-    if (conn.closed) return;
-    conn.socket.write(diplomacyMessage(tokens));
-  }
-
-  /** To every client that has taken a seat or watches. */
-  #broadcast(items: readonly Part[]) {
-    for (const c of this.#conns) if (c.role !== "none") this.#send(c, items);
-  }
-
-  // --- messages ------------------------------------------------------------------------------
-
-  #message(conn: Conn, items: readonly Item[]) {
-    const head = items[0];
-    if (typeof head !== "number") return this.#huh(conn, items, 0);
-    const whole = items as Item[];
-    switch (head) {
-      case T("NME"):
-        return this.#nme(conn, whole);
-      case T("OBS"):
-        if (items.length !== 1) return this.#huh(conn, items, 1);
-        if (conn.role !== "none") return this.#rej(conn, whole);
-        conn.role = "observer";
-        this.#send(conn, ["YES", whole]);
-        this.#send(conn, ["MAP", textItem(this.map.name)]);
-        return;
-      case T("IAM"):
-        return this.#iam(conn, whole);
-      case T("MAP"):
-        if (items.length !== 1) return this.#huh(conn, items, 1);
-        return this.#send(conn, ["MAP", textItem(this.map.name)]);
-      case T("MDF"):
-        if (items.length !== 1) return this.#huh(conn, items, 1);
-        return this.#send(conn, ["MDF", ...this.map.mdf()]);
-      case T("YES"):
-      case T("REJ"):
-        return this.#answer(conn, whole, head === T("YES"));
-      case T("HLO"):
-        if (!this.#started || conn.role !== "player" || !conn.side) return this.#rej(conn, whole);
-        return this.#send(conn, this.#hlo(conn.side));
-      case T("NOW"):
-        if (!this.#started) return this.#rej(conn, whole);
-        return this.#send(conn, this.#now());
-      case T("SCO"):
-        if (!this.#started) return this.#rej(conn, whole);
-        return this.#send(conn, this.#sco());
-      case T("ORD"):
-        if (this.#lastOrd.length === 0) return this.#rej(conn, whole);
-        for (const m of this.#lastOrd) this.#send(conn, m);
-        return;
-      case T("HST"): {
-        const turn = items[1];
-        const past =
-          items.length === 2 && typeof turn !== "number" && turn
-            ? this.#history.get(itemsText(turn, this.map.names))
-            : undefined;
-        if (!past) return this.#rej(conn, whole);
-        for (const m of past) this.#send(conn, m);
-        return;
-      }
-      case T("SUB"):
-        return this.#sub(conn, whole);
-      case T("MIS"):
-        if (!this.#playing(conn)) return this.#rej(conn, whole);
-        return this.#send(conn, this.#mis(conn.side!));
-      case T("GOF"):
-        if (items.length !== 1) return this.#huh(conn, items, 1);
-        if (!this.#playing(conn)) return this.#rej(conn, whole);
-        conn.side!.go = "go";
-        this.#send(conn, ["YES", whole]);
-        return this.#checkReady();
-      case T("DRW"):
-        if (items.length !== 1) return this.#rej(conn, whole); // partial draws: not offered
-        if (!this.#playing(conn)) return this.#rej(conn, whole);
-        conn.side!.draw = true;
-        this.#send(conn, ["YES", whole]);
-        return this.#checkDraw();
-      case T("NOT"):
-        return this.#not(conn, whole);
-      case T("TME"):
-        return this.#tme(conn, whole);
-      case T("ADM"): {
-        const name = textOf(items[1]);
-        const text = textOf(items[2]);
-        if (items.length !== 3 || name === null || text === null) return this.#huh(conn, items, 1);
-        if (conn.role === "none") return this.#rej(conn, whole);
-        return this.#broadcast(whole);
-      }
-      case T("SND"):
-      case T("PRP"):
-      case T("SVE"):
-      case T("LOD"):
-        // Press (levels 10 and up) and saved games are not offered at level 0.
-        return this.#huh(conn, items, 0);
-      default:
-        return this.#huh(conn, items, 0);
-    }
-  }
-
-  #playing(conn: Conn): boolean {
-    return this.#started && !this.#over && conn.role === "player" && conn.side !== null;
-  }
-
-  #rej(conn: Conn, items: Item[]) {
-    this.#send(conn, ["REJ", items]);
-  }
-
-  /** HUH with ERR before the item at `at` of the message. */
-  #huh(conn: Conn, items: readonly Item[], at: number) {
-    const marked = [...items.slice(0, at), T("ERR"), ...items.slice(at)];
-    this.#send(conn, ["HUH", marked]);
-  }
-
-  #nme(conn: Conn, items: Item[]) {
-    const name = textOf(items[1]);
-    const version = textOf(items[2]);
-    if (items.length !== 3 || name === null || version === null)
-      return this.#huh(conn, items, Math.min(items.length, name === null ? 1 : 2));
-    if (conn.role !== "none" || this.#started) return this.#rej(conn, items);
-    const free = this.#sides.find((s) => this.#needsClient(s) && !s.conn);
-    if (!free) return this.#rej(conn, items);
+  nme(conn: Conn, name: string, version: string): boolean {
+    if (this.#started) return false;
+    const i = this.#sides.findIndex((s) => this.#needsClient(s) && !s.conn);
+    const free = this.#sides[i];
+    if (!free) return false;
     free.conn = conn;
     free.name = name;
     free.version = version;
     conn.role = "player";
-    conn.side = free;
+    conn.side = i;
     this.#log(`${free.side.name}: ${name} ${version} (connection ${conn.id})`);
-    this.#send(conn, ["YES", items]);
-    this.#send(conn, ["MAP", textItem(this.map.name)]);
+    return true;
   }
 
-  #iam(conn: Conn, items: Item[]) {
-    const power = items[1];
-    const code = items[2];
+  iam(conn: Conn, power: Token, passcode: number): boolean {
+    const i = this.#sides.findIndex((x) => x.side.token === power);
+    const s = this.#sides[i];
     if (
-      items.length !== 3 ||
-      typeof power === "number" ||
-      typeof code === "number" ||
-      power?.length !== 1 ||
-      code?.length !== 1 ||
-      typeof power[0] !== "number" ||
-      typeof code[0] !== "number" ||
-      !isInteger(code[0])
-    )
-      return this.#huh(conn, items, 1);
-    const s = this.#sides.find((x) => x.side.token === power[0]);
-    if (
-      conn.role !== "none" ||
       !this.#started ||
       this.#over ||
       !s ||
       !this.#needsClient(s) ||
       s.conn !== null ||
-      s.passcode !== intValue(code[0])
+      s.passcode !== passcode
     )
-      return this.#rej(conn, items);
+      return false;
     s.conn = conn;
-    conn.role = "player";
-    conn.side = s;
-    conn.mapAccepted = true;
     this.#log(`${s.side.name}: back (connection ${conn.id})`);
-    this.#send(conn, ["YES", items]);
-    for (const c of this.#conns)
-      if (c !== conn && c.role !== "none") this.#send(c, ["NOT", ["CCD", [s.side.token]]]);
+    this.#net.broadcast(["NOT", ["CCD", [s.side.token]]]);
+    conn.role = "player";
+    conn.side = i;
+    return true;
   }
 
-  #answer(conn: Conn, items: Item[], yes: boolean) {
-    const what = items[1];
-    if (items.length !== 2 || typeof what === "number" || what === undefined)
-      return this.#huh(conn, items, 1);
-    if (what[0] !== T("MAP")) return this.#huh(conn, items, 1);
-    if (!yes) {
-      // The client refuses the map: it leaves, and its seat is free again.
-      this.#log(`connection ${conn.id} refused the map`);
-      this.#send(conn, ["OFF"]);
-      return this.#drop(conn, null);
-    }
-    conn.mapAccepted = true;
-    if (conn.role === "player" && !this.#started) return this.#maybeStart();
-    if (this.#started) {
-      this.#send(conn, this.#sco());
-      this.#send(conn, this.#now());
-    }
+  mapAccepted(_conn: Conn) {
+    this.#maybeStart();
   }
 
-  #not(conn: Conn, items: Item[]) {
-    const what = items[1];
-    if (items.length !== 2 || typeof what === "number" || what === undefined || what.length === 0)
-      return this.#huh(conn, items, 1);
-    const head = what[0];
-    if (head === T("GOF") && what.length === 1) {
-      if (!this.#playing(conn)) return this.#rej(conn, items);
-      conn.side!.go = "not";
-      return this.#send(conn, ["YES", items]);
-    }
-    if (head === T("DRW") && what.length === 1) {
-      if (!this.#playing(conn)) return this.#rej(conn, items);
-      conn.side!.draw = false;
-      return this.#send(conn, ["YES", items]);
-    }
-    if (head === T("TME")) {
-      const n = what[1];
-      if (what.length === 1) conn.tme.clear();
-      else if (
-        what.length === 2 &&
-        typeof n !== "number" &&
-        n?.length === 1 &&
-        typeof n[0] === "number" &&
-        isInteger(n[0])
-      )
-        conn.tme.delete(intValue(n[0]));
-      else return this.#huh(conn, items, 1);
-      return this.#send(conn, ["YES", items]);
-    }
-    if (head === T("SUB")) {
-      // Cancels orders given this phase: all of them, or the ones named.
-      if (!this.#playing(conn)) return this.#rej(conn, items);
-      const side = conn.side!;
-      if (what.length === 1) side.orders.clear();
-      else {
-        const named = what.slice(1).map((o) => itemsText([o], this.map.names));
-        let found = 0;
-        for (const [k, v] of side.orders)
-          if (named.includes(itemsText([v.item], this.map.names))) {
-            side.orders.delete(k);
-            found++;
-          }
-        if (found !== named.length) return this.#rej(conn, items);
-      }
-      return this.#send(conn, ["YES", items]);
-    }
-    return this.#huh(conn, items, 1);
+  hlo(conn: Conn): Item[] | null {
+    const s = this.#sideOf(conn);
+    return s ? this.#hlo(s) : null;
   }
 
-  #tme(conn: Conn, items: Item[]) {
-    if (items.length === 1) {
-      if (!this.#started || this.#deadline === null) return this.#rej(conn, items);
-      const left = Math.max(0, Math.ceil((this.#deadline - Date.now()) / 1000));
-      return this.#send(conn, ["TME", [intToken(Math.min(left, 8191))]]);
-    }
-    const n = items[1];
-    if (
-      items.length !== 2 ||
-      typeof n === "number" ||
-      n?.length !== 1 ||
-      typeof n[0] !== "number" ||
-      !isInteger(n[0]) ||
-      intValue(n[0]) < 0
-    )
-      return this.#huh(conn, items, 1);
-    conn.tme.add(intValue(n[0]));
-    this.#send(conn, ["YES", items]);
-    this.#scheduleTme(conn, intValue(n[0]));
+  now(): Item[] {
+    return nowMessage(this.map, this.#position, this.#state.seats, this.#tables);
   }
 
-  #scheduleTme(conn: Conn, seconds: number) {
-    if (this.#deadline === null) return;
-    const at = this.#deadline - seconds * 1000 - Date.now();
-    if (at < 0) return;
-    this.#phaseTimers.push(
-      setTimeout(() => {
-        if (conn.tme.has(seconds)) this.#send(conn, ["TME", [intToken(seconds)]]);
-      }, at),
-    );
+  sco(): Item[] {
+    return scoMessage(this.map, this.#o.scenario.variant, this.#position, this.#state.seats);
+  }
+
+  lastOrd(): Item[][] {
+    return this.#lastOrd;
+  }
+
+  history(turn: Item): Item[][] | null {
+    return this.#history.get(itemsText([turn], this.map.names)) ?? null;
+  }
+
+  #turn(): Turn {
+    return {
+      map: this.map,
+      variant: this.#o.scenario.variant,
+      rules: this.#o.rules,
+      position: this.#position,
+      seats: this.#state.seats,
+      tables: this.#tables!,
+    };
+  }
+
+  sub(conn: Conn, turn: Item | null, orders: readonly Item[]): SubAnswer {
+    const s = this.#sideOf(conn);
+    if (!s || this.#processing || !this.#tables) return { rej: true };
+    const t = this.#turn();
+    if (!openTurn(t, turn)) return { rej: true };
+    const r = submit(t, s.side, s.orders, orders);
+    const answer = { ...r, mis: misMessage(t, s.side, s.orders) };
+    if (r.stoppedAt === null) setImmediate(() => this.#checkReady());
+    return answer;
+  }
+
+  withdraw(conn: Conn, named: readonly Item[]): boolean {
+    const s = this.#sideOf(conn);
+    return s ? withdraw(this.map, s.orders, named) : false;
+  }
+
+  mis(conn: Conn): Item[] | null {
+    const s = this.#sideOf(conn);
+    if (!s || !this.#tables) return null;
+    return misMessage(this.#turn(), s.side, s.orders);
+  }
+
+  go(conn: Conn, on: boolean): boolean {
+    const s = this.#sideOf(conn);
+    if (!s) return false;
+    s.go = on ? "go" : "not";
+    if (on) setImmediate(() => this.#checkReady());
+    return true;
+  }
+
+  draw(conn: Conn, on: boolean): boolean {
+    const s = this.#sideOf(conn);
+    if (!s) return false;
+    s.draw = on;
+    if (on) setImmediate(() => this.#checkDraw());
+    return true;
+  }
+
+  deadline(): number | null {
+    return this.#deadline;
   }
 
   // --- the game ------------------------------------------------------------------------------
@@ -668,7 +368,7 @@ export class DaideHost {
     this.#startedAt = Date.now();
     this.#log(`the game starts: ${this.map.name}`);
     for (const s of this.#sides) {
-      if (s.conn) this.#send(s.conn, this.#hlo(s));
+      if (s.conn) this.#net.send(s.conn, this.#hlo(s));
       if (s.bot) {
         s.name = s.bot.id;
         s.version = "entente";
@@ -678,214 +378,22 @@ export class DaideHost {
   }
 
   #hlo(s: SideState): Item[] {
-    const params: Item[] = [[T("LVL"), intToken(0)]];
-    const t = Math.min(this.#o.moveTime, 8191);
-    if (t > 0)
-      params.push([T("MTL"), intToken(t)], [T("RTL"), intToken(t)], [T("BTL"), intToken(t)]);
-    return [T("HLO"), [s.side.token], [intToken(s.passcode)], params];
+    const t = this.#o.moveTime;
+    return hloMessage(s.side, s.passcode, t > 0 ? { movement: t, retreats: t, builds: t } : null);
   }
 
   get #position(): Position {
     return this.#state.position;
   }
 
-  #sco(): Item[] {
-    const pos = this.#position;
-    const owned = new Map<Token, Token[]>();
-    const unowned: Token[] = [];
-    for (const p of this.#o.scenario.variant.map.provinces) {
-      if (!p.supplyCenter || p.impassable) continue;
-      const owner = pos.centers.get(p.id);
-      const x = this.map.provinceToken(p.id);
-      if (owner === undefined) unowned.push(x);
-      else {
-        const side = this.map.sideOf(owner, this.#state.seats).token;
-        owned.set(side, [...(owned.get(side) ?? []), x]);
-      }
-    }
-    const out: Item[] = [T("SCO")];
-    for (const s of this.map.sides) {
-      const list = owned.get(s.token);
-      if (list) out.push([s.token, ...list]);
-    }
-    if (unowned.length > 0) out.push([T("UNO"), ...unowned]);
-    return out;
-  }
-
-  #now(): Item[] {
-    const pos = this.#position;
-    const seats = this.#state.seats;
-    const out: Item[] = [T("NOW"), turnItem(pos.phase)];
-    for (const u of pos.units) out.push(unitItem(this.map, seats, u));
-    for (const d of pos.dislodged) {
-      const retreats = this.#tables?.retreats?.get(dislodgedKey(d)) ?? [];
-      const places = retreats.flatMap((o) =>
-        o.kind === "retreat"
-          ? [
-              o.to.coast === null
-                ? this.map.provinceToken(o.to.province)
-                : ([this.map.provinceToken(o.to.province), tokCoast(o.to.coast)] as Item),
-            ]
-          : [],
-      );
-      out.push([...unitItem(this.map, seats, d), T("MRT"), places]);
-    }
-    return out;
-  }
-
-  /** The variant's powers a side plays now. */
   #powersOf(s: SideState): PowerId[] {
-    return this.#o.scenario.variant.powers
-      .map((p) => p.id)
-      .filter((p) => this.map.sideOf(p, this.#state.seats).token === s.side.token);
+    return powersOf(this.map, this.#o.scenario.variant, this.#state.seats, s.side);
   }
 
-  /** What a side still has to order: units (with retreats) or a number of adjustments. */
-  #missing(s: SideState): { units: Item[]; adjust: number } {
-    const pos = this.#position;
-    const powers = new Set(this.#powersOf(s));
-    const seats = this.#state.seats;
-    if (pos.phase.type === "M") {
-      const units = pos.units
-        .filter((u) => powers.has(u.power) && !s.orders.has(`${u.power} ${u.province}`))
-        .map((u) => unitItem(this.map, seats, u));
-      return { units, adjust: 0 };
-    }
-    if (pos.phase.type === "R") {
-      const units = pos.dislodged
-        .filter((d) => powers.has(d.power) && !s.orders.has(`${d.power} ${d.province}`))
-        .map((d) => {
-          const retreats = this.#tables?.retreats?.get(dislodgedKey(d)) ?? [];
-          const places = retreats.flatMap((o) =>
-            o.kind === "retreat" ? [this.map.provinceToken(o.to.province)] : [],
-          );
-          return [...unitItem(this.map, seats, d), T("MRT"), places];
-        });
-      return { units, adjust: 0 };
-    }
-    // Adjustments: positive, removals still owed; negative, builds still open (as MILA's
-    // server counts them).
-    let owed = 0;
-    const counts = adjustmentCounts(this.#o.scenario.variant, pos);
-    for (const p of powers) {
-      const n = counts.get(p) ?? 0;
-      const given = [...s.orders.values()].filter((o) => o.power === p);
-      if (n < 0) owed += -n - given.filter((o) => o.adjustment === "remove").length;
-      if (n > 0) {
-        const due = this.#tables?.adjustments?.get(p)?.count ?? 0;
-        const sites = this.#tables?.adjustments?.get(p)?.orders.some((o) => o.kind === "build")
-          ? due
-          : 0;
-        owed -= Math.max(0, sites - given.length);
-      }
-    }
-    return { units: [], adjust: owed };
-  }
-
-  #mis(s: SideState): Item[] {
-    const m = this.#missing(s);
-    if (this.#position.phase.type === "A") {
-      return m.adjust === 0 ? [T("MIS")] : [T("MIS"), [intToken(m.adjust)]];
-    }
-    return [T("MIS"), ...m.units];
-  }
-
-  #complete(s: SideState): boolean {
-    const m = this.#missing(s);
-    return m.units.length === 0 && m.adjust === 0;
-  }
-
-  #mustOrder(s: SideState): boolean {
-    const must = new Set(powersToOrder(this.#o.scenario.variant, this.#position, this.#o.rules));
-    return this.#powersOf(s).some((p) => must.has(p));
-  }
-
-  #sub(conn: Conn, items: Item[]) {
-    if (!this.#playing(conn) || this.#processing) return this.#rej(conn, items);
-    const side = conn.side!;
-    let orders = items.slice(1);
-    // An optional turn first: (SPR 1901).
-    const first = orders[0];
-    if (
-      first !== undefined &&
-      typeof first !== "number" &&
-      first.length === 2 &&
-      typeof first[0] === "number" &&
-      first[0] >> 8 === 0x47
-    ) {
-      if (
-        itemsText(first, this.map.names) !==
-        itemsText(turnItem(this.#position.phase), this.map.names)
-      )
-        return this.#rej(conn, items);
-      orders = orders.slice(1);
-    }
-    if (orders.length === 0) return this.#huh(conn, items, 1);
-    const variant = this.#o.scenario.variant;
-    const answers: Item[][] = [];
-    for (let i = 0; i < orders.length; i++) {
-      const order = orders[i]!;
-      const soFar = this.#soFar(side);
-      const c = checkOrder(
-        {
-          map: this.map,
-          variant,
-          position: this.#position,
-          seats: this.#state.seats,
-          tables: this.#tables!,
-          side: side.side,
-          soFar,
-        },
-        order,
-      );
-      if (c.kind === "syntax") {
-        // Orders before it stand; the rest of the message is not read.
-        for (const a of answers) this.#send(conn, a);
-        return this.#huh(conn, items, items.length - orders.length + i);
-      }
-      if (c.accepted) {
-        const a = c.accepted;
-        const key = a.adjustment === "waive" ? `waive ${side.orders.size}` : a.key;
-        side.orders.set(key, {
-          item: order,
-          text: a.text,
-          power: a.power,
-          adjustment: a.adjustment,
-        });
-      }
-      answers.push([T("THX"), order as Item, [c.note]]);
-    }
-    for (const a of answers) this.#send(conn, a);
-    this.#send(conn, this.#mis(side));
-    this.#checkReady();
-  }
-
-  #soFar(s: SideState): AdjustmentSoFar {
-    const builds = new Map<PowerId, number>();
-    const removes = new Map<PowerId, number>();
-    const sites = new Set<string>();
-    const removed = new Set<string>();
-    for (const [key, o] of s.orders) {
-      if (o.adjustment === "build" || o.adjustment === "waive") {
-        builds.set(o.power, (builds.get(o.power) ?? 0) + 1);
-        if (o.adjustment === "build") sites.add(key);
-      }
-      if (o.adjustment === "remove") {
-        removes.set(o.power, (removes.get(o.power) ?? 0) + 1);
-        removed.add(key);
-      }
-    }
-    return {
-      builds,
-      removes,
-      sites: sites as ReadonlySet<string> as AdjustmentSoFar["sites"],
-      removed: removed as ReadonlySet<string> as AdjustmentSoFar["removed"],
-    };
-  }
-
-  #clearPhaseTimers() {
-    for (const t of this.#phaseTimers) clearTimeout(t);
-    this.#phaseTimers = [];
+  #clearPhaseTimer() {
+    if (this.#phaseTimer) clearTimeout(this.#phaseTimer);
+    this.#phaseTimer = null;
+    this.#net.clearTme();
   }
 
   #startPhase(first: boolean) {
@@ -915,34 +423,33 @@ export class DaideHost {
     }
     if (first) {
       for (const s of this.#sides)
-        if (s.side.seat === null) this.#broadcast(["CCD", [s.side.token]]);
+        if (s.side.seat === null) this.#net.broadcast(["CCD", [s.side.token]]);
     }
-    this.#broadcast(this.#sco());
-    this.#broadcast(this.#now());
-    this.#clearPhaseTimers();
+    this.#net.broadcast(this.sco());
+    this.#net.broadcast(this.now());
+    this.#clearPhaseTimer();
     const t = this.#o.moveTime;
     const index = this.#state.index;
     this.#deadline = t > 0 ? Date.now() + t * 1000 : null;
     if (this.#deadline !== null) {
-      this.#phaseTimers.push(
-        setTimeout(() => {
-          if (this.#processing) return;
-          this.#timedOut++;
-          this.#endPhase(index);
-        }, t * 1000),
-      );
-      for (const c of this.#conns) for (const n of c.tme) this.#scheduleTme(c, n);
+      this.#phaseTimer = setTimeout(() => {
+        if (this.#processing) return;
+        this.#timedOut++;
+        this.#endPhase(index);
+      }, t * 1000);
     }
+    this.#net.phaseOpened(this.#deadline);
     this.#checkReady();
   }
 
   #checkReady() {
-    if (!this.#started || this.#over || this.#processing) return;
+    if (!this.#started || this.#over || this.#processing || !this.#tables) return;
+    const turn = this.#turn();
     for (const s of this.#sides) {
       if (s.side.seat === null || s.bot) continue;
-      if (!this.#mustOrder(s)) continue;
+      if (!mustOrder(turn, s.side)) continue;
       if (s.go === "go") continue;
-      if (s.go === "default" && s.conn && this.#complete(s)) continue;
+      if (s.go === "default" && s.conn && complete(turn, s.side, s.orders)) continue;
       return;
     }
     this.#processing = true;
@@ -950,18 +457,19 @@ export class DaideHost {
     setImmediate(() => this.#endPhase(index));
   }
 
-  #survivors(): SideState[] {
+  /** Whether a side still has a unit or a centre. */
+  #alive(s: SideState): boolean {
     const pos = this.#position;
-    return this.#sides.filter(
-      (s) =>
-        s.side.seat !== null &&
-        this.#powersOf(s).some(
-          (p) => pos.units.some((u) => u.power === p) || [...pos.centers.values()].includes(p),
-        ),
-    );
+    const owners = new Set(pos.centers.values());
+    return this.#powersOf(s).some((p) => owners.has(p) || pos.units.some((u) => u.power === p));
+  }
+
+  #survivors(): SideState[] {
+    return this.#sides.filter((s) => s.side.seat !== null && this.#alive(s));
   }
 
   #checkDraw() {
+    if (!this.#started || this.#over) return;
     const alive = this.#survivors();
     if (alive.length > 0 && alive.every((s) => s.draw || s.bot)) {
       if (alive.some((s) => !s.bot)) this.#end({ kind: "draw", reason: "agreed" });
@@ -972,7 +480,7 @@ export class DaideHost {
   #endPhase(index: number) {
     if (this.#over || this.#state.index !== index) return;
     this.#processing = true;
-    this.#clearPhaseTimers();
+    this.#clearPhaseTimer();
     const scenario = this.#o.scenario;
     const pos = this.#position;
     const texts = new Map<PowerId, string[]>();
@@ -995,48 +503,26 @@ export class DaideHost {
       phases: [...this.#record.phases, phaseRecord(scenario, pos, texts, st)],
     };
     // ORD for every order the engine adjudicated, in the words the client used.
-    const seats = this.#state.seats;
     const byText = new Map<string, Item>();
     for (const s of this.#sides)
       for (const o of s.orders.values())
-        if (o.item !== undefined && !(Array.isArray(o.item) && o.item.length === 0))
+        if (!(Array.isArray(o.item) && o.item.length === 0))
           byText.set(`${o.power}\n${o.text}`, o.item);
-    const dislodged = new Set(st.result.dislodged.map((d) => `${d.unit.power} ${d.unit.province}`));
+    const ords = ordMessages(this.map, this.#state.seats, pos, st.result, byText);
     const turn = turnItem(pos.phase);
-    const ords: Item[][] = [];
-    for (const r of st.result.results) {
-      if (!r.order) continue;
-      const item =
-        (r.text !== null ? byText.get(`${r.power}\n${r.text}`) : undefined) ??
-        orderItem(this.map, seats, pos, r.order);
-      if (!item) continue;
-      const result = resultTokens(r.order, r.result === "succeeds", r.reason);
-      if (r.order.kind !== "waive" && r.order.kind !== "build" && pos.phase.type === "M") {
-        const u = r.order.unit;
-        if (dislodged.has(`${u.power} ${u.province}`)) result.push(T("RET"));
-      }
-      if (result.length === 0) result.push(T("SUC"));
-      ords.push([T("ORD"), turn, item, result]);
-    }
     this.#lastOrd = ords;
-    for (const m of ords) this.#broadcast(m);
+    for (const m of ords) this.#net.broadcast(m);
     this.#state = st.state;
     this.#tables = null;
-    this.#history.set(itemsText(turn, this.map.names), [...ords]);
+    this.#history.set(itemsText([turn], this.map.names), [...ords]);
     this.#log(`${phaseName(pos.phase)} adjudicated`);
 
     // Eliminations.
     const after = this.#position;
     for (const s of this.#sides) {
-      if (s.eliminated !== null) continue;
-      const powers = this.#powersOf(s);
-      const alive =
-        powers.some((p) => after.units.some((u) => u.power === p)) ||
-        powers.some((p) => [...after.centers.values()].includes(p));
-      if (!alive) {
-        s.eliminated = pos.phase.year;
-        this.#broadcast(["OUT", [s.side.token]]);
-      }
+      if (s.eliminated !== null || this.#alive(s)) continue;
+      s.eliminated = pos.phase.year;
+      this.#net.broadcast(["OUT", [s.side.token]]);
     }
     this.#processing = false;
     const winner = st.result.winner ?? null;
@@ -1054,16 +540,16 @@ export class DaideHost {
     this.#checkDraw();
     if (this.#over) return;
     this.#startPhase(false);
-    this.#history.get(itemsText(turn, this.map.names))!.push(this.#sco(), this.#now());
+    this.#history.get(itemsText([turn], this.map.names))!.push(this.sco(), this.now());
   }
 
   #end(how: { kind: "solo"; side: Side } | { kind: "draw"; reason: "agreed" | "until" }) {
     if (this.#over) return;
     this.#over = true;
-    this.#clearPhaseTimers();
+    this.#clearPhaseTimer();
     const alive = this.#survivors();
-    if (how.kind === "solo") this.#broadcast(["SLO", [how.side.token]]);
-    else this.#broadcast(["DRW"]);
+    if (how.kind === "solo") this.#net.broadcast(["SLO", [how.side.token]]);
+    else this.#net.broadcast(["DRW"]);
     const pos = this.#position;
     const centres = (s: SideState) =>
       [...pos.centers.values()].filter((p) => this.#powersOf(s).includes(p)).length;
@@ -1078,8 +564,8 @@ export class DaideHost {
       if (s.eliminated !== null) entry.push(intToken(s.eliminated));
       smr.push(entry);
     }
-    this.#broadcast(smr);
-    this.#broadcast(["OFF"]);
+    this.#net.broadcast(smr);
+    this.#net.broadcast(["OFF"]);
     const summary: GameSummary = {
       game: this.#o.id ?? "daide",
       variant: this.#o.scenario.variant.id,
@@ -1106,17 +592,6 @@ export class DaideHost {
     };
     this.#log(`the game is over: ${JSON.stringify(summary.result)}`);
     // Let the OFF reach every client, then close.
-    const conns = [...this.#conns];
-    for (const c of conns) this.#drop(c, null);
-    this.#server.close(() => this.#resolveDone(summary));
+    void this.#net.close().then(() => this.#resolveDone(summary));
   }
-}
-
-/** A PRN's argument: the message as sent, brackets and all. */
-function tokensWithBrackets(tokens: readonly Token[]): Token[] {
-  return [T("("), ...tokens, T(")")];
-}
-
-function tokCoast(c: "nc" | "sc" | "ec" | "wc"): Token {
-  return T({ nc: "NCS", sc: "SCS", ec: "ECS", wc: "WCS" }[c]);
 }

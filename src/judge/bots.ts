@@ -478,6 +478,7 @@ export class BotPlayers extends Room {
       if (g.game.status === "forming" && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         for (const b of await this.seatsWithBots(trx, gameId)) filled.add(b);
+        for (const d of await this.rooms.daide.taken(trx, gameId)) filled.add(d);
         if (filled.size === g.seats.length) await this.rooms.games.startLocked(trx, g);
       }
       return { seat, seatName: s.name, bot: bot.id };

@@ -49,6 +49,8 @@ export class Games extends Room {
       label?: string | undefined;
       /** Seats played by built-in players: a power's id or name (or a seat's) to a bot's id. */
       bots?: Readonly<Record<string, string>> | undefined;
+      /** Seats kept for DAIDE clients (daide.ts): powers' ids or names, or seat numbers. */
+      daide?: readonly string[] | undefined;
     },
   ): Promise<GameView> {
     const badName =
@@ -56,6 +58,10 @@ export class Games extends Room {
       (input.label === undefined ? null : lineProblem(input.label, "a game's label"));
     if (badName) throw invalid(badName);
     if (input.variantData === undefined && input.variant && getGame(input.variant)) {
+      if (input.daide && input.daide.length > 0)
+        throw invalid(
+          `DAIDE clients play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has no DAIDE seats`,
+        );
       if (input.bots && Object.keys(input.bots).length > 0)
         throw invalid(
           `built-in players play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has none`,
@@ -107,6 +113,28 @@ export class Games extends Room {
         );
       botSeats.set(at, chooseBot(id));
     }
+    // Seats kept for DAIDE clients (daide.ts), on a judge whose server has DAIDE ports.
+    const daideSeats = new Set<number>();
+    for (const word of input.daide ?? []) {
+      const at = /^\d+$/.test(word) ? Number(word) : seatNamed(scenario.seats, word);
+      if (at < 0 || at >= scenario.seats.length)
+        throw invalid(
+          `daide: nobody plays "${word}" in this game; the seats are ${scenario.seats.map((s, i) => `${i} ${s.name}`).join(", ")}`,
+        );
+      if (botSeats.has(at))
+        throw invalid(
+          `${scenario.seats[at]!.name} is given to a built-in player (bots) and kept for a DAIDE client (daide): choose one`,
+        );
+      daideSeats.add(at);
+    }
+    if (daideSeats.size > 0 && rules.rules.movement === "sequential")
+      throw invalid(
+        "DAIDE clients order every unit at once: a game with sequential movement has no DAIDE seats",
+      );
+    if (daideSeats.size > 0 && !this.rooms.daide.ports)
+      throw invalid(
+        "this judge takes no DAIDE clients: its server was started without --daide-ports (entente serve --daide-ports 16713-16812)",
+      );
     const seed = input.seed ?? Math.floor(Math.random() * 2 ** 31);
     const gameRules = sequentialGameRules(rules.rules);
     const { phases: _none, ...head } = newRecord(scenario, gameRules, seed, variantData);
@@ -136,6 +164,12 @@ export class Games extends Room {
             bot,
           );
       }
+      if (daideSeats.size > 0)
+        await this.rooms.daide.reserveLocked(
+          trx,
+          id,
+          [...daideSeats].sort((a, b) => a - b),
+        );
     });
     return this.rooms.views.gameView(user, id);
   }
@@ -218,6 +252,8 @@ export class Games extends Room {
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     const bots = new Map((await botSeatsOf(this.db, g.game.id)).map((r) => [r.seat, r]));
+    // Seats kept for DAIDE clients are no player's to take (daide.ts).
+    const daide = await this.rooms.daide.kept(this.db, g.game.id);
     // Public (the invitation page, logged out): the game's name, its variant by name, the
     // phase and deadline; nothing of its players, orders or codes.
     const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
@@ -242,7 +278,12 @@ export class Games extends Room {
           powers: [...s.powers],
           ...(bots.has(i) ? { bot: bots.get(i)!.bot } : {}),
         }))
-        .filter((s) => !taken.has(s.index) && (inv.seat === null || inv.seat === s.index)),
+        .filter(
+          (s) =>
+            !taken.has(s.index) &&
+            !daide.has(s.index) &&
+            (inv.seat === null || inv.seat === s.index),
+        ),
     };
   }
 
@@ -273,6 +314,8 @@ export class Games extends Room {
           );
       }
       const botSeats = await this.rooms.bots.seatsWithBots(trx, gameId);
+      // Seats kept for DAIDE clients are theirs (daide.ts).
+      const daideSeats = await this.rooms.daide.kept(trx, gameId);
       if (inv.role === "player") {
         const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         let want = wanted.seat ?? null;
@@ -295,10 +338,16 @@ export class Games extends Room {
           if (!g.seats[want])
             throw invalid(`no seat ${want}; seats are 0 to ${g.seats.length - 1}`);
           if (taken.has(want)) throw conflict(`${g.seats[want]!.name} is taken`);
+          if (daideSeats.has(want))
+            throw conflict(
+              `${g.seats[want]!.name} is kept for a DAIDE client (a program connecting to the game's DAIDE port); choose another seat`,
+            );
           seat = want;
         } else {
           // A seat a built-in player plays is taken only when asked for by name.
-          seat = g.seats.findIndex((_, i) => !taken.has(i) && !botSeats.has(i));
+          seat = g.seats.findIndex(
+            (_, i) => !taken.has(i) && !botSeats.has(i) && !daideSeats.has(i),
+          );
           if (seat === -1)
             throw conflict(
               botSeats.size > 0
@@ -335,6 +384,7 @@ export class Games extends Room {
       if (seat !== null && g.game.status === "forming" && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         for (const b of botSeats) filled.add(b);
+        for (const d of await this.rooms.daide.taken(trx, gameId)) filled.add(d);
         filled.add(seat);
         if (filled.size === g.seats.length) await this.startLocked(trx, g);
       }

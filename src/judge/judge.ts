@@ -2,6 +2,7 @@ import type { Store } from "../store/db.ts";
 import { Accounts } from "./accounts.ts";
 import { Adjudication } from "./adjudication.ts";
 import { BotPlayers } from "./bots.ts";
+import { DaideSeats } from "./daide.ts";
 import { Endings } from "./endings.ts";
 import { FamilyGames } from "./family.ts";
 import { Games } from "./games.ts";
@@ -63,6 +64,7 @@ export class Judge {
       orderBuckets:
         cfg.ordersRate === null ? null : new TokenBuckets(cfg.ordersRate ?? DEFAULT_ORDERS_RATE),
       tokenIdleMs: cfg.tokenIdleMs === undefined ? DEFAULT_TOKEN_IDLE_MS : cfg.tokenIdleMs,
+      daidePorts: cfg.daidePorts ?? null,
       rooms: undefined as unknown as Rooms,
     };
     this.rooms = {
@@ -77,6 +79,7 @@ export class Judge {
       endings: new Endings(core),
       views: new Views(core),
       bots: new BotPlayers(core),
+      daide: new DaideSeats(core),
     };
     core.rooms = this.rooms;
     this.core = core;
@@ -154,6 +157,14 @@ export class Judge {
 
   start(...a: Parameters<Games["start"]>): ReturnType<Games["start"]> {
     return this.rooms.games.start(...a);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // DAIDE clients' seats: daide.ts (the connections are src/server/daide-games.ts's)
+
+  /** The room of DAIDE seats, for the server's DAIDE listeners. */
+  get daide(): DaideSeats {
+    return this.rooms.daide;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { Accounts } from "./accounts.ts";
 import type { Adjudication } from "./adjudication.ts";
 import type { BotMark, BotPlayers } from "./bots.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
+import type { DaideMark, DaidePorts, DaideSeats } from "./daide.ts";
 import type { Endings } from "./endings.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
 import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
@@ -66,6 +67,11 @@ export interface JudgeConfig {
    * deleted (accounts.ts; default DEFAULT_TOKEN_IDLE_MS, 90 days); null: never.
    */
   readonly tokenIdleMs?: number | null | undefined;
+  /**
+   * The ports games with DAIDE seats are given (`entente serve --daide-ports`; daide.ts);
+   * null or absent: no game may have DAIDE seats.
+   */
+  readonly daidePorts?: DaidePorts | null | undefined;
 }
 
 /** Tokens unused for 90 days expire (JudgeConfig.tokenIdleMs; ENTENTE_TOKEN_IDLE_DAYS). */
@@ -85,6 +91,8 @@ export interface SeatView {
   readonly player: string | null;
   /** A built-in player plays the seat (bots.ts): which, and whether the GM chose it. */
   readonly bot?: BotMark;
+  /** The seat is kept for a DAIDE client (daide.ts): the client that took it, if one has. */
+  readonly daide?: DaideMark;
 }
 
 export interface GameSummary {
@@ -110,6 +118,11 @@ export interface GameView extends GameSummary {
   readonly phaseIndex: number;
   readonly seatList: readonly SeatView[];
   readonly position: PositionJson;
+  /**
+   * DAIDE clients' seats (daide.ts): the port they connect to while the game is forming or
+   * running (null once it is over).
+   */
+  readonly daide?: { readonly port: number | null };
   /** Powers that have something to order in the open phase. */
   readonly toOrder: readonly string[];
   readonly result: unknown;
@@ -181,6 +194,7 @@ export interface Rooms {
   readonly endings: Endings;
   readonly views: Views;
   readonly bots: BotPlayers;
+  readonly daide: DaideSeats;
 }
 
 /** What the rooms of one judge share. */
@@ -198,6 +212,8 @@ export interface JudgeCore {
   readonly orderBuckets: TokenBuckets | null;
   /** Tokens unused this long expire (null: never). */
   readonly tokenIdleMs: number | null;
+  /** The ports of games with DAIDE seats (null: none may have them). */
+  readonly daidePorts: DaidePorts | null;
   /** Every room, for the few operations that cross rooms (a view after a change). */
   rooms: Rooms;
 }

@@ -44,15 +44,19 @@ export class Views extends Room {
     const v = this.viewerIn(g, user);
     const names = await this.userNames(g.members.map((m) => m.user_id));
     const bots = new Map((await botSeatsOf(this.db, gameId)).map((r) => [r.seat, r]));
+    const daide = await this.rooms.daide.of(this.db, gameId);
+    const daideSeats = new Map((daide?.seats ?? []).map((r) => [r.seat, r]));
     const seatList = g.seats.map((s, i) => {
       const holder = g.members.find((m) => m.seat === i && m.role === "player");
       const bot = bots.get(i);
+      const d = daideSeats.get(i);
       return {
         index: i,
         name: s.name,
         powers: [...s.powers],
         player: holder ? (names.get(holder.user_id) ?? null) : null,
         ...(bot ? { bot: botMark(bot) } : {}),
+        ...(d ? { daide: { client: d.client, version: d.version } } : {}),
       };
     });
     const st = g.state;
@@ -82,6 +86,8 @@ export class Views extends Room {
       phaseIndex: st.phase_idx,
       seatList,
       position,
+      // The port is shown while the game is forming or running (daide.ts).
+      ...(daide ? { daide: { port: g.game.status === "finished" ? null : daide.port } } : {}),
       toOrder: st.state === "done" ? [] : this.toOrder(g),
       result: g.game.result ? parseJson<unknown>(g.game.result) : null,
       you: v.role ? { role: v.role, seat: v.seat, powers: [...v.powers] } : null,

@@ -93,48 +93,18 @@ export class Votes extends Room {
         }
       }
       if (text.length > 2000) throw invalid("a proposal's text is at most 2000 characters");
-      // The game's next number (under the game's lock, so no other proposal takes it).
-      const last = await trx
-        .selectFrom("proposals")
-        .where("game_id", "=", gameId)
-        .select((eb) => eb.fn.max("num").as("n"))
-        .executeTakeFirst();
-      const id = Number(last?.n ?? 0) + 1;
-      await trx
-        .insertInto("proposals")
-        .values({
-          game_id: gameId,
-          num: id,
-          kind: input.kind,
-          powers: powers ? JSON.stringify(powers) : null,
-          text,
-          options: options ? JSON.stringify(options) : null,
-          proposer_user: user.id,
-          proposer_seat: v.seat,
-          due_idx: g.state.phase_idx,
-          status: "open",
-          counts: null,
-          created_at: this.now(),
-          closed_at: null,
-        })
-        .execute();
       // Proposing is voting yes (seed 002 IX(5), Alternative C: the proposer may vote on
       // their own proposal, and may still change this vote to no or abstain until it is
       // decided). The GM's house-rule proposal is the GM's yes.
       const voter = this.voterKey(g, v, input.kind);
-      if (voter) {
-        const row = await proposalNumbered(trx, gameId, id);
-        await trx
-          .insertInto("ballots")
-          .values({ proposal_id: row.id, voter, vote: "yes", user_id: user.id, at: this.now() })
-          .execute();
-      }
-      await this.emit(trx, gameId, "proposal", "public", {
-        id,
+      const id = await this.insertProposal(trx, g, {
         kind: input.kind,
-        text,
         powers,
-        due: g.state.phase,
+        text,
+        options,
+        by: user.id,
+        seat: v.seat,
+        voter,
       });
       return {
         id,
@@ -146,6 +116,122 @@ export class Votes extends Room {
         status: "open",
         ...(voter ? { yourVote: "yes" as const } : {}),
       };
+    });
+  }
+
+  /** A new proposal (the game's next number), the proposer's yes, everybody told. */
+  private async insertProposal(
+    trx: Tx,
+    g: PlayedGame,
+    p: {
+      kind: ProposalKind;
+      powers: string[] | null;
+      text: string;
+      options: OptionsPatch | null;
+      /** The proposer: a user's id, or a DAIDE seat's sender (daide.ts). */
+      by: string;
+      seat: number | null;
+      voter: string | null;
+    },
+  ): Promise<number> {
+    const gameId = g.game.id;
+    // The game's next number (under the game's lock, so no other proposal takes it).
+    const last = await trx
+      .selectFrom("proposals")
+      .where("game_id", "=", gameId)
+      .select((eb) => eb.fn.max("num").as("n"))
+      .executeTakeFirst();
+    const id = Number(last?.n ?? 0) + 1;
+    await trx
+      .insertInto("proposals")
+      .values({
+        game_id: gameId,
+        num: id,
+        kind: p.kind,
+        powers: p.powers ? JSON.stringify(p.powers) : null,
+        text: p.text,
+        options: p.options ? JSON.stringify(p.options) : null,
+        proposer_user: p.by,
+        proposer_seat: p.seat,
+        due_idx: g.state.phase_idx,
+        status: "open",
+        counts: null,
+        created_at: this.now(),
+        closed_at: null,
+      })
+      .execute();
+    if (p.voter) {
+      const row = await proposalNumbered(trx, gameId, id);
+      await trx
+        .insertInto("ballots")
+        .values({ proposal_id: row.id, voter: p.voter, vote: "yes", user_id: p.by, at: this.now() })
+        .execute();
+    }
+    await this.emit(trx, gameId, "proposal", "public", {
+      id,
+      kind: p.kind,
+      text: p.text,
+      powers: p.powers,
+      due: g.state.phase,
+    });
+    return id;
+  }
+
+  /**
+   * A DAIDE client's DRW (on) or NOT (DRW) (off) for its seat (daide.ts): its vote for a draw
+   * of every survivor, the open draw proposal's if there is one (a vote on the open draw
+   * including every survivor; false when the open proposal is another, or the seat is out),
+   * else a new one; off withdraws the seat's vote on the open draw. Decided with the phase's
+   * orders, as every vote is.
+   */
+  async seatDraw(gameId: string, seat: number, by: string, on: boolean): Promise<boolean> {
+    return this.mutatePlayed(gameId, async (trx, g) => {
+      if (g.game.status !== "active") return false;
+      const survivors = survivingSeats(g.seats, g.alive);
+      if (!survivors.includes(seat)) return false;
+      const voter = `seat:${seat}`;
+      const open = await trx
+        .selectFrom("proposals")
+        .selectAll()
+        .where("game_id", "=", gameId)
+        .where("status", "=", "open")
+        .where("kind", "in", ["draw", "concede"])
+        .executeTakeFirst();
+      if (!on) {
+        if (open?.kind === "draw")
+          await trx
+            .deleteFrom("ballots")
+            .where("proposal_id", "=", open.id)
+            .where("voter", "=", voter)
+            .execute();
+        return true;
+      }
+      const all: string[] = survivors.flatMap((i) => g.seats[i]!.powers);
+      if (open) {
+        const powers = open.powers ? parseJson<string[]>(open.powers) : [];
+        if (open.kind !== "draw" || powers.length !== all.length) return false;
+        if (!all.every((p) => powers.includes(p))) return false;
+        await trx
+          .deleteFrom("ballots")
+          .where("proposal_id", "=", open.id)
+          .where("voter", "=", voter)
+          .execute();
+        await trx
+          .insertInto("ballots")
+          .values({ proposal_id: open.id, voter, vote: "yes", user_id: by, at: this.now() })
+          .execute();
+        return true;
+      }
+      await this.insertProposal(trx, g, {
+        kind: "draw",
+        powers: all,
+        text: "A draw including all survivors",
+        options: null,
+        by,
+        seat,
+        voter,
+      });
+      return true;
     });
   }
 
@@ -290,6 +376,8 @@ export class Votes extends Room {
     const seated = new Set(
       g.members.flatMap((m) => (m.role === "player" && m.seat !== null ? [m.seat] : [])),
     );
+    // A seat a DAIDE client has taken votes as a player's (daide.ts: its DRW).
+    for (const d of await this.rooms.daide.taken(trx, g.game.id)) seated.add(d);
     let ended = false;
     let options = g.options;
     for (const p of due) {

@@ -514,6 +514,12 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             `"Press review: ${review}" is neither yes nor no`,
             '"Press review: yes" to approve or refuse each player\'s press before it goes out, or no line (press goes out at once)',
           );
+        // "DAIDE: England, France": seats kept for DAIDE clients (docs/daide.md).
+        const daideLine = field("daide");
+        const daide = daideLine
+          ?.split(/[,;]/)
+          .map((w) => w.trim())
+          .filter((w) => w !== "");
         const options =
           review === undefined
             ? {}
@@ -528,12 +534,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
                   variant: family.id,
                   label: abbr,
                   ...(count ? { players: Number(count) } : {}),
+                  ...(daide && daide.length > 0 ? { daide } : {}),
                   ...options,
                 }
               : {
                   name: field("name") ?? abbr,
                   rules: rules ?? "houserules",
                   label: abbr,
+                  ...(daide && daide.length > 0 ? { daide } : {}),
                   ...options,
                 },
           );
@@ -560,6 +568,14 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             `Game ${abbr.toUpperCase()} ("${game.name}") is created; you are its game master.`,
             `Its orders go To ${address}. The invitation codes (players send "JOIN <code>"):`,
             ...codes,
+            ...(game.daide?.port
+              ? [
+                  `Seats kept for DAIDE clients (${game.seatList
+                    .filter((s) => s.daide)
+                    .map((s) => s.name)
+                    .join(", ")}): they connect to this judge's port ${game.daide.port}.`,
+                ]
+              : []),
             `When the seats are taken, send "START ${abbr.toUpperCase()}".`,
           ].join("\n"),
         };

@@ -113,6 +113,15 @@ const seatView = obj({
       "a built-in player plays the seat: chosen by the GM (gm), or after missed orders (takeover, the option botTakeover)",
     ),
   ),
+  daide: optional(
+    obj(
+      {
+        client: nullable(text("the DAIDE client's name (NME); null while the seat waits for one")),
+        version: nullable(text("the client's version (NME)")),
+      },
+      "the seat is kept for a DAIDE client (docs/daide.md)",
+    ),
+  ),
 });
 
 const gameViewFields = {
@@ -123,6 +132,19 @@ const gameViewFields = {
   phaseIndex: int(),
   seatList: many(seatView),
   position: described("the current position (docs/adjudicate-json.md, position)"),
+  daide: optional(
+    obj(
+      {
+        port: nullable(
+          int({
+            description:
+              "the TCP port DAIDE clients connect to while the game is forming or running; null once it is over",
+          }),
+        ),
+      },
+      "a game with seats kept for DAIDE clients (docs/daide.md)",
+    ),
+  ),
   toOrder: many(text("power id"), "powers that have something to order in the open phase"),
   result: anyJson("how the game ended (null while it goes on)"),
   you: nullable(

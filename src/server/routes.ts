@@ -422,6 +422,17 @@ export function apiRoutes(
             50,
           ),
         ),
+        daide: optional(
+          list(
+            str({
+              min: 1,
+              max: 40,
+              description:
+                'a seat kept for a DAIDE client (an AI program: docs/daide.md): a power\'s id or name, or a seat\'s number, e.g. ["england", "france"]; the game gets a DAIDE port (daide.port in its answer) while it is forming or running. Only on a judge started with --daide-ports (Diplomacy variants)',
+            }),
+            { max: 50 },
+          ),
+        ),
       }),
       successStatus: 201,
       handler: async (c) => ({ status: 201, body: await judge.createGame(need(c.user), c.body) }),

@@ -13,6 +13,7 @@ import type { Judge, User } from "../judge/judge.ts";
 import { jsonTextProblem, lineProblem } from "../judge/text.ts";
 import { judgeKey } from "../judge/unsubscribe.ts";
 import { arrival } from "../store/db.ts";
+import { DaideGames } from "./daide-games.ts";
 import { EventHub } from "./events.ts";
 import {
   attackMail,
@@ -64,6 +65,11 @@ export interface ServerOptions {
   readonly mailFrom?: string;
   /** The readiness probe's timing (readiness.ts); defaults there. */
   readonly readiness?: ReadinessOptions;
+  /**
+   * DAIDE clients in the judge's games (daide-games.ts): each game with DAIDE seats listens on
+   * its port (the judge's `daidePorts`), on this address (default: the server's `host`).
+   */
+  readonly daide?: { readonly host?: string | undefined };
 }
 
 export interface RunningServer {
@@ -135,15 +141,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await app.listen({ port: opts.port, host: opts.host ?? "0.0.0.0" });
   const port = (app.server.address() as AddressInfo).port;
 
-  // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking.
+  // The scheduler: adjudicate what is due now (catching up after a restart), then keep looking;
+  // the DAIDE clients are told what it did (daide-games.ts).
+  const daide = opts.daide
+    ? new DaideGames(judge, { host: opts.daide.host ?? opts.host, log })
+    : null;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
-    running = judge.tick().catch((e: unknown) => {
-      // A fault of the storage is logged once, by readiness.ts, not at every tick.
-      if (!readiness.noteError(e)) log(`scheduler: ${(e as Error).stack ?? e}`);
-    });
+    running = judge
+      .tick()
+      .then(() => daide?.refresh())
+      .catch((e: unknown) => {
+        // A fault of the storage is logged once, by readiness.ts, not at every tick.
+        if (!readiness.noteError(e)) log(`scheduler: ${(e as Error).stack ?? e}`);
+      });
   };
   tick();
   const timer = setInterval(tick, opts.tickMs ?? 1000);
@@ -159,6 +172,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       clearInterval(timer);
       hub.stop();
       await running;
+      await daide?.close();
       await readiness.stop();
       await app.close();
     },

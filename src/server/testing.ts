@@ -1,4 +1,5 @@
 import type { TestContext } from "node:test";
+import type { DaidePorts } from "../judge/daide.ts";
 import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
@@ -74,12 +75,25 @@ export async function serveJudge(
   t: TestContext,
   kind: StoreKind = "sqlite",
   publicUrl: string | null = null,
+  extra: { daidePorts?: DaidePorts } = {},
 ): Promise<ServedJudge | null> {
   const ts = await testStore(t, kind);
   if (!ts) return null;
   const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now, publicUrl });
-  const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 20, pollMs: 20 });
+  const judge = new Judge({
+    store: ts.store,
+    now: clock.now,
+    publicUrl,
+    daidePorts: extra.daidePorts ?? null,
+  });
+  const server = await startServer({
+    judge,
+    port: 0,
+    host: "127.0.0.1",
+    tickMs: 20,
+    pollMs: 20,
+    ...(extra.daidePorts ? { daide: {} } : {}),
+  });
   t.after(() => server.close());
   const base = `http://127.0.0.1:${server.port}`;
   return { api: new Api(base), base, clock, judge, store: ts.store };

@@ -659,6 +659,41 @@ function botSeats(): Migration {
   };
 }
 
+/**
+ * Seats kept for DAIDE clients in a judge's game (`entente serve --daide-ports`;
+ * src/judge/daide.ts, src/server/daide-games.ts): `daide_games` names a game's port while the
+ * game is forming or running (null once it is over: the port is free again); `daide_seats`
+ * one row per seat kept for a client, its client's name and version once one has sent NME
+ * and the passcode it comes back with (IAM). Its orders are `submissions` whose `user_id` is
+ * `daide:<seat>`.
+ */
+function daideSeats(): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable("daide_games")
+        .addColumn("game_id", "text", (c) => c.primaryKey().references("games.id"))
+        .addColumn("port", "integer", (c) => c.unique())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("daide_seats")
+        .addColumn("game_id", "text", (c) => c.notNull().references("games.id"))
+        .addColumn("seat", "integer", (c) => c.notNull())
+        .addColumn("client", "text")
+        .addColumn("version", "text")
+        .addColumn("passcode", "integer", (c) => c.notNull())
+        .addColumn("since", "text")
+        .addPrimaryKeyConstraint("daide_seats_pk", ["game_id", "seat"])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable("daide_seats").execute();
+      await db.schema.dropTable("daide_games").execute();
+    },
+  };
+}
+
 /** The migrations for a dialect, keyed by name (applied in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
@@ -678,6 +713,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         "0012_chair_timers": chairTimers(),
         "0013_held_press": heldPress(dialect),
         "0014_bot_seats": botSeats(),
+        "0015_daide_seats": daideSeats(),
       };
     },
   };

@@ -385,6 +385,8 @@ export interface DB {
   health_probe: HealthProbeTable;
   chair_timers: ChairTimersTable;
   bot_seats: BotSeatsTable;
+  daide_games: DaideGamesTable;
+  daide_seats: DaideSeatsTable;
 }
 
 /**
@@ -403,6 +405,32 @@ export interface BotSeatsTable {
   /** The phase in which the bot took the seat (null: before the game started). */
   since: string | null;
   created_at: number;
+}
+
+/**
+ * A judge's game with seats kept for DAIDE clients (migration 0015_daide_seats;
+ * src/judge/daide.ts): its port from `entente serve --daide-ports` while the game is forming
+ * or running; null once it is over (the port is free again).
+ */
+export interface DaideGamesTable {
+  game_id: string;
+  port: number | null;
+  created_at: number;
+}
+
+/**
+ * A seat kept for a DAIDE client: the client that took it (NME: its name and version; null
+ * while the seat waits) and the passcode of its HLO (IAM). Its orders are `submissions`
+ * whose `user_id` is `daide:<seat>`.
+ */
+export interface DaideSeatsTable {
+  game_id: string;
+  seat: number;
+  client: string | null;
+  version: string | null;
+  passcode: number;
+  /** The phase in which a client took the seat (null: before the game started). */
+  since: string | null;
 }
 
 /** The readiness probe's one row (src/server/readiness.ts): when it last wrote. */

@@ -175,6 +175,8 @@ export async function gamePage(app: HTMLElement, id: string): Promise<void> {
         : view.state === "open" && parts.gm.chair
           ? " · the chair resolves"
           : "",
+      // The port DAIDE clients (AI players) connect to, while the game is on (docs/daide.md).
+      view.daide?.port ? ` · DAIDE port ${view.daide.port}` : "",
       view.you
         ? ` · you: ${view.you.role}${view.you.powers.length ? ` (${view.you.powers.map(name).join(", ")})` : ""}`
         : "",

@@ -168,6 +168,13 @@ function createForm(variants: VariantInfo[]): HTMLElement {
     maxlength: 200,
   });
   const takeover = h("input", { type: "checkbox", name: "botTakeover" });
+  // Seats kept for DAIDE clients (docs/daide.md): on a judge started with --daide-ports.
+  const daide = h("input", {
+    name: "daide",
+    placeholder: "e.g. England, Russia",
+    autocomplete: "off",
+    maxlength: 200,
+  });
   const out = h("div", { "aria-live": "polite" });
   const form = h(
     "form",
@@ -191,6 +198,11 @@ function createForm(variants: VariantInfo[]): HTMLElement {
     h("label", { class: "check" }, early, " Resolve as soon as every power's orders are final"),
     h("div", { class: "row" }, field("Played by built-in players (optional)", bots)),
     h(
+      "div",
+      { class: "row" },
+      field("Kept for DAIDE clients, AI programs (optional; docs/daide.md)", daide),
+    ),
+    h(
       "label",
       { class: "check" },
       takeover,
@@ -212,6 +224,10 @@ function createForm(variants: VariantInfo[]): HTMLElement {
         .split(/[,;]/)
         .map((w) => w.trim())
         .filter((w) => w !== "");
+      const daidePowers = daide.value
+        .split(/[,;]/)
+        .map((w) => w.trim())
+        .filter((w) => w !== "");
       const g = await post<GameView>("/api/games", {
         name: name.value,
         variant: variant.value,
@@ -230,6 +246,7 @@ function createForm(variants: VariantInfo[]): HTMLElement {
         ...(botPowers.length > 0
           ? { bots: Object.fromEntries(botPowers.map((p) => [p, "default"])) }
           : {}),
+        ...(daidePowers.length > 0 ? { daide: daidePowers } : {}),
       });
       if (chaired.checked) await post(`/api/games/${g.id}/chair`, { on: true });
       location.href = `/game/${encodeURIComponent(g.id)}`;

@@ -119,7 +119,7 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
   const panels: PanelId[] = ["orders", "history", "press"];
   if (view.you) panels.push("votes");
   // Who plays, where built-in players play some seats (the GM reads it on the console).
-  if (!gm && view.seatList.some((s) => s.bot)) panels.push("seats");
+  if (!gm && view.seatList.some((s) => s.bot || s.daide)) panels.push("seats");
   if (view.scores) panels.push("points");
   if (gm) panels.push("gm");
   return {

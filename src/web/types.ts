@@ -9,10 +9,16 @@ export interface Seat {
   player: string | null;
   /** A built-in player plays the seat (src/judge/bots.ts): chosen by the GM, or a takeover. */
   bot?: { id: string; kind: "gm" | "takeover"; describe: string };
+  /** The seat is kept for a DAIDE client (src/judge/daide.ts): the client, once one came. */
+  daide?: { client: string | null; version: string | null };
 }
 
 /** Who plays a seat, in words: the player, the built-in player, or free. */
 export function seatWho(s: Seat): string {
+  if (s.daide)
+    return s.daide.client
+      ? `DAIDE client ${s.daide.client}${s.daide.version ? ` ${s.daide.version}` : ""}`
+      : "free for a DAIDE client";
   if (!s.bot) return s.player ?? "free";
   if (s.bot.kind === "takeover")
     return `${s.player ?? "free"} (bot ${s.bot.id} plays after missed orders)`;
@@ -55,6 +61,8 @@ export interface GameView {
   you: { role: "gm" | "player" | "observer"; seat: number | null; powers: string[] } | null;
   invites?: { code: string; role: string; seat: number | null }[];
   lostSeat?: LostSeat;
+  /** DAIDE seats (docs/daide.md): the port clients connect to; null once the game is over. */
+  daide?: { port: number | null };
   [more: string]: unknown;
 }
 
