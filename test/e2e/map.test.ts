@@ -114,7 +114,10 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
     const moves = unique(lon.orders.filter((o) => o.kind === "move").map((o) => o.target));
     assert.deepEqual(moves, ["eng", "nth", "wal", "yor"], "the engine's moves for F lon");
 
-    // By the mouse: the fleet clicked on the map.
+    // By the mouse: the fleet clicked on the map, once the order pad has the legal orders (the
+    // map is drawn before they arrive, and a click before then chooses nothing: on a loaded
+    // machine the test clicked that early and waited in vain).
+    await page.locator(".orderpad .chips.units button").first().waitFor();
     await page.locator('.game .map g.unit[data-location="lon"]').click();
     await waitOutlined(page, moves);
     assert.equal(

@@ -207,7 +207,9 @@ describe("the site on a phone, and the board's tabs at 1440×900", { timeout: 30
     assert.deepEqual(await smallTargets(page), [], "every button at least 44 px");
     await h.docShot(page, "pocket-game-phone");
 
-    // A tap on the London fleet, Move, a tap on the North Sea: the order.
+    // A tap on the London fleet, Move, a tap on the North Sea: the order (once the order pad
+    // has the legal orders: a tap before then chooses nothing).
+    await page.locator(".orderpad .chips.units button").first().waitFor();
     await page.locator('.game .map g.unit[data-location="lon"]').tap();
     await page.locator('button[data-action="move"]').tap();
     const nth = await pointOf(page, "nth");
