@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, version as esbuildVersion, stop } from "esbuild";
+import { bundlePlugin } from "./bundle-plugin.mjs";
 
 /** The project's root (src/cli/../..). */
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -74,7 +75,8 @@ const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 /**
  * What a kept bundle depends on besides its sources: the checkout's place (the bundle names
  * files by path), esbuild's version, the installed packages (the lock file: the bundle imports
- * them by the paths they had) and whether the self-play worker is in it.
+ * them by the paths they had), whether the self-play worker is in it, and this bundler's own
+ * code.
  */
 function cacheKey() {
   let lock = "";
@@ -83,8 +85,12 @@ function cacheKey() {
   } catch {
     // No lock file: the key is the rest.
   }
+  // This file and its plugin decide what a bundle holds: a change to either bundles again.
+  const code = ["./plain.mjs", "./bundle-plugin.mjs"].map((f) =>
+    sha256(readFileSync(new URL(f, import.meta.url))),
+  );
   return sha256(
-    JSON.stringify({ root, esbuild: esbuildVersion, lock: sha256(lock), selfplayWorkers }),
+    JSON.stringify({ root, esbuild: esbuildVersion, lock: sha256(lock), selfplayWorkers, code }),
   ).slice(0, 24);
 }
 
@@ -254,40 +260,7 @@ function mainBundle() {
     metafile: true,
     absWorkingDir: root,
     logLevel: "silent",
-    plugins: [
-      {
-        name: "entente-plain",
-        setup(b) {
-          // Packages are imported from where they are installed (the bundle is in the cache),
-          // resolved as Node resolves an import.
-          b.onResolve({ filter: /^[^./]/ }, async (a) => {
-            if (a.pluginData === "inner" || a.path.startsWith("node:")) return undefined;
-            const r = await b.resolve(a.path, {
-              kind: a.kind,
-              resolveDir: a.resolveDir,
-              pluginData: "inner",
-            });
-            if (r.errors.length > 0 || r.external) return undefined;
-            return { path: pathToFileURL(r.path).href, external: true };
-          });
-          // Each module keeps its own `import.meta.url` (files found beside a source file),
-          // and `import.meta.resolve("package")` is resolved now, as from here (the GIF
-          // worker registers tsx, src/server/pictures.ts).
-          b.onLoad({ filter: /\.ts$/ }, (a) => {
-            const text = readFileSync(a.path, "utf8");
-            if (!text.includes("import.meta")) return undefined;
-            const contents = text
-              .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(a.path).href))
-              .replace(/import\.meta\.resolve\(("[^"./][^"]*")\)/g, (_, spec) =>
-                JSON.stringify(import.meta.resolve(JSON.parse(spec))),
-              );
-            if (contents.includes("import.meta"))
-              return { errors: [{ text: `${a.path}: only import.meta.url is bundled` }] };
-            return { contents, loader: "ts" };
-          });
-        },
-      },
-    ],
+    plugins: [bundlePlugin("entente-plain")],
   });
 }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-
+import { classical } from "../variants/classical/index.ts";
 import type { GameMap } from "./map.ts";
 import type { ParsedOrder, UnitSpec } from "./orders.ts";
 import { at, bad, fixture, fixturePowers, move, ok, parse, u } from "./parse.fixture.ts";
@@ -223,18 +223,8 @@ function checkRecords(
   return { typesFilled };
 }
 
-const variantFile = new URL("../variants/classical/index.ts", import.meta.url);
-const { classical } = existsSync(fileURLToPath(variantFile))
-  ? ((await import(variantFile.href)) as typeof import("../variants/classical/index.ts"))
-  : { classical: null };
-
 describe("parseOrder: classical map with the DATC and real games", () => {
-  test("the classical variant is present", () => {
-    assert.ok(classical, `missing ${fileURLToPath(variantFile)}`);
-  });
-
   test("every DATC order parses, and its text reads as its norm", () => {
-    assert.ok(classical, "no classical variant");
     const cases = readShared<readonly { orders: readonly OrderRecord[] }[]>("datc/datc.json");
     const records = cases.flatMap((c) => c.orders);
     assert.ok(records.length > 500, `only ${records.length} DATC orders`);
@@ -243,7 +233,6 @@ describe("parseOrder: classical map with the DATC and real games", () => {
   });
 
   test("every order of the real games parses, and its text reads as its norm", () => {
-    assert.ok(classical, "no classical variant");
     const games =
       readShared<readonly { phases: readonly { orders: readonly OrderRecord[] }[] }[]>(
         "games/games.json",
@@ -254,7 +243,6 @@ describe("parseOrder: classical map with the DATC and real games", () => {
   });
 
   test("full names and spellings on the classical map", () => {
-    assert.ok(classical, "no classical variant");
     const { map, powers } = classical;
     const read = (text: string) => ok(text, map, powers);
     assert.deepEqual(
@@ -291,7 +279,6 @@ describe("parseOrder: classical map with the DATC and real games", () => {
   });
 
   test("the mutated DATC orders never throw", () => {
-    assert.ok(classical, "no classical variant");
     const cases = readShared<readonly { orders: readonly OrderRecord[] }[]>("datc/datc.json");
     const rnd = mulberry32(7);
     for (const c of cases) {
@@ -304,7 +291,6 @@ describe("parseOrder: classical map with the DATC and real games", () => {
 });
 
 test("a hold word after the dash is a hold (F Lon-Holds)", () => {
-  assert.ok(classical, "the classical variant");
   const map = classical.map;
   const r = parseOrder("F Lon-Holds", map, classical.powers);
   assert.ok(r.ok && r.order.kind === "hold" && r.order.unit.province === "lon");
