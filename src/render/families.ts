@@ -15,6 +15,7 @@ import { worldMap } from "../variants/global/world.ts";
 import { type AreaLike, sourceOfAreas, specOfAreas } from "./areas.ts";
 import { buildMap } from "./geometry.ts";
 import type { BuiltMap, DeclaredDifference, GeometrySpec, NeutralSpec } from "./geometry-spec.ts";
+import { keptGeometry } from "./kept.ts";
 import { drawBoard } from "./layers.ts";
 import type { BoardView, MapGeometry, PowerTally, RenderOptions } from "./types.ts";
 
@@ -76,15 +77,35 @@ export function worldSpec(map: GlobalMap = worldMap): GeometrySpec {
 }
 
 let worldBuilt: BuiltMap | null = null;
+let worldDrawn: MapGeometry | null = null;
 
-/** The world map, built once (about a second) and kept. */
+/** What the world map is drawn for: its areas with their labels, and its powers. */
+function worldSource(map: GlobalMap = worldMap) {
+  const areas = map.areas.map((a) => ({ ...a, name: worldLabel(a.id, a.name) }));
+  return sourceOfAreas("global", areas, powersOf(map));
+}
+
+/** The world map, built once (about a second) and kept in this process. */
 export function worldMapBuilt(): BuiltMap {
   if (worldBuilt) return worldBuilt;
-  const map = worldMap;
-  const areas = map.areas.map((a) => ({ ...a, name: worldLabel(a.id, a.name) }));
-  const source = sourceOfAreas("global", areas, powersOf(map));
-  worldBuilt = decorate(buildMap(source, worldSpec(map)), map);
+  worldBuilt = decorate(buildMap(worldSource(), worldSpec()), worldMap);
   return worldBuilt;
+}
+
+/**
+ * The world map as drawn: built in this process, else kept on disk by an earlier one
+ * (kept.ts; the areas and powers are part of its key, for the centres' values and the
+ * capitals drawn on it), else built now.
+ */
+export function worldGeometry(): MapGeometry {
+  if (worldBuilt) return worldBuilt.geometry;
+  worldDrawn ??= keptGeometry(
+    worldSource(),
+    worldSpec(),
+    () => worldMapBuilt().geometry,
+    JSON.stringify({ areas: worldMap.areas, powers: worldMap.powers }),
+  );
+  return worldDrawn;
 }
 
 /**
@@ -176,8 +197,7 @@ export function boardOfState(
 /** The world drawn with a position JSON (docs/global.md; absent: the start). */
 export function drawWorld(position: Record<string, unknown> = {}, options?: RenderOptions): string {
   const state = readGlobalPosition(worldMap, position);
-  const built = worldMapBuilt();
-  return drawBoard(built.geometry, boardOfState(state, `turn ${state.turn}`, worldMap), options);
+  return drawBoard(worldGeometry(), boardOfState(state, `turn ${state.turn}`, worldMap), options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,7 +457,7 @@ export function renderFamily(args: FamilyRenderArgs): { svg: string; summary: st
       }
       const state = readGlobalPosition(worldMap, args.position ?? {});
       const svg = drawBoard(
-        worldMapBuilt().geometry,
+        worldGeometry(),
         boardOfState(state, `turn ${state.turn}`, worldMap),
         args.options,
       );
@@ -481,5 +501,5 @@ export function renderFamily(args: FamilyRenderArgs): { svg: string; summary: st
  */
 export function familyMap(id: string): { geometry: () => MapGeometry; start: () => string } | null {
   if (id !== "global") return null;
-  return { geometry: () => worldMapBuilt().geometry, start: () => drawWorld() };
+  return { geometry: worldGeometry, start: () => drawWorld() };
 }

@@ -22,6 +22,7 @@ import {
   type MapSource,
   sourceOfVariant,
 } from "./geometry-spec.ts";
+import { keptGeometry } from "./kept.ts";
 import { drawBoard } from "./layers.ts";
 import { placeNames } from "./places.ts";
 import { provinceGeometry, zoomNames } from "./province-geometry.ts";
@@ -36,6 +37,7 @@ const registered = new Map<string, () => GeometrySpec>();
 export function registerGeometry(variantId: string, spec: () => GeometrySpec): void {
   registered.set(variantId, spec);
   cache.delete(variantId);
+  drawn.delete(variantId);
 }
 
 /** The variant's geometry spec: registered, or src/variants/ID/geometry.json. */
@@ -66,8 +68,24 @@ export function builtMap(variant: Variant): BuiltMap {
   return built;
 }
 
+const drawn = new Map<string, MapGeometry>();
+
+/**
+ * The variant's map as drawn: built in this process, else kept on disk by an earlier one
+ * (kept.ts), else built now (and kept).
+ */
 export function mapGeometry(variant: Variant): MapGeometry {
-  return builtMap(variant).geometry;
+  const built = cache.get(variant.id);
+  if (built) return built.geometry;
+  let g = drawn.get(variant.id);
+  if (!g) {
+    const spec = geometrySpec(variant.id);
+    g = spec
+      ? keptGeometry(sourceOfVariant(variant), spec, () => builtMap(variant).geometry)
+      : builtMap(variant).geometry;
+    drawn.set(variant.id, g);
+  }
+  return g;
 }
 
 export function renderSvg(variant: Variant, view: BoardView, options?: RenderOptions): string {
