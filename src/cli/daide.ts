@@ -25,6 +25,10 @@ export interface DaideHostArgs {
   readonly until?: number;
   readonly bots: number;
   readonly bot: string;
+  /** `TUR,ENG` or `random` (drawn with --seed): the built-in players' seats. */
+  readonly botPowers?: string;
+  /** The press level: "0" or "10". */
+  readonly level?: string;
   readonly data?: string;
   readonly seed: number;
 }
@@ -50,6 +54,23 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
     throw new CliError(
       `--until ${a.until} is not after the start (${variant.start.phase.year}); give a later year`,
     );
+  const level = a.level ?? "10";
+  if (level !== "0" && level !== "10")
+    throw new CliError(
+      `--level ${level}: the host offers press level 0 (no press) or 10 (peace and alliances)`,
+    );
+  let botPowers: string[] | "random" | undefined;
+  if (a.botPowers !== undefined) {
+    if (a.bots === 0)
+      throw new CliError("--bot-powers names the seats of --bots K built-in players: give --bots");
+    botPowers =
+      a.botPowers.trim().toLowerCase() === "random"
+        ? "random"
+        : a.botPowers
+            .split(",")
+            .map((x) => x.trim())
+            .filter((x) => x !== "");
+  }
   const id = `daide-${a.variant}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${a.port}`;
   try {
     return new DaideHost({
@@ -59,6 +80,8 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
       moveTime: a.moveTime,
       until: a.until ?? null,
       bots: Array.from({ length: a.bots }, () => bot),
+      botPowers,
+      level: level === "0" ? 0 : 10,
       port: Number(a.port),
       ...(a.host ? { host: a.host } : {}),
       id,
