@@ -308,6 +308,25 @@ export function ordMessages(
     if (res.length === 0) res.push(T("SUC"));
     ords.push([T("ORD"), turn, item, res]);
   }
+  if (pos.phase.type === "M") {
+    // A unit whose order has no DAIDE form (a variant's own: europe1935's insurrections) and
+    // which stands where it stood: it held (an invalid such order is a hold), and is told so.
+    // One that left the board (it joined an insurrection) is told by NOW alone.
+    const told = new Set(
+      result.results.flatMap((r) =>
+        r.order && r.order.kind !== "waive" && r.order.kind !== "build"
+          ? [`${r.order.unit.power} ${r.order.unit.province}`]
+          : [],
+      ),
+    );
+    for (const u of pos.units) {
+      if (told.has(`${u.power} ${u.province}`)) continue;
+      const still = result.next.units.some(
+        (x) => x.province === u.province && x.power === u.power && x.type === u.type,
+      );
+      if (still) ords.push([T("ORD"), turn, [unitItem(map, seats, u), T("HLD")], [T("SUC")]]);
+    }
+  }
   return ords;
 }
 

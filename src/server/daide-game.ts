@@ -12,9 +12,10 @@
  * adjudicated (ORD is made from stored phases only).
  */
 
-import { type Item, itemsText, textItem } from "../daide/language.ts";
+import { fromText, type Item, itemsText, textItem, tree } from "../daide/language.ts";
 import { type DaideMap, daideMap } from "../daide/mapdef.ts";
 import { type PhaseTables, phaseTables, turnItem } from "../daide/orders.ts";
+import { type PressAnswer, type PressLevel, pressFault } from "../daide/press.ts";
 import { type Conn, Sessions, type SubAnswer, type Table } from "../daide/session.ts";
 import { intToken, type Token, tok } from "../daide/tokens.ts";
 import {
@@ -26,6 +27,7 @@ import {
   openTurn,
   ordMessages,
   powersOf,
+  restore,
   scoMessage,
   submit,
   type Turn,
@@ -90,6 +92,8 @@ export class DaideGame implements Table {
     options: { port: number; host?: string | undefined; log: (line: string) => void },
   ): Promise<DaideGame> {
     const game = new DaideGame(judge, await judge.daide.game(gameId), options);
+    // Press is passed on from now: what was sent before is not sent again (after a restart).
+    game.#pressSeen = await judge.daide.lastPressId(gameId);
     await game.#net.listen();
     return game;
   }
@@ -125,6 +129,11 @@ export class DaideGame implements Table {
 
   async #refresh(): Promise<void> {
     if (this.#ended) return;
+    await this.#changes();
+    if (!this.#ended) await this.#passPress();
+  }
+
+  async #changes(): Promise<void> {
     // Every change to a game moves its lock's version on: an unchanged game is not read.
     const version = await this.#judge.daide.version(this.gameId);
     if (version !== null && version === Number(this.#g.state.version)) return;
@@ -166,6 +175,49 @@ export class DaideGame implements Table {
       before.state.state !== g.state.state
     )
       this.#net.phaseOpened(this.deadline());
+  }
+
+  /** The last press row passed on to the clients (FRM). */
+  #pressSeen = 0;
+
+  /**
+   * The game's new press, passed on as FRM to the recipients whose DAIDE client is connected:
+   * white press from a power (a DAIDE client's, or a web or mail player's) whose text is a
+   * level 10 press message (`PRP (PCE (ENG FRA))`). Other press (grey, the GM's, prose) is
+   * the web's and mail's only: DAIDE cannot say who sent it, or what it says.
+   */
+  async #passPress(): Promise<void> {
+    if (this.pressLevel() === 0 || this.#net.conns.size === 0) {
+      // Nobody to tell (or no press): skip to the last row, once in a while.
+      this.#pressSeen = Math.max(this.#pressSeen, await this.#judge.daide.lastPressId(this.gameId));
+      return;
+    }
+    const rows = await this.#judge.daide.pressAfter(this.gameId, this.#pressSeen);
+    const g = this.#g;
+    const powers = new Set(this.map.sides.map((s) => s.token));
+    for (const r of rows) {
+      this.#pressSeen = Math.max(this.#pressSeen, r.id);
+      if (r.kind !== "white" || r.from === null) continue;
+      let items: Item[];
+      try {
+        const t = tree(fromText(r.body, this.map.names));
+        if (!t.ok) continue;
+        items = t.items as Item[];
+      } catch {
+        continue;
+      }
+      if (pressFault(items, (x) => powers.has(x)) !== null) continue;
+      const from = this.map.sideOf(r.from as PowerId, g.seats);
+      const to =
+        r.to === "all"
+          ? this.map.sides.filter((s) => s.seat !== null && s !== from)
+          : [...new Set(r.to.map((p) => this.map.sideOf(p as PowerId, g.seats)))];
+      const tokens = to.map((s) => s.token);
+      for (const side of to) {
+        const c = this.#net.playerOf(this.map.sides.indexOf(side));
+        if (c) this.#net.send(c, ["FRM", [from.token], tokens, items]);
+      }
+    }
   }
 
   /** The ORD messages of phase `i` of the record: the phase played again from its orders. */
@@ -304,7 +356,7 @@ export class DaideGame implements Table {
     const s = (t: "M" | "R" | "A") => phaseLengthMs(o, t) / 1000;
     const times = { movement: s("M"), retreats: s("R"), builds: s("A") };
     const fits = Object.values(times).every((x) => x > 0 && x <= 8191);
-    return hloMessage(side, row.passcode, fits ? times : null);
+    return hloMessage(side, row.passcode, fits ? times : null, this.pressLevel());
   }
 
   now(): Item[] {
@@ -356,15 +408,38 @@ export class DaideGame implements Table {
     };
   }
 
-  /** The side's orders of the open phase (emptied when a new phase has opened). */
-  #side(conn: Conn): SideState | null {
+  /**
+   * The side's orders of the open phase: kept here while the phase is open, read back from
+   * the judge's stored set when this server has none for it (the first message of the
+   * phase, or after a restart: the stored set stands, and MIS says what it lacks).
+   */
+  async #side(conn: Conn): Promise<SideState | null> {
     if (conn.side === null) return null;
     const idx = this.#g.state.phase_idx;
-    let s = this.#sides.get(conn.side);
-    if (!s || s.phaseIdx !== idx) {
-      s = { phaseIdx: idx, orders: new Map(), go: "default" };
-      this.#sides.set(conn.side, s);
+    const known = this.#sides.get(conn.side);
+    if (known && known.phaseIdx === idx) return known;
+    const s: SideState = { phaseIdx: idx, orders: new Map(), go: "default" };
+    const t = this.#turn();
+    const side = this.map.sides[conn.side]!;
+    if (t && side.seat !== null) {
+      const powers = powersOf(this.map, t.variant, t.seats, side);
+      const stored = await this.#judge.daide.storedSets(
+        this.gameId,
+        idx,
+        this.#g.state.phase,
+        powers,
+      );
+      if (stored.final !== null) {
+        s.orders = restore(t, side, stored.texts);
+        // The go flag as the stored set says: final with orders missing was a GOF; complete
+        // but not final was a NOT (GOF).
+        const done = complete(t, side, s.orders);
+        s.go = stored.final ? (done ? "default" : "go") : done ? "not" : "default";
+      }
     }
+    const again = this.#sides.get(conn.side);
+    if (again && again.phaseIdx === idx) return again;
+    this.#sides.set(conn.side, s);
     return s;
   }
 
@@ -383,7 +458,7 @@ export class DaideGame implements Table {
   async sub(conn: Conn, turn: Item | null, orders: readonly Item[]): Promise<SubAnswer> {
     await this.refresh();
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s || this.over() || !openTurn(t, turn)) return { rej: true };
     const side = this.map.sides[conn.side!]!;
     const r = submit(t, side, s.orders, orders);
@@ -393,22 +468,22 @@ export class DaideGame implements Table {
 
   async withdraw(conn: Conn, named: readonly Item[]): Promise<boolean> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return false;
     if (!withdraw(this.map, s.orders, named)) return false;
     return this.#store(conn, s, t);
   }
 
-  mis(conn: Conn): Item[] | null {
+  async mis(conn: Conn): Promise<Item[] | null> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return null;
     return misMessage(t, this.map.sides[conn.side!]!, s.orders);
   }
 
   async go(conn: Conn, on: boolean): Promise<boolean> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return false;
     s.go = on ? "go" : "not";
     return this.#store(conn, s, t);
@@ -423,6 +498,55 @@ export class DaideGame implements Table {
   deadline(): number | null {
     const st = this.#g.state;
     return st.state === "open" ? st.deadline_at : null;
+  }
+
+  /** Level 10 when the game takes white press (a DAIDE message names its sender), else 0. */
+  pressLevel(): PressLevel {
+    return this.#g.options.press.white ? 10 : 0;
+  }
+
+  /**
+   * SND: the press goes through the judge's press path as the seat's white press (its
+   * options, phases and review); the recipients' clients are told FRM by #passPress, web and
+   * mail players read its DAIDE text. Not sent: a power out of the game (OUT), a seat kept
+   * for a DAIDE client whose client is not connected (CCD); the judge's refusal is REJ.
+   */
+  async press(conn: Conn, to: readonly Token[], message: readonly Item[]): Promise<PressAnswer> {
+    const from = conn.side === null ? null : this.map.sides[conn.side]!;
+    if (!from || from.seat === null) return { kind: "rej" };
+    await this.refresh();
+    const g = this.#g;
+    if (g.game.status !== "active") return { kind: "rej" };
+    await this.#readSeats();
+    const recipients: string[] = [];
+    for (const t of to) {
+      const i = this.map.sides.findIndex((s) => s.token === t);
+      const side = this.map.sides[i]!;
+      const powers = powersOf(this.map, g.scenario.variant, g.seats, side);
+      const alive = powers.some(
+        (p) =>
+          [...g.position.centers.values()].includes(p) ||
+          g.position.units.some((u) => u.power === p),
+      );
+      if (!alive) return { kind: "out", power: t };
+      if (side.seat !== null && this.#daideRows.has(side.seat) && !this.#net.playerOf(i))
+        return { kind: "ccd", power: t };
+      recipients.push(...powers);
+    }
+    try {
+      await this.#judge.daide.press(
+        this.gameId,
+        from.seat,
+        recipients,
+        itemsText(message, this.map.names),
+      );
+    } catch (e) {
+      if (!(e instanceof Error && "kind" in e)) throw e;
+      this.#log(`${from.name}: press refused: ${e.message}`);
+      return { kind: "rej" };
+    }
+    await this.refresh();
+    return { kind: "sent" };
   }
 
   /** The phase open now, for the log. */
