@@ -54,7 +54,7 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
     throw new CliError(
       `--until ${a.until} is not after the start (${variant.start.phase.year}); give a later year`,
     );
-  const level = a.level ?? "10";
+  const level = a.level ?? "0";
   if (level !== "0" && level !== "10")
     throw new CliError(
       `--level ${level}: the host offers press level 0 (no press) or 10 (peace and alliances)`,

@@ -728,8 +728,8 @@ database is replaced only with --force.`,
       .command("host")
       .summary("one game on one port for DAIDE clients; a JSON summary line at the end")
       .description(
-        `Hosts one game for DAIDE clients (press level 10 by default: SND and FRM between the
-clients; --level 0 for none) on --port: clients take the seats in the order they send NME
+        `Hosts one game for DAIDE clients (no press by default; --level 10 for SND and FRM
+between the clients) on --port: clients take the seats in the order they send NME
 (IAM brings a dropped client back), OBS watches, --bots seats are played by a built-in player
 (the last seats, or those --bot-powers names or draws). The game starts when every seat is taken; a phase ends when
 every power is ready (GOF, or complete orders without NOT (GOF)) or its time runs out; the
@@ -754,7 +754,7 @@ runs on the engine; with --data its record is written there (entente replay read
         "--bot-powers <LIST>",
         "the built-in players' seats: powers (TUR,ENG), or random (drawn with --seed)",
       )
-      .option("--level <L>", "press level: 0 (no press) or 10 (peace and alliances)", "10")
+      .option("--level <L>", "press level: 0 (no press) or 10 (peace and alliances)", "0")
       .option("--seed <S>", "seeds the built-in players and the scenario's draws", whole(), 1)
       .option("--data <DIR>", "write the game's record here when it ends")
       .action(

@@ -59,7 +59,7 @@ async function seat(c: TestClient, name = "tester"): Promise<number> {
   assert.equal(await c.text("MAP"), "MAP ('standard')");
   c.send("YES (MAP ('standard'))");
   const hlo = await c.text("HLO");
-  const m = /^HLO \(AUS\) \((\d+)\) \(\(LVL 10\)\)$/.exec(hlo);
+  const m = /^HLO \(AUS\) \((\d+)\) \(\(LVL 0\)\)$/.exec(hlo);
   assert.ok(m, hlo);
   return Number(m[1]);
 }
@@ -244,7 +244,7 @@ describe("time limits", () => {
     c.send("NME ('slow') ('1')");
     await c.text("MAP");
     c.send("YES (MAP ('standard'))");
-    assert.match(await c.text("HLO"), /\(\(LVL 10\) \(MTL 1\) \(RTL 1\) \(BTL 1\)\)$/);
+    assert.match(await c.text("HLO"), /\(\(LVL 0\) \(MTL 1\) \(RTL 1\) \(BTL 1\)\)$/);
     await c.text("NOW (SPR 1901)");
     c.send("TME");
     assert.match(await c.text("TME"), /^TME \([01]\)$/);
@@ -283,7 +283,7 @@ describe("a dropped connection keeps its seat", () => {
     assert.equal(await back.text("YES"), `YES (IAM (AUS) (${passcode}))`);
     assert.equal(await watcher.text("NOT"), "NOT (CCD (AUS))");
     back.send("HLO");
-    assert.equal(await back.text("HLO"), `HLO (AUS) (${passcode}) ((LVL 10))`);
+    assert.equal(await back.text("HLO"), `HLO (AUS) (${passcode}) ((LVL 0))`);
     back.send("NOW");
     assert.match(await back.text("NOW"), /^NOW \(SPR 1901\)/);
     const again = await join(port, host);
@@ -351,7 +351,7 @@ describe("hostile clients get the protocol's answer and harm nothing", () => {
     c.send("IAM (AUS) (1)");
     assert.equal(await c.text("REJ"), "REJ (IAM (AUS) (1))", "the game has not started");
     c.send("PRP (PCE (AUS ENG))");
-    assert.match(await c.text("HUH"), /^HUH \(ERR PRP/, "press words outside a SND");
+    assert.match(await c.text("HUH"), /^HUH \(ERR PRP/, "no press at level 0");
     c.send("FLT");
     assert.equal(await c.text("HUH"), "HUH (ERR FLT)");
     // The bystander takes the seat and plays: nothing above touched the game.

@@ -68,7 +68,7 @@ export interface HostOptions {
    * drawn with the seed; absent: the last seats.
    */
   readonly botPowers?: readonly string[] | "random" | undefined;
-  /** The press level offered: 0, no press; 10 (default), press between the clients. */
+  /** The press level offered: 0 (default), no press; 10, press between the clients. */
   readonly level?: PressLevel | undefined;
   readonly port: number;
   readonly host?: string;
@@ -396,7 +396,7 @@ export class DaideHost implements Table {
   }
 
   pressLevel(): PressLevel {
-    return this.#o.level ?? 10;
+    return this.#o.level ?? 0;
   }
 
   /**

@@ -35,6 +35,7 @@ async function start(over: Partial<HostOptions> = {}) {
     moveTime: 0,
     until: 1902,
     bots: Array.from({ length: 5 }, () => holdBot),
+    level: 10,
     port: 0,
     host: "127.0.0.1",
     ...over,
@@ -125,7 +126,7 @@ describe("press at level 10 between DAIDE clients", () => {
     assert.equal(sent(), 1, "no YES: the message was not sent");
   });
 
-  test("--level 0: HLO says LVL 0 and SND is refused (REJ)", async () => {
+  test("level 0 (the default): HLO says LVL 0 and SND is refused (REJ)", async () => {
     const { host, port } = await start({
       level: 0,
       bots: Array.from({ length: 6 }, () => holdBot),
