@@ -38,6 +38,7 @@ import { phaseName } from "../engine/phase.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { type GameRecord, recordState, step } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
+import { botSeatsOf } from "../judge/bots.ts";
 import type { GameData } from "../judge/game-data.ts";
 import type { Judge } from "../judge/judge.ts";
 import { phaseLengthMs } from "../judge/options.ts";
@@ -163,7 +164,7 @@ export class DaideGame implements Table {
     }
     for (let i = phasesBefore; i < phasesNow; i++)
       for (const m of this.#ordsOf(i)) this.#net.broadcast(m);
-    if (g.game.status === "finished") return this.#end();
+    if (g.game.status === "finished") return await this.#end();
     if (started || phasesNow !== phasesBefore) {
       this.#net.broadcast(this.sco());
       this.#net.broadcast(this.now());
@@ -240,7 +241,7 @@ export class DaideGame implements Table {
     return ords;
   }
 
-  #end() {
+  async #end() {
     this.#ended = true;
     const g = this.#g;
     const result = (g.game.result ? JSON.parse(g.game.result) : {}) as {
@@ -250,13 +251,20 @@ export class DaideGame implements Table {
     if ((result.kind === "solo" || result.kind === "concession") && result.winner)
       this.#net.broadcast(["SLO", [this.map.sideOf(result.winner as PowerId, g.seats).token]]);
     else if (result.kind === "draw") this.#net.broadcast(["DRW"]);
+    const bots = new Map(
+      (await botSeatsOf(this.#judge.store.db, this.gameId)).map((b) => [b.seat, b.bot]),
+    );
     const pos = g.position;
     const smr: Item[] = [T("SMR"), turnItem(pos.phase)];
+    const out = this.#eliminations();
     for (const [i, s] of this.map.sides.entries()) {
       const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
       const centres = [...pos.centers.values()].filter((p) => powers.includes(p)).length;
-      const who = this.#who(i);
-      smr.push([s.token, textItem(who.name), textItem(who.version), intToken(centres)]);
+      const who = this.#who(i, bots);
+      const entry: Item[] = [s.token, textItem(who.name), textItem(who.version), intToken(centres)];
+      const year = out.get(i);
+      if (year !== undefined) entry.push(intToken(year));
+      smr.push(entry);
     }
     this.#net.broadcast(smr);
     this.#net.broadcast(["OFF"]);
@@ -264,12 +272,40 @@ export class DaideGame implements Table {
     void this.#net.close();
   }
 
-  /** Who plays a side, for SMR: its DAIDE client, player, bot, or nobody. */
-  #who(side: number): { name: string; version: string } {
+  /** Each side out of the game (no unit, no centre): the year of the phase it went out in. */
+  #eliminations(): Map<number, number> {
+    const g = this.#g;
+    const out = new Map<number, number>();
+    let before = readPosition(
+      g.record.start as unknown as Record<string, unknown>,
+      g.scenario.variant,
+    );
+    for (const p of g.record.phases) {
+      const after = readPosition(
+        p.position as unknown as Record<string, unknown>,
+        g.scenario.variant,
+      );
+      for (const [i, s] of this.map.sides.entries()) {
+        if (s.seat === null || out.has(i)) continue;
+        const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
+        const alive = powers.some(
+          (x) => [...after.centers.values()].includes(x) || after.units.some((u) => u.power === x),
+        );
+        if (!alive) out.set(i, before.phase.year);
+      }
+      before = after;
+    }
+    return out;
+  }
+
+  /** Who plays a side, for SMR: its DAIDE client, player, built-in player, or nobody. */
+  #who(side: number, bots: ReadonlyMap<number, string>): { name: string; version: string } {
     const seat = this.map.sides[side]!.seat;
     if (seat === null) return { name: "nobody", version: "" };
     const d = this.#daideRows.get(seat);
     if (d?.client) return { name: d.client, version: d.version ?? "" };
+    const bot = bots.get(seat);
+    if (bot) return { name: bot, version: "built-in" };
     return {
       name: this.#g.members.some((m) => m.seat === seat) ? "player" : "absent",
       version: "",
@@ -309,8 +345,9 @@ export class DaideGame implements Table {
         .catch((e: unknown) => this.#log(`freeing ${s.name}: ${(e as Error).message}`));
       return;
     }
+    if (this.over()) return this.#log(`${s.name}: left after the end`);
     this.#log(`${s.name}: connection lost; the seat waits for IAM`);
-    if (this.started() && !this.over()) this.#net.broadcast(["CCD", [s.token]]);
+    this.#net.broadcast(["CCD", [s.token]]);
   }
 
   async nme(conn: Conn, name: string, version: string): Promise<boolean> {

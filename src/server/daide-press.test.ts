@@ -288,3 +288,34 @@ test("europe1935 in a judge game: ORD and HST a client can read, with a committe
   fra.send("ORD");
   assert.match(await fra.text(`ORD ${turn}`), /^ORD /);
 });
+
+test("the summary at the end names the built-in players' seats", async (t) => {
+  const s = await setUp(t);
+  if (!s) return;
+  const others = ["austria", "france", "germany", "italy", "russia", "turkey"];
+  const game = await s.api.ok<View>(
+    "POST",
+    "/api/games",
+    {
+      name: "Holding",
+      daide: ["england"],
+      bots: Object.fromEntries(others.map((p) => [p, "hold"])),
+      options: { resolveEarly: true },
+    },
+    s.gm,
+  );
+  const port = game.daide!.port!;
+  await listening(port);
+  const eng = await client(t, port);
+  await seat(eng, "EngBot");
+  await eng.text("NOW (SPR 1901)");
+  eng.send("GOF");
+  await eng.text("NOW (FAL 1901)");
+  await s.api.ok("POST", `/api/games/${game.id}/gm/end`, { result: "draw" }, s.gm);
+  assert.equal(await eng.text("DRW"), "DRW");
+  assert.match(
+    await eng.text("SMR"),
+    /^SMR \(\w+ \d+\) \(AUS \('hold'\) \('built-in'\) 3\) \(ENG \('EngBot'\) \('1'\) 3\)/,
+  );
+  assert.equal(await eng.text("OFF"), "OFF");
+});
