@@ -744,7 +744,12 @@ runs on the engine; with --data its record is written there (entente replay read
       .option("--players <N>", "the scenario (classical: 7, 6, 5, 4, 3, 3b, 2)")
       .option("--move-time <S>", "seconds per phase; 0: no time limit", whole(0), 60)
       .option("--until <YEAR>", "end the game at the start of this year (a draw)", whole())
-      .option("--bots <K>", "built-in players for the last K seats", whole(0), 0)
+      .option(
+        "--bots <K>",
+        "built-in players for K seats (the last, or those --bot-powers says)",
+        whole(0),
+        0,
+      )
       .option(
         "--bot <ID>",
         "which built-in player (docs/bots.md: entente, greedy, random, hold)",
