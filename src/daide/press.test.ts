@@ -7,7 +7,10 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { holdBot } from "../bots/bot.ts";
+import { readPosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
+import { standardScenario } from "../engine/scenario.ts";
+import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { DaideHost, type HostOptions } from "./host.ts";
 import { fromText } from "./language.ts";
@@ -25,7 +28,7 @@ after(async () => {
 });
 
 async function start(over: Partial<HostOptions> = {}) {
-  const scenario = getScenario("classical")!;
+  const scenario = over.scenario ?? getScenario("classical")!;
   const rules = readRules(undefined, scenario.variant.rules);
   if (!rules.ok) throw new Error(rules.error);
   const host = new DaideHost({
@@ -236,5 +239,34 @@ describe("the built-in players' seats", () => {
     assert.throws(() => make(["TUR", "XXX"]), /"XXX" is not a seat of standard: give one of AUS/);
     assert.throws(() => make(["TUR", "tur"]), /TUR is given twice/);
     assert.throws(() => make(["TUR"]), /1 powers given for 2 built-in players/);
+  });
+});
+
+describe("press to a power out of the game", () => {
+  test("OUT (power), and the message is sent to nobody", async () => {
+    // Italy starts with no unit and no centre: it is out of the game from the first phase.
+    const board = readPosition(
+      {
+        phase: "S1901M",
+        units: { austria: ["A vie"], england: ["F lon"], turkey: ["A con"] },
+        centers: { austria: ["vie"], england: ["lon"], turkey: ["con"] },
+      },
+      classical,
+    );
+    const { host, port } = await start({
+      scenario: standardScenario({ ...classical, start: board }),
+      bots: Array.from({ length: 5 }, () => holdBot),
+    });
+    const aus = await join(port, host);
+    const eng = await join(port, host);
+    await sit(aus, "a");
+    await sit(eng, "e");
+    await aus.text("NOW (SPR 1901)");
+    aus.send("SND (ENG ITA) (PRP (PCE (AUS ENG ITA)))");
+    assert.equal(await aus.text("OUT"), "OUT (ITA)");
+    aus.send("SND (ENG) (PRP (PCE (AUS ENG)))");
+    assert.equal(await aus.text("YES"), "YES (SND (ENG) (PRP (PCE (AUS ENG))))");
+    // England's first FRM is the second message: the first was sent to nobody.
+    assert.equal(await eng.text("FRM"), "FRM (AUS) (ENG) (PRP (PCE (AUS ENG)))");
   });
 });
