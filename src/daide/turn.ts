@@ -143,7 +143,12 @@ export function restore(t: Turn, side: Side, texts: readonly string[]): Map<stri
   const orders = new Map<string, UnitOrder>();
   for (const text of texts) {
     const o = legal.get(text);
-    const item = o ? orderItem(t.map, t.seats, t.position, o) : null;
+    // A waived build is no order of the tables: its DAIDE form is the side's WVE.
+    const item = o
+      ? orderItem(t.map, t.seats, t.position, o)
+      : /^waive\b/i.test(text)
+        ? [side.token, T("WVE")]
+        : null;
     if (item) submit(t, side, orders, [item]);
   }
   return orders;
