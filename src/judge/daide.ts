@@ -16,10 +16,11 @@ import { randomInt } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
 import type { DaideSeatsTable } from "../store/schema.ts";
-import { conflict, invalid } from "./errors.ts";
+import { conflict, invalid, tooMuch } from "./errors.ts";
 import { type GameData, loadGame } from "./game-data.ts";
 import { latestSetRows } from "./latest.ts";
 import { readSubmission } from "./orders.ts";
+import { TokenBuckets } from "./rate.ts";
 import type { Tx } from "./room.ts";
 import { Room } from "./room.ts";
 
@@ -53,6 +54,9 @@ export interface DaideMark {
 }
 
 export class DaideSeats extends Room {
+  /** Each DAIDE seat's press, under the quota a web player's press has. */
+  readonly #pressBuckets = new TokenBuckets({ burst: 60, perSecond: 60 / 600 });
+
   /** The ports of this judge's games with DAIDE seats (null: not configured). */
   get ports(): DaidePorts | null {
     return this.core.daidePorts;
@@ -321,6 +325,10 @@ export class DaideSeats extends Room {
    * the GM's review). The judge's refusal is thrown (JudgeError).
    */
   async press(gameId: string, seat: number, to: readonly string[], body: string): Promise<void> {
+    // The web's press quota for a player (src/server/limits.ts: 60 in 10 minutes), per seat.
+    const key = `${gameId}\n${daideSender(seat)}`;
+    if (this.#pressBuckets.wait(key, this.now()) > 0)
+      throw tooMuch("press messages sent: at most 60 in 10 minutes");
     const row = await this.db
       .selectFrom("daide_seats")
       .select("client")
@@ -328,6 +336,7 @@ export class DaideSeats extends Room {
       .where("seat", "=", seat)
       .executeTakeFirst();
     if (!row?.client) throw conflict("no DAIDE client has this seat");
+    this.#pressBuckets.take(key, this.now());
     await this.rooms.press.seatPress(
       gameId,
       seat,

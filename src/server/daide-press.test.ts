@@ -319,3 +319,32 @@ test("the summary at the end names the built-in players' seats", async (t) => {
   );
   assert.equal(await eng.text("OFF"), "OFF");
 });
+
+test("a DAIDE seat's press is under a web player's quota: 60 messages in 10 minutes, then REJ", async (t) => {
+  const s = await setUp(t);
+  if (!s) return;
+  const game = await s.api.ok<View>(
+    "POST",
+    "/api/games",
+    { name: "Chatty", daide: ["england", "france"] },
+    s.gm,
+  );
+  const port = game.daide!.port!;
+  await listening(port);
+  const eng = await client(t, port);
+  const fra = await client(t, port);
+  await seat(eng, "EngBot");
+  await seat(fra, "FraBot");
+  await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
+  await eng.text("NOW");
+  for (let i = 0; i < 60; i++) {
+    eng.send("SND (FRA) (PRP (DRW))");
+    assert.equal(await eng.text("YES"), "YES (SND (FRA) (PRP (DRW)))", `message ${i + 1}`);
+  }
+  eng.send("SND (FRA) (PRP (PCE (ENG FRA)))");
+  assert.equal(await eng.text("REJ"), "REJ (SND (FRA) (PRP (PCE (ENG FRA))))");
+  // Ten minutes later (the judge's clock) one more may go.
+  s.clock.t += 10 * 60_000;
+  eng.send("SND (FRA) (PRP (PCE (ENG FRA)))");
+  assert.equal(await eng.text("YES"), "YES (SND (FRA) (PRP (PCE (ENG FRA))))");
+});
