@@ -13,9 +13,9 @@ import { standardScenario } from "../engine/scenario.ts";
 import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { DaideHost, type HostOptions } from "./host.ts";
-import { fromText } from "./language.ts";
+import { fromText, tree } from "./language.ts";
 import { daideMap } from "./mapdef.ts";
-import { markFault, pressFault } from "./press.ts";
+import { markFault, pressFault, pressGloss } from "./press.ts";
 import { TestClient } from "./testing.ts";
 import { tok } from "./tokens.ts";
 
@@ -268,5 +268,40 @@ describe("press to a power out of the game", () => {
     assert.equal(await aus.text("YES"), "YES (SND (ENG) (PRP (PCE (AUS ENG))))");
     // England's first FRM is the second message: the first was sent to nobody.
     assert.equal(await eng.text("FRM"), "FRM (AUS) (ENG) (PRP (PCE (AUS ENG)))");
+  });
+});
+
+describe("press in English for the web's readers", () => {
+  const names = daideMap(getScenario("classical")!).names;
+  const full: Record<string, string> = {
+    AUS: "Austria",
+    ENG: "England",
+    FRA: "France",
+    GER: "Germany",
+  };
+  const gloss = (text: string) => {
+    const t = tree(fromText(text, names));
+    if (!t.ok) throw new Error(text);
+    return pressGloss(t.items, (x) => full[names.nameOf(x) ?? ""] ?? "?");
+  };
+  test("each level 10 message says what it proposes or answers", () => {
+    assert.equal(gloss("PRP (PCE (ENG FRA))"), "Proposes peace between England and France.");
+    assert.equal(
+      gloss("PRP (ALY (AUS ENG FRA) VSS (GER))"),
+      "Proposes an alliance of Austria, England and France against Germany.",
+    );
+    assert.equal(gloss("PRP (DRW)"), "Proposes a draw.");
+    assert.equal(gloss("PRP (SLO (FRA))"), "Proposes a solo win for France.");
+    assert.equal(
+      gloss("PRP (NOT (PCE (ENG FRA)))"),
+      "Proposes not peace between England and France.",
+    );
+    assert.equal(
+      gloss("YES (PRP (DRW (ENG FRA)))"),
+      "Accepts the proposal of a draw between England and France.",
+    );
+    assert.equal(gloss("REJ (PRP (DRW))"), "Rejects the proposal of a draw.");
+    assert.equal(gloss("CCL (PRP (DRW))"), "Takes back the proposal of a draw.");
+    assert.equal(gloss("XDO ((ENG FLT LON) HLD)"), null);
   });
 });

@@ -104,3 +104,73 @@ export type PressAnswer =
   | { readonly kind: "rej" }
   /** A recipient is out of the game (OUT (power)) or not connected (CCD (power)): not sent. */
   | { readonly kind: "out" | "ccd"; readonly power: Token };
+
+/**
+ * A level 10 press message in English, for the web and mail players who read a DAIDE
+ * client's press (`named`: a power's name from its token). Null for what level 10 cannot read.
+ */
+export function pressGloss(m: readonly Item[], named: (t: Token) => string): string | null {
+  const list = (x: Item | undefined): string | null => {
+    if (x === undefined || typeof x === "number" || x.length === 0) return null;
+    const names = x.map((t) => (typeof t === "number" ? named(t) : "?"));
+    return names.length === 1
+      ? names[0]!
+      : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  };
+  const arrangement = (a: Item | undefined): string | null => {
+    if (a === undefined || typeof a === "number") return null;
+    switch (a[0]) {
+      case T("PCE"):
+        return `peace between ${list(a[1])}`;
+      case T("ALY"):
+        return `an alliance of ${list(a[1])} against ${list(a[3])}`;
+      case T("DRW"):
+        return a.length === 1 ? "a draw" : `a draw between ${list(a[1])}`;
+      case T("SLO"):
+        return `a solo win for ${list(a[1])}`;
+      case T("NOT"):
+        return `not ${arrangement(a[1])}`;
+      case T("NAR"):
+        return `no agreement on ${arrangement(a[1])}`;
+      default:
+        return null;
+    }
+  };
+  /** A press message as the object of a sentence: "the proposal of peace between ...". */
+  const what = (x: Item | undefined): string | null => {
+    if (x === undefined || typeof x === "number") return null;
+    const inner = what(x[1]);
+    switch (x[0]) {
+      case T("PRP"):
+        return `the proposal of ${arrangement(x[1])}`;
+      case T("YES"):
+        return `the acceptance of ${inner}`;
+      case T("REJ"):
+        return `the rejection of ${inner}`;
+      case T("BWX"):
+        return `the refusal to answer ${inner}`;
+      case T("CCL"):
+        return `the withdrawal of ${inner}`;
+      default:
+        return "a message";
+    }
+  };
+  switch (m[0]) {
+    case T("PRP"):
+      return `Proposes ${arrangement(m[1])}.`;
+    case T("YES"):
+      return `Accepts ${what(m[1])}.`;
+    case T("REJ"):
+      return `Rejects ${what(m[1])}.`;
+    case T("BWX"):
+      return `Will not answer ${what(m[1])} (none of your business).`;
+    case T("CCL"):
+      return `Takes back ${what(m[1])}.`;
+    case T("HUH"):
+      return "Did not understand a message.";
+    case T("TRY"):
+      return "Says which press words it can read.";
+    default:
+      return null;
+  }
+}

@@ -15,7 +15,7 @@
 import { fromText, type Item, itemsText, textItem, tree } from "../daide/language.ts";
 import { type DaideMap, daideMap } from "../daide/mapdef.ts";
 import { type PhaseTables, phaseTables, turnItem } from "../daide/orders.ts";
-import { type PressAnswer, type PressLevel, pressFault } from "../daide/press.ts";
+import { type PressAnswer, type PressLevel, pressFault, pressGloss } from "../daide/press.ts";
 import { type Conn, Sessions, type SubAnswer, type Table } from "../daide/session.ts";
 import { intToken, type Token, tok } from "../daide/tokens.ts";
 import {
@@ -183,9 +183,10 @@ export class DaideGame implements Table {
 
   /**
    * The game's new press, passed on as FRM to the recipients whose DAIDE client is connected:
-   * white press from a power (a DAIDE client's, or a web or mail player's) whose text is a
-   * level 10 press message (`PRP (PCE (ENG FRA))`). Other press (grey, the GM's, prose) is
-   * the web's and mail's only: DAIDE cannot say who sent it, or what it says.
+   * white press from a power (a DAIDE client's, or a web or mail player's) whose first line
+   * is a level 10 press message (`PRP (PCE (ENG FRA))`; the lines after it are not sent).
+   * Other press (grey, the GM's, prose) is the web's and mail's only: DAIDE cannot say who
+   * sent it, or what it says.
    */
   async #passPress(): Promise<void> {
     if (this.pressLevel() === 0 || this.#net.conns.size === 0) {
@@ -201,7 +202,8 @@ export class DaideGame implements Table {
       if (r.kind !== "white" || r.from === null) continue;
       let items: Item[];
       try {
-        const t = tree(fromText(r.body, this.map.names));
+        // The first line: a DAIDE client's press is its DAIDE text, then its English.
+        const t = tree(fromText(r.body.split("\n")[0]!, this.map.names));
         if (!t.ok) continue;
         items = t.items as Item[];
       } catch {
@@ -571,11 +573,18 @@ export class DaideGame implements Table {
       recipients.push(...powers);
     }
     try {
+      // Its DAIDE text first (a reply copies it), then what it says in English.
+      const named = (x: Token) => {
+        const side = this.map.sides.find((y) => y.token === x);
+        return (side?.seat != null ? g.seats[side.seat]?.name : undefined) ?? side?.name ?? "?";
+      };
+      const gloss = pressGloss(message, named);
+      const text = itemsText(message, this.map.names);
       await this.#judge.daide.press(
         this.gameId,
         from.seat,
         recipients,
-        itemsText(message, this.map.names),
+        gloss ? `${text}\n\n${gloss}` : text,
       );
     } catch (e) {
       if (!(e instanceof Error && "kind" in e)) throw e;

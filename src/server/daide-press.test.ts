@@ -130,7 +130,14 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   );
   assert.deepEqual(
     gmReads.map((m) => [m.from, m.to, m.body, m.kind]),
-    [["england", ["france"], "PRP (PCE (ENG FRA))", "white"]],
+    [
+      [
+        "england",
+        ["france"],
+        "PRP (PCE (ENG FRA))\n\nProposes peace between England and France.",
+        "white",
+      ],
+    ],
   );
 
   // DAIDE to a web player: Germany reads it; Austria and France do not.
@@ -144,7 +151,12 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   );
   assert.deepEqual(
     germanReads.map((m) => [m.from, m.body]),
-    [["england", "PRP (ALY (ENG GER) VSS (FRA))"]],
+    [
+      [
+        "england",
+        "PRP (ALY (ENG GER) VSS (FRA))\n\nProposes an alliance of England and Germany against France.",
+      ],
+    ],
   );
   const austrianReads = await api.ok<PressMessage[]>(
     "GET",
@@ -167,7 +179,8 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   assert.equal(await eng.text("FRM"), "FRM (GER) (AUS ENG FRA ITA RUS TUR) (PRP (DRW))");
   // A message of a higher level than the game's is not passed on either.
   await send("PRP (XDO ((GER AMY BER) HLD))");
-  await send("YES (PRP (PCE (ENG GER)))");
+  // The first line is the message; a comment after it stays on the web.
+  await send("YES (PRP (PCE (ENG GER)))\nGlad we agree.");
   assert.equal(await eng.text("FRM"), "FRM (GER) (ENG) (YES (PRP (PCE (ENG GER))))");
 
   // Nobody read another's private press: England's FRMs were England's; the observer had none.
