@@ -539,9 +539,13 @@ export class DaideGame implements Table {
     return st.state === "open" ? st.deadline_at : null;
   }
 
-  /** Level 10 when the game takes white press (a DAIDE message names its sender), else 0. */
+  /**
+   * Level 10 when the game takes white press (a DAIDE message names its sender) and its
+   * option press.daide is not false; else 0.
+   */
   pressLevel(): PressLevel {
-    return this.#g.options.press.white ? 10 : 0;
+    const p = this.#g.options.press;
+    return p.white && p.daide !== false ? 10 : 0;
   }
 
   /**

@@ -222,34 +222,45 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   assert.equal(await eng.text("REJ"), "REJ (SND (GER) (PRP (DRW)))");
 });
 
-test("a no-press judge game: HLO says LVL 0 and SND gets REJ", async (t) => {
-  const s = await setUp(t);
-  if (!s) return;
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    {
-      name: "Gunboat",
-      daide: ["england", "france"],
-      options: { press: { white: false, grey: false } },
-    },
-    s.gm,
-  );
-  const port = game.daide!.port!;
-  await listening(port);
-  const eng = await client(t, port);
-  const fra = await client(t, port);
-  await seat(eng, "EngBot");
-  await seat(fra, "FraBot");
-  await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
-  assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 0\)/);
-  await eng.text("NOW");
-  eng.send("SND (FRA) (PRP (PCE (ENG FRA)))");
-  assert.equal(await eng.text("REJ"), "REJ (SND (FRA) (PRP (PCE (ENG FRA))))");
-  fra.send("MAP");
-  await fra.text("MAP");
-  assert.equal(fra.log.filter((m) => m.text?.startsWith("FRM")).length, 0);
-});
+for (const [what, press] of [
+  ["a no-press judge game", { white: false, grey: false }],
+  ["a judge game with press.daide false (web press only)", { daide: false }],
+] as const)
+  test(`${what}: HLO says LVL 0, SND gets REJ, web press is no FRM`, async (t) => {
+    const s = await setUp(t);
+    if (!s) return;
+    const game = await s.api.ok<View>(
+      "POST",
+      "/api/games",
+      { name: "Gunboat", daide: ["england", "france"], options: { press } },
+      s.gm,
+    );
+    const germany = await webPlayer(s, game, "germany");
+    const port = game.daide!.port!;
+    await listening(port);
+    const eng = await client(t, port);
+    const fra = await client(t, port);
+    await seat(eng, "EngBot");
+    await seat(fra, "FraBot");
+    await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
+    assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 0\)/);
+    await eng.text("NOW");
+    eng.send("SND (FRA) (PRP (PCE (ENG FRA)))");
+    assert.equal(await eng.text("REJ"), "REJ (SND (FRA) (PRP (PCE (ENG FRA))))");
+    if (press.white !== false) {
+      // The web players still talk, and their press in DAIDE's words is not passed on.
+      await s.api.ok(
+        "POST",
+        `/api/games/${game.id}/press`,
+        { to: ["france"], body: "PRP (PCE (FRA GER))" },
+        germany,
+      );
+    }
+    // A SUB reads the game again (new press included) before its THX: an FRM would come first.
+    fra.send("SUB ((FRA AMY PAR) HLD)");
+    await fra.text("THX");
+    assert.equal(fra.log.filter((m) => m.text?.startsWith("FRM")).length, 0);
+  });
 
 test("europe1935 in a judge game: ORD and HST a client can read, with a committee order in the phase", async (t) => {
   const s = await setUp(t);
