@@ -1,6 +1,7 @@
 /*
  * `entente daide host`: one game on one port for DAIDE clients (docs/daide.md). Seats are
- * taken by clients in the order they send NME, the last --bots seats by built-in players;
+ * taken by clients in the order they send NME, --bots seats by built-in players (the last, or
+ * those --bot-powers names or draws); --level 10 lets the clients send each other press;
  * the game is played on the engine (src/daide/host.ts). When it ends, the summary is one JSON
  * line on stdout and, with --data, the game's record is written there (replayable with
  * `entente replay`).

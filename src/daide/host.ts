@@ -1,6 +1,8 @@
 /*
  * One game hosted for DAIDE clients on one TCP port (`entente daide host`). The clients take
- * the seats in the order they send NME; built-in players (src/bots) may take the last seats.
+ * the seats in the order they send NME; built-in players (src/bots) may take the last seats,
+ * or the seats named or drawn (`botPowers`). At level 10 the clients send each other press
+ * (SND, passed on as FRM; session.ts reads it, press.ts says what level 10 is).
  * The game starts when every seat is taken and runs on Entente's engine: each phase's orders,
  * read against the engine's legal orders (orders.ts), are adjudicated by `step` (the same
  * function the records and the judge play phases with), and the results go back as ORD.
