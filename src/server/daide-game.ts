@@ -9,7 +9,10 @@
  * adjudicated phase's ORD, SCO and NOW, the end) is read from the judge's stored game by
  * `refresh`, which the server calls after each scheduler tick (daide-games.ts): the judge
  * adjudicates, this only tells. Nobody is told another power's orders before the phase is
- * adjudicated (ORD is made from stored phases only).
+ * adjudicated (ORD is made from stored phases only). A seat's orders of the open phase are
+ * read back from the stored set when this server has none (after a restart). Press (level 10)
+ * goes through the judge's press path as the seat's white press; `refresh` passes the game's
+ * new press in DAIDE's words on to the recipients' clients as FRM.
  */
 
 import { fromText, type Item, itemsText, textItem, tree } from "../daide/language.ts";
