@@ -33,6 +33,12 @@ test("usage errors: one line, status 2", () => {
     [["--port", "0", "--until", "1901"], /--until 1901 is not after the start \(1901\)/],
     [["--port", "0", "--variant", "global"], /unknown variant "global"/],
     [["--port", "70000"], /a port is a whole number from 0 to 65535/],
+    [
+      ["--port", "0", "--level", "20"],
+      /--level 20: the host offers press level 0 \(no press\) or 10/,
+    ],
+    [["--port", "0", "--bot-powers", "TUR"], /--bot-powers names the seats of --bots K/],
+    [["--port", "0", "--bots", "1", "--bot-powers", "XYZ"], /"XYZ" is not a seat of standard/],
   ] as const) {
     const r = runSync(BIN, ["daide", "host", ...args], { encoding: "utf8", timeout: 60_000 });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);

@@ -1,6 +1,7 @@
 /*
  * `entente daide host`: one game on one port for DAIDE clients (docs/daide.md). Seats are
- * taken by clients in the order they send NME, the last --bots seats by built-in players;
+ * taken by clients in the order they send NME, --bots seats by built-in players (the last, or
+ * those --bot-powers names or draws); --level 10 lets the clients send each other press;
  * the game is played on the engine (src/daide/host.ts). When it ends, the summary is one JSON
  * line on stdout and, with --data, the game's record is written there (replayable with
  * `entente replay`).
@@ -25,6 +26,10 @@ export interface DaideHostArgs {
   readonly until?: number;
   readonly bots: number;
   readonly bot: string;
+  /** `TUR,ENG` or `random` (drawn with --seed): the built-in players' seats. */
+  readonly botPowers?: string;
+  /** The press level: "0" or "10". */
+  readonly level?: string;
   readonly data?: string;
   readonly seed: number;
 }
@@ -50,6 +55,23 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
     throw new CliError(
       `--until ${a.until} is not after the start (${variant.start.phase.year}); give a later year`,
     );
+  const level = a.level ?? "0";
+  if (level !== "0" && level !== "10")
+    throw new CliError(
+      `--level ${level}: the host offers press level 0 (no press) or 10 (peace and alliances)`,
+    );
+  let botPowers: string[] | "random" | undefined;
+  if (a.botPowers !== undefined) {
+    if (a.bots === 0)
+      throw new CliError("--bot-powers names the seats of --bots K built-in players: give --bots");
+    botPowers =
+      a.botPowers.trim().toLowerCase() === "random"
+        ? "random"
+        : a.botPowers
+            .split(",")
+            .map((x) => x.trim())
+            .filter((x) => x !== "");
+  }
   const id = `daide-${a.variant}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${a.port}`;
   try {
     return new DaideHost({
@@ -59,6 +81,8 @@ export function makeHost(a: DaideHostArgs, log: (line: string) => void): DaideHo
       moveTime: a.moveTime,
       until: a.until ?? null,
       bots: Array.from({ length: a.bots }, () => bot),
+      botPowers,
+      level: level === "0" ? 0 : 10,
       port: Number(a.port),
       ...(a.host ? { host: a.host } : {}),
       id,

@@ -728,9 +728,10 @@ database is replaced only with --force.`,
       .command("host")
       .summary("one game on one port for DAIDE clients; a JSON summary line at the end")
       .description(
-        `Hosts one game for DAIDE clients (level 0: no press) on --port: clients take the seats in
-the order they send NME (IAM brings a dropped client back), OBS watches, the last --bots seats
-are played by a built-in player. The game starts when every seat is taken; a phase ends when
+        `Hosts one game for DAIDE clients (no press by default; --level 10 for SND and FRM
+between the clients) on --port: clients take the seats in the order they send NME
+(IAM brings a dropped client back), OBS watches, --bots seats are played by a built-in player
+(the last seats, or those --bot-powers names or draws). The game starts when every seat is taken; a phase ends when
 every power is ready (GOF, or complete orders without NOT (GOF)) or its time runs out; the
 game ends at a solo, a draw all survivors ask for (DRW), or the start of --until YEAR (a
 draw among the survivors). Then every client gets SMR and OFF, one JSON line is printed
@@ -743,12 +744,22 @@ runs on the engine; with --data its record is written there (entente replay read
       .option("--players <N>", "the scenario (classical: 7, 6, 5, 4, 3, 3b, 2)")
       .option("--move-time <S>", "seconds per phase; 0: no time limit", whole(0), 60)
       .option("--until <YEAR>", "end the game at the start of this year (a draw)", whole())
-      .option("--bots <K>", "built-in players for the last K seats", whole(0), 0)
+      .option(
+        "--bots <K>",
+        "built-in players for K seats (the last, or those --bot-powers says)",
+        whole(0),
+        0,
+      )
       .option(
         "--bot <ID>",
         "which built-in player (docs/bots.md: entente, greedy, random, hold)",
         "random",
       )
+      .option(
+        "--bot-powers <LIST>",
+        "the built-in players' seats: powers (TUR,ENG), or random (drawn with --seed)",
+      )
+      .option("--level <L>", "press level: 0 (no press) or 10 (peace and alliances)", "0")
       .option("--seed <S>", "seeds the built-in players and the scenario's draws", whole(), 1)
       .option("--data <DIR>", "write the game's record here when it ends")
       .action(
@@ -762,6 +773,8 @@ runs on the engine; with --data its record is written there (entente replay read
             until?: number;
             bots: number;
             bot: string;
+            botPowers?: string;
+            level?: string;
             seed: number;
             data?: string;
           }) => {
@@ -779,6 +792,10 @@ runs on the engine; with --data its record is written there (entente replay read
       [
         "entente daide host --port 16713 --bots 4 --move-time 5 --until 1910",
         "three clients and four built-in players, to 1910",
+      ],
+      [
+        "entente daide host --port 16713 --bots 6 --bot entente --bot-powers random --seed 7",
+        "one client against six built-in players, their seats drawn",
       ],
       ["entente daide host --port 16713 --variant europe1935 --data games", "keep the record"],
     ],

@@ -1,6 +1,8 @@
 /*
  * One game hosted for DAIDE clients on one TCP port (`entente daide host`). The clients take
- * the seats in the order they send NME; built-in players (src/bots) may take the last seats.
+ * the seats in the order they send NME; built-in players (src/bots) may take the last seats,
+ * or the seats named or drawn (`botPowers`). At level 10 the clients send each other press
+ * (SND, passed on as FRM; session.ts reads it, press.ts says what level 10 is).
  * The game starts when every seat is taken and runs on Entente's engine: each phase's orders,
  * read against the engine's legal orders (orders.ts), are adjudicated by `step` (the same
  * function the records and the judge play phases with), and the results go back as ORD.
@@ -18,6 +20,7 @@
 import { randomInt } from "node:crypto";
 import type { Bot } from "../bots/bot.ts";
 import { phaseName } from "../engine/phase.ts";
+import { rngFor } from "../engine/random.ts";
 import {
   type GameRecord,
   type GameState,
@@ -32,6 +35,7 @@ import type { Position, PowerId } from "../engine/types.ts";
 import { type Item, itemsText, textItem } from "./language.ts";
 import { type DaideMap, daideMap, type Side } from "./mapdef.ts";
 import { type PhaseTables, phaseTables, turnItem } from "./orders.ts";
+import type { PressAnswer, PressLevel } from "./press.ts";
 import { type Conn, Sessions, type SubAnswer, type Table } from "./session.ts";
 import { intToken, type Token, tok } from "./tokens.ts";
 import {
@@ -59,8 +63,15 @@ export interface HostOptions {
   readonly moveTime: number;
   /** The game ends at the start of this year (a draw among the survivors); null: never. */
   readonly until: number | null;
-  /** Built-in players for the last seats, one per seat. */
+  /** Built-in players, one per seat: on the last seats, or on `botPowers`'. */
   readonly bots: readonly Bot[];
+  /**
+   * The seats the built-in players take: by their DAIDE power (`TUR`), one per bot; "random",
+   * drawn with the seed; absent: the last seats.
+   */
+  readonly botPowers?: readonly string[] | "random" | undefined;
+  /** The press level offered: 0 (default), no press; 10, press between the clients. */
+  readonly level?: PressLevel | undefined;
   readonly port: number;
   readonly host?: string;
   /** How long a new connection has to send its initial message (ms). */
@@ -155,12 +166,40 @@ export class DaideHost implements Table {
       throw new Error(
         `--bots ${options.bots.length} leaves no seat for a DAIDE client: give at most ${seated.length - 1}`,
       );
-    const firstBot = seated.length - options.bots.length;
+    const botAt = new Map<Side, Bot>();
+    if (options.botPowers === "random") {
+      // A seeded draw (a shuffle of the seats, the first K): the same seed, the same seats.
+      const r = rngFor(options.seed, 0xb07);
+      const pool = [...seated];
+      for (let i = pool.length - 1; i > 0; i--) {
+        const j = r.int(i + 1);
+        [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+      }
+      for (const [i, bot] of options.bots.entries()) botAt.set(pool[i]!, bot);
+    } else if (options.botPowers) {
+      if (options.botPowers.length !== options.bots.length)
+        throw new Error(
+          `${options.botPowers.length} powers given for ${options.bots.length} built-in players: give one power per bot`,
+        );
+      options.botPowers.forEach((name, i) => {
+        const side = seated.find((s) => s.name === name.toUpperCase());
+        if (!side)
+          throw new Error(
+            `"${name}" is not a seat of ${this.map.name}: give one of ${seated.map((s) => s.name).join(", ")}`,
+          );
+        if (botAt.has(side)) throw new Error(`${side.name} is given twice: give each power once`);
+        botAt.set(side, options.bots[i]!);
+      });
+    } else {
+      const firstBot = seated.length - options.bots.length;
+      seated.forEach((side, i) => {
+        if (i >= firstBot) botAt.set(side, options.bots[i - firstBot]!);
+      });
+    }
     this.#sides = this.map.sides.map((side) => {
-      const i = seated.indexOf(side);
       return {
         side,
-        bot: i >= firstBot && i >= 0 ? options.bots[i - firstBot]! : null,
+        bot: botAt.get(side) ?? null,
         conn: null,
         name: null,
         version: null,
@@ -358,6 +397,29 @@ export class DaideHost implements Table {
     return this.#deadline;
   }
 
+  pressLevel(): PressLevel {
+    return this.#o.level ?? 0;
+  }
+
+  /**
+   * SND between the clients: FRM to each recipient's client. Not sent (the answer names the
+   * first recipient it fails for): a power out of the game (OUT), a seat whose client is not
+   * connected (CCD); a built-in player's seat, which reads no press, gets REJ.
+   */
+  press(conn: Conn, to: readonly Token[], message: readonly Item[]): PressAnswer {
+    const from = this.#sideOf(conn);
+    if (!from || this.#over) return { kind: "rej" };
+    const recipients = to.map((t) => this.#sides.find((s) => s.side.token === t)!);
+    for (const r of recipients) {
+      if (r.eliminated !== null || !this.#alive(r)) return { kind: "out", power: r.side.token };
+      if (r.bot) return { kind: "rej" };
+      if (!r.conn) return { kind: "ccd", power: r.side.token };
+    }
+    for (const r of recipients)
+      this.#net.send(r.conn!, ["FRM", [from.side.token], [...to], message]);
+    return { kind: "sent" };
+  }
+
   // --- the game ------------------------------------------------------------------------------
 
   #maybeStart() {
@@ -379,7 +441,12 @@ export class DaideHost implements Table {
 
   #hlo(s: SideState): Item[] {
     const t = this.#o.moveTime;
-    return hloMessage(s.side, s.passcode, t > 0 ? { movement: t, retreats: t, builds: t } : null);
+    return hloMessage(
+      s.side,
+      s.passcode,
+      t > 0 ? { movement: t, retreats: t, builds: t } : null,
+      this.pressLevel(),
+    );
   }
 
   get #position(): Position {

@@ -31,6 +31,7 @@ import {
   tree,
 } from "./language.ts";
 import type { DaideMap } from "./mapdef.ts";
+import { markFault, type PressAnswer, type PressLevel, pressFault } from "./press.ts";
 import { intToken, intValue, isInteger, type Token, tok } from "./tokens.ts";
 
 const T = tok;
@@ -97,6 +98,13 @@ export interface Table {
   draw(conn: Conn, on: boolean): Awaitable<boolean>;
   /** The open phase's deadline (ms since the epoch), or null: none. */
   deadline(): Awaitable<number | null>;
+  /** The press level the game offers (HLO's LVL): 0, no press; 10. */
+  pressLevel(): PressLevel;
+  /**
+   * SND at level 10: the press message (read and checked) to the sides whose tokens are
+   * `to` (distinct, seated, not the sender's own).
+   */
+  press(conn: Conn, to: readonly Token[], message: readonly Item[]): Awaitable<PressAnswer>;
   /** The connection is gone (closed by either side). */
   left(conn: Conn): void;
 }
@@ -400,9 +408,10 @@ export class Sessions {
         if (conn.role === "none") return this.#rej(conn, whole);
         return this.broadcast(whole);
       }
+      case T("SND"):
+        return this.#snd(conn, whole);
       default:
-        // Press (SND, PRP and every level 10 token) and saved games (SVE, LOD) are not
-        // offered at level 0.
+        // Saved games (SVE, LOD), and press words outside a SND, are not read.
         return this.#huh(conn, items, 0);
     }
   }
@@ -470,6 +479,47 @@ export class Sessions {
     if (a.stoppedAt !== null)
       return this.#huh(conn, items, items.length - orders.length + a.stoppedAt);
     this.send(conn, a.mis);
+  }
+
+  /**
+   * SND [(turn)] (power ...) (press message). No press in the game (level 0): REJ. What
+   * level 10 cannot read: HUH with ERR where reading stopped. A recipient that is not a
+   * power of the game's, or the sender itself: HUH with ERR before it. Then the game's
+   * answer: YES, REJ, or OUT (power) / CCD (power) when a recipient is out of the game or
+   * not connected (then nobody is sent the message).
+   */
+  async #snd(conn: Conn, items: Item[]) {
+    const t = this.#t;
+    let at = 1;
+    const first = items[1];
+    if (
+      first !== undefined &&
+      typeof first !== "number" &&
+      first.length === 2 &&
+      typeof first[0] === "number" &&
+      first[0] >> 8 === 0x47
+    )
+      at = 2;
+    const to = items[at];
+    const message = items[at + 1];
+    if (to === undefined || typeof to === "number" || to.length === 0)
+      return this.#huh(conn, items, at);
+    if (t.pressLevel() === 0 || !this.#playing(conn)) return this.#rej(conn, items);
+    const own = conn.side === null ? undefined : t.map.sides[conn.side]?.token;
+    const seated = new Set(t.map.sides.filter((s) => s.seat !== null).map((s) => s.token));
+    const bad = to.findIndex(
+      (x, i) => typeof x !== "number" || !seated.has(x) || x === own || to.indexOf(x) !== i,
+    );
+    if (bad >= 0) return this.send(conn, ["HUH", markFault(items, [at, bad])]);
+    if (message === undefined || typeof message === "number") return this.#huh(conn, items, at + 1);
+    const powers = new Set(t.map.sides.map((s) => s.token));
+    const fault = pressFault(message, (x) => powers.has(x));
+    if (fault) return this.send(conn, ["HUH", markFault(items, [at + 1, ...fault])]);
+    if (items.length > at + 2) return this.#huh(conn, items, at + 2);
+    const a = await t.press(conn, to as Token[], message);
+    if (a.kind === "sent") return this.send(conn, ["YES", items]);
+    if (a.kind === "rej") return this.#rej(conn, items);
+    return this.send(conn, [a.kind === "out" ? "OUT" : "CCD", [a.power]]);
   }
 
   async #not(conn: Conn, items: Item[]) {

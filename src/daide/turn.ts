@@ -8,6 +8,7 @@
 
 import { adjustmentCounts } from "../engine/adjustments.ts";
 import { powersToOrder } from "../engine/must-order.ts";
+import { formatOrder, type Order } from "../engine/orders.ts";
 import type { PhaseResult } from "../engine/results.ts";
 import type { RuleOptions } from "../engine/rules.ts";
 import type { Seat } from "../engine/scenario.ts";
@@ -124,6 +125,33 @@ export function submit(
     answers.push([T("THX"), order, [c.note]]);
   }
   return { answers, stoppedAt: null };
+}
+
+/**
+ * A side's orders of the open phase read back from their engine texts (an order set the
+ * judge has stored: after a restart of the server, the set stands and MIS says what it
+ * lacks). A text that is no legal order of the phase is passed over.
+ */
+export function restore(t: Turn, side: Side, texts: readonly string[]): Map<string, UnitOrder> {
+  const legal = new Map<string, Order>();
+  const lists: (readonly Order[])[] = [
+    ...(t.tables.movement?.values() ?? []),
+    ...(t.tables.retreats?.values() ?? []),
+    ...[...(t.tables.adjustments?.values() ?? [])].map((a) => a.orders),
+  ];
+  for (const list of lists) for (const o of list) legal.set(formatOrder(o), o);
+  const orders = new Map<string, UnitOrder>();
+  for (const text of texts) {
+    const o = legal.get(text);
+    // A waived build is no order of the tables: its DAIDE form is the side's WVE.
+    const item = o
+      ? orderItem(t.map, t.seats, t.position, o)
+      : /^waive\b/i.test(text)
+        ? [side.token, T("WVE")]
+        : null;
+    if (item) submit(t, side, orders, [item]);
+  }
+  return orders;
 }
 
 /** NOT (SUB (order) ...): withdraws the orders named (all with none); false if one was not given. */
@@ -285,6 +313,25 @@ export function ordMessages(
     if (res.length === 0) res.push(T("SUC"));
     ords.push([T("ORD"), turn, item, res]);
   }
+  if (pos.phase.type === "M") {
+    // A unit whose order has no DAIDE form (a variant's own: europe1935's insurrections) and
+    // which stands where it stood: it held (an invalid such order is a hold), and is told so.
+    // One that left the board (it joined an insurrection) is told by NOW alone.
+    const told = new Set(
+      result.results.flatMap((r) =>
+        r.order && r.order.kind !== "waive" && r.order.kind !== "build"
+          ? [`${r.order.unit.power} ${r.order.unit.province}`]
+          : [],
+      ),
+    );
+    for (const u of pos.units) {
+      if (told.has(`${u.power} ${u.province}`)) continue;
+      const still = result.next.units.some(
+        (x) => x.province === u.province && x.power === u.power && x.type === u.type,
+      );
+      if (still) ords.push([T("ORD"), turn, [unitItem(map, seats, u), T("HLD")], [T("SUC")]]);
+    }
+  }
   return ords;
 }
 
@@ -293,8 +340,9 @@ export function hloMessage(
   side: Side,
   passcode: number,
   times: { movement: number; retreats: number; builds: number } | null,
+  level: 0 | 10 = 0,
 ): Item[] {
-  const params: Item[] = [[T("LVL"), intToken(0)]];
+  const params: Item[] = [[T("LVL"), intToken(level)]];
   if (times) {
     const s = (n: number) => intToken(Math.min(Math.max(0, Math.round(n)), 8191));
     params.push(

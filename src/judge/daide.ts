@@ -16,9 +16,11 @@ import { randomInt } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
 import type { DaideSeatsTable } from "../store/schema.ts";
-import { conflict, invalid } from "./errors.ts";
+import { conflict, invalid, tooMuch } from "./errors.ts";
 import { type GameData, loadGame } from "./game-data.ts";
+import { latestSetRows } from "./latest.ts";
 import { readSubmission } from "./orders.ts";
+import { TokenBuckets } from "./rate.ts";
 import type { Tx } from "./room.ts";
 import { Room } from "./room.ts";
 
@@ -52,6 +54,9 @@ export interface DaideMark {
 }
 
 export class DaideSeats extends Room {
+  /** Each DAIDE seat's press, under the quota a web player's press has. */
+  readonly #pressBuckets = new TokenBuckets({ burst: 60, perSecond: 60 / 600 });
+
   /** The ports of this judge's games with DAIDE seats (null: not configured). */
   get ports(): DaidePorts | null {
     return this.core.daidePorts;
@@ -312,6 +317,75 @@ export class DaideSeats extends Room {
   /** DRW (on) and NOT (DRW) (off): the seat's vote for a draw of every survivor (votes.ts). */
   draw(gameId: string, seat: number, on: boolean): Promise<boolean> {
     return this.rooms.votes.seatDraw(gameId, seat, daideSender(seat), on);
+  }
+
+  /**
+   * A DAIDE seat's press (its client's SND): white press from the seat to `to` (powers'
+   * ids), through the players' press path (press.ts: the game's press options and phases,
+   * the GM's review). The judge's refusal is thrown (JudgeError).
+   */
+  async press(gameId: string, seat: number, to: readonly string[], body: string): Promise<void> {
+    // The web's press quota for a player (src/server/limits.ts: 60 in 10 minutes), per seat.
+    const key = `${gameId}\n${daideSender(seat)}`;
+    if (this.#pressBuckets.wait(key, this.now()) > 0)
+      throw tooMuch("press messages sent: at most 60 in 10 minutes");
+    const row = await this.db
+      .selectFrom("daide_seats")
+      .select("client")
+      .where("game_id", "=", gameId)
+      .where("seat", "=", seat)
+      .executeTakeFirst();
+    if (!row?.client) throw conflict("no DAIDE client has this seat");
+    this.#pressBuckets.take(key, this.now());
+    await this.rooms.press.seatPress(
+      gameId,
+      seat,
+      { id: daideSender(seat), name: `${row.client} (DAIDE)` },
+      { to, body },
+    );
+  }
+
+  /** The game's press after row `afterId` (every message, as stored; held press is not). */
+  async pressAfter(gameId: string, afterId: number) {
+    const rows = await this.db
+      .selectFrom("press")
+      .select(["id", "kind", "author_power", "recipients", "body"])
+      .where("game_id", "=", gameId)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind,
+      from: r.author_power,
+      to: JSON.parse(r.recipients) as "all" | string[],
+      body: r.body,
+    }));
+  }
+
+  /** The id of the game's last press row (0: none). */
+  async lastPressId(gameId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom("press")
+      .select((eb) => eb.fn.max("id").as("m"))
+      .where("game_id", "=", gameId)
+      .executeTakeFirst();
+    return Number(r?.m ?? 0);
+  }
+
+  /**
+   * The order texts stored for the open phase `phaseIdx` for these powers (each power's last
+   * set, whoever sent it), and whether every one of those sets is final (null: none stored).
+   */
+  async storedSets(
+    gameId: string,
+    phaseIdx: number,
+    phase: string,
+    powers: readonly string[],
+  ): Promise<{ texts: string[]; final: boolean | null }> {
+    const rows = await latestSetRows(this.db, { gameId, phaseIdx, phase, powers });
+    const texts = rows.flatMap((r) => JSON.parse(r.orders) as string[]);
+    return { texts, final: rows.length === 0 ? null : rows.every((r) => r.final === 1) };
   }
 
   /** The game's lock version (phase_state.version): every change to the game moves it on. */

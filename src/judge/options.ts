@@ -50,6 +50,13 @@ export interface GameOptions {
      * The GM's own press is never held. Absent in games made before it: off.
      */
     readonly review?: boolean;
+    /**
+     * DAIDE clients' press (docs/daide.md, level 10: SND and FRM through this game's press).
+     * false: the game's DAIDE clients play at level 0 (HLO says LVL 0, SND is refused, no
+     * FRM is sent): for clients that cannot take press (DumbBot 8~3 crashes on an FRM).
+     * Absent (the default): on, when white press is.
+     */
+    readonly daide?: boolean;
   };
   /** The game starts by itself when the last seat is taken (true), or when the GM says. */
   readonly startWhenFull: boolean;

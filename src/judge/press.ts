@@ -49,6 +49,28 @@ export class Press extends Room {
     });
   }
 
+  /**
+   * Press from a seat kept for a DAIDE client (daide.ts: the client's SND), as its player
+   * would send it: white (a DAIDE message names its sender), under the game's press options
+   * and phases; stored with the sender `daide:<seat>` (the seat's client, never a user).
+   */
+  async seatPress(
+    gameId: string,
+    seat: number,
+    sender: User,
+    input: { to: readonly string[]; body: string },
+  ) {
+    const bad = textProblem(input.body, "press");
+    if (bad) throw invalid(bad);
+    return this.mutatePlayed(gameId, async (trx, g) => {
+      const powers = g.seats[seat]?.powers;
+      if (!powers) throw invalid(`no seat ${seat} in this game`);
+      if (g.game.status !== "active") throw conflict("press is sent while the game is on");
+      const v: Viewer = { user: sender, role: "player", seat, powers: [...powers] as PowerId[] };
+      return this.pressLocked(trx, g, v, { ...input, kind: "white" });
+    });
+  }
+
   private async pressLocked(
     trx: Tx,
     g: PlayedGame,

@@ -9,12 +9,16 @@
  * adjudicated phase's ORD, SCO and NOW, the end) is read from the judge's stored game by
  * `refresh`, which the server calls after each scheduler tick (daide-games.ts): the judge
  * adjudicates, this only tells. Nobody is told another power's orders before the phase is
- * adjudicated (ORD is made from stored phases only).
+ * adjudicated (ORD is made from stored phases only). A seat's orders of the open phase are
+ * read back from the stored set when this server has none (after a restart). Press (level 10)
+ * goes through the judge's press path as the seat's white press; `refresh` passes the game's
+ * new press in DAIDE's words on to the recipients' clients as FRM.
  */
 
-import { type Item, itemsText, textItem } from "../daide/language.ts";
+import { fromText, type Item, itemsText, textItem, tree } from "../daide/language.ts";
 import { type DaideMap, daideMap } from "../daide/mapdef.ts";
 import { type PhaseTables, phaseTables, turnItem } from "../daide/orders.ts";
+import { type PressAnswer, type PressLevel, pressFault, pressGloss } from "../daide/press.ts";
 import { type Conn, Sessions, type SubAnswer, type Table } from "../daide/session.ts";
 import { intToken, type Token, tok } from "../daide/tokens.ts";
 import {
@@ -26,6 +30,7 @@ import {
   openTurn,
   ordMessages,
   powersOf,
+  restore,
   scoMessage,
   submit,
   type Turn,
@@ -36,6 +41,7 @@ import { phaseName } from "../engine/phase.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { type GameRecord, recordState, step } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
+import { botSeatsOf } from "../judge/bots.ts";
 import type { GameData } from "../judge/game-data.ts";
 import type { Judge } from "../judge/judge.ts";
 import { phaseLengthMs } from "../judge/options.ts";
@@ -90,6 +96,8 @@ export class DaideGame implements Table {
     options: { port: number; host?: string | undefined; log: (line: string) => void },
   ): Promise<DaideGame> {
     const game = new DaideGame(judge, await judge.daide.game(gameId), options);
+    // Press is passed on from now: what was sent before is not sent again (after a restart).
+    game.#pressSeen = await judge.daide.lastPressId(gameId);
     await game.#net.listen();
     return game;
   }
@@ -125,6 +133,11 @@ export class DaideGame implements Table {
 
   async #refresh(): Promise<void> {
     if (this.#ended) return;
+    await this.#changes();
+    if (!this.#ended) await this.#passPress();
+  }
+
+  async #changes(): Promise<void> {
     // Every change to a game moves its lock's version on: an unchanged game is not read.
     const version = await this.#judge.daide.version(this.gameId);
     if (version !== null && version === Number(this.#g.state.version)) return;
@@ -154,7 +167,7 @@ export class DaideGame implements Table {
     }
     for (let i = phasesBefore; i < phasesNow; i++)
       for (const m of this.#ordsOf(i)) this.#net.broadcast(m);
-    if (g.game.status === "finished") return this.#end();
+    if (g.game.status === "finished") return await this.#end();
     if (started || phasesNow !== phasesBefore) {
       this.#net.broadcast(this.sco());
       this.#net.broadcast(this.now());
@@ -166,6 +179,51 @@ export class DaideGame implements Table {
       before.state.state !== g.state.state
     )
       this.#net.phaseOpened(this.deadline());
+  }
+
+  /** The last press row passed on to the clients (FRM). */
+  #pressSeen = 0;
+
+  /**
+   * The game's new press, passed on as FRM to the recipients whose DAIDE client is connected:
+   * white press from a power (a DAIDE client's, or a web or mail player's) whose first line
+   * is a level 10 press message (`PRP (PCE (ENG FRA))`; the lines after it are not sent).
+   * Other press (grey, the GM's, prose) is the web's and mail's only: DAIDE cannot say who
+   * sent it, or what it says.
+   */
+  async #passPress(): Promise<void> {
+    if (this.pressLevel() === 0 || this.#net.conns.size === 0) {
+      // Nobody to tell (or no press): skip to the last row, once in a while.
+      this.#pressSeen = Math.max(this.#pressSeen, await this.#judge.daide.lastPressId(this.gameId));
+      return;
+    }
+    const rows = await this.#judge.daide.pressAfter(this.gameId, this.#pressSeen);
+    const g = this.#g;
+    const powers = new Set(this.map.sides.map((s) => s.token));
+    for (const r of rows) {
+      this.#pressSeen = Math.max(this.#pressSeen, r.id);
+      if (r.kind !== "white" || r.from === null) continue;
+      let items: Item[];
+      try {
+        // The first line: a DAIDE client's press is its DAIDE text, then its English.
+        const t = tree(fromText(r.body.split("\n")[0]!, this.map.names));
+        if (!t.ok) continue;
+        items = t.items as Item[];
+      } catch {
+        continue;
+      }
+      if (pressFault(items, (x) => powers.has(x)) !== null) continue;
+      const from = this.map.sideOf(r.from as PowerId, g.seats);
+      const to =
+        r.to === "all"
+          ? this.map.sides.filter((s) => s.seat !== null && s !== from)
+          : [...new Set(r.to.map((p) => this.map.sideOf(p as PowerId, g.seats)))];
+      const tokens = to.map((s) => s.token);
+      for (const side of to) {
+        const c = this.#net.playerOf(this.map.sides.indexOf(side));
+        if (c) this.#net.send(c, ["FRM", [from.token], tokens, items]);
+      }
+    }
   }
 
   /** The ORD messages of phase `i` of the record: the phase played again from its orders. */
@@ -188,7 +246,7 @@ export class DaideGame implements Table {
     return ords;
   }
 
-  #end() {
+  async #end() {
     this.#ended = true;
     const g = this.#g;
     const result = (g.game.result ? JSON.parse(g.game.result) : {}) as {
@@ -198,13 +256,20 @@ export class DaideGame implements Table {
     if ((result.kind === "solo" || result.kind === "concession") && result.winner)
       this.#net.broadcast(["SLO", [this.map.sideOf(result.winner as PowerId, g.seats).token]]);
     else if (result.kind === "draw") this.#net.broadcast(["DRW"]);
+    const bots = new Map(
+      (await botSeatsOf(this.#judge.store.db, this.gameId)).map((b) => [b.seat, b.bot]),
+    );
     const pos = g.position;
     const smr: Item[] = [T("SMR"), turnItem(pos.phase)];
+    const out = this.#eliminations();
     for (const [i, s] of this.map.sides.entries()) {
       const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
       const centres = [...pos.centers.values()].filter((p) => powers.includes(p)).length;
-      const who = this.#who(i);
-      smr.push([s.token, textItem(who.name), textItem(who.version), intToken(centres)]);
+      const who = this.#who(i, bots);
+      const entry: Item[] = [s.token, textItem(who.name), textItem(who.version), intToken(centres)];
+      const year = out.get(i);
+      if (year !== undefined) entry.push(intToken(year));
+      smr.push(entry);
     }
     this.#net.broadcast(smr);
     this.#net.broadcast(["OFF"]);
@@ -212,12 +277,40 @@ export class DaideGame implements Table {
     void this.#net.close();
   }
 
-  /** Who plays a side, for SMR: its DAIDE client, player, bot, or nobody. */
-  #who(side: number): { name: string; version: string } {
+  /** Each side out of the game (no unit, no centre): the year of the phase it went out in. */
+  #eliminations(): Map<number, number> {
+    const g = this.#g;
+    const out = new Map<number, number>();
+    let before = readPosition(
+      g.record.start as unknown as Record<string, unknown>,
+      g.scenario.variant,
+    );
+    for (const p of g.record.phases) {
+      const after = readPosition(
+        p.position as unknown as Record<string, unknown>,
+        g.scenario.variant,
+      );
+      for (const [i, s] of this.map.sides.entries()) {
+        if (s.seat === null || out.has(i)) continue;
+        const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
+        const alive = powers.some(
+          (x) => [...after.centers.values()].includes(x) || after.units.some((u) => u.power === x),
+        );
+        if (!alive) out.set(i, before.phase.year);
+      }
+      before = after;
+    }
+    return out;
+  }
+
+  /** Who plays a side, for SMR: its DAIDE client, player, built-in player, or nobody. */
+  #who(side: number, bots: ReadonlyMap<number, string>): { name: string; version: string } {
     const seat = this.map.sides[side]!.seat;
     if (seat === null) return { name: "nobody", version: "" };
     const d = this.#daideRows.get(seat);
     if (d?.client) return { name: d.client, version: d.version ?? "" };
+    const bot = bots.get(seat);
+    if (bot) return { name: bot, version: "built-in" };
     return {
       name: this.#g.members.some((m) => m.seat === seat) ? "player" : "absent",
       version: "",
@@ -257,8 +350,9 @@ export class DaideGame implements Table {
         .catch((e: unknown) => this.#log(`freeing ${s.name}: ${(e as Error).message}`));
       return;
     }
+    if (this.over()) return this.#log(`${s.name}: left after the end`);
     this.#log(`${s.name}: connection lost; the seat waits for IAM`);
-    if (this.started() && !this.over()) this.#net.broadcast(["CCD", [s.token]]);
+    this.#net.broadcast(["CCD", [s.token]]);
   }
 
   async nme(conn: Conn, name: string, version: string): Promise<boolean> {
@@ -304,7 +398,7 @@ export class DaideGame implements Table {
     const s = (t: "M" | "R" | "A") => phaseLengthMs(o, t) / 1000;
     const times = { movement: s("M"), retreats: s("R"), builds: s("A") };
     const fits = Object.values(times).every((x) => x > 0 && x <= 8191);
-    return hloMessage(side, row.passcode, fits ? times : null);
+    return hloMessage(side, row.passcode, fits ? times : null, this.pressLevel());
   }
 
   now(): Item[] {
@@ -356,15 +450,38 @@ export class DaideGame implements Table {
     };
   }
 
-  /** The side's orders of the open phase (emptied when a new phase has opened). */
-  #side(conn: Conn): SideState | null {
+  /**
+   * The side's orders of the open phase: kept here while the phase is open, read back from
+   * the judge's stored set when this server has none for it (the first message of the
+   * phase, or after a restart: the stored set stands, and MIS says what it lacks).
+   */
+  async #side(conn: Conn): Promise<SideState | null> {
     if (conn.side === null) return null;
     const idx = this.#g.state.phase_idx;
-    let s = this.#sides.get(conn.side);
-    if (!s || s.phaseIdx !== idx) {
-      s = { phaseIdx: idx, orders: new Map(), go: "default" };
-      this.#sides.set(conn.side, s);
+    const known = this.#sides.get(conn.side);
+    if (known && known.phaseIdx === idx) return known;
+    const s: SideState = { phaseIdx: idx, orders: new Map(), go: "default" };
+    const t = this.#turn();
+    const side = this.map.sides[conn.side]!;
+    if (t && side.seat !== null) {
+      const powers = powersOf(this.map, t.variant, t.seats, side);
+      const stored = await this.#judge.daide.storedSets(
+        this.gameId,
+        idx,
+        this.#g.state.phase,
+        powers,
+      );
+      if (stored.final !== null) {
+        s.orders = restore(t, side, stored.texts);
+        // The go flag as the stored set says: final with orders missing was a GOF; complete
+        // but not final was a NOT (GOF).
+        const done = complete(t, side, s.orders);
+        s.go = stored.final ? (done ? "default" : "go") : done ? "not" : "default";
+      }
     }
+    const again = this.#sides.get(conn.side);
+    if (again && again.phaseIdx === idx) return again;
+    this.#sides.set(conn.side, s);
     return s;
   }
 
@@ -383,7 +500,7 @@ export class DaideGame implements Table {
   async sub(conn: Conn, turn: Item | null, orders: readonly Item[]): Promise<SubAnswer> {
     await this.refresh();
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s || this.over() || !openTurn(t, turn)) return { rej: true };
     const side = this.map.sides[conn.side!]!;
     const r = submit(t, side, s.orders, orders);
@@ -393,22 +510,22 @@ export class DaideGame implements Table {
 
   async withdraw(conn: Conn, named: readonly Item[]): Promise<boolean> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return false;
     if (!withdraw(this.map, s.orders, named)) return false;
     return this.#store(conn, s, t);
   }
 
-  mis(conn: Conn): Item[] | null {
+  async mis(conn: Conn): Promise<Item[] | null> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return null;
     return misMessage(t, this.map.sides[conn.side!]!, s.orders);
   }
 
   async go(conn: Conn, on: boolean): Promise<boolean> {
     const t = this.#turn();
-    const s = this.#side(conn);
+    const s = await this.#side(conn);
     if (!t || !s) return false;
     s.go = on ? "go" : "not";
     return this.#store(conn, s, t);
@@ -423,6 +540,66 @@ export class DaideGame implements Table {
   deadline(): number | null {
     const st = this.#g.state;
     return st.state === "open" ? st.deadline_at : null;
+  }
+
+  /**
+   * Level 10 when the game takes white press (a DAIDE message names its sender) and its
+   * option press.daide is not false; else 0.
+   */
+  pressLevel(): PressLevel {
+    const p = this.#g.options.press;
+    return p.white && p.daide !== false ? 10 : 0;
+  }
+
+  /**
+   * SND: the press goes through the judge's press path as the seat's white press (its
+   * options, phases and review); the recipients' clients are told FRM by #passPress, web and
+   * mail players read its DAIDE text. Not sent: a power out of the game (OUT), a seat kept
+   * for a DAIDE client whose client is not connected (CCD); the judge's refusal is REJ.
+   */
+  async press(conn: Conn, to: readonly Token[], message: readonly Item[]): Promise<PressAnswer> {
+    const from = conn.side === null ? null : this.map.sides[conn.side]!;
+    if (!from || from.seat === null) return { kind: "rej" };
+    await this.refresh();
+    const g = this.#g;
+    if (g.game.status !== "active") return { kind: "rej" };
+    await this.#readSeats();
+    const recipients: string[] = [];
+    for (const t of to) {
+      const i = this.map.sides.findIndex((s) => s.token === t);
+      const side = this.map.sides[i]!;
+      const powers = powersOf(this.map, g.scenario.variant, g.seats, side);
+      const alive = powers.some(
+        (p) =>
+          [...g.position.centers.values()].includes(p) ||
+          g.position.units.some((u) => u.power === p),
+      );
+      if (!alive) return { kind: "out", power: t };
+      if (side.seat !== null && this.#daideRows.has(side.seat) && !this.#net.playerOf(i))
+        return { kind: "ccd", power: t };
+      recipients.push(...powers);
+    }
+    try {
+      // Its DAIDE text first (a reply copies it), then what it says in English.
+      const named = (x: Token) => {
+        const side = this.map.sides.find((y) => y.token === x);
+        return (side?.seat != null ? g.seats[side.seat]?.name : undefined) ?? side?.name ?? "?";
+      };
+      const gloss = pressGloss(message, named);
+      const text = itemsText(message, this.map.names);
+      await this.#judge.daide.press(
+        this.gameId,
+        from.seat,
+        recipients,
+        gloss ? `${text}\n\n${gloss}` : text,
+      );
+    } catch (e) {
+      if (!(e instanceof Error && "kind" in e)) throw e;
+      this.#log(`${from.name}: press refused: ${e.message}`);
+      return { kind: "rej" };
+    }
+    await this.refresh();
+    return { kind: "sent" };
   }
 
   /** The phase open now, for the log. */

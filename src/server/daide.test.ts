@@ -155,9 +155,9 @@ for (const kind of ["sqlite", "postgres"] as const)
     assert.equal(await fra.text("YES"), "YES (NME ('FraBot') ('2.0'))");
     fra.send("YES (MAP ('standard'))");
     const engHlo = await eng.text("HLO");
-    const passcode = Number(/^HLO \(ENG\) \((\d+)\) \(\(LVL 0\)/.exec(engHlo)?.[1]);
+    const passcode = Number(/^HLO \(ENG\) \((\d+)\) \(\(LVL 10\)/.exec(engHlo)?.[1]);
     assert.ok(passcode > 0, engHlo);
-    assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 0\)/);
+    assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 10\)/);
     assert.match(await eng.text("NOW"), /^NOW \(SPR 1901\) /);
     assert.match(await watcher.text("NOW"), /^NOW \(SPR 1901\) /);
     const started = await api.ok<View>("GET", `/api/games/${game.id}`);
@@ -423,14 +423,33 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
   const hlo = await eng.text("HLO");
   const passcode = Number(/^HLO \(ENG\) \((\d+)\)/.exec(hlo)?.[1]);
   assert.ok(passcode > 0, hlo);
+  // Part of England's orders, stored by the judge before the restart.
+  eng.send("SUB ((ENG FLT LON) MTO NTH)");
+  assert.equal(await eng.text("THX"), "THX ((ENG FLT LON) MTO NTH) (MBV)");
+  assert.equal(await eng.text("MIS"), "MIS (ENG FLT EDI) (ENG AMY LVP)");
   await first.close();
   await eng.closedByServer();
   // Another server on the same database: the game's port listens again, the seat is kept.
-  await serve();
+  const second = await serve();
   await listening(port);
   const back = await client(t, port);
   back.send(`IAM (ENG) (${passcode})`);
   assert.equal(await back.text("YES"), `YES (IAM (ENG) (${passcode}))`);
-  back.send("SUB ((ENG FLT LON) MTO NTH)");
-  assert.equal(await back.text("THX"), "THX ((ENG FLT LON) MTO NTH) (MBV)");
+  // MIS comes from the stored set: London's order stands, the other two are missing.
+  back.send("MIS");
+  assert.equal(await back.text("MIS"), "MIS (ENG FLT EDI) (ENG AMY LVP)");
+  back.send("SUB ((ENG FLT EDI) MTO NWG)");
+  assert.equal(await back.text("THX"), "THX ((ENG FLT EDI) MTO NWG) (MBV)");
+  assert.equal(await back.text("MIS"), "MIS (ENG AMY LVP)");
+  // ... and the set stored with the new order keeps London's.
+  const orders = await second.api.ok<{ sets: { power: string; orders: string[] }[] }>(
+    "GET",
+    `/api/games/${game.id}/orders`,
+    undefined,
+    gm.token,
+  );
+  assert.deepEqual(
+    orders.sets.map((x) => [x.power, x.orders]),
+    [["england", ["F lon - nth", "F edi - nwg"]]],
+  );
 });

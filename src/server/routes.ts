@@ -91,6 +91,11 @@ const optionsSchema = obj(
             "hold players' press until the GM approves or refuses it (seed 002 X(1)); default false",
           ),
         ),
+        daide: optional(
+          bool(
+            "DAIDE clients' press (level 10, docs/daide.md); false: they play at level 0 (no press); default true",
+          ),
+        ),
       }),
     ),
     startWhenFull: optional(bool("start when the last seat is taken; default true")),
