@@ -21,8 +21,24 @@ import { bundlePlugin } from "../src/cli/bundle-plugin.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
-const files = args.filter((a) => a.endsWith(".test.ts"));
 const options = args.filter((a) => !a.endsWith(".test.ts"));
+/**
+ * The browser files (test/e2e) are the longest (a minute or more each, mostly waiting on
+ * Chromium): started first, each beside another file, so that the run does not end on one
+ * of them with the other cores idle, and no more than half the files running at a time are
+ * Chromium's.
+ */
+function ordered(all) {
+  const browser = all.filter((f) => f.includes("test/e2e/"));
+  const rest = all.filter((f) => !f.includes("test/e2e/"));
+  const out = [];
+  for (let i = 0; i < Math.max(browser.length, rest.length); i++) {
+    if (i < browser.length) out.push(browser[i]);
+    if (i < rest.length) out.push(rest[i]);
+  }
+  return out;
+}
+const files = ordered(args.filter((a) => a.endsWith(".test.ts")));
 if (files.length === 0) {
   console.error("scripts/test.mjs: no test files given (FILE.test.ts ...)");
   process.exit(2);
