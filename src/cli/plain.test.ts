@@ -43,10 +43,24 @@ function sourcesOf(bundle: string): Record<string, string> {
   return JSON.parse(text.slice(PREFIX.length, text.indexOf("\n")));
 }
 
-/** The kept bundle with other hashes written in its first line (as if its sources changed). */
+/** The sources' times and sizes a kept bundle was made from: its third line. */
+const STATS = "// entente-plain stats: ";
+function statsOf(bundle: string): Record<string, string> {
+  const line = readFileSync(bundle, "utf8").split("\n")[2] ?? "";
+  assert.ok(line.startsWith(STATS), "the bundle's third line holds its sources' times and sizes");
+  return JSON.parse(line.slice(STATS.length));
+}
+
+/**
+ * The kept bundle with other hashes written in its first line and no times and sizes in its
+ * third (as if its sources had been edited since: each is hashed again at the next start).
+ */
 function rewriteSources(bundle: string, sources: Record<string, string>) {
-  const text = readFileSync(bundle, "utf8");
-  writeFileSync(bundle, `${PREFIX}${JSON.stringify(sources)}${text.slice(text.indexOf("\n"))}`);
+  const [, chunks, , ...rest] = readFileSync(bundle, "utf8").split("\n");
+  writeFileSync(
+    bundle,
+    [`${PREFIX}${JSON.stringify(sources)}`, chunks, `${STATS}{}`, ...rest].join("\n"),
+  );
 }
 
 /**
@@ -94,6 +108,13 @@ test("the bundle is kept, used while its sources are unchanged, and made again w
   // A second start runs the kept bundle: the same answer, the bundle not written again.
   assert.equal(await adjudicate(), first);
   assert.equal(statSync(bundlePath).ino, made, "the kept bundle was used");
+
+  // Each source's time and size are kept: a start that finds them as they were reads no source.
+  assert.deepEqual(Object.keys(statsOf(bundlePath)).sort(), Object.keys(sources).sort());
+  // Sources touched (their times not as kept) but not changed: hashed, and the bundle kept.
+  rewriteSources(bundlePath, sources);
+  assert.equal(await adjudicate(), first);
+  assert.equal(statSync(bundlePath).ino, made, "the kept bundle was used after the hashes matched");
 
   // A source that no longer hashes as it did (as after an edit): bundled again, and kept anew.
   rewriteSources(bundlePath, { ...sources, "src/engine/adjudicate.ts": "0".repeat(64) });
