@@ -94,10 +94,17 @@ console.error(`scripts/test.mjs: ${files.length} test files bundled in ${ms} ms`
 
 // The runner in a process group of its own is not needed: it is our child, and a signal to us
 // is passed on to it; its own children are ended by the tests (src/testing/children.ts).
-const runner = spawn(process.execPath, ["--enable-source-maps", "--test", ...options, ...bundled], {
-  stdio: "inherit",
-  cwd: root,
-});
+// scripts/test-child.mjs, loaded into every test file's process too (the runner passes its own
+// options on), makes each one's report pipe blocking, so that no result is lost at its exit.
+const child = new URL("./test-child.mjs", import.meta.url).href;
+const runner = spawn(
+  process.execPath,
+  ["--enable-source-maps", "--import", child, "--test", ...options, ...bundled],
+  {
+    stdio: "inherit",
+    cwd: root,
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => runner.kill(signal));
 }
