@@ -3,7 +3,7 @@
 // `node --test` runs the bundles. Loading a test file through tsx cost about 1.5 s of CPU a
 // process (its loader hands each of a few hundred modules over one by one, and every package
 // import passes through its hooks): some 200 s of the suite's CPU on 150 files
-// (docs/performance.md, "Third pass on the suite"). The bundles are made afresh each run, in a
+// (docs/performance.md, "The test suite's time"). The bundles are made afresh each run, in a
 // folder of their own that is deleted when the run ends, so they are never older than the
 // sources; stack traces name the TypeScript sources (source maps).
 //
