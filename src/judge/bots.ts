@@ -404,11 +404,115 @@ export class BotPlayers extends Room {
   }
 
   /**
+   * The option botTakeover in a family game (family.ts `resolveClaimed`): each power that
+   * sent no commands for the turn is played by the seat's bot or the game's takeover bot (a
+   * Diplomacy bot id there means the family bot; `random` the rules' random sets): its set
+   * is stored as a bot's, the seat gets a takeover bot if it had none, and the seat's player
+   * and the GM are told. Runs in the adjudication's transaction; answers which bot played
+   * each power (those powers still missed the turn).
+   */
+  async takeOverFamily(trx: Tx, g: FamilyGame): Promise<Map<string, string>> {
+    const by = new Map<string, string>();
+    const choice = g.options.botTakeover;
+    if (!choice) return by;
+    const sent = new Set(
+      (
+        await trx
+          .selectFrom("submissions")
+          .select("power")
+          .where("game_id", "=", g.game.id)
+          .where("phase_idx", "=", g.state.phase_idx)
+          .execute()
+      ).map((r) => r.power),
+    );
+    const missed = this.families.toOrder(g).filter((p) => !sent.has(p));
+    if (missed.length === 0) return by;
+    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
+    for (const [seat, s] of g.seats.entries()) {
+      const powers = s.powers.filter((p) => missed.includes(p));
+      if (powers.length === 0) continue;
+      const row = rows.get(seat);
+      const bot = familyBotOf(row?.bot ?? choice);
+      try {
+        for (const power of powers) {
+          const lines = decideFamily(g, bot, power);
+          const { diagnostics } = readCommands(g, s.powers, { power, orders: lines });
+          await this.families.storeSetLocked(trx, g, {
+            power,
+            lines,
+            diagnostics,
+            sender: botSender(bot),
+            final: true,
+          });
+          by.set(power, bot);
+        }
+      } catch (e) {
+        // A bot's failure never holds up the adjudication: its powers are silent, as without it.
+        this.log(
+          `game ${g.game.id}: the built-in player ${bot} failed for ${s.name}: ${(e as Error).stack ?? e}`,
+        );
+        continue;
+      }
+      if (row) {
+        await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
+        continue;
+      }
+      await trx
+        .insertInto("bot_seats")
+        .values({
+          game_id: g.game.id,
+          seat,
+          bot,
+          kind: "takeover",
+          played_idx: g.state.phase_idx,
+          since: g.state.phase,
+          created_at: this.now(),
+        })
+        .execute();
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      const player = holder ? await userName(trx, holder.user_id) : null;
+      await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
+        seat,
+        seatName: s.name,
+        bot,
+        player,
+        powers,
+        phase: g.state.phase,
+      });
+    }
+    return by;
+  }
+
+  /**
+   * A player of a family game sent commands: a bot that took the seat over after missed
+   * commands leaves (`handBack`), in its own transaction.
+   */
+  async handBackFamily(user: User, gameId: string): Promise<void> {
+    const takeover = await this.db
+      .selectFrom("bot_seats")
+      .select("seat")
+      .where("game_id", "=", gameId)
+      .where("kind", "=", "takeover")
+      .executeTakeFirst();
+    if (!takeover) return;
+    await this.families.mutate(gameId, async (trx, g) => {
+      const seat = g.members.find((m) => m.user_id === user.id && m.role === "player")?.seat;
+      if (seat === null || seat === undefined) return;
+      await this.handBack(trx, g, seat, user);
+    });
+  }
+
+  /**
    * A player sending orders for a seat a bot took over after missed orders plays it again:
    * the bot leaves (its set for the open phase is replaced by the player's, the latest), and
    * the player and the GM are told (`bot_removed`, cause `player_back`).
    */
-  async handBack(trx: Tx, g: GameData, seat: number, user: User): Promise<void> {
+  async handBack(
+    trx: Tx,
+    g: GameData | FamilyGame,
+    seat: number,
+    user: Pick<User, "name">,
+  ): Promise<void> {
     const row = await trx
       .selectFrom("bot_seats")
       .selectAll()

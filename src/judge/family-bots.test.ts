@@ -117,6 +117,45 @@ for (const kind of STORE_KINDS) {
       assert.equal(turns.turns.length, 3);
     });
 
+    test("botTakeover: the family bot plays a power whose player sent no commands, from then on, until the player sends commands again", async (t) => {
+      const ts = await testStore(t, kind);
+      if (!ts) return;
+      const clock = new Clock();
+      const judge = new Judge({ store: ts.store, now: clock.now });
+      const gm = await user(judge, "gm");
+      const others = Object.fromEntries(
+        Array.from({ length: 10 }, (_, i) => [String(i + 1), "random"]),
+      );
+      const created = await judge.createGame(gm, {
+        name: "World",
+        variant: "global",
+        seed: 4,
+        bots: others,
+        options: { botTakeover: true },
+      });
+      const ann = await user(judge, "ann");
+      const code = created.invites!.find((i) => i.role === "player")!.code;
+      const joined = await judge.acceptInvite(ann, code, { power: "11" });
+      assert.equal(joined.status, "active");
+      clock.t = Date.parse(joined.deadline!) + 1;
+      assert.equal(await judge.tick(), 1, "T1 adjudicated without Ann's commands");
+      const t1 = (await judge.familyTurns(gm, created.id)).turns[0]!;
+      assert.ok((t1.orders["11"] ?? []).length > 0, "the takeover bot's commands were played");
+      assert.deepEqual(t1.missed, ["11"], "Ann still missed the turn");
+      const view = await judge.gameView(ann, created.id);
+      assert.deepEqual(view.seatList[10]!.bot, {
+        id: "family",
+        kind: "takeover",
+        describe: view.seatList[10]!.bot!.describe,
+      });
+      const t2 = (await judge.currentOrders(gm, created.id)).sets.find((s) => s.power === "11");
+      assert.equal(t2?.final, true, "the takeover bot sends T2's commands as it opens");
+      await judge.submitOrders(ann, created.id, { orders: [], final: false });
+      const back = await judge.gameView(ann, created.id);
+      assert.equal(back.seatList[10]!.bot, undefined, "Ann plays her seat again");
+      assert.equal(back.seatList[10]!.player, ann.name);
+    });
+
     test("practice: one click in Global Diplomacy, the player gets a power and bots the ten others; it resolves when the player is done", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;

@@ -518,13 +518,18 @@ export class FamilyGames {
    * Plays the open turn, claimed by the judge's scheduler (adjudication.ts: the conditional
    * update of phase_state, as for every game), in the claim's transaction.
    */
-  async resolveClaimed(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
+  async resolveClaimed(
+    trx: Kysely<DB>,
+    g: FamilyGame,
+    bots: ReadonlyMap<string, string> = new Map(),
+  ): Promise<void> {
     const now = this.ctx.now();
     const idx = g.state.phase_idx;
     const latest = await this.latest(trx, g);
     const orders: Record<string, string[]> = {};
     for (const [p, r] of latest) orders[p] = parseJson<string[]>(r.orders);
-    const missed = this.toOrder(g).filter((p) => !latest.has(p));
+    // Powers the takeover bot played (`bots`, bots.ts) still missed the turn.
+    const missed = this.toOrder(g).filter((p) => !latest.has(p) || bots.has(p));
     const { turn, next, winners } = playTurn(g, g.open, orders, missed);
     await trx
       .insertInto("phases")
@@ -541,6 +546,7 @@ export class FamilyGames {
     await recordMissed(trx, g, { idx, phase: g.state.phase, now }, missed, {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "gm",
+      bots,
     });
     const over = winners !== null;
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");
