@@ -112,9 +112,23 @@ for (const kind of STORE_KINDS) {
         clock.t = Date.parse(view.deadline!) + 1;
         assert.equal(await judge.tick(), 1, `T${turn} adjudicated`);
       }
-      // The adjudicated turns carry the bots' commands as sent, no line refused.
       const turns = await judge.familyTurns(gm, created.id);
       assert.equal(turns.turns.length, 3);
+      // The GM corrects turn 3: the open turn's position is another, and the bots send its
+      // commands again.
+      const t4 = async () =>
+        (
+          await ts.store.db
+            .selectFrom("submissions")
+            .select("power")
+            .where("game_id", "=", created.id)
+            .where("phase", "=", "T4")
+            .where("user_id", "=", "bot:family")
+            .execute()
+        ).length;
+      assert.equal(await t4(), 1);
+      await judge.correct(gm, created.id, { orders: { "3": [] }, reason: "a lost letter" });
+      assert.equal(await t4(), 2, "the family bot sent T4's commands again");
     });
 
     test("botTakeover: the family bot plays a power whose player sent no commands, from then on, until the player sends commands again", async (t) => {
