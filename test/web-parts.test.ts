@@ -66,6 +66,25 @@ describe("the game page's parts, from the game view", () => {
     assert.ok(parts.panels.includes("points"), "the view carries scores: a Points tab");
   });
 
+  test("Global Diplomacy with a built-in player: a player's Seats tab says which seats bots play", async (t) => {
+    const ts = await testStore(t, "sqlite");
+    if (!ts) return;
+    const judge = new Judge({ store: ts.store, now: new Clock().now });
+    const gm = await user(judge, "gm");
+    const game = await judge.createGame(gm, {
+      name: "World",
+      variant: "global",
+      seed: 5,
+      bots: { "1": "family" },
+    });
+    const ann = await user(judge, "ann");
+    await judge.acceptInvite(ann, game.invites!.find((i) => i.role === "player")!.code, {
+      power: "3",
+    });
+    const parts = await pageView(judge, ann, game.id);
+    assert.deepEqual(parts.panels, ["orders", "seats", "press", "votes"]);
+  });
+
   test("Global Diplomacy: the world framed on the player's areas, the command box, reports", async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;

@@ -96,7 +96,13 @@ export class Adjudication extends Room {
       // concession that passes ends the game instead of the adjudication (seed 002 IX(4)).
       const ended = await this.rooms.votes.decideVotes(trx, g);
       // A game of another family plays its turn by its own rules (family.ts).
-      if (!ended && g.own.kind === "family") await this.families.resolveClaimed(trx, g.own.game);
+      // The option botTakeover: a built-in player plays the silent powers (bots.ts).
+      if (!ended && g.own.kind === "family")
+        await this.families.resolveClaimed(
+          trx,
+          g.own.game,
+          await this.rooms.bots.takeOverFamily(trx, g.own.game),
+        );
       else if (!ended && g.own.kind === "diplomacy") await this.resolve(trx, g.own.game);
       this.fail("adjudicate-before-commit");
       this.core.adjudications++;

@@ -189,12 +189,13 @@ for (const kind of STORE_KINDS) {
         1,
         "the hold bot's set stays until Germany's player sends one",
       );
-      // Global Diplomacy has no built-in players.
+      // Global Diplomacy takes its family's built-in players, not the Diplomacy ones
+      // (family-bots.test.ts plays them).
       await assert.rejects(
-        judge.createGame(gm, { name: "G", variant: "global", bots: { "1": "random" } }),
+        judge.createGame(gm, { name: "G", variant: "global", bots: { "1": "greedy" } }),
         {
           kind: "invalid",
-          message: /built-in players play the Diplomacy variants/,
+          message: /a Global Diplomacy game takes the built-in players family .*not "greedy"/,
         },
       );
     });
@@ -352,7 +353,10 @@ for (const kind of STORE_KINDS) {
       assert.equal((await judge.gameView(ann, view.id)).phase, "F1901M");
       const random = await judge.practice(ann, {});
       assert.equal(random.you?.powers.length, 1);
-      await assert.rejects(judge.practice(ann, { variant: "global" }), { kind: "invalid" });
+      await assert.rejects(judge.practice(ann, { variant: "shogi" }), {
+        kind: "invalid",
+        message: /unknown variant "shogi"/,
+      });
     });
   });
 }

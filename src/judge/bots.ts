@@ -1,13 +1,16 @@
 import { setImmediate } from "node:timers/promises";
 import type { Kysely, Selectable } from "kysely";
-import { type Bot, bots, defaultBot, getBot } from "../bots/index.ts";
+import { type Bot, defaultBot, getBot } from "../bots/index.ts";
 import type { Seat } from "../engine/scenario.ts";
 import type { PowerId } from "../engine/types.ts";
-import type { BotSeatsTable, DB, MembersTable } from "../store/schema.ts";
+import type { DB, MembersTable } from "../store/schema.ts";
+import { gameFamily } from "../variants/game-rules.ts";
 import { getGame } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
+import { botSeatsOf, chooseBot, chooseFamilyBot, familyBots } from "./bot-list.ts";
 import { conflict, invalid } from "./errors.ts";
-import { isFamilyGame } from "./family.ts";
+import { type FamilyGame, isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
+import { familyBotLines } from "./family-rules.ts";
 import { type GameData, loadGame, seatNamed } from "./game-data.ts";
 import { readSubmission } from "./orders.ts";
 import type { GameView, Tx, User } from "./room.ts";
@@ -27,8 +30,24 @@ import { Room } from "./room.ts";
  * bot has already ordered: the scheduler's sweep (every tick, the first one after a restart
  * too) gives every open phase its bot orders that a crash may have kept from being sent. The
  * bot's seed is made from the game's id, the phase and the power (`botSeed`): the same game
- * plays the same way. Only Diplomacy games (the engine's positions) take bots.
+ * plays the same way.
+ *
+ * The game families (Global Diplomacy, Age of Discovery: family.ts) take their own built-in
+ * players (bot-list.ts `familyBots`: src/bots/family.ts, and the rules' random sets), seated
+ * and played the same way: a bot's command set is read as a player's (`readCommands`) and
+ * stored by the family's path (family.ts `storeSetLocked`), final, as the turn opens. Its
+ * commands are seen as any power's are: by the GM only (seed 004 §8).
  */
+
+export {
+  type BotMark,
+  type BotSeatRow,
+  botMark,
+  botSeatsOf,
+  chooseBot,
+  chooseFamilyBot,
+  familyBots,
+} from "./bot-list.ts";
 
 /** The sender of a bot's order set, in `submissions.user_id` (never a user's id). */
 export const botSender = (id: string) => `bot:${id}`;
@@ -43,8 +62,6 @@ export function botSeed(gameId: string, phase: string, power: string): number {
   return h;
 }
 
-export type BotSeatRow = Selectable<BotSeatsTable>;
-
 /** What seating a bot reads of a game (a game being created has only this). */
 export interface SeatsOf {
   readonly game: { readonly id: string };
@@ -53,20 +70,9 @@ export interface SeatsOf {
   readonly seats: readonly Seat[];
 }
 
-/** How a seat's bot shows in the seat list (views.ts, the lobby, mail). */
-export interface BotMark {
-  readonly id: string;
-  readonly kind: "gm" | "takeover";
-  readonly describe: string;
-}
-
 async function userName(trx: Tx, id: string): Promise<string | null> {
   const u = await trx.selectFrom("users").select("name").where("id", "=", id).executeTakeFirst();
   return u?.name ?? null;
-}
-
-export async function botSeatsOf(db: Kysely<DB>, gameId: string): Promise<BotSeatRow[]> {
-  return db.selectFrom("bot_seats").selectAll().where("game_id", "=", gameId).execute();
 }
 
 /** A bot seat has ordered the phase of this index. */
@@ -86,11 +92,6 @@ async function removeBotSeat(trx: Tx, gameId: string, seat: number) {
     .where("game_id", "=", gameId)
     .where("seat", "=", seat)
     .execute();
-}
-
-/** A seat's bot mark for the views. */
-export function botMark(row: BotSeatRow): BotMark {
-  return { id: row.bot, kind: row.kind, describe: getBot(row.bot)?.describe ?? "" };
 }
 
 /** A bot's orders for a power of the open phase, seeded by the game, the phase and the power. */
@@ -123,22 +124,90 @@ function botOf(id: string): Bot {
   return getBot(id) ?? defaultBot();
 }
 
-/** A known bot by id ("default": the strongest), or a 400 listing them. */
-export function chooseBot(id: string): Bot {
-  const bot = id === "default" ? defaultBot() : getBot(id);
-  if (!bot)
-    throw invalid(
-      `no built-in player "${id}"; the built-in players are ${bots.map((b) => `${b.id} (${b.describe})`).join("; ")}, or "default" for ${defaultBot().id}`,
-    );
-  return bot;
+/**
+ * A family bot's command lines for a power of a family game's open turn, seeded as `decide`:
+ * `family` weighs sets one turn ahead (src/bots/family.ts), `random` sends one of the rules'
+ * random sets. Never a line the rules refuse: a set with one is not sent (silence).
+ */
+function decideFamily(g: FamilyGame, botId: string, power: string): string[] {
+  const family = gameFamily(g.head.family);
+  if (!family) throw new Error(`game ${g.game.id}: no family ${g.head.family}`);
+  const seed = botSeed(g.game.id, g.state.phase, power);
+  const lines =
+    botId === "random"
+      ? [...family.lines(g.rules.random(g.open, power, seed))]
+      : familyBotLines(family, g.open, power, seed);
+  const read = g.rules.read(g.open, power, lines.join("\n"));
+  return read.verdicts.every((v) => v.ok) ? lines : [];
 }
 
-const familyRefusal = (variant: string) =>
-  invalid(
-    `built-in players play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${variant} game has none`,
-  );
+/** What a family bot's decision depends on: the turn and the position (the GM's edits too). */
+function familyFingerprint(g: FamilyGame): string {
+  return JSON.stringify([g.state.phase_idx, g.state.phase, g.position]);
+}
+
+/** A family game's built-in player by a stored id (one no longer known: the default). */
+function familyBotOf(id: string): string {
+  return familyBots.some((b) => b.id === id) ? id : familyBots[0]!.id;
+}
 
 export class BotPlayers extends Room {
+  /**
+   * The command sets of a family game's bot seats that have not yet sent the open turn's
+   * (`play` for a family game): decided before the game's lock, stored inside it if the
+   * position is still the one decided on (otherwise decided again).
+   */
+  private async playFamily(gameId: string): Promise<number> {
+    const before = await loadFamilyGame(this.db, gameId);
+    const decided = new Map<string, { bot: string; lines: string[] }>();
+    if (before.state.state === "open" && before.game.status === "active") {
+      const must = new Set(this.families.toOrder(before));
+      for (const row of await botSeatsOf(this.db, gameId)) {
+        if (row.played_idx >= before.state.phase_idx) continue;
+        const bot = familyBotOf(row.bot);
+        for (const power of before.seats[row.seat]?.powers ?? []) {
+          if (!must.has(power)) continue;
+          await setImmediate();
+          decided.set(power, { bot, lines: decideFamily(before, bot, power) });
+        }
+      }
+    }
+    const onBoard = familyFingerprint(before);
+    return this.families.mutate(gameId, async (trx, g) => {
+      if (g.state.state !== "open" || g.game.status !== "active") return 0;
+      const still = familyFingerprint(g) === onBoard ? decided : undefined;
+      const rows = await trx
+        .selectFrom("bot_seats")
+        .selectAll()
+        .where("game_id", "=", gameId)
+        .where("played_idx", "<", g.state.phase_idx)
+        .execute();
+      const must = new Set(this.families.toOrder(g));
+      let n = 0;
+      for (const row of rows) {
+        const seat = g.seats[row.seat];
+        if (!seat) continue;
+        const bot = familyBotOf(row.bot);
+        const powers = seat.powers.filter((p) => must.has(p));
+        for (const power of powers) {
+          const ready = still?.get(power);
+          const lines = ready?.bot === bot ? ready.lines : decideFamily(g, bot, power);
+          const { diagnostics } = readCommands(g, seat.powers, { power, orders: lines });
+          await this.families.storeSetLocked(trx, g, {
+            power,
+            lines,
+            diagnostics,
+            sender: botSender(bot),
+            final: true,
+          });
+        }
+        if (powers.length > 0) n++;
+        await markPlayed(trx, gameId, row.seat, g.state.phase_idx);
+      }
+      return n;
+    });
+  }
+
   /**
    * The orders of `bot` for `powers` of the open phase, read as a player's would be, stored
    * (final) with the game's lock held. Returns each power's stored order texts.
@@ -181,6 +250,7 @@ export class BotPlayers extends Room {
       .whereRef("bot_seats.played_idx", "<", "phase_state.phase_idx")
       .execute();
     if (behind.length === 0) return 0;
+    if (await isFamilyGame(this.db, gameId)) return this.playFamily(gameId);
     // The bots decide before the game's lock is taken, one power at a time with a turn of the
     // event loop between (a strong bot thinks for tens to hundreds of milliseconds a power):
     // other requests, and other games' writes, go on meanwhile. Stored only if the position
@@ -334,11 +404,115 @@ export class BotPlayers extends Room {
   }
 
   /**
+   * The option botTakeover in a family game (family.ts `resolveClaimed`): each power that
+   * sent no commands for the turn is played by the seat's bot or the game's takeover bot (a
+   * Diplomacy bot id there means the family bot; `random` the rules' random sets): its set
+   * is stored as a bot's, the seat gets a takeover bot if it had none, and the seat's player
+   * and the GM are told. Runs in the adjudication's transaction; answers which bot played
+   * each power (those powers still missed the turn).
+   */
+  async takeOverFamily(trx: Tx, g: FamilyGame): Promise<Map<string, string>> {
+    const by = new Map<string, string>();
+    const choice = g.options.botTakeover;
+    if (!choice) return by;
+    const sent = new Set(
+      (
+        await trx
+          .selectFrom("submissions")
+          .select("power")
+          .where("game_id", "=", g.game.id)
+          .where("phase_idx", "=", g.state.phase_idx)
+          .execute()
+      ).map((r) => r.power),
+    );
+    const missed = this.families.toOrder(g).filter((p) => !sent.has(p));
+    if (missed.length === 0) return by;
+    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
+    for (const [seat, s] of g.seats.entries()) {
+      const powers = s.powers.filter((p) => missed.includes(p));
+      if (powers.length === 0) continue;
+      const row = rows.get(seat);
+      const bot = familyBotOf(row?.bot ?? choice);
+      try {
+        for (const power of powers) {
+          const lines = decideFamily(g, bot, power);
+          const { diagnostics } = readCommands(g, s.powers, { power, orders: lines });
+          await this.families.storeSetLocked(trx, g, {
+            power,
+            lines,
+            diagnostics,
+            sender: botSender(bot),
+            final: true,
+          });
+          by.set(power, bot);
+        }
+      } catch (e) {
+        // A bot's failure never holds up the adjudication: its powers are silent, as without it.
+        this.log(
+          `game ${g.game.id}: the built-in player ${bot} failed for ${s.name}: ${(e as Error).stack ?? e}`,
+        );
+        continue;
+      }
+      if (row) {
+        await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
+        continue;
+      }
+      await trx
+        .insertInto("bot_seats")
+        .values({
+          game_id: g.game.id,
+          seat,
+          bot,
+          kind: "takeover",
+          played_idx: g.state.phase_idx,
+          since: g.state.phase,
+          created_at: this.now(),
+        })
+        .execute();
+      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+      const player = holder ? await userName(trx, holder.user_id) : null;
+      await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
+        seat,
+        seatName: s.name,
+        bot,
+        player,
+        powers,
+        phase: g.state.phase,
+      });
+    }
+    return by;
+  }
+
+  /**
+   * A player of a family game sent commands: a bot that took the seat over after missed
+   * commands leaves (`handBack`), in its own transaction.
+   */
+  async handBackFamily(user: User, gameId: string): Promise<void> {
+    const takeover = await this.db
+      .selectFrom("bot_seats")
+      .select("seat")
+      .where("game_id", "=", gameId)
+      .where("kind", "=", "takeover")
+      .executeTakeFirst();
+    if (!takeover) return;
+    await this.families.mutate(gameId, async (trx, g) => {
+      const seat = g.members.find((m) => m.user_id === user.id && m.role === "player")?.seat;
+      if (seat === null || seat === undefined) return;
+      await this.handBack(trx, g, seat, user);
+    });
+  }
+
+  /**
    * A player sending orders for a seat a bot took over after missed orders plays it again:
    * the bot leaves (its set for the open phase is replaced by the player's, the latest), and
    * the player and the GM are told (`bot_removed`, cause `player_back`).
    */
-  async handBack(trx: Tx, g: GameData, seat: number, user: User): Promise<void> {
+  async handBack(
+    trx: Tx,
+    g: GameData | FamilyGame,
+    seat: number,
+    user: Pick<User, "name">,
+  ): Promise<void> {
     const row = await trx
       .selectFrom("bot_seats")
       .selectAll()
@@ -396,7 +570,12 @@ export class BotPlayers extends Room {
    * Seats a bot in a game being created or by the GM, inside the caller's transaction: the
    * seat must be free of players. Returns whether it replaced another bot.
    */
-  async seatBotLocked(trx: Tx, g: SeatsOf, seat: number, bot: Bot): Promise<void> {
+  async seatBotLocked(
+    trx: Tx,
+    g: SeatsOf,
+    seat: number,
+    bot: { readonly id: string },
+  ): Promise<void> {
     const s = g.seats[seat]!;
     const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
     if (holder) {
@@ -440,8 +619,8 @@ export class BotPlayers extends Room {
     const family = await isFamilyGame(this.db, gameId);
     const answer = await this.mutateBase(gameId, async (trx, hosted) => {
       this.requireGm(hosted, user);
-      if (family) throw familyRefusal(hosted.game.variant);
-      const g = hosted as GameData;
+      // A family game (family.ts) has the same seats, members and state as a Diplomacy one.
+      const g = hosted as GameData | FamilyGame;
       if (g.game.status === "finished") throw conflict("the game is over");
       let seat = input.seat ?? -1;
       if (input.power !== undefined) {
@@ -473,7 +652,9 @@ export class BotPlayers extends Room {
         });
         return { seat, seatName: s.name, bot: null };
       }
-      const bot = chooseBot(input.bot);
+      const bot = family
+        ? chooseFamilyBot(input.bot, (g as FamilyGame).rules.name)
+        : chooseBot(input.bot);
       await this.seatBotLocked(trx, g, seat, bot);
       if (g.game.status === "forming" && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
@@ -499,21 +680,34 @@ export class BotPlayers extends Room {
   ): Promise<GameView> {
     const variant = input.variant ?? "classical";
     const scenario = getScenario(variant, undefined);
-    if (!scenario) {
-      if (getGame(variant)) throw familyRefusal(variant);
+    const family = scenario ? undefined : gameFamily(variant);
+    // A family game (Global Diplomacy, Age of Discovery) of its default player count.
+    const seats: readonly { readonly name: string; readonly powers: readonly string[] }[] =
+      scenario?.seats ??
+      family?.hosting
+        .seats(family.rules.players.default)
+        .map((p) => ({ name: p.name, powers: [p.power] })) ??
+      [];
+    if (!scenario && !family) {
+      if (getGame(variant))
+        throw invalid(
+          `a practice game is played in a Diplomacy variant or a game family the judge hosts; ${variant} is neither`,
+        );
       throw invalid(`unknown variant "${variant}"`);
     }
-    const bot = chooseBot(input.bot ?? "default");
-    let seat = Math.floor(Math.random() * scenario.seats.length);
+    const bot = family
+      ? chooseFamilyBot(input.bot ?? "default", family.rules.name)
+      : chooseBot(input.bot ?? "default");
+    let seat = Math.floor(Math.random() * seats.length);
     if (input.power !== undefined) {
-      seat = seatNamed(scenario.seats, input.power);
+      seat = seatNamed(seats as readonly Seat[], input.power);
       if (seat === -1)
         throw invalid(
-          `no power "${input.power}" in ${variant}; the powers are ${scenario.seats.map((s) => s.name).join(", ")}`,
+          `no power "${input.power}" in ${variant}; the powers are ${seats.map((s) => s.name).join(", ")}`,
         );
     }
     const view = await this.rooms.games.createGame(user, {
-      name: `Practice: ${user.name} as ${scenario.seats[seat]!.name}`,
+      name: `Practice: ${user.name} as ${seats[seat]!.name}`,
       variant,
       options: {
         deadlines: { unit: "days", movement: 7, retreats: 7, adjustments: 7 },
@@ -521,7 +715,7 @@ export class BotPlayers extends Room {
         startWhenFull: true,
       },
     });
-    await this.mutate(view.id, async (trx, g) => {
+    await this.mutateBase(view.id, async (trx, g) => {
       // The player plays, nobody is GM: the creator's membership becomes the seat.
       await trx
         .updateTable("members")

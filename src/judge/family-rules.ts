@@ -1,3 +1,5 @@
+import { familyDecide, tallyStanding } from "../bots/family.ts";
+import type { Opaque } from "../engine/game.ts";
 import { gameFamilies, type HostedFamily } from "../variants/game-rules.ts";
 import { invalid } from "./errors.ts";
 
@@ -67,3 +69,26 @@ export function familyPlayers(
   if (!Number.isInteger(n) || n < min || n > max) throw invalid(`not ${n} players: ${allowed}`);
   return n;
 }
+
+/**
+ * The family bot's command lines (src/bots/family.ts) for a power of a family game's open
+ * turn: judged by the power's tally as the moderator sees it (supply points, units).
+ */
+export function familyBotLines(
+  family: Pick<HostedFamily, "rules" | "hosting" | "lines">,
+  state: Opaque<"state">,
+  power: string,
+  seed: number,
+): string[] {
+  const decision = familyDecide({
+    rules: family.rules,
+    state,
+    power,
+    seed,
+    standing: (s, p) => tallyStanding(family.hosting.shown(s, GM).tally[p]),
+    text: (o) => family.lines(o).join("\n"),
+  });
+  return [...family.lines(decision.orders)];
+}
+
+const GM = { kind: "gm" } as const;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.ts";
 import { accountingSection } from "../variants/global/report.ts";
+import { botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
   type FamilyGame,
@@ -34,13 +35,17 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
           (r) => [r.id, r.name],
         ),
   );
+  // Seats built-in players play (bots.ts), marked as such for every viewer.
+  const bots = new Map((await botSeatsOf(db, gameId)).map((r) => [r.seat, r]));
   const seatList = g.seats.map((s, i) => {
     const holder = g.members.find((m) => m.seat === i && m.role === "player");
+    const bot = bots.get(i);
     return {
       index: i,
       name: s.name,
       powers: [...s.powers],
       player: holder ? (names.get(holder.user_id) ?? null) : null,
+      ...(bot ? { bot: botMark(bot, true) } : {}),
     };
   });
   const invites =
@@ -55,7 +60,13 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
   const st = g.state;
   const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
   return {
-    ...gameSummary(g.game, st, g.seats.length, seatList.filter((s) => s.player !== null).length),
+    ...gameSummary(
+      g.game,
+      st,
+      g.seats.length,
+      seatList.filter((s) => s.player !== null).length,
+      bots.size,
+    ),
     rules: g.head.rules,
     options: g.options,
     state: st.state,

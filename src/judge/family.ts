@@ -412,27 +412,13 @@ export class FamilyGames {
           `the commands are for ${input.phase}, but the turn open is ${st.phase}: they were not stored`,
         );
       const { power, lines, diagnostics } = readCommands(g, v.powers, input);
-      const now = this.ctx.now();
-      await trx
-        .insertInto("submissions")
-        .values({
-          game_id: gameId,
-          phase_idx: st.phase_idx,
-          phase: st.phase,
-          power,
-          user_id: user.id,
-          orders: JSON.stringify(lines),
-          final: input.final ? 1 : 0,
-          diagnostics: JSON.stringify(diagnostics),
-          received_at: now,
-        })
-        .execute();
-      if (g.options.resolveEarly) {
-        const latest = await this.latest(trx, g);
-        const need = this.toOrder(g);
-        const ready = need.length > 0 && need.every((p) => latest.get(p)?.final === 1) ? 1 : 0;
-        await trx.updateTable("phase_state").set({ ready }).where("game_id", "=", gameId).execute();
-      }
+      const now = await this.storeSetLocked(trx, g, {
+        power,
+        lines,
+        diagnostics,
+        sender: user.id,
+        final: input.final === true,
+      });
       return {
         phase: st.phase,
         final: input.final === true,
@@ -443,7 +429,53 @@ export class FamilyGames {
     });
   }
 
-  private toOrder(g: FamilyGame): string[] {
+  /**
+   * Stores a power's command set for the open turn (a player's, or a built-in player's:
+   * bots.ts) with the game's lock held, and marks the turn ready when early resolution is on
+   * and every power's latest set is final. Answers the time stored.
+   */
+  async storeSetLocked(
+    trx: Kysely<DB>,
+    g: FamilyGame,
+    set: {
+      power: string;
+      lines: readonly string[];
+      diagnostics: readonly unknown[];
+      sender: string;
+      final: boolean;
+    },
+  ): Promise<number> {
+    const st = g.state;
+    const now = this.ctx.now();
+    await trx
+      .insertInto("submissions")
+      .values({
+        game_id: g.game.id,
+        phase_idx: st.phase_idx,
+        phase: st.phase,
+        power: set.power,
+        user_id: set.sender,
+        orders: JSON.stringify(set.lines),
+        final: set.final ? 1 : 0,
+        diagnostics: JSON.stringify(set.diagnostics),
+        received_at: now,
+      })
+      .execute();
+    if (g.options.resolveEarly) {
+      const latest = await this.latest(trx, g);
+      const need = this.toOrder(g);
+      const ready = need.length > 0 && need.every((p) => latest.get(p)?.final === 1) ? 1 : 0;
+      await trx
+        .updateTable("phase_state")
+        .set({ ready })
+        .where("game_id", "=", g.game.id)
+        .execute();
+    }
+    return now;
+  }
+
+  /** The seated powers that may send commands in the open turn. */
+  toOrder(g: FamilyGame): string[] {
     const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
     return g.rules.mayOrder(g.open).filter((p) => seated.has(p));
   }
@@ -486,13 +518,18 @@ export class FamilyGames {
    * Plays the open turn, claimed by the judge's scheduler (adjudication.ts: the conditional
    * update of phase_state, as for every game), in the claim's transaction.
    */
-  async resolveClaimed(trx: Kysely<DB>, g: FamilyGame): Promise<void> {
+  async resolveClaimed(
+    trx: Kysely<DB>,
+    g: FamilyGame,
+    bots: ReadonlyMap<string, string> = new Map(),
+  ): Promise<void> {
     const now = this.ctx.now();
     const idx = g.state.phase_idx;
     const latest = await this.latest(trx, g);
     const orders: Record<string, string[]> = {};
     for (const [p, r] of latest) orders[p] = parseJson<string[]>(r.orders);
-    const missed = this.toOrder(g).filter((p) => !latest.has(p));
+    // Powers the takeover bot played (`bots`, bots.ts) still missed the turn.
+    const missed = this.toOrder(g).filter((p) => !latest.has(p) || bots.has(p));
     const { turn, next, winners } = playTurn(g, g.open, orders, missed);
     await trx
       .insertInto("phases")
@@ -509,6 +546,7 @@ export class FamilyGames {
     await recordMissed(trx, g, { idx, phase: g.state.phase, now }, missed, {
       emit: (k, a, d) => this.emit(trx, g.game.id, k, a, d),
       audience: "gm",
+      bots,
     });
     const over = winners !== null;
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");

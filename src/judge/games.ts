@@ -3,12 +3,15 @@ import { phaseName } from "../engine/phase.ts";
 import { newRecord } from "../engine/record.ts";
 import { readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential-schedule.ts";
+import type { PowerId } from "../engine/types.ts";
+import { gameFamily } from "../variants/game-rules.ts";
 import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
-import { botSeatsOf, chooseBot } from "./bots.ts";
+import { botSeatsOf, chooseBot, chooseFamilyBot } from "./bots.ts";
 import { chairDeadline } from "./chair.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { familyPlayers } from "./family-rules.ts";
 import {
   gameSummary,
   insertInvite,
@@ -62,14 +65,31 @@ export class Games extends Room {
         throw invalid(
           `DAIDE clients play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has no DAIDE seats`,
         );
-      if (input.bots && Object.keys(input.bots).length > 0)
-        throw invalid(
-          `built-in players play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has none`,
-        );
-      return this.rooms.views.gameView(
-        user,
-        await this.families.create(user, { ...input, variant: input.variant }),
-      );
+      // Seats for the family's built-in players (bots.ts), checked before the game is made.
+      const family = gameFamily(input.variant);
+      const familySeats = family
+        ? family.hosting
+            .seats(familyPlayers(family.rules, input.players, input.scenario))
+            .map((p) => ({ name: p.name, powers: [p.power as PowerId] }))
+        : [];
+      const familyBotSeats = new Map<number, { id: string }>();
+      for (const [word, id] of Object.entries(input.bots ?? {})) {
+        if (!family) break;
+        // A family's powers are numbered: a number is a power's id here, not a seat's.
+        const at = seatNamed(familySeats, word);
+        if (at < 0)
+          throw invalid(
+            `bots: nobody plays "${word}" in this game; name a power by its id or name: ${familySeats.map((s) => `${s.powers[0]} ${s.name}`).join(", ")}`,
+          );
+        familyBotSeats.set(at, chooseFamilyBot(id, family.rules.name));
+      }
+      const id = await this.families.create(user, { ...input, variant: input.variant });
+      if (familyBotSeats.size > 0)
+        await this.mutateBase(id, async (trx, g) => {
+          for (const [seat, bot] of familyBotSeats)
+            await this.rooms.bots.seatBotLocked(trx, { ...g, members: [] }, seat, bot);
+        });
+      return this.rooms.views.gameView(user, id);
     }
     if (input.players !== undefined)
       throw invalid(

@@ -222,7 +222,15 @@ export class GmTools extends Room {
     const apply = (trx: Tx, g: HostedGame, replay: Replay) =>
       this.applyCorrection(trx, g, replay, user, input);
     if (await isFamilyGame(this.db, gameId))
-      await this.families.mutate(gameId, (trx, g) => apply(trx, g, familyReplay(g)));
+      await this.families.mutate(gameId, async (trx, g) => {
+        await apply(trx, g, familyReplay(g));
+        // The open turn's position is another now: the bots send its commands again.
+        await trx
+          .updateTable("bot_seats")
+          .set({ played_idx: -1 })
+          .where("game_id", "=", gameId)
+          .execute();
+      });
     else
       await this.mutate(gameId, async (trx, g) => {
         await apply(trx, g, classicalReplay(g, await this.playedRecord(trx, g)));

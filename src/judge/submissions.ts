@@ -115,7 +115,12 @@ export class Submissions extends Room {
     input: SubmissionInput & { phase?: string | undefined },
     readOptions: ReadOptions,
   ): Promise<SubmissionAnswer> {
-    if (await isFamilyGame(this.db, gameId)) return this.families.submit(user, gameId, input);
+    if (await isFamilyGame(this.db, gameId)) {
+      const answer = await this.families.submit(user, gameId, input);
+      // A bot that took the seat over after missed commands leaves (bots.ts).
+      await this.rooms.bots.handBackFamily(user, gameId);
+      return answer;
+    }
     return this.mutate(gameId, async (trx, g) => {
       const v = this.viewerIn(g, user);
       if (v.role !== "player" || v.seat === null) {

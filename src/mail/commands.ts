@@ -1,5 +1,6 @@
 import { bots } from "../bots/index.ts";
 import { parsePhase } from "../engine/phase.ts";
+import { familyBots } from "../judge/bot-list.ts";
 import { drawPossibleFrom } from "../judge/endings.ts";
 import { ExtraUnitTooNew, JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
@@ -78,7 +79,8 @@ export const HELP_TEXT = [
   "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
   "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
   "  BOT <ABBR> <power> [bot|OFF]   (GM) a built-in player plays a seat nobody holds (the",
-  `                                 strongest, or one of ${bots.map((b) => b.id).join(", ")}); OFF takes it off`,
+  `                                 strongest, or one of ${bots.map((b) => b.id).join(", ")}; in Global`,
+  `                                 Diplomacy and Age of Discovery ${familyBots.map((b) => b.id).join(" or ")}); OFF takes it off`,
   "  CORRECT <ABBR> [power] [phase] (GM) correct the last adjudication: body lines",
   '                                 "Reason: <why>", then "<Power>:" and its orders',
   "  REMOVE <ABBR> <power> <how> [phase]",

@@ -422,7 +422,7 @@ export function apiRoutes(
               min: 1,
               max: 40,
               description:
-                'seats played by built-in players: a power\'s id or name (or a seat\'s number) to a bot\'s id or "default", e.g. {"france": "random"} (Diplomacy variants)',
+                'seats played by built-in players: a power\'s id or name (or a seat\'s number) to a bot\'s id or "default", e.g. {"france": "random"}; in a game family (global, discovery) a power\'s id or name, and the family\'s bots (family, random)',
             }),
             50,
           ),
@@ -452,10 +452,21 @@ export function apiRoutes(
         "One click from the lobby: a game where you play the power asked for (else one drawn at random) and the strongest built-in player (or `bot`) every other; it starts at once, each phase resolves as soon as your orders are final, else after a week. Nobody is its GM.",
       auth: "required",
       body: obj({
-        variant: optional(str({ max: 40, description: "default classical (Diplomacy variants)" })),
+        variant: optional(
+          str({
+            max: 40,
+            description:
+              "default classical; a Diplomacy variant, or a game family (global, discovery: its default player count)",
+          }),
+        ),
         power: optional(power),
         bot: optional(
-          str({ min: 1, max: 40, description: "a built-in player's id; default the strongest" }),
+          str({
+            min: 1,
+            max: 40,
+            description:
+              "a built-in player's id the game takes (a family: family or random); default the strongest",
+          }),
         ),
       }),
       successStatus: 201,

@@ -6,7 +6,12 @@
 import { type AnyGameRules, type GameRules, hosted, type Opaque } from "../engine/game.ts";
 import { diplomacyRules } from "./diplomacy.ts";
 import { discoveryHosting, discoveryRules } from "./discovery/rules.ts";
-import { type FamilyHosting, globalHosting, globalRules } from "./global/rules.ts";
+import {
+  type CommandLines,
+  type FamilyHosting,
+  globalHosting,
+  globalRules,
+} from "./global/rules.ts";
 import { getVariant, variantIds } from "./registry.ts";
 import { scenariosOf } from "./scenarios.ts";
 
@@ -14,11 +19,21 @@ import { scenariosOf } from "./scenarios.ts";
 export interface HostedFamily {
   readonly rules: AnyGameRules;
   readonly hosting: FamilyHosting<Opaque<"state">>;
+  /** An order set of the rules as the command lines a player sends (the family bot's text). */
+  readonly lines: (orders: Opaque<"orders">) => CommandLines;
 }
 
 /** Rules and hosting over the same state, held as a host holds them (`hosted`). */
-function hostedFamily<S, O, V>(rules: GameRules<S, O, V>, hosting: FamilyHosting<S>): HostedFamily {
-  return { rules: hosted(rules), hosting: hosting as unknown as FamilyHosting<Opaque<"state">> };
+function hostedFamily<S, V>(
+  rules: GameRules<S, CommandLines, V>,
+  hosting: FamilyHosting<S>,
+): HostedFamily {
+  return {
+    rules: hosted(rules),
+    hosting: hosting as unknown as FamilyHosting<Opaque<"state">>,
+    // The families' order sets are their command lines (global/rules.ts `CommandLines`).
+    lines: (orders) => orders as unknown as CommandLines,
+  };
 }
 
 const families: readonly HostedFamily[] = [

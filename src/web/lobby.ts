@@ -258,27 +258,30 @@ function createForm(variants: VariantInfo[]): HTMLElement {
 }
 
 /**
- * One click to a practice game: you play a power drawn at random, built-in players the six
- * others; it starts at once and each phase resolves when your orders are final.
+ * One click to a practice game: you play a power drawn at random, built-in players the others
+ * (six in classical Diplomacy, ten in Global Diplomacy); it starts at once and each phase
+ * resolves when your orders are final.
  */
 function practiceForm(): HTMLElement {
   const out = h("div", { role: "status" });
-  const go = h(
-    "button",
-    {
-      type: "button",
-      onclick: async () => {
-        go.setAttribute("disabled", "");
-        try {
-          const g = await post<GameView>("/api/practice", {});
-          location.href = `/game/${encodeURIComponent(g.id)}`;
-        } catch (err) {
-          go.removeAttribute("disabled");
-          fill(out, message((err as Error).message, "error"));
-        }
-      },
-    },
-    "Practise against six bots",
+  const buttons: HTMLElement[] = [];
+  const start = (variant: string | undefined) => async () => {
+    for (const b of buttons) b.setAttribute("disabled", "");
+    try {
+      const g = await post<GameView>("/api/practice", variant ? { variant } : {});
+      location.href = `/game/${encodeURIComponent(g.id)}`;
+    } catch (err) {
+      for (const b of buttons) b.removeAttribute("disabled");
+      fill(out, message((err as Error).message, "error"));
+    }
+  };
+  buttons.push(
+    h("button", { type: "button", onclick: start(undefined) }, "Practise against six bots"),
+    h(
+      "button",
+      { type: "button", onclick: start("global") },
+      "Practise Global Diplomacy against ten bots",
+    ),
   );
   return h(
     "section",
@@ -287,9 +290,9 @@ function practiceForm(): HTMLElement {
     h(
       "p",
       { class: "hint" },
-      "A game of your own: you play one power, built-in players the six others. It starts at once; each phase is resolved as soon as your orders are final.",
+      "A game of your own: you play one power, built-in players the others. It starts at once; each phase is resolved as soon as your orders are final.",
     ),
-    go,
+    ...buttons,
     out,
   );
 }

@@ -91,7 +91,8 @@ export function gameParts(view: GameView, hasMap: boolean): GameParts {
     const panels: PanelId[] = [];
     if (seated) panels.push("orders");
     if (gm) panels.push("turns");
-    if (!seated && !gm) panels.push("seats");
+    // Who plays: for a visitor, and for a player where built-in players play some seats.
+    if (!gm && (!seated || view.seatList.some((s) => s.bot))) panels.push("seats");
     panels.push("press");
     if (view.you) panels.push("votes");
     if (gm) panels.push("gm");
