@@ -292,7 +292,7 @@ function practiceForm(): HTMLElement {
       { class: "hint" },
       "A game of your own: you play one power, built-in players the others. It starts at once; each phase is resolved as soon as your orders are final.",
     ),
-    ...buttons,
+    h("div", { class: "row" }, ...buttons),
     out,
   );
 }
