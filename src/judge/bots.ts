@@ -376,31 +376,45 @@ export class BotPlayers extends Room {
         await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
         continue;
       }
-      await trx
-        .insertInto("bot_seats")
-        .values({
-          game_id: g.game.id,
-          seat,
-          bot: bot.id,
-          kind: "takeover",
-          played_idx: g.state.phase_idx,
-          since: g.state.phase,
-          created_at: this.now(),
-        })
-        .execute();
-      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
-      const player = holder ? await userName(trx, holder.user_id) : null;
-      // To the seat's player and the GM (a `powers:` audience is also the GM's).
-      await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
-        seat,
-        seatName: s.name,
-        bot: bot.id,
-        player,
-        powers,
-        phase: g.state.phase,
-      });
+      await this.recordTakeover(trx, g, seat, bot.id, powers);
     }
     return { orders, by };
+  }
+
+  /**
+   * A seat a bot takes over after missed orders (Diplomacy or a family): its takeover row, and
+   * the seat's player and the GM told (a `powers:` audience is also the GM's).
+   */
+  private async recordTakeover(
+    trx: Tx,
+    g: GameData | FamilyGame,
+    seat: number,
+    bot: string,
+    powers: readonly string[],
+  ): Promise<void> {
+    const s = g.seats[seat]!;
+    await trx
+      .insertInto("bot_seats")
+      .values({
+        game_id: g.game.id,
+        seat,
+        bot,
+        kind: "takeover",
+        played_idx: g.state.phase_idx,
+        since: g.state.phase,
+        created_at: this.now(),
+      })
+      .execute();
+    const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
+    const player = holder ? await userName(trx, holder.user_id) : null;
+    await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
+      seat,
+      seatName: s.name,
+      bot,
+      player,
+      powers,
+      phase: g.state.phase,
+    });
   }
 
   /**
@@ -457,28 +471,7 @@ export class BotPlayers extends Room {
         await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
         continue;
       }
-      await trx
-        .insertInto("bot_seats")
-        .values({
-          game_id: g.game.id,
-          seat,
-          bot,
-          kind: "takeover",
-          played_idx: g.state.phase_idx,
-          since: g.state.phase,
-          created_at: this.now(),
-        })
-        .execute();
-      const holder = g.members.find((m) => m.role === "player" && m.seat === seat);
-      const player = holder ? await userName(trx, holder.user_id) : null;
-      await this.emit(trx, g.game.id, "bot_took_over", `powers:${s.powers.join(",")}`, {
-        seat,
-        seatName: s.name,
-        bot,
-        player,
-        powers,
-        phase: g.state.phase,
-      });
+      await this.recordTakeover(trx, g, seat, bot, powers);
     }
     return by;
   }
