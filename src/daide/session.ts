@@ -462,13 +462,7 @@ export class Sessions {
     // An optional turn first: (SPR 1901).
     const first = orders[0];
     let turn: Item | null = null;
-    if (
-      first !== undefined &&
-      typeof first !== "number" &&
-      first.length === 2 &&
-      typeof first[0] === "number" &&
-      first[0] >> 8 === 0x47
-    ) {
+    if (isTurn(first)) {
       turn = first;
       orders = orders.slice(1);
     }
@@ -492,14 +486,7 @@ export class Sessions {
     const t = this.#t;
     let at = 1;
     const first = items[1];
-    if (
-      first !== undefined &&
-      typeof first !== "number" &&
-      first.length === 2 &&
-      typeof first[0] === "number" &&
-      first[0] >> 8 === 0x47
-    )
-      at = 2;
+    if (isTurn(first)) at = 2;
     const to = items[at];
     const message = items[at + 1];
     if (to === undefined || typeof to === "number" || to.length === 0)
@@ -596,4 +583,15 @@ export class Sessions {
       }, at),
     );
   }
+}
+
+/** Whether an item is a turn, `(SPR 1901)`: a season token (category 0x47) and a year. */
+function isTurn(item: Item | undefined): item is readonly Item[] {
+  return (
+    item !== undefined &&
+    typeof item !== "number" &&
+    item.length === 2 &&
+    typeof item[0] === "number" &&
+    item[0] >> 8 === 0x47
+  );
 }
