@@ -52,6 +52,8 @@ export function ordersPanel(ctx: GameCtx): Panel {
   const status = h("div", { "aria-live": "polite" });
   let input: OrderInput | null = null;
   let shownPhase: string | null = null;
+  // Whether a refusal (403) is being answered by reading the view again (show, below).
+  let rereading = false;
   const canOrder = () => {
     const v = ctx.view();
     return (
@@ -109,17 +111,30 @@ export function ordersPanel(ctx: GameCtx): Panel {
         input.draw();
         return;
       }
-      shownPhase = v.phase;
       const mine = v.you!.powers.filter((p) => v.toOrder.includes(p));
-      const next = commands ? commandBox(ctx, status, send) : await orderPad(ctx, mine, send);
-      input = next;
+      let next: OrderInput;
       let sets: OrderSet[] = [];
       try {
+        next = commands ? commandBox(ctx, status, send) : await orderPad(ctx, mine, send);
         sets = (await get<{ sets: OrderSet[] }>(`${ctx.base}/orders`)).sets;
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
-        fill(status, message(e.message, "error"));
+        // 403: the seat was lost while the page read it (civil disorder, the GM's
+        // replacement): the view is stale, so it is read again once, and the page says why
+        // (seat.ts). Anything else, or a refusal the view read again does not explain, is said.
+        if (e.status === 403 && !rereading) {
+          rereading = true;
+          try {
+            return await ctx.reload();
+          } finally {
+            rereading = false;
+          }
+        }
+        fill(el, message(e.message, "error"));
+        return;
       }
+      shownPhase = v.phase;
+      input = next;
       fill(
         el,
         h(

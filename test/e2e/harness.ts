@@ -163,8 +163,12 @@ export class BrowserHarness {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => {
-      // Refusals the page shows to the user (4xx answers) are not script errors.
-      if (m.type() === "error" && !/401|404|409|400/.test(m.text())) errors.push(m.text());
+      // Refusals the page shows to the user or answers itself (4xx answers: a 403 for a seat
+      // lost while the page read it) are not script errors; the others are kept with their URL.
+      if (m.type() === "error" && !/40[01349]/.test(m.text())) {
+        const at = m.location().url;
+        errors.push(at ? `${m.text()} (${at})` : m.text());
+      }
     });
     this.errors.set(page, errors);
     return page;

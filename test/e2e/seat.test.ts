@@ -39,6 +39,17 @@ describe("a lost seat on the game page in Chromium", { timeout: SUITE_MS }, () =
   test("civil disorder: the player's open page tells them; the other player's does not", async () => {
     const anna = await h.as("anna");
     const ben = await h.as("ben");
+    // Italy's page reads its orders on file only once the seat is lost: the page, whose view
+    // still says "player", is refused (403) and must read the view again, not show an error.
+    let release = () => {};
+    const lost = new Promise<void>((r) => {
+      release = r;
+    });
+    // (Once released, the route lets every request through as it comes.)
+    await anna.route(/\/api\/games\/[^/?]+\/orders$/, async (route) => {
+      if (route.request().method() === "GET") await lost;
+      await route.continue();
+    });
     for (const p of [anna, ben]) {
       await p.goto(`${h.base}/game/${encodeURIComponent(id)}`);
       await p.locator(".meta").getByText("you: player").waitFor();
@@ -57,6 +68,19 @@ describe("a lost seat on the game page in Chromium", { timeout: SUITE_MS }, () =
       { at: new Date().toISOString() },
       h.tokens.gm,
     );
+    // Once the judge has declared the seat in civil disorder, Italy's held read goes on.
+    for (let tries = 0; ; tries++) {
+      const v = await h.api.ok<{ lostSeat?: unknown }>(
+        "GET",
+        `/api/games/${id}`,
+        undefined,
+        h.tokens.anna,
+      );
+      if (v.lostSeat) break;
+      assert.ok(tries < 900, "the judge declared Italy in civil disorder within 90 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    release();
     // The open page, reloaded by the live update, tells Italy's player.
     await notice(anna).waitFor();
     assert.equal(await notice(anna).getByRole("heading").textContent(), "You no longer hold Italy");
@@ -74,6 +98,7 @@ describe("a lost seat on the game page in Chromium", { timeout: SUITE_MS }, () =
     await ben.locator(".meta strong", { hasText: "F1901M" }).waitFor();
     assert.equal(await notice(ben).count(), 0, "France's player reads no notice");
     assert.deepEqual(h.pageErrors(anna), [], "no script errors");
+    assert.equal(await anna.getByRole("alert").count(), 0, "no error shown for the refused read");
 
     // On a phone, the notice fits the width.
     const phone = await h.as("anna", { width: 390, height: 844 });
