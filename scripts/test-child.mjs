@@ -10,3 +10,36 @@ const handle = /** @type {{ _handle?: { setBlocking?: (on: boolean) => unknown }
   process.stdout
 )._handle;
 if (typeof handle?.setBlocking === "function") handle.setBlocking(true);
+
+// With ENTENTE_TEST_TIMES=FILE, each test file's process appends one line of JSON to FILE at
+// its exit: the file, when it started, its wall time, and the CPU time of the process and of the children it
+// waited for (servers, Chromium, PostgreSQL clients), from /proc/self/stat. How the suite's
+// time was measured (docs/performance.md, "The test suite's time"); off unless asked.
+const times = process.env.ENTENTE_TEST_TIMES;
+// The runner itself (its command line holds every file) is counted as "runner".
+const file = process.execArgv.includes("--test")
+  ? "runner"
+  : process.argv.find((a) => a.endsWith(".test.mjs"));
+if (times && file) {
+  const { appendFileSync, readFileSync } = await import("node:fs");
+  const { relative } = await import("node:path");
+  const start = Date.now();
+  process.on("exit", () => {
+    // Fields 14 to 17 (utime, stime, cutime, cstime) in clock ticks (100 a second on Linux),
+    // counted after the command's name, which may hold spaces.
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const tick = (i) => Number(f[i]) / 100;
+    const line = {
+      file: relative(process.cwd(), file).replace(
+        /^node_modules\/\.cache\/entente-tests\/run-\d+\//,
+        "",
+      ),
+      start: new Date(start).toISOString(),
+      wall: (Date.now() - start) / 1000,
+      cpu: tick(11) + tick(12),
+      children: tick(13) + tick(14),
+    };
+    appendFileSync(times, `${JSON.stringify(line)}\n`);
+  });
+}

@@ -318,3 +318,34 @@ async function waitUntil(f: () => boolean, ms = 60_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+test("a group that only reads makes no sync of its own, yet is answered no earlier than a write it may have read", async () => {
+  await withDb(async (db, dialect) => {
+    await db.insertInto("t").values({ v: "first" }).execute();
+    // Reads one after another, each a group of its own: none waits for the disk.
+    const before = { ...dialect.stats };
+    for (let i = 0; i < 50; i++) await db.selectFrom("t").selectAll().execute();
+    assert.equal(dialect.stats.syncs, before.syncs, "no sync for reads");
+    assert.equal(dialect.stats.readOnly - before.readOnly, 50, "50 read-only groups");
+    // A write, then (once its group is committed, its sync under way) a read that sees it:
+    // the read is answered only with the write's sync, never before the write is.
+    for (let round = 0; round < 20; round++) {
+      const order: string[] = [];
+      const groups = dialect.stats.groups;
+      const write = db
+        .insertInto("t")
+        .values({ v: `w${round}` })
+        .execute()
+        .then(() => order.push("write"));
+      while (dialect.stats.groups === groups) await new Promise((r) => setImmediate(r));
+      const read = db
+        .selectFrom("t")
+        .select("v")
+        .where("v", "=", `w${round}`)
+        .execute()
+        .then((rows) => order.push(rows.length === 1 ? "read saw it" : "read missed it"));
+      await Promise.all([write, read]);
+      assert.deepEqual(order, ["write", "read saw it"], `round ${round}`);
+    }
+  });
+});

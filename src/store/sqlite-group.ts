@@ -65,6 +65,8 @@ export interface GroupCommitStats {
   units: number;
   /** Syncs of the write-ahead log (each covers the groups committed before it began). */
   syncs: number;
+  /** Groups that only read: committed without a sync of their own. */
+  readOnly: number;
 }
 
 class GroupCommitDriver implements Driver {
@@ -78,10 +80,14 @@ class GroupCommitDriver implements Driver {
   /** Units of groups committed to the log and waiting for it to reach the disk. */
   private unsynced: Waiter[] = [];
   private syncing = false;
+  /** The units the sync under way answers when it ends (readers may join them). */
+  private inFlight: Waiter[] = [];
+  /** Whether the group open has run a statement that may write (not a reader). */
+  private dirty = false;
   /** The write-ahead log (null for a database in memory), and its descriptor once opened. */
   private readonly wal: string | null;
   private walFd: number | null = null;
-  readonly stats: GroupCommitStats = { groups: 0, units: 0, syncs: 0 };
+  readonly stats: GroupCommitStats = { groups: 0, units: 0, syncs: 0, readOnly: 0 };
   private readonly maxGroupMs: number;
   private readonly maxGroupUnits: number;
   /** The worker running the log's checkpoints, if they are run off this thread. */
@@ -249,6 +255,7 @@ class GroupCommitDriver implements Driver {
     const stmt = this.prepare(query.sql);
     const parameters = query.parameters as unknown[];
     if (stmt.reader) return { rows: stmt.all(parameters) };
+    this.dirty = true;
     const { changes, lastInsertRowid } = stmt.run(parameters);
     return {
       numAffectedRows: BigInt(changes),
@@ -297,6 +304,7 @@ class GroupCommitDriver implements Driver {
     }
     this.db.exec("begin immediate");
     this.open = true;
+    this.dirty = false;
     this.openedAt = performance.now();
     this.units = 0;
   }
@@ -344,6 +352,16 @@ class GroupCommitDriver implements Driver {
       for (const w of waiting) w.resolve();
       return;
     }
+    if (!this.dirty) {
+      // A group that only read wrote nothing to the log: it needs no sync of its own, but
+      // what it read may have been committed by a group whose sync has not ended, and is
+      // answered only with that sync (nobody reads what a crash could still take away).
+      this.stats.readOnly++;
+      if (this.unsynced.length > 0) this.unsynced.push(...waiting);
+      else if (this.syncing) this.inFlight.push(...waiting);
+      else for (const w of waiting) w.resolve();
+      return;
+    }
     // Committed to the log, not yet on disk: answered once the log is (see `sync`).
     this.unsynced.push(...waiting);
     this.sync();
@@ -372,10 +390,12 @@ class GroupCommitDriver implements Driver {
     }
     const waiting = this.unsynced;
     this.unsynced = [];
+    this.inFlight = waiting;
     this.syncing = true;
     this.stats.syncs++;
     fdatasync(this.walFd, (err) => {
       this.syncing = false;
+      this.inFlight = [];
       for (const w of waiting) {
         if (err) w.reject(err);
         else w.resolve();
@@ -500,6 +520,6 @@ export class GroupCommitSqliteDialect implements Dialect {
 
   /** Groups committed and units served so far. */
   get stats(): GroupCommitStats {
-    return this.driver?.stats ?? { groups: 0, units: 0, syncs: 0 };
+    return this.driver?.stats ?? { groups: 0, units: 0, syncs: 0, readOnly: 0 };
   }
 }
