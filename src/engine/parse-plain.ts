@@ -36,11 +36,24 @@ const unitSpec = (type: UnitType, province: ProvinceId): UnitSpec => ({
 
 const place = (province: ProvinceId): LocationSpec => ({ province, coast: null });
 
+/**
+ * A province read here: its army and fleet as an order names them and the place, each made
+ * once and shared by every reading (readonly, as the cache's readings were shared by every
+ * text read again): a reading allocates only itself and its order.
+ */
+interface PlainPlace {
+  readonly army: UnitSpec;
+  readonly fleet: UnitSpec;
+  readonly place: LocationSpec;
+}
+
+type PlainIds = Map<number, PlainPlace>;
+
 /** Per map and powers: the ids read here, by `idKey`; made on first use (`checkedIds`). */
-const plainIds = new WeakMap<GameMap, WeakMap<readonly Power[], Map<number, ProvinceId>>>();
+const plainIds = new WeakMap<GameMap, WeakMap<readonly Power[], PlainIds>>();
 
 /** The ids asked for last (a stream of one game asks for them again and again). */
-let last: { map: GameMap; powers: readonly Power[]; ids: Map<number, ProvinceId> } | null = null;
+let last: { map: GameMap; powers: readonly Power[]; ids: PlainIds } | null = null;
 
 /**
  * The map's ids the full reader reads as themselves in every place of the plain forms (with
@@ -51,7 +64,7 @@ function checkedIds(
   map: GameMap,
   powers: readonly Power[],
   read: (text: string) => ParseResult,
-): Map<number, ProvinceId> {
+): PlainIds {
   if (last !== null && last.map === map && last.powers === powers) return last.ids;
   let byPowers = plainIds.get(map);
   if (!byPowers) {
@@ -67,8 +80,8 @@ function checkedIds(
   return ids;
 }
 
-function plainIdsOf(map: GameMap, read: (text: string) => ParseResult): Map<number, ProvinceId> {
-  const ids = new Map<number, ProvinceId>();
+function plainIdsOf(map: GameMap, read: (text: string) => ParseResult): PlainIds {
+  const ids: PlainIds = new Map();
   const same = (r: ParseResult, want: ParsedOrder): boolean =>
     r.ok && r.readings === undefined && r.notes === undefined && sameOrder(r.order, want);
   for (const p of map.provinces) {
@@ -93,7 +106,7 @@ function plainIdsOf(map: GameMap, read: (text: string) => ParseResult): Map<numb
         convoyed: a,
         to: place(id),
       });
-    if (ok) ids.set(idKey(id, 0, id.length), id);
+    if (ok) ids.set(idKey(id, 0, id.length), { army: a, fleet: f, place: place(id) });
   }
   return ids;
 }
@@ -116,13 +129,13 @@ export function readPlain(
   if (n < 7 || n > 40) return null;
   const ids = checkedIds(map, powers, read);
   // The unit: `A xxx` or `F xxx`.
-  const t0 = unitType(text.charCodeAt(0));
-  if (t0 === null || text.charCodeAt(1) !== 32) return null;
+  const t0 = text.charCodeAt(0);
+  if ((t0 !== 65 && t0 !== 70) || text.charCodeAt(1) !== 32) return null;
   let i = 2;
   let j = idEnd(text, i);
   const p0 = ids.get(idKey(text, i, j));
   if (p0 === undefined || j === n || text.charCodeAt(j) !== 32 || j + 2 > n) return null;
-  const unit = unitSpec(t0, p0);
+  const unit = t0 === 65 ? p0.army : p0.fleet;
   const word = text.charCodeAt(j + 1);
   if (j + 2 === n) return word === 72 ? ok({ kind: "hold", unit }) : null; // H
   if (text.charCodeAt(j + 2) !== 32) return null;
@@ -132,17 +145,17 @@ export function readPlain(
     j = idEnd(text, i);
     const to = ids.get(idKey(text, i, j));
     if (to === undefined || j !== n) return null;
-    return ok({ kind: "move", unit, to: place(to), viaConvoy: false });
+    return ok({ kind: "move", unit, to: to.place, viaConvoy: false });
   }
   if (word !== 83 && word !== 67) return null; // S, C
   // S/C T xxx [- yyy]
-  const t1 = unitType(text.charCodeAt(i));
-  if (t1 === null || text.charCodeAt(i + 1) !== 32) return null;
+  const t1 = text.charCodeAt(i);
+  if ((t1 !== 65 && t1 !== 70) || text.charCodeAt(i + 1) !== 32) return null;
   i += 2;
   j = idEnd(text, i);
   const p1 = ids.get(idKey(text, i, j));
   if (p1 === undefined) return null;
-  const other = unitSpec(t1, p1);
+  const other = t1 === 65 ? p1.army : p1.fleet;
   if (j === n)
     return word === 83 ? ok({ kind: "support", unit, supported: other, to: null }) : null;
   if (
@@ -157,11 +170,9 @@ export function readPlain(
   const to = ids.get(idKey(text, i, j));
   if (to === undefined || j !== n) return null;
   return word === 83
-    ? ok({ kind: "support", unit, supported: other, to: place(to) })
-    : ok({ kind: "convoy", unit, convoyed: other, to: place(to) });
+    ? ok({ kind: "support", unit, supported: other, to: to.place })
+    : ok({ kind: "convoy", unit, convoyed: other, to: to.place });
 }
-
-const unitType = (c: number): UnitType | null => (c === 65 ? "A" : c === 70 ? "F" : null);
 
 /** Where a run of 2 to 4 lower-case letters from `i` ends; `i` when there is none such. */
 function idEnd(text: string, i: number): number {
