@@ -16,6 +16,7 @@ import type { GameMap } from "./map.ts";
 import type { ParsedOrder } from "./orders.ts";
 import { OrderReader } from "./parse-grammar.ts";
 import { nameIndex, nameKey, powerIndex } from "./parse-names.ts";
+import { readPlain } from "./parse-plain.ts";
 import { PlaceReader } from "./parse-reader.ts";
 import { readSentence, unwrapUnits } from "./parse-sentence.ts";
 import { Choices, scorePlaces } from "./parse-spelling.ts";
@@ -26,7 +27,11 @@ import type { Power } from "./types.ts";
 /** Longer texts are refused outright: no order needs a thousand characters. */
 const MAX_LENGTH = 1000;
 
-function parseChecked(
+/**
+ * The reader itself, without the cache of texts read and without the plain forms' direct
+ * reading (`parseOrder` answers the same: src/engine/parse-plain.test.ts).
+ */
+export function parseChecked(
   text: string,
   map: GameMap,
   powers: readonly Power[],
@@ -186,6 +191,12 @@ export function parseOrder(
   powers: readonly Power[],
   options: ParseOptions = {},
 ): ParseResult {
+  // A text in the plain form (`A par - bur`) is read directly, with the reader's options as
+  // the DATC has them (no typo correction, no convoy routes in moves): parse-plain.ts.
+  if (typeof text === "string" && options.typos !== "correct" && options.convoyRoutes !== true) {
+    const plain = readPlain(text, map, powers, (t) => parseChecked(t, map, powers, options));
+    if (plain !== null) return plain;
+  }
   // Long texts are read each time: they are rare, and would fill the cache with little.
   const cache =
     typeof text === "string" && text.length <= MAX_CACHED ? readCache(map, powers, options) : null;
