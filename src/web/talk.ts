@@ -1,6 +1,6 @@
 import { get, post, session } from "./api.ts";
+import type { GameCtx, Panel } from "./context.ts";
 import { fill, h, keepFocus, message, region } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
 import { type PressItem, type PressThread, pressThreads } from "./parts.ts";
 
 /*

@@ -152,3 +152,16 @@ export interface ResultJson {
   dislodged?: PhaseRecord["dislodged"];
   winner?: string;
 }
+
+/** The viewer's own report of a turn (`GET /api/games/:id/report`, report.ts). */
+export interface Report {
+  power: string;
+  turn: number;
+  phase: string | null;
+  report: string;
+  /**
+   * The accounting section (seed 004 §8: the account id, name, address, the last ten turns),
+   * for the player reading its own power's report only; the GM never gets it.
+   */
+  accounting?: string;
+}
