@@ -11,17 +11,7 @@ import { test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
 import type { TestClient } from "../daide/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { client, listening, setUp, webPlayer } from "./daide-testing.ts";
-
-interface View {
-  id: string;
-  status: string;
-  phase: string;
-  phaseIndex: number;
-  deadline: string | null;
-  daide?: { port: number | null };
-  invites?: { code: string; role: string }[];
-}
+import { client, listening, setUp, type View, webPlayer } from "./daide-testing.ts";
 
 interface PressMessage {
   from: string | null;

@@ -13,6 +13,20 @@ import { type ServedJudge, serveJudge, waitFor } from "./testing.ts";
  * clients that end with the test, and web players seated by invitation.
  */
 
+/** What the tests read of a game's view (GET /api/games/:id). */
+export interface View {
+  id: string;
+  status: string;
+  phase: string;
+  phaseIndex: number;
+  deadline: string | null;
+  toOrder: string[];
+  daide?: { port: number | null };
+  seatList: { index: number; name: string; daide?: { client: string | null } }[];
+  position: { units: Record<string, string[]> };
+  invites?: { code: string; role: string }[];
+}
+
 /** The classical map's DAIDE names. */
 export const classicalNames = daideMap(getScenario("classical")!).names;
 

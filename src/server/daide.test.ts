@@ -11,22 +11,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { testStore } from "../store/testing.ts";
-import { client, listening, portRange, refused, setUp } from "./daide-testing.ts";
+import { client, listening, portRange, refused, setUp, type View } from "./daide-testing.ts";
 import { startServer } from "./server.ts";
 import { Api, serveJudge, waitFor } from "./testing.ts";
-
-interface View {
-  id: string;
-  status: string;
-  phase: string;
-  phaseIndex: number;
-  deadline: string | null;
-  toOrder: string[];
-  daide?: { port: number | null };
-  seatList: { index: number; name: string; daide?: { client: string | null } }[];
-  position: { units: Record<string, string[]> };
-  invites?: { code: string; role: string }[];
-}
 
 for (const kind of ["sqlite", "postgres"] as const)
   test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
