@@ -36,7 +36,8 @@ export interface LostSeat {
   to?: string | null;
 }
 
-export interface GameView {
+/** What a game's view and the lobby's list both say of it (src/judge/room.ts's GameSummary). */
+export interface GameHead {
   id: string;
   name: string;
   variant: string;
@@ -46,6 +47,9 @@ export interface GameView {
   deadline: string | null;
   seats: number;
   players: number;
+}
+
+export interface GameView extends GameHead {
   state: string;
   phaseIndex: number;
   seatList: Seat[];
@@ -66,16 +70,7 @@ export interface GameView {
   [more: string]: unknown;
 }
 
-export interface GameSummary {
-  id: string;
-  name: string;
-  variant: string;
-  scenario: string;
-  status: string;
-  phase: string | null;
-  deadline: string | null;
-  seats: number;
-  players: number;
+export interface GameSummary extends GameHead {
   /** Seats played by built-in players, when any. */
   bots?: number;
   role?: string;
