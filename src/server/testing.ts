@@ -4,7 +4,7 @@ import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
 import { type StoreKind, testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, type ServerOptions, startServer } from "./server.ts";
 
 /*
  * Helpers for tests that speak HTTP to a judge server: a judge served for one test, a small
@@ -86,17 +86,30 @@ export async function serveJudge(
     publicUrl,
     daidePorts: extra.daidePorts ?? null,
   });
+  const { api, base } = await serve(t, judge, extra.daidePorts ? { daide: {} } : {});
+  return { api, base, clock, judge, store: ts.store };
+}
+
+/**
+ * `judge` served on a free loopback port (scheduler and event polls every 20 ms, unless
+ * `more` says otherwise) and closed when the test ends: the server, its address, a client.
+ */
+export async function serve(
+  t: TestContext,
+  judge: Judge,
+  more: Omit<Partial<ServerOptions>, "judge"> = {},
+): Promise<{ server: RunningServer; base: string; api: Api }> {
   const server = await startServer({
     judge,
     port: 0,
     host: "127.0.0.1",
     tickMs: 20,
     pollMs: 20,
-    ...(extra.daidePorts ? { daide: {} } : {}),
+    ...more,
   });
   t.after(() => server.close());
   const base = `http://127.0.0.1:${server.port}`;
-  return { api: new Api(base), base, clock, judge, store: ts.store };
+  return { server, base, api: new Api(base) };
 }
 
 export interface SseEvent {
