@@ -90,6 +90,20 @@ export async function serveJudge(
   return { api, base, clock, judge, store: ts.store };
 }
 
+/** An account for each name, its password `NAME-secret!`: their tokens by name. */
+export async function accounts(
+  api: Api,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  const tok: Record<string, string> = {};
+  for (const n of names) {
+    tok[n] = (
+      await api.ok<{ token: string }>("POST", "/api/users", { name: n, password: `${n}-secret!` })
+    ).token;
+  }
+  return tok;
+}
+
 /**
  * `judge` served on a free loopback port (scheduler and event polls every 20 ms, unless
  * `more` says otherwise) and closed when the test ends: the server, its address, a client.
