@@ -12,8 +12,7 @@ import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { testStore } from "../store/testing.ts";
 import { client, listening, portRange, refused, setUp, type View } from "./daide-testing.ts";
-import { startServer } from "./server.ts";
-import { Api, serveJudge, waitFor } from "./testing.ts";
+import { serve, serveJudge, waitFor } from "./testing.ts";
 
 for (const kind of ["sqlite", "postgres"] as const)
   test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
@@ -320,25 +319,12 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "sqlite store");
   const daidePorts = portRange();
-  const serve = async () => {
+  const start = async () => {
     const judge = new Judge({ store: ts.store, daidePorts });
-    const server = await startServer({
-      judge,
-      port: 0,
-      host: "127.0.0.1",
-      tickMs: 20,
-      pollMs: 20,
-      daide: {},
-    });
-    let closed = false;
-    const close = async () => {
-      if (!closed) await server.close();
-      closed = true;
-    };
-    t.after(close);
-    return { api: new Api(`http://127.0.0.1:${server.port}`), close };
+    const { api, close } = await serve(t, judge, { daide: {} });
+    return { api, close };
   };
-  const first = await serve();
+  const first = await start();
   const gm = await first.api.ok<{ token: string }>("POST", "/api/users", {
     name: "gamemaster",
     password: "gm secret words",
@@ -366,7 +352,7 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
   await first.close();
   await eng.closedByServer();
   // Another server on the same database: the game's port listens again, the seat is kept.
-  const second = await serve();
+  const second = await start();
   await listening(port);
   const back = await client(t, port);
   back.send(`IAM (ENG) (${passcode})`);

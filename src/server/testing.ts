@@ -106,13 +106,14 @@ export async function accounts(
 
 /**
  * `judge` served on a free loopback port (scheduler and event polls every 20 ms, unless
- * `more` says otherwise) and closed when the test ends: the server, its address, a client.
+ * `more` says otherwise) and closed when the test ends, or before by `close`: the server, its
+ * address, a client.
  */
 export async function serve(
   t: TestContext,
   judge: Judge,
   more: Omit<Partial<ServerOptions>, "judge"> = {},
-): Promise<{ server: RunningServer; base: string; api: Api }> {
+): Promise<{ server: RunningServer; base: string; api: Api; close: () => Promise<void> }> {
   const server = await startServer({
     judge,
     port: 0,
@@ -121,9 +122,15 @@ export async function serve(
     pollMs: 20,
     ...more,
   });
-  t.after(() => server.close());
+  let closing: Promise<void> | null = null;
+  /** Closes the server once, whether the test closes it first or the test's end does. */
+  const close = () => {
+    closing ??= server.close();
+    return closing;
+  };
+  t.after(close);
   const base = `http://127.0.0.1:${server.port}`;
-  return { server, base, api: new Api(base) };
+  return { server, base, api: new Api(base), close };
 }
 
 export interface SseEvent {
