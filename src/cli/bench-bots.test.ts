@@ -1,22 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type BenchBotsResult, benchBots, benchBotsText } from "./bench-bots.ts";
-import { runCli } from "./run.ts";
-
-async function cli(args: string[]) {
-  let out = "";
-  let err = "";
-  const status = await runCli(args, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    stdin: () => "",
-  });
-  return { status, out, err };
-}
+import { cli } from "./testing.ts";
 
 /** The result without the decision times (the only figures a seed does not decide). */
 const untimed = (r: BenchBotsResult) => ({

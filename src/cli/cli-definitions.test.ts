@@ -8,7 +8,7 @@ import { runSync } from "../testing/children.ts";
 import { completionScript } from "./completion.ts";
 import { allCommands, buildProgram, commandPath, examplesOf } from "./program.ts";
 import { cliReference } from "./reference.ts";
-import { runCli } from "./run.ts";
+import { cli } from "./testing.ts";
 
 /*
  * The command line's definitions (program.ts) as a user meets them: every command's --help,
@@ -19,21 +19,6 @@ import { runCli } from "./run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "entente-cli-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[], stdin = "") {
-  let out = "";
-  let err = "";
-  const status = await runCli(args, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-    stdin: () => stdin,
-  });
-  return { status, out, err };
-}
 
 const { program } = buildProgram({ out: () => {}, err: () => {}, stdin: () => "" });
 const commands = allCommands(program).filter((c) => c !== program);

@@ -62,77 +62,100 @@ function entries(program: Command): Entry[] {
 
 const shellWord = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-function bash(program: Command): string {
-  const all = entries(program);
-  const known = all.filter((e) => e.path !== "").map((e) => `" ${e.path}"`);
-  const lines = [
-    "# bash completion for entente, made by `entente completion bash` from its definitions.",
-    "# Use: source <(entente completion bash)   (or save it in /etc/bash_completion.d/entente)",
-    "_entente() {",
-    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
-    '  local cmdpath="" i w',
-    "  for ((i = 1; i < COMP_CWORD; i++)); do",
-    '    w="${COMP_WORDS[i]}"',
-    '    case "$cmdpath $w" in',
-    `      ${known.join("|")}) cmdpath="$cmdpath $w" ;;`,
-    "    esac",
-    "  done",
-    '  case "$cmdpath:$prev" in',
-  ];
-  for (const e of all) {
-    for (const v of e.values) {
-      const key = `" ${e.path}:${v.flag}"`.replace('" :', '":');
-      const body =
-        v.words === "files"
-          ? 'COMPREPLY=($(compgen -f -- "$cur"))'
-          : v.words === "none"
-            ? "COMPREPLY=()"
-            : `COMPREPLY=($(compgen -W ${shellWord(v.words.join(" "))} -- "$cur"))`;
-      lines.push(`    ${key}) ${body}; return ;;`);
-    }
-  }
-  lines.push("  esac", '  local subs="" opts="" files=0', '  case "$cmdpath" in');
-  for (const e of all) {
-    const key = e.path === "" ? '""' : `" ${e.path}"`;
-    lines.push(
-      `    ${key}) subs=${shellWord(e.subcommands.map((s) => s.name).join(" "))}; opts=${shellWord(
-        e.options.map((o) => o.flag).join(" "),
-      )}; files=${e.files ? 1 : 0} ;;`,
-    );
-  }
-  lines.push(
-    "  esac",
-    '  if [[ "$cur" == -* ]]; then',
-    '    COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
-    "  else",
-    '    COMPREPLY=($(compgen -W "$subs" -- "$cur"))',
-    '    if [[ $files == 1 ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi',
-    "  fi",
-    "}",
-    "complete -o filenames -F _entente entente",
-    "",
-  );
-  return lines.join("\n");
-}
-
 /** A zsh `_describe` item: `name:about`, colons in the name escaped. */
 const describeItem = (name: string, about: string): string =>
   shellWord(`${name.replaceAll(":", "\\:")}:${about}`);
 
-function zsh(program: Command): string {
+/**
+ * What a shell's script says its own way; the walk and the two `case`s (an option's values,
+ * then the command's words) are the same in both.
+ */
+interface Dialect {
+  /** The comment, the function's start and its walk over the words typed, up to `w=`. */
+  head: string[];
+  /** A `case` item's pattern. */
+  pattern(key: string): string;
+  /** What completes an option's value. */
+  value(words: Entry["values"][number]["words"]): string;
+  /** The locals of the command's words. */
+  locals: string[];
+  /** Subcommands' or options' words assigned to `subs` or `opts`. */
+  list(items: { name: string; about: string }[]): string;
+  /** The offer made from `subs`, `opts` and `files`, and the function's end. */
+  tail: string[];
+}
+
+const dialects: Record<"bash" | "zsh", Dialect> = {
+  bash: {
+    head: [
+      "# bash completion for entente, made by `entente completion bash` from its definitions.",
+      "# Use: source <(entente completion bash)   (or save it in /etc/bash_completion.d/entente)",
+      "_entente() {",
+      '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
+      '  local cmdpath="" i w',
+      "  for ((i = 1; i < COMP_CWORD; i++)); do",
+      '    w="${COMP_WORDS[i]}"',
+    ],
+    pattern: (key) => `${key})`,
+    value: (words) =>
+      words === "files"
+        ? 'COMPREPLY=($(compgen -f -- "$cur"))'
+        : words === "none"
+          ? "COMPREPLY=()"
+          : `COMPREPLY=($(compgen -W ${shellWord(words.join(" "))} -- "$cur"))`,
+    locals: ['  local subs="" opts="" files=0'],
+    list: (items) => shellWord(items.map((i) => i.name).join(" ")),
+    tail: [
+      '  if [[ "$cur" == -* ]]; then',
+      '    COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
+      "  else",
+      '    COMPREPLY=($(compgen -W "$subs" -- "$cur"))',
+      '    if [[ $files == 1 ]]; then COMPREPLY+=($(compgen -f -- "$cur")); fi',
+      "  fi",
+      "}",
+      "complete -o filenames -F _entente entente",
+    ],
+  },
+  zsh: {
+    head: [
+      "#compdef entente",
+      "# zsh completion for entente, made by `entente completion zsh` from its definitions.",
+      "# Use: entente completion zsh > ~/.zfunc/_entente, with fpath+=(~/.zfunc) before compinit.",
+      "_entente() {",
+      "  local cmdpath='' w i",
+      "  local cur=${words[CURRENT]} prev=${words[CURRENT-1]}",
+      "  for ((i = 2; i < CURRENT; i++)); do",
+      "    w=${words[i]}",
+    ],
+    pattern: (key) => `(${key})`,
+    value: (words) =>
+      words === "files"
+        ? "_files"
+        : words === "none"
+          ? "_message 'a value'"
+          : `compadd -- ${words.map(shellWord).join(" ")}`,
+    locals: ["  local -a subs opts", "  local files=0"],
+    list: (items) => `(${items.map((i) => describeItem(i.name, i.about)).join(" ")})`,
+    tail: [
+      "  if [[ $cur == -* ]]; then",
+      "    _describe 'option' opts",
+      "  else",
+      "    (( ${#subs} )) && _describe 'command' subs",
+      "    (( files )) && _files",
+      "  fi",
+      "}",
+      'if [[ "${funcstack[1]}" == _entente ]]; then _entente "$@"; else compdef _entente entente; fi',
+    ],
+  },
+};
+
+function script(program: Command, d: Dialect): string {
   const all = entries(program);
   const known = all.filter((e) => e.path !== "").map((e) => `" ${e.path}"`);
   const lines = [
-    "#compdef entente",
-    "# zsh completion for entente, made by `entente completion zsh` from its definitions.",
-    "# Use: entente completion zsh > ~/.zfunc/_entente, with fpath+=(~/.zfunc) before compinit.",
-    "_entente() {",
-    "  local cmdpath='' w i",
-    "  local cur=${words[CURRENT]} prev=${words[CURRENT-1]}",
-    "  for ((i = 2; i < CURRENT; i++)); do",
-    "    w=${words[i]}",
+    ...d.head,
     '    case "$cmdpath $w" in',
-    `      (${known.join("|")}) cmdpath="$cmdpath $w" ;;`,
+    `      ${d.pattern(known.join("|"))} cmdpath="$cmdpath $w" ;;`,
     "    esac",
     "  done",
     '  case "$cmdpath:$prev" in',
@@ -140,39 +163,21 @@ function zsh(program: Command): string {
   for (const e of all) {
     for (const v of e.values) {
       const key = `" ${e.path}:${v.flag}"`.replace('" :', '":');
-      const body =
-        v.words === "files"
-          ? "_files"
-          : v.words === "none"
-            ? "_message 'a value'"
-            : `compadd -- ${v.words.map(shellWord).join(" ")}`;
-      lines.push(`    (${key}) ${body}; return ;;`);
+      lines.push(`    ${d.pattern(key)} ${d.value(v.words)}; return ;;`);
     }
   }
-  lines.push("  esac", "  local -a subs opts", "  local files=0", '  case "$cmdpath" in');
+  lines.push("  esac", ...d.locals, '  case "$cmdpath" in');
   for (const e of all) {
     const key = e.path === "" ? '""' : `" ${e.path}"`;
+    const opts = e.options.map((o) => ({ name: o.flag, about: o.about }));
     lines.push(
-      `    (${key}) subs=(${e.subcommands.map((s) => describeItem(s.name, s.about)).join(" ")}); opts=(${e.options
-        .map((o) => describeItem(o.flag, o.about))
-        .join(" ")}); files=${e.files ? 1 : 0} ;;`,
+      `    ${d.pattern(key)} subs=${d.list(e.subcommands)}; opts=${d.list(opts)}; files=${e.files ? 1 : 0} ;;`,
     );
   }
-  lines.push(
-    "  esac",
-    "  if [[ $cur == -* ]]; then",
-    "    _describe 'option' opts",
-    "  else",
-    "    (( ${#subs} )) && _describe 'command' subs",
-    "    (( files )) && _files",
-    "  fi",
-    "}",
-    'if [[ "${funcstack[1]}" == _entente ]]; then _entente "$@"; else compdef _entente entente; fi',
-    "",
-  );
+  lines.push("  esac", ...d.tail, "");
   return lines.join("\n");
 }
 
 export function completionScript(program: Command, shell: "bash" | "zsh"): string {
-  return shell === "zsh" ? zsh(program) : bash(program);
+  return script(program, dialects[shell]);
 }

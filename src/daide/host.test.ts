@@ -4,53 +4,15 @@
  * Every wait is bounded; every host and socket is closed whether a test passes or fails.
  */
 import assert from "node:assert/strict";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { holdBot, randomBot } from "../bots/bot.ts";
-import { readRules } from "../engine/rules.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { diplomacyMessage, ERROR, frame, initialMessage, MESSAGE } from "./framing.ts";
-import { DaideHost, type HostOptions } from "./host.ts";
-import { TestClient } from "./testing.ts";
+import { testHosts } from "./host-testing.ts";
+import type { TestClient } from "./testing.ts";
 import { tok } from "./tokens.ts";
 
-const hosts: DaideHost[] = [];
-const clients: TestClient[] = [];
-
-after(async () => {
-  for (const c of clients) c.close();
-  for (const h of hosts) await h.close().catch(() => {});
-});
-
-async function start(over: Partial<HostOptions> = {}) {
-  const scenario = getScenario("classical")!;
-  const rules = readRules(undefined, scenario.variant.rules);
-  if (!rules.ok) throw new Error(rules.error);
-  const host = new DaideHost({
-    scenario,
-    rules: rules.rules,
-    seed: 7,
-    moveTime: 0,
-    until: 1902,
-    bots: Array.from({ length: 6 }, () => randomBot),
-    port: 0,
-    host: "127.0.0.1",
-    // DAIDE_TEST_LOG=1 shows the host's log on stderr (to see where a failing test stopped).
-    ...(process.env.DAIDE_TEST_LOG
-      ? { log: (l: string) => process.stderr.write(`host: ${l}\n`) }
-      : {}),
-    ...over,
-  });
-  host.done.catch(() => {});
-  hosts.push(host);
-  const port = await host.listen();
-  return { host, port };
-}
-
-async function join(port: number, host: DaideHost): Promise<TestClient> {
-  const c = await TestClient.join(port, host.map.names);
-  clients.push(c);
-  return c;
-}
+const { start, join, open } = testHosts({ bots: Array.from({ length: 6 }, () => randomBot) });
 
 /** NME, the map, YES (MAP): answers the HLO's passcode. */
 async function seat(c: TestClient, name = "tester"): Promise<number> {
@@ -196,8 +158,7 @@ describe("a map of its own", () => {
       scenario,
       bots: [holdBot, holdBot, holdBot],
     });
-    const c = await TestClient.open(port, host.map.names);
-    clients.push(c);
+    const c = await open(port, host);
     c.raw(initialMessage());
     const rm = await c.next((m) => m.type === MESSAGE.RM);
     assert.equal(rm.entries!.length, 4 + 75);
@@ -299,11 +260,7 @@ describe("a dropped connection keeps its seat", () => {
 describe("hostile clients get the protocol's answer and harm nothing", () => {
   test("framing faults: EM with the right code, then the connection is closed", async () => {
     const { host, port } = await start({ initialTimeout: 300 });
-    const open = async () => {
-      const c = await TestClient.open(port, host.map.names);
-      clients.push(c);
-      return c;
-    };
+    const connect = () => open(port, host);
     const cases: [string, (c: TestClient) => void, number][] = [
       ["wrong magic number", (c) => c.raw(initialMessage(1, 0x1234)), ERROR.wrongMagic],
       ["wrong byte order", (c) => c.raw(initialMessage(1, 0x10da)), ERROR.wrongEndian],
@@ -312,7 +269,7 @@ describe("hostile clients get the protocol's answer and harm nothing", () => {
       ["no IM in time", () => {}, ERROR.timerPopped],
     ];
     for (const [what, act, code] of cases) {
-      const c = await open();
+      const c = await connect();
       act(c);
       const em = await c.next((m) => m.type === MESSAGE.EM);
       assert.equal(em.code, code, what);

@@ -5,54 +5,25 @@
  * seats chosen (--bot-powers). Every host and socket is closed whether a test passes or not.
  */
 import assert from "node:assert/strict";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { holdBot } from "../bots/bot.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { readRules } from "../engine/rules.ts";
 import { standardScenario } from "../engine/scenario.ts";
 import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { DaideHost, type HostOptions } from "./host.ts";
+import { DaideHost } from "./host.ts";
+import { testHosts } from "./host-testing.ts";
 import { fromText, tree } from "./language.ts";
 import { daideMap } from "./mapdef.ts";
 import { markFault, pressFault, pressGloss } from "./press.ts";
-import { TestClient } from "./testing.ts";
+import type { TestClient } from "./testing.ts";
 import { tok } from "./tokens.ts";
 
-const hosts: DaideHost[] = [];
-const clients: TestClient[] = [];
-
-after(async () => {
-  for (const c of clients) c.close();
-  for (const h of hosts) await h.close().catch(() => {});
+const { start, join } = testHosts({
+  bots: Array.from({ length: 5 }, () => holdBot),
+  level: 10,
 });
-
-async function start(over: Partial<HostOptions> = {}) {
-  const scenario = over.scenario ?? getScenario("classical")!;
-  const rules = readRules(undefined, scenario.variant.rules);
-  if (!rules.ok) throw new Error(rules.error);
-  const host = new DaideHost({
-    scenario,
-    rules: rules.rules,
-    seed: 7,
-    moveTime: 0,
-    until: 1902,
-    bots: Array.from({ length: 5 }, () => holdBot),
-    level: 10,
-    port: 0,
-    host: "127.0.0.1",
-    ...over,
-  });
-  host.done.catch(() => {});
-  hosts.push(host);
-  return { host, port: await host.listen() };
-}
-
-async function join(port: number, host: DaideHost): Promise<TestClient> {
-  const c = await TestClient.join(port, host.map.names);
-  clients.push(c);
-  return c;
-}
 
 /** NME and YES (MAP): the HLO's text once the game starts (every client seated). */
 async function sit(c: TestClient, name: string): Promise<void> {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Judge, type User } from "../judge/judge.ts";
-import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import { Judge } from "../judge/judge.ts";
+import { configureMailGame } from "../judge/mail.ts";
 import { Clock, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
-import { gatewayOf, rawMail } from "./testing.ts";
+import { elevenByMail, gatewayOf, rawMail } from "./testing.ts";
 
 /*
  * EMGTURN and EMGREPORT (seed 004 §9.0) for a Global Diplomacy game in the judge, through the
@@ -30,14 +30,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
       address: GAME_ADDRESS,
     });
     assert.deepEqual(mail.letters, [], "EMG subjects name no power: no power letters");
-    const code = game.invites!.find((i) => i.role === "player")!.code;
-    const players: Record<number, User> = {};
-    const secrets: Record<number, string> = {};
-    for (let p = 1; p <= 11; p++) {
-      players[p] = await user(judge, `p${p}`);
-      secrets[p] = (await setMailAddress(judge, players[p]!, { address: addressOf(p) })).secret;
-      await judge.acceptInvite(players[p]!, code, { power: String(p) });
-    }
+    const { players, secrets } = await elevenByMail(judge, game, "p", addressOf);
     const gw = gatewayOf(judge);
     const emg = async (from: number, subject: string, lines: string[]) => {
       const r = await gw.receive(
@@ -223,14 +216,7 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       const mail = await configureMailGame(judge, gm, game.id, { address: GAME_ADDRESS });
       assert.equal(mail.abbreviation, "GD007", "mail uses the id chosen at creation");
 
-      const code = game.invites!.find((i) => i.role === "player")!.code;
-      const secrets: Record<number, string> = {};
-      const players: Record<number, User> = {};
-      for (let p = 1; p <= 11; p++) {
-        players[p] = await user(judge, `w${p}`);
-        secrets[p] = (await setMailAddress(judge, players[p]!, { address: addressOf(p) })).secret;
-        await judge.acceptInvite(players[p]!, code, { power: String(p) });
-      }
+      const { players, secrets } = await elevenByMail(judge, game, "w", addressOf);
       await assert.rejects(
         configureMailGame(judge, gm, game.id, { abbreviation: "GD008", address: GAME_ADDRESS }),
         (e: Error & { kind?: string }) => e.kind === "conflict" && /stays GD007/.test(e.message),

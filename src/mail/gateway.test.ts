@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { User } from "../judge/judge.ts";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
-import { user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
-import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
+import {
+  addressOf,
+  elevenByMail,
+  GAME_ADDRESS,
+  gatewayOf,
+  mailTestGame,
+  rawMail,
+} from "./testing.ts";
 
 /*
  * One gateway and one notifier for every game: a classical game played by the house rules'
@@ -27,14 +32,7 @@ async function twoGames(t: import("node:test").TestContext) {
   await setMailAddress(judge, gm, { address: "gm@club.test" });
   const gd = await judge.createGame(gm, { name: "World", variant: "global", seed: 9 });
   await configureMailGame(judge, gm, gd.id, { abbreviation: "GD001", address: GD_ADDRESS });
-  const code = gd.invites!.find((i) => i.role === "player")!.code;
-  const gdPlayers: Record<number, User> = {};
-  const gdSecrets: Record<number, string> = {};
-  for (let p = 1; p <= 11; p++) {
-    gdPlayers[p] = await user(judge, `p${p}`);
-    gdSecrets[p] = (await setMailAddress(judge, gdPlayers[p]!, { address: gdAddress(p) })).secret;
-    await judge.acceptInvite(gdPlayers[p]!, code, { power: String(p) });
-  }
+  const { players: gdPlayers, secrets: gdSecrets } = await elevenByMail(judge, gd, "p", gdAddress);
   const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
   const notifier = new Notifier({ judge, postman, reminderMs: 12 * 3_600_000 });
   const gw = gatewayOf(judge);

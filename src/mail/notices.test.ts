@@ -9,7 +9,14 @@ import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
 import { mailConfig, startMail } from "./service.ts";
-import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
+import {
+  addressOf,
+  elevenByMail,
+  GAME_ADDRESS,
+  gatewayOf,
+  mailTestGame,
+  rawMail,
+} from "./testing.ts";
 
 /*
  * Players of the web page who gave an address get the judge's mail as mail players do, and
@@ -390,18 +397,14 @@ describe("mail: web players' mail and opting out", () => {
       seed: 9,
       options: { civilDisorderAfter: 1 },
     });
-    const code = game.invites!.find((i) => i.role === "player")!.code;
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
     await setMailAddress(judge, gm, { address: "gm@club.test" });
     const mailOf = (p: number) => `gd${p}@players.test`;
-    for (let p = 1; p <= 11; p++) {
-      const u = await user(judge, `gd${p}`);
-      await setMailAddress(judge, u, { address: mailOf(p) });
-      // Player 5 turned the judge's mail off.
+    // Player 5 turned the judge's mail off.
+    await elevenByMail(judge, game, "gd", mailOf, async (p, u) => {
       if (p === 5) await setNotices(judge, u, { notices: false });
-      await judge.acceptInvite(u, code, { power: String(p) });
-    }
+    });
     await notifier.tick();
     const first = Number(
       (await ts.store.db.selectFrom("outbox").select("id").orderBy("id", "desc").executeTakeFirst())

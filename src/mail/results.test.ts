@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { describe, type TestContext, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
@@ -51,14 +51,19 @@ async function send(g: MailTestGame, from: Power, subject: string, body: string)
   return r.replies[0]!.text;
 }
 
+/** The house-rules game by mail, its GM at GM's address, and the notifier mailing for it. */
+async function mailedGame(t: TestContext) {
+  const ts = await testStore(t, "sqlite");
+  assert.ok(ts, "sqlite store");
+  const g = await mailTestGame(ts.store);
+  await setMailAddress(g.judge, g.gm, { address: GM });
+  const postman = new Postman({ store: g.judge.store, now: g.judge.now });
+  return { g, notifier: new Notifier({ judge: g.judge, postman }) };
+}
+
 describe("mail: the results mail is the adjudication as published", () => {
   test("a year of a house-rules game: press, votes, NMRs and the centre tables", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    assert.ok(ts, "sqlite store");
-    const g = await mailTestGame(ts.store);
-    await setMailAddress(g.judge, g.gm, { address: GM });
-    const postman = new Postman({ store: g.judge.store, now: g.judge.now });
-    const notifier = new Notifier({ judge: g.judge, postman });
+    const { g, notifier } = await mailedGame(t);
     await notifier.tick();
     const results = async (phase: string) =>
       (
@@ -238,12 +243,7 @@ describe("mail: the results mail is the adjudication as published", () => {
   });
 
   test("the GM's acts since the last results come inside the results mail; a refusal's reason to its proposer", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    assert.ok(ts, "sqlite store");
-    const g = await mailTestGame(ts.store);
-    await setMailAddress(g.judge, g.gm, { address: GM });
-    const postman = new Postman({ store: g.judge.store, now: g.judge.now });
-    const notifier = new Notifier({ judge: g.judge, postman });
+    const { g, notifier } = await mailedGame(t);
     await send(g, "italy", "SED VOTE", "propose houserule: armies wear hats");
     await notifier.tick();
     const before = Number(

@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { simpleParser } from "mailparser";
-import nodemailer from "nodemailer";
-import { SMTPServer } from "smtp-server";
 import { Judge } from "../judge/judge.ts";
 import { Clock, POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { mailConfig, startMail } from "./service.ts";
+import { type Delivered, mailOverSmtp, until } from "./smtp-testing.ts";
 import { addressOf, GAME_ADDRESS } from "./testing.ts";
 
 /*
@@ -21,12 +17,6 @@ import { addressOf, GAME_ADDRESS } from "./testing.ts";
  * each player's and the GM's mailbox receives.
  */
 
-interface Delivered {
-  readonly to: string;
-  readonly subject: string;
-  readonly text: string;
-}
-
 const JUDGE = "judge@judge.test";
 const GM = "gm@club.test";
 const LETTER: Record<string, string> = {
@@ -39,67 +29,12 @@ const LETTER: Record<string, string> = {
   turkey: "T",
 };
 
-async function mailboxes() {
-  const got: Delivered[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["AUTH", "STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (m) => {
-          for (const rcpt of session.envelope.rcptTo)
-            got.push({ to: rcpt.address, subject: m.subject ?? "", text: m.text ?? "" });
-          callback();
-        },
-        (e: Error) => callback(e),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
-  return { got, port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-/** Polls `f` until it answers; the bound is generous for a loaded machine (docs/reliability.md). */
-async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 test("three game years by mail over SMTP: sign-up, orders, press, votes, a missed phase, the GM's acts", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
   const clock = new Clock();
   const judge = new Judge({ store: ts.store, now: clock.now });
-  const boxes = await mailboxes();
-  t.after(() => boxes.close());
-  const out = nodemailer.createTransport({
-    host: "127.0.0.1",
-    port: boxes.port,
-    secure: false,
-    ignoreTLS: true,
-  });
-  const config = {
-    ...mailConfig({ ENTENTE_OUTBOX: "none" }),
-    receivePort: 0,
-    receiveHost: "127.0.0.1",
-    tickMs: 0,
-  };
-  const mail = await startMail(judge, config, () => {}, out);
-  t.after(() => mail.close());
-  const client = nodemailer.createTransport({
-    host: "127.0.0.1",
-    port: mail.receiverPort!,
-    secure: false,
-    ignoreTLS: true,
-  });
-  t.after(() => client.close());
+  const { boxes, mail, client } = await mailOverSmtp(t, judge);
 
   /** Sends a mail and waits for the judge's answer to it (the last one to the sender). */
   const ask = async (from: string, subject: string, text = "", to = JUDGE) => {

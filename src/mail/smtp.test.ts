@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { simpleParser } from "mailparser";
-import nodemailer from "nodemailer";
-import { SMTPServer } from "smtp-server";
 import { testStore } from "../store/testing.ts";
-import { mailConfig, startMail } from "./service.ts";
+import { mailOverSmtp, until } from "./smtp-testing.ts";
 import { addressOf, GAME_ADDRESS, mailTestGame } from "./testing.ts";
 
 /*
@@ -15,85 +11,12 @@ import { addressOf, GAME_ADDRESS, mailTestGame } from "./testing.ts";
  * mailboxes.
  */
 
-interface Delivered {
-  readonly to: string;
-  readonly from: string;
-  readonly subject: string;
-  readonly text: string;
-}
-
-/** The players' mail server: keeps every message delivered to it. */
-async function mailboxes() {
-  const got: Delivered[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["AUTH", "STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (m) => {
-          for (const rcpt of session.envelope.rcptTo) {
-            got.push({
-              to: rcpt.address,
-              from: m.from?.value[0]?.address ?? "",
-              subject: m.subject ?? "",
-              text: m.text ?? "",
-            });
-          }
-          callback();
-        },
-        (e: Error) => callback(e),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    got,
-    port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Polls `f` until it answers; the bound is generous for a loaded machine (docs/reliability.md). */
-async function until<T>(what: string, f: () => T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test("a phase by mail over SMTP: seven order mails, the replies, the adjudication, the results", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
   const g = await mailTestGame(ts.store);
-  const boxes = await mailboxes();
-  t.after(() => boxes.close());
-  const out = nodemailer.createTransport({
-    host: "127.0.0.1",
-    port: boxes.port,
-    secure: false,
-    ignoreTLS: true,
-  });
-  const config = {
-    ...mailConfig({ ENTENTE_OUTBOX: "none" }),
-    receivePort: 0,
-    receiveHost: "127.0.0.1",
-    tickMs: 0,
-  };
-  const mail = await startMail(g.judge, config, () => {}, out);
-  t.after(() => mail.close());
+  const { boxes, mail, client } = await mailOverSmtp(t, g.judge);
   assert.ok(mail.receiverPort, "the receiver listens");
-  const client = nodemailer.createTransport({
-    host: "127.0.0.1",
-    port: mail.receiverPort!,
-    secure: false,
-    ignoreTLS: true,
-  });
-  t.after(() => client.close());
   // The game started when its last seat was taken: every player is told, with the letters.
   assert.equal(await mail.notifier.tick(), 7, "a start mail per player");
   const started = await until("the start mails", () =>

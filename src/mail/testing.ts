@@ -7,7 +7,10 @@ import type { Store } from "../store/db.ts";
 import { type GatewayOptions, MailGateway } from "./gateway.ts";
 import { defaultDialects } from "./service.ts";
 
-/* Helpers for the mail tests: a seven-player game played by mail, and raw mails. */
+/*
+ * Helpers for the mail tests: a seven-player game played by mail, the eleven players of a
+ * Global Diplomacy game by mail, and raw mails.
+ */
 
 export type Power = (typeof POWERS)[number];
 
@@ -47,6 +50,31 @@ export async function mailTestGame(
     players[p] = u;
   }
   return { judge, clock, gm, gameId: game.id, players, secrets };
+}
+
+/**
+ * The eleven players of a Global Diplomacy game seated by its invitation: player p is the user
+ * `NAMEp` with the mail address `address(p)`, at power p; `before` runs for each before they
+ * join. Their users and mail secrets by power number.
+ */
+export async function elevenByMail(
+  judge: Judge,
+  game: { invites?: readonly { code: string; role: string }[] },
+  name: string,
+  address: (p: number) => string,
+  before?: (p: number, u: User) => Promise<unknown>,
+): Promise<{ players: Record<number, User>; secrets: Record<number, string> }> {
+  const code = game.invites!.find((i) => i.role === "player")!.code;
+  const players: Record<number, User> = {};
+  const secrets: Record<number, string> = {};
+  for (let p = 1; p <= 11; p++) {
+    const u = await user(judge, `${name}${p}`);
+    players[p] = u;
+    secrets[p] = (await setMailAddress(judge, u, { address: address(p) })).secret;
+    await before?.(p, u);
+    await judge.acceptInvite(u, code, { power: String(p) });
+  }
+  return { players, secrets };
 }
 
 /** A raw mail (RFC 5322), as a mail client would send it. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Ajv } from "ajv";
 import { defaultBot } from "../bots/index.ts";
+import { documented } from "./openapi-testing.ts";
 import { serveJudge } from "./testing.ts";
 
 /*
@@ -9,16 +9,6 @@ import { serveJudge } from "./testing.ts";
  * bots at creation, gm/bot and the option botTakeover, each answer fitting the schema
  * /api/openapi.json documents for it, and bad input refused with what to send.
  */
-
-type Doc = {
-  paths: Record<
-    string,
-    Record<
-      string,
-      { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
-    >
-  >;
-};
 
 interface View {
   id: string;
@@ -34,15 +24,7 @@ test("practice, bots at creation, gm/bot and botTakeover over HTTP: answers as d
   const s = await serveJudge(t);
   if (!s) return;
   const { api } = s;
-  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const fits = (method: string, route: string, status: number, body: unknown) => {
-    const schema =
-      doc.paths[route]?.[method]?.responses[String(status)]?.content?.["application/json"]?.schema;
-    assert.ok(schema, `${method} ${route} ${status} is documented`);
-    const validate = ajv.compile(schema as object);
-    assert.ok(validate(body), `${method} ${route}: ${ajv.errorsText(validate.errors)}`);
-  };
+  const { check: fits } = await documented(api);
   const ann = await api.ok<{ token: string }>("POST", "/api/users", {
     name: "ann",
     password: "correct horse battery",

@@ -7,79 +7,17 @@
  * the test ends, pass or fail.
  */
 import assert from "node:assert/strict";
-import { connect } from "node:net";
-import { type TestContext, test } from "node:test";
-import type { Names } from "../daide/language.ts";
+import { test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
-import { TestClient } from "../daide/testing.ts";
+import type { TestClient } from "../daide/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { type ServedJudge, serveJudge, waitFor } from "./testing.ts";
-
-interface View {
-  id: string;
-  status: string;
-  phase: string;
-  phaseIndex: number;
-  deadline: string | null;
-  daide?: { port: number | null };
-  invites?: { code: string; role: string }[];
-}
+import { client, listening, setUp, type View, webPlayer } from "./daide-testing.ts";
 
 interface PressMessage {
   from: string | null;
   to: "all" | string[];
   body: string;
   kind: string;
-}
-
-const classical = daideMap(getScenario("classical")!).names;
-
-function portRange() {
-  // Below Linux's ephemeral ports, as in daide.test.ts.
-  const first = 20000 + Math.floor(Math.random() * 12000);
-  return { first, last: first + 3 };
-}
-
-async function client(t: TestContext, port: number, names: Names = classical) {
-  const c = await TestClient.join(port, names);
-  t.after(() => c.close());
-  return c;
-}
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, "127.0.0.1");
-    s.once("connect", () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once("error", () => resolve(true));
-  });
-}
-
-async function listening(port: number): Promise<void> {
-  await waitFor(`port ${port} listening`, async () => !(await refused(port)), 30_000);
-}
-
-async function setUp(t: TestContext): Promise<(ServedJudge & { gm: string }) | null> {
-  const s = await serveJudge(t, "sqlite", null, { daidePorts: portRange() });
-  if (!s) return null;
-  const gm = await s.api.ok<{ token: string }>("POST", "/api/users", {
-    name: "gamemaster",
-    password: "gm secret words",
-  });
-  return { ...s, gm: gm.token };
-}
-
-/** A web player seated at `power` by the game's invitation; their token. */
-async function webPlayer(s: ServedJudge, game: View, power: string): Promise<string> {
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const u = await s.api.ok<{ token: string }>("POST", "/api/users", {
-    name: `${power}-player`,
-    password: "correct horse battery",
-  });
-  await s.api.ok("POST", `/api/invites/${code}`, { power }, u.token);
-  return u.token;
 }
 
 /** NME and YES (MAP) for a kept seat. */

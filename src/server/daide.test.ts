@@ -8,76 +8,11 @@
  * server are closed when the test ends, pass or fail.
  */
 import assert from "node:assert/strict";
-import { connect } from "node:net";
-import { type TestContext, test } from "node:test";
-import { daideMap } from "../daide/mapdef.ts";
-import { TestClient } from "../daide/testing.ts";
+import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
-import { type StoreKind, testStore } from "../store/testing.ts";
-import { getScenario } from "../variants/scenarios.ts";
-import { startServer } from "./server.ts";
-import { Api, type ServedJudge, serveJudge, waitFor } from "./testing.ts";
-
-interface View {
-  id: string;
-  status: string;
-  phase: string;
-  phaseIndex: number;
-  deadline: string | null;
-  toOrder: string[];
-  daide?: { port: number | null };
-  seatList: { index: number; name: string; daide?: { client: string | null } }[];
-  position: { units: Record<string, string[]> };
-  invites?: { code: string; role: string }[];
-}
-
-const names = daideMap(getScenario("classical")!).names;
-
-/** A range of four ports of the unprivileged area, a different one each run. */
-function portRange() {
-  // Below Linux's ephemeral ports (32768 to 60999): a port there may be taken at any moment as
-  // the local end of some connection, and a game whose port cannot be listened on moves to
-  // another. (The restart test below once waited 30 s in vain for port 49062 to listen
-  // again; this is the likely cause, not a proven one.)
-  const first = 20000 + Math.floor(Math.random() * 12000);
-  return { first, last: first + 3 };
-}
-
-async function client(t: TestContext, port: number): Promise<TestClient> {
-  const c = await TestClient.join(port, names);
-  t.after(() => c.close());
-  return c;
-}
-
-/** Whether a TCP connection to the port is refused (nobody listens). */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, "127.0.0.1");
-    s.once("connect", () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once("error", () => resolve(true));
-  });
-}
-
-/** Waits until the game's port takes connections (the server listens at its next tick). */
-async function listening(port: number): Promise<void> {
-  await waitFor(`port ${port} listening`, async () => !(await refused(port)), 30_000);
-}
-
-async function setUp(
-  t: TestContext,
-  kind: StoreKind = "sqlite",
-): Promise<(ServedJudge & { gm: string }) | null> {
-  const s = await serveJudge(t, kind, null, { daidePorts: portRange() });
-  if (!s) return null;
-  const gm = await s.api.ok<{ token: string }>("POST", "/api/users", {
-    name: "gamemaster",
-    password: "gm secret words",
-  });
-  return { ...s, gm: gm.token };
-}
+import { testStore } from "../store/testing.ts";
+import { client, listening, portRange, refused, setUp, type View } from "./daide-testing.ts";
+import { serve, serveJudge, waitFor } from "./testing.ts";
 
 for (const kind of ["sqlite", "postgres"] as const)
   test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
@@ -384,25 +319,12 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "sqlite store");
   const daidePorts = portRange();
-  const serve = async () => {
+  const start = async () => {
     const judge = new Judge({ store: ts.store, daidePorts });
-    const server = await startServer({
-      judge,
-      port: 0,
-      host: "127.0.0.1",
-      tickMs: 20,
-      pollMs: 20,
-      daide: {},
-    });
-    let closed = false;
-    const close = async () => {
-      if (!closed) await server.close();
-      closed = true;
-    };
-    t.after(close);
-    return { api: new Api(`http://127.0.0.1:${server.port}`), close };
+    const { api, close } = await serve(t, judge, { daide: {} });
+    return { api, close };
   };
-  const first = await serve();
+  const first = await start();
   const gm = await first.api.ok<{ token: string }>("POST", "/api/users", {
     name: "gamemaster",
     password: "gm secret words",
@@ -430,7 +352,7 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
   await first.close();
   await eng.closedByServer();
   // Another server on the same database: the game's port listens again, the seat is kept.
-  const second = await serve();
+  const second = await start();
   await listening(port);
   const back = await client(t, port);
   back.send(`IAM (ENG) (${passcode})`);

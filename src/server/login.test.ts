@@ -3,8 +3,7 @@ import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
-import { Api } from "./testing.ts";
+import { serve } from "./testing.ts";
 
 /*
  * Nobody in, nobody locked out (issue 28): guessing a password from many addresses stays
@@ -18,10 +17,7 @@ test("guessing from many addresses is bounded; the owner gets in from anywhere w
   assert.ok(ts);
   const clock = new Clock();
   const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({
-    judge,
-    port: 0,
-    host: "127.0.0.1",
+  const { base, api } = await serve(t, judge, {
     tickMs: 60_000,
     pollMs: 50,
     mailFrom: "judge@example.org",
@@ -31,9 +27,6 @@ test("guessing from many addresses is bounded; the owner gets in from anywhere w
       loginFailuresPerAccount: { max: 12, windowMs: 60 * 60_000 },
     },
   });
-  t.after(() => server.close());
-  const base = `http://127.0.0.1:${server.port}`;
-  const api = new Api(base);
   const from = async (address: string, path: string, body: unknown) => {
     const r = await fetch(base + path, {
       method: "POST",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { serveJudge } from "./testing.ts";
+import { accounts, serveJudge } from "./testing.ts";
 
 /*
  * The game's history as pictures over HTTP (pictures.ts): the animated GIF and a phase's PNG
@@ -11,12 +11,7 @@ test("the game as a GIF and a phase as a PNG: only adjudicated orders, cached by
   const s = await serveJudge(t);
   if (!s) return;
   const { api, base } = s;
-  const tok: Record<string, string> = {};
-  for (const n of ["gm", "alice"]) {
-    tok[n] = (
-      await api.ok<{ token: string }>("POST", "/api/users", { name: n, password: `${n}-secret!` })
-    ).token;
-  }
+  const tok = await accounts(api, ["gm", "alice"]);
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
     "/api/games",

@@ -4,8 +4,7 @@ import { Judge } from "../judge/judge.ts";
 import { Clock, sevenPlayerGame } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import type { LimitsConfig } from "./limits.ts";
-import { startServer } from "./server.ts";
-import { Api } from "./testing.ts";
+import { serve } from "./testing.ts";
 
 /*
  * Quotas where there were none (issue 28): tokens, invitations, vote changes, mail-address
@@ -21,17 +20,12 @@ async function served(t: import("node:test").TestContext, limits: Partial<Limits
   const clock = new Clock();
   const game = await sevenPlayerGame(ts.store, {}, clock);
   const judge = new Judge({ store: ts.store, now: clock.now });
-  const server = await startServer({
-    judge,
-    port: 0,
-    host: "127.0.0.1",
+  const { base, api } = await serve(t, judge, {
     tickMs: 60_000,
     pollMs: 50,
     limits,
   });
-  t.after(() => server.close());
-  const base = `http://127.0.0.1:${server.port}`;
-  return { api: new Api(base), base, judge, clock, game };
+  return { api, base, judge, clock, game };
 }
 
 const tooMany = (a: { status: number; body: unknown }, re: RegExp) => {

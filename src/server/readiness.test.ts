@@ -5,8 +5,7 @@ import { Judge } from "../judge/judge.ts";
 import { Clock, sevenPlayerGame } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
-import { Api, waitFor } from "./testing.ts";
+import { serve, waitFor } from "./testing.ts";
 
 /*
  * Health that tells the truth (issue 28): when the store cannot write (here a full disk,
@@ -50,19 +49,12 @@ for (const kind of STORE_KINDS) {
     const game = await sevenPlayerGame(store, {}, clock);
     const lines: string[] = [];
     const judge = new Judge({ store, now: clock.now });
-    const server = await startServer({
-      judge,
-      port: 0,
-      host: "127.0.0.1",
-      tickMs: 20,
-      pollMs: 20,
+    const { server, api } = await serve(t, judge, {
       log: (m) => lines.push(m),
       // No background probe in the test: /api/health probes (at most once a second) and the
       // test probes when it changes the fault. A request's fault counts for 300 ms.
       readiness: { intervalMs: 3_600_000, faultWindowMs: 300 },
     });
-    t.after(() => server.close());
-    const api = new Api(`http://127.0.0.1:${server.port}`);
 
     const ok = await api.call<Record<string, unknown>>("GET", "/api/health");
     assert.equal(ok.status, 200);

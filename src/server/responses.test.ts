@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Ajv } from "ajv";
-import { type Api, serveJudge, waitFor } from "./testing.ts";
+import { documented } from "./openapi-testing.ts";
+import { serveJudge, waitFor } from "./testing.ts";
 
 /*
  * The answers' schemas in /api/openapi.json: every successful answer has one, and a played
@@ -9,37 +9,6 @@ import { type Api, serveJudge, waitFor } from "./testing.ts";
  */
 
 const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
-
-type Doc = {
-  paths: Record<
-    string,
-    Record<
-      string,
-      { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
-    >
-  >;
-};
-
-/** The judge's /api/openapi.json, and a check of an answer against the schema it documents. */
-async function documented(api: Api) {
-  const doc = await api.ok<Doc>("GET", "/api/openapi.json");
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  return {
-    doc,
-    /** Asserts that `body`, answered with `status` by `method route`, fits its schema. */
-    check(method: string, route: string, status: number, body: unknown): void {
-      const op = doc.paths[route]?.[method.toLowerCase()];
-      assert.ok(op, `${method} ${route} is documented`);
-      const schema = op.responses[String(status)]?.content?.["application/json"]?.schema;
-      assert.ok(schema, `${method} ${route} ${status} has a schema`);
-      const validate = ajv.compile(schema as object);
-      assert.ok(
-        validate(body),
-        `${method} ${route}: the answer does not fit its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
-      );
-    },
-  };
-}
 
 test("every route documents the schema of its successful answer", async (t) => {
   const s = await serveJudge(t);

@@ -4,7 +4,7 @@ import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
 import { type StoreKind, testStore } from "../store/testing.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, type ServerOptions, startServer } from "./server.ts";
 
 /*
  * Helpers for tests that speak HTTP to a judge server: a judge served for one test, a small
@@ -86,17 +86,51 @@ export async function serveJudge(
     publicUrl,
     daidePorts: extra.daidePorts ?? null,
   });
+  const { api, base } = await serve(t, judge, extra.daidePorts ? { daide: {} } : {});
+  return { api, base, clock, judge, store: ts.store };
+}
+
+/** An account for each name, its password `NAME-secret!`: their tokens by name. */
+export async function accounts(
+  api: Api,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  const tok: Record<string, string> = {};
+  for (const n of names) {
+    tok[n] = (
+      await api.ok<{ token: string }>("POST", "/api/users", { name: n, password: `${n}-secret!` })
+    ).token;
+  }
+  return tok;
+}
+
+/**
+ * `judge` served on a free loopback port (scheduler and event polls every 20 ms, unless
+ * `more` says otherwise) and closed when the test ends, or before by `close`: the server, its
+ * address, a client.
+ */
+export async function serve(
+  t: TestContext,
+  judge: Judge,
+  more: Omit<Partial<ServerOptions>, "judge"> = {},
+): Promise<{ server: RunningServer; base: string; api: Api; close: () => Promise<void> }> {
   const server = await startServer({
     judge,
     port: 0,
     host: "127.0.0.1",
     tickMs: 20,
     pollMs: 20,
-    ...(extra.daidePorts ? { daide: {} } : {}),
+    ...more,
   });
-  t.after(() => server.close());
+  let closing: Promise<void> | null = null;
+  /** Closes the server once, whether the test closes it first or the test's end does. */
+  const close = () => {
+    closing ??= server.close();
+    return closing;
+  };
+  t.after(close);
   const base = `http://127.0.0.1:${server.port}`;
-  return { api: new Api(base), base, clock, judge, store: ts.store };
+  return { server, base, api: new Api(base), close };
 }
 
 export interface SseEvent {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { serveJudge } from "./testing.ts";
+import { accounts, serveJudge } from "./testing.ts";
 
 /* The web client's routes (web.ts) and chaired play (judge/chair.ts), over HTTP. */
 
@@ -18,12 +18,7 @@ interface Legal {
 
 async function setup(t: import("node:test").TestContext) {
   const { api, clock, judge } = (await serveJudge(t))!;
-  const tok: Record<string, string> = {};
-  for (const n of ["gm", "alice", "bob", "eve"]) {
-    tok[n] = (
-      await api.ok<{ token: string }>("POST", "/api/users", { name: n, password: `${n}-secret!` })
-    ).token;
-  }
+  const tok = await accounts(api, ["gm", "alice", "bob", "eve"]);
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
     "/api/games",

@@ -167,30 +167,8 @@ export interface BallotsTable {
 }
 
 /** Press held for the GM's review (migration 0013_held_press; src/judge/press.ts). */
-export interface HeldPressTable {
-  id: Generated<number>;
-  game_id: string;
-  /** The game's nth held message (what the GM names to approve or refuse it). */
-  n: number;
-  phase_idx: number;
-  phase: string;
-  author_user: string;
-  author_power: string | null;
-  kind: "white" | "grey";
-  /** JSON: the recipient powers, or "all". */
-  recipients: string;
-  body: string;
-  /** When the author sent it (kept as the message's time when approved). */
-  at: number;
-  status: "held" | "approved" | "refused";
-  reason: string | null;
-  decided_at: number | null;
-  /** The `press` row it became when approved. */
-  press_id: number | null;
-}
-
-export interface PressTable {
-  id: Generated<number>;
+/** A message's columns, as published (`press`) or held for the GM's review (`held_press`). */
+interface PressColumns {
   game_id: string;
   phase_idx: number;
   phase: string;
@@ -201,7 +179,23 @@ export interface PressTable {
   /** JSON: the recipient powers, or "all". */
   recipients: string;
   body: string;
+  /** When the author sent it (a held message, once approved, is published with this time). */
   at: number;
+}
+
+export interface HeldPressTable extends PressColumns {
+  id: Generated<number>;
+  /** The game's nth held message (what the GM names to approve or refuse it). */
+  n: number;
+  status: "held" | "approved" | "refused";
+  reason: string | null;
+  decided_at: number | null;
+  /** The `press` row it became when approved. */
+  press_id: number | null;
+}
+
+export interface PressTable extends PressColumns {
+  id: Generated<number>;
 }
 
 export interface EventsTable {

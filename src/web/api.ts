@@ -56,3 +56,21 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 
 export const get = <T>(path: string) => api<T>("GET", path);
 export const post = <T>(path: string, body?: unknown) => api<T>("POST", path, body ?? {});
+
+/**
+ * The game's server-sent events from now on: the backlog's last id is read first and skipped
+ * (none read: from the beginning). `read` runs once the backlog is read, before the stream
+ * opens.
+ */
+export async function gameEvents(id: string, read?: () => void): Promise<EventSource> {
+  let after = 0;
+  try {
+    const evs = await get<{ id: number }[]>(`/api/games/${encodeURIComponent(id)}/events`);
+    after = evs.reduce((m, e) => Math.max(m, e.id), 0);
+  } catch {
+    // no backlog: start from the beginning
+  }
+  read?.();
+  const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
+  return new EventSource(`/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`);
+}

@@ -1,4 +1,4 @@
-import { get, post, session } from "./api.ts";
+import { gameEvents, get, post } from "./api.ts";
 import { fill, h, message } from "./dom.ts";
 
 /*
@@ -61,17 +61,7 @@ export function watchGame(
   opened?: () => void,
 ): void {
   void (async () => {
-    let after = 0;
-    try {
-      const evs = await get<{ id: number }[]>(`/api/games/${encodeURIComponent(id)}/events`);
-      after = evs.reduce((m, e) => Math.max(m, e.id), 0);
-    } catch {
-      // no backlog
-    }
-    const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
-    const es = new EventSource(
-      `/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`,
-    );
+    const es = await gameEvents(id);
     for (const k of kinds) es.addEventListener(k, () => on(k));
     if (opened) es.addEventListener("open", () => opened());
   })();

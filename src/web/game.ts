@@ -1,24 +1,18 @@
 import { powerColours } from "../render/layers.ts";
-import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
+import type { BoardView, MapGeometry } from "../render/types.ts";
 import { ApiError, get, session } from "./api.ts";
 import { Board, geometry, palette } from "./board.ts";
 import { centreChart, centreTable } from "./centres.ts";
 import { chairClock } from "./clock.ts";
-import { countdown, fill, h, region, type TabPanel, tabbed } from "./dom.ts";
+import { type GameCtx, liveUpdates, type Panel, powersOf, type ReportCard } from "./context.ts";
+import { countdown, fill, h, region, tabbed } from "./dom.ts";
 import { gmPanel, seatsPanel } from "./gm.ts";
 import { historyPanel, turnsPanel } from "./history.ts";
 import { loginForm } from "./lobby.ts";
 import { ordersPanel } from "./orders.ts";
-import {
-  centreHistory,
-  focusBox,
-  type GameParts,
-  gameParts,
-  type PanelId,
-  seatLabel,
-} from "./parts.ts";
+import { centreHistory, focusBox, gameParts, type PanelId, seatLabel } from "./parts.ts";
 import { pointsPanel } from "./points.ts";
-import { type ReportCard, reportCard } from "./report.ts";
+import { reportCard } from "./report.ts";
 import { lostSeatNotice } from "./seat.ts";
 import { pressPanel, votesPanel } from "./talk.ts";
 import type { GameRecord, GameView } from "./types.ts";
@@ -31,50 +25,6 @@ import type { GameRecord, GameView } from "./types.ts";
  * the command box, history or turns, press, votes, points, the GM's console, seats). The
  * game's server-sent events reload it.
  */
-
-export interface PowerInfo {
-  id: string;
-  name: string;
-  adjective: string;
-  /** Other names of the power a header may use (`UK`, `Soviet Union`). */
-  aliases?: string[];
-}
-
-export async function powersOf(variant: string): Promise<PowerInfo[]> {
-  const r = await get<{ powers: PowerInfo[] }>(
-    `/api/variants/${encodeURIComponent(variant)}/start`,
-  );
-  return r.powers;
-}
-
-/** A tab of the game page; a click on the map goes to the tab shown. */
-export interface Panel extends TabPanel {
-  onProvince?(p: string): void;
-  /** A mark the tab carries (the press's unread count), and how to bring it up to date. */
-  readonly badge?: { readonly el: HTMLElement; refresh(): Promise<void> };
-}
-
-/** What every part of the page shares: the game, its parts, the map, the report. */
-export interface GameCtx {
-  readonly id: string;
-  /** `/api/games/ID` */
-  readonly base: string;
-  readonly parts: GameParts;
-  view(): GameView;
-  /** A power's name as this game writes it. */
-  name(p: string): string;
-  /** Draws a position on the map (if the game has one), framed as the parts say. */
-  draw(
-    position: BoardPosition,
-    orders?: DrawnOrder[],
-    selected?: string[],
-    targets?: string[],
-  ): Promise<void>;
-  /** The viewer's report, where the game has reports. */
-  readonly report: ReportCard | null;
-  /** Reads the view again and shows it. */
-  reload(): Promise<void>;
-}
 
 /** Whether the variant or family has a map to draw (its geometry answers, or 404). */
 async function hasMap(variant: string): Promise<boolean> {
@@ -395,72 +345,4 @@ interface OwnMap {
   geometry: MapGeometry;
   view: BoardView;
   frame: [number, number, number, number] | null;
-}
-
-/**
- * Server-sent events of the game: reload on anything that changes the board or phase. The
- * stream starts after the events already on file when it opens; `caughtUp`, run once they are
- * read, lets the page catch what happened between its first read and then.
- */
-export function liveUpdates(
-  id: string,
-  reload: () => Promise<void>,
-  caughtUp?: () => Promise<void>,
-  onEvent?: (kind: string, data: Record<string, unknown>) => void,
-): void {
-  const kinds = [
-    "phase_resolved",
-    "phase_corrected",
-    "started",
-    "deadline",
-    "paused",
-    "resumed",
-    "game_over",
-    "joined",
-    "chair_mode",
-    "press",
-    "proposal",
-    "vote_result",
-    "proposal_refused",
-    // Press held for the GM's review: the GM's list, and its author's (seed 002 X(1)).
-    "press_held",
-    "press_approved",
-    "press_refused",
-    "unit_removed",
-    "unit_relocated",
-    // A seat changing hands: the seats, the header, and the notice to who lost it.
-    "civil_disorder",
-    "player_replaced",
-  ];
-  void (async () => {
-    let after = 0;
-    try {
-      const evs = await get<{ id: number }[]>(`/api/games/${encodeURIComponent(id)}/events`);
-      after = evs.reduce((m, e) => Math.max(m, e.id), 0);
-    } catch {
-      // no backlog: start from the beginning
-    }
-    void caughtUp?.().catch(() => undefined);
-    const token = session.token ? `&token=${encodeURIComponent(session.token)}` : "";
-    const es = new EventSource(
-      `/api/games/${encodeURIComponent(id)}/events?after=${after}${token}`,
-    );
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    for (const k of kinds) {
-      es.addEventListener(k, (e) => {
-        if (onEvent) {
-          try {
-            const ev = JSON.parse((e as MessageEvent<string>).data) as {
-              data?: Record<string, unknown>;
-            };
-            onEvent(k, ev.data ?? {});
-          } catch {
-            // an event without JSON data: the reload below is all it asks
-          }
-        }
-        if (pending) clearTimeout(pending);
-        pending = setTimeout(() => void reload(), 150);
-      });
-    }
-  })();
 }

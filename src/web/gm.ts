@@ -1,6 +1,6 @@
 import { get, post } from "./api.ts";
+import type { GameCtx, Panel } from "./context.ts";
 import { fill, h, message, region, setText } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
 import type { HeldItem } from "./talk.ts";
 import { type GameView, seatWho } from "./types.ts";
 

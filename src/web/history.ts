@@ -1,8 +1,8 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
 import { drawnResults, geometry, palette } from "./board.ts";
+import type { GameCtx, Panel } from "./context.ts";
 import { fill, h } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
 import { receivedSets, setList } from "./orders.ts";
 import { missedPowers, missedWords, unorderedBuilds } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";

@@ -160,21 +160,14 @@ function createForm(variants: VariantInfo[]): HTMLElement {
   const adjustments = num("adjustments", 1);
   const early = h("input", { type: "checkbox", name: "resolveEarly" });
   const chaired = h("input", { type: "checkbox", name: "chaired" });
-  // Seats for built-in players (docs/judge.md, "Built-in players"): powers, comma-separated.
-  const bots = h("input", {
-    name: "bots",
-    placeholder: "e.g. France, Turkey",
-    autocomplete: "off",
-    maxlength: 200,
-  });
+  /** Powers, comma-separated. */
+  const powers = (name: string, placeholder: string) =>
+    h("input", { name, placeholder, autocomplete: "off", maxlength: 200 });
+  // Seats for built-in players (docs/judge.md, "Built-in players").
+  const bots = powers("bots", "e.g. France, Turkey");
   const takeover = h("input", { type: "checkbox", name: "botTakeover" });
   // Seats kept for DAIDE clients (docs/daide.md): on a judge started with --daide-ports.
-  const daide = h("input", {
-    name: "daide",
-    placeholder: "e.g. England, Russia",
-    autocomplete: "off",
-    maxlength: 200,
-  });
+  const daide = powers("daide", "e.g. England, Russia");
   const out = h("div", { "aria-live": "polite" });
   const form = h(
     "form",

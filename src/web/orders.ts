@@ -1,7 +1,7 @@
 import { ApiError, get, post } from "./api.ts";
 import { drawnOrders } from "./board.ts";
+import type { GameCtx, Panel } from "./context.ts";
 import { append, fill, h, message } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
 import { OrderPad, refusal, shortAdjustments } from "./orderpad.ts";
 import { possibleCommands } from "./parts.ts";
 import type { LegalView, LineDiag } from "./types.ts";

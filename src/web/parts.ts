@@ -352,9 +352,8 @@ export function centreHistory(record: Pick<GameRecord, "start" | "phases">): Cen
   return { labels: points.map((p) => p.label), series };
 }
 
-/** A message as `GET /api/games/:id/press` gives it (grey press to others without `from`). */
-export interface PressItem {
-  id: number;
+/** A message's phase, kind, author, recipients, text and time, sent or held for review. */
+export interface PressText {
   phase: string;
   kind: string;
   /** The author's power, "gm", or null when the viewer may not know (grey press). */
@@ -363,6 +362,11 @@ export interface PressItem {
   to: "all" | string[];
   body: string;
   at: string;
+}
+
+/** A message as `GET /api/games/:id/press` gives it (grey press to others without `from`). */
+export interface PressItem extends PressText {
+  id: number;
   yours?: boolean;
 }
 

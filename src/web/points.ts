@@ -1,5 +1,5 @@
+import type { GameCtx, Panel } from "./context.ts";
 import { h } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
 import type { GameView } from "./types.ts";
 
 /* The victory-point table of a game whose view carries `scores` (europe1935). */

@@ -1,7 +1,8 @@
 import { get } from "./api.ts";
+import type { GameCtx, ReportCard } from "./context.ts";
 import { fill, h, message } from "./dom.ts";
-import type { GameCtx } from "./game.ts";
 import { isFamilyView } from "./parts.ts";
+import type { Report } from "./types.ts";
 
 /*
  * The viewer's own report, in a game whose results each player reads in a report of its own
@@ -10,25 +11,11 @@ import { isFamilyView } from "./parts.ts";
  * earlier turn's by stepping back. The game master chooses whose report to read.
  */
 
-export interface Report {
-  power: string;
-  turn: number;
-  phase: string | null;
-  report: string;
-  /**
-   * The accounting section (seed 004 §8: the account id, name, address, the last ten turns),
-   * for the player reading its own power's report only; the GM never gets it.
-   */
-  accounting?: string;
-}
-
-export type ReportCard = ReturnType<typeof reportCard>;
-
 /**
  * The viewer's report: the last adjudicated turn's (before turn 1, the opening report), and
  * every earlier turn's by stepping back. The GM chooses whose report to read.
  */
-export function reportCard(ctx: GameCtx) {
+export function reportCard(ctx: GameCtx): ReportCard {
   const { base, view } = ctx;
   const powerName = ctx.name;
   /** The turns with a report: the view's `family` block counts them. */

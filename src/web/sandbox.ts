@@ -1,8 +1,8 @@
 import type { BoardPosition } from "../render/types.ts";
 import { get, post } from "./api.ts";
 import { Board, drawnOrders, drawnResults } from "./board.ts";
+import { powersOf } from "./context.ts";
 import { fill, h, message } from "./dom.ts";
-import { powersOf } from "./game.ts";
 import { outcomeList } from "./history.ts";
 import { OrderPad } from "./orderpad.ts";
 import { splitByPower, unitOwner } from "./split.ts";

@@ -1,7 +1,7 @@
 import { get, post, session } from "./api.ts";
+import type { GameCtx, Panel } from "./context.ts";
 import { fill, h, keepFocus, message, region } from "./dom.ts";
-import type { GameCtx, Panel } from "./game.ts";
-import { type PressItem, type PressThread, pressThreads } from "./parts.ts";
+import { type PressItem, type PressText, type PressThread, pressThreads } from "./parts.ts";
 
 /*
  * Press and votes: the press the viewer may read (grey press without its author) as
@@ -281,16 +281,9 @@ export function pressPanel(ctx: GameCtx, powers: readonly string[]): Panel {
 }
 
 /** A message held for the GM's review (GET /api/games/:id/press/held). */
-export interface HeldItem {
+export interface HeldItem extends PressText {
   n: number;
   status: "held" | "approved" | "refused";
-  phase: string;
-  kind: string;
-  from: string | null;
-  fromName: string;
-  to: "all" | string[];
-  body: string;
-  at: string;
   reason?: string;
 }
 

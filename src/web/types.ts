@@ -36,7 +36,8 @@ export interface LostSeat {
   to?: string | null;
 }
 
-export interface GameView {
+/** What a game's view and the lobby's list both say of it (src/judge/room.ts's GameSummary). */
+export interface GameHead {
   id: string;
   name: string;
   variant: string;
@@ -46,6 +47,9 @@ export interface GameView {
   deadline: string | null;
   seats: number;
   players: number;
+}
+
+export interface GameView extends GameHead {
   state: string;
   phaseIndex: number;
   seatList: Seat[];
@@ -66,16 +70,7 @@ export interface GameView {
   [more: string]: unknown;
 }
 
-export interface GameSummary {
-  id: string;
-  name: string;
-  variant: string;
-  scenario: string;
-  status: string;
-  phase: string | null;
-  deadline: string | null;
-  seats: number;
-  players: number;
+export interface GameSummary extends GameHead {
   /** Seats played by built-in players, when any. */
   bots?: number;
   role?: string;
@@ -151,4 +146,17 @@ export interface ResultJson {
   next: BoardPosition;
   dislodged?: PhaseRecord["dislodged"];
   winner?: string;
+}
+
+/** The viewer's own report of a turn (`GET /api/games/:id/report`, report.ts). */
+export interface Report {
+  power: string;
+  turn: number;
+  phase: string | null;
+  report: string;
+  /**
+   * The accounting section (seed 004 §8: the account id, name, address, the last ten turns),
+   * for the player reading its own power's report only; the GM never gets it.
+   */
+  accounting?: string;
 }
