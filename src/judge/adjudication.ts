@@ -18,7 +18,8 @@ import type { Votes } from "./votes.ts";
  * The adjudication scheduler: every due phase claimed exactly once and played with the latest
  * order sets; missed orders (NMRs) recorded and told, the GM told when a contact window has
  * passed, civil disorder declared where the game asks the judge to, the next deadline set.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * votes.ts (due votes first) and bot-play.ts (the sweep, botTakeover).
  */
 
 export class Adjudication extends Room {

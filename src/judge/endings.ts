@@ -14,7 +14,8 @@ import type { Views } from "./views.ts";
  * supply centre changing hands, with its warning period (seed 002 IX(2)). Ending by a vote is
  * votes.ts; by a victory, the adjudication (adjudication.ts); all end through `finish`
  * (room.ts).
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts.
  */
 
 /** The phase `years` game years after `phase` (the same season): when a warned draw may come. */

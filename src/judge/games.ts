@@ -35,7 +35,8 @@ import type { Views } from "./views.ts";
 
 /*
  * Games and seats: creating a game, the lobby's list, invitations, taking a seat, starting.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts, bot-seats.ts, bot-play.ts and daide-seats.ts.
  */
 
 export class Games extends Room {

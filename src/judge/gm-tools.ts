@@ -21,7 +21,8 @@ import type { Views } from "./views.ts";
  * replacing a player; the committee's and sequential movement's acts (committee.ts,
  * schedule.ts). Removing and relocating a unit are unit-edits.ts; ending the game and the
  * warned draw are endings.ts.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts, bot-seats.ts and bot-play.ts.
  */
 
 /** The last adjudicated phase played again: what a correction stores. */

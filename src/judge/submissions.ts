@@ -40,7 +40,8 @@ function rateText(b: Bucket): string {
 /*
  * Submissions: order sets sent for the open phase (or kept for a later one), early resolution's
  * "everybody is final" flag, and the order sets on file.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * bot-seats.ts (a takeover bot leaves when its player is back).
  */
 
 export class Submissions extends Room {

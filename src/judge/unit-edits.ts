@@ -15,7 +15,8 @@ import type { Views } from "./views.ts";
  * (VIII(3), Diplomacy games). Each is kept in the record's `edits`, which every reading of a
  * position applies (`applyEdits`), so the record still replays; corrections of a whole
  * adjudication are gm-tools.ts.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts.
  */
 
 export class UnitEdits extends Room {

@@ -29,7 +29,8 @@ import { lostSeatField } from "./seat-loss.ts";
 /*
  * Views: what each viewer may see of a game (its view, the phase history, the record, the
  * committee and schedules, family reports) and of its events (the audit log, live updates).
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * daide-seats.ts (a game's DAIDE port and seats).
  */
 
 /** What a live stream's watcher may read, and who reads (their ids are their own). */

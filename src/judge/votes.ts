@@ -15,7 +15,8 @@ import { Room } from "./room.ts";
  * member sees every proposal of the game, so the number tells nobody anything new): in the
  * API, the mail commands, the events and the notifier's mail. The row id, one sequence over
  * every game, would tell how many proposals other games made; it stays inside the judge.
- * A room of the judge (src/judge/judge.ts builds the rooms; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * daide-seats.ts (which DAIDE seats a client has taken).
  */
 
 export class Votes extends Room {
