@@ -22,15 +22,16 @@ try {
   const store = await openStore({ sqlitePath: join(dir, "bench.sqlite") });
   const clock = new Clock();
   const judge = new Judge({ store, now: clock.now });
-  const gm = (await judge.register("bench-gm", "correct horse battery")).user;
+  const gm = (await judge.accounts.register("bench-gm", "correct horse battery")).user;
   const players: Record<string, User> = {};
   for (const p of POWERS)
-    players[p] = (await judge.register(`bench-${p}`, "correct horse battery")).user;
+    players[p] = (await judge.accounts.register(`bench-${p}`, "correct horse battery")).user;
   const games: string[] = [];
   for (let k = 0; k < 2; k++) {
-    const g = await judge.createGame(gm, { name: `game ${k}` });
+    const g = await judge.games.createGame(gm, { name: `game ${k}` });
     const code = g.invites!.find((i) => i.role === "player")!.code;
-    if (k === 0) for (const p of POWERS) await judge.acceptInvite(players[p]!, code, { power: p });
+    if (k === 0)
+      for (const p of POWERS) await judge.games.acceptInvite(players[p]!, code, { power: p });
     games.push(g.id);
   }
   for (const game of games) {
@@ -80,13 +81,13 @@ try {
   const out = {
     messagesPerGame: N,
     englandMayRead: readable,
-    pressFirstPage: await time(() => judge.press(england, g0)),
-    pressMiddle: await time(() => judge.press(england, g0, Math.floor(readable / 2))),
-    pressPastEnd: await time(() => judge.press(england, g0, readable)),
-    eventsFirstPage: await time(() => judge.events(england, g0)),
-    eventsPastEnd: await time(() => judge.events(england, g0, readable + 100)),
-    gmPressLastPage: await time(() => judge.press(gm, g0, N - 1000)),
-    sendPress: await time(() => judge.sendPress(england, g0, { to: ["france"], body: "x" })),
+    pressFirstPage: await time(() => judge.press.press(england, g0)),
+    pressMiddle: await time(() => judge.press.press(england, g0, Math.floor(readable / 2))),
+    pressPastEnd: await time(() => judge.press.press(england, g0, readable)),
+    eventsFirstPage: await time(() => judge.views.events(england, g0)),
+    eventsPastEnd: await time(() => judge.views.events(england, g0, readable + 100)),
+    gmPressLastPage: await time(() => judge.press.press(gm, g0, N - 1000)),
+    sendPress: await time(() => judge.press.sendPress(england, g0, { to: ["france"], body: "x" })),
     loadavg: loadavg().map((x) => Number(x.toFixed(1))),
   };
   console.log(JSON.stringify(out));

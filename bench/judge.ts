@@ -410,17 +410,17 @@ async function playOne(
 ) {
   for (;;) {
     if (out.length >= PHASES) return;
-    const view = await judge.gameView(t.gm, t.gameId);
+    const view = await judge.views.gameView(t.gm, t.gameId);
     if (view.status !== "active" || !view.phase) return;
     const year = Number(view.phase.slice(1, 5));
     if (year > UNTIL) return;
-    const record = await judge.record(t.gameId);
+    const record = await judge.views.record(t.gameId);
     const state = recordState(scenario, record);
     const orders = randomOrders(scenario, state, record.rules, r);
     for (const p of POWERS) {
       if (!orders.has(powerId(p))) continue;
       const t0 = performance.now();
-      await judge.submitOrders(t.players[p], t.gameId, {
+      await judge.submissions.submitOrders(t.players[p], t.gameId, {
         orders: lines(orders, p),
         phase: view.phase,
       });
@@ -428,7 +428,7 @@ async function playOne(
     }
     t.clock.t = Date.parse(view.deadline!) + 1;
     const t0 = performance.now();
-    const done = await judge.adjudicateIfDue(t.gameId, view.phaseIndex);
+    const done = await judge.adjudication.adjudicateIfDue(t.gameId, view.phaseIndex);
     const ms = performance.now() - t0;
     if (!done) throw new Error(`phase ${view.phase} was not adjudicated`);
     out.push({

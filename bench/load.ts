@@ -175,11 +175,11 @@ async function setUp(store: Store, players: number): Promise<Seat[]> {
   const scenario = getScenario("classical", "5")!;
   const perGame = scenario.seats.length;
   const games = Math.max(1, Math.round(players / perGame));
-  const gm = await judge.register(`load-gm-${randomId(4)}`, "load-password");
+  const gm = await judge.accounts.register(`load-gm-${randomId(4)}`, "load-password");
   const seats: Seat[] = [];
   let n = 0;
   for (let i = 0; i < games; i++) {
-    const game = await judge.createGame(gm.user, {
+    const game = await judge.games.createGame(gm.user, {
       name: `Load ${i}`,
       scenario: "5",
       options: { deadlines: { unit: "days", movement: 30 } },
@@ -192,9 +192,9 @@ async function setUp(store: Store, players: number): Promise<Seat[]> {
         .insertInto("users")
         .values({ id, name, password_hash: "none: load-test user", created_at: Date.now() })
         .execute();
-      const { token } = await judge.issueToken(id, "load");
+      const { token } = await judge.accounts.issueToken(id, "load");
       const power = seat.powers[0]!;
-      await judge.acceptInvite({ id, name }, code, { power });
+      await judge.games.acceptInvite({ id, name }, code, { power });
       seats.push({ game: game.id, power, token, user: id, accepted: [] });
     }
   }

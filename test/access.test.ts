@@ -317,7 +317,7 @@ async function build(t: TestContext): Promise<World> {
   const users: Record<string, User> = {};
   const tokens = { anon: null } as Record<Actor, string | null>;
   const reg = async (who: string) => {
-    const r = await judge.register(`acc-${who}`, "correct horse battery");
+    const r = await judge.accounts.register(`acc-${who}`, "correct horse battery");
     users[who] = r.user;
     tokens[who as Actor] = r.token;
     return r.user;
@@ -325,43 +325,43 @@ async function build(t: TestContext): Promise<World> {
   for (const who of ["gmA", "gmB", "outsider", "observer", "playerB", ...POWERS]) await reg(who);
   // Both games use sequential movement, whose schedule and contracts are secrets too.
   const rules = { movement: "sequential" };
-  const a = await judge.createGame(users.gmA!, { name: "Game A", seed: 11, rules });
+  const a = await judge.games.createGame(users.gmA!, { name: "Game A", seed: 11, rules });
   const codeA = (role: string) => a.invites!.find((i) => i.role === role)!.code;
-  for (const p of POWERS) await judge.acceptInvite(users[p]!, codeA("player"), { power: p });
-  await judge.acceptInvite(users.observer!, codeA("observer"), {});
-  const b = await judge.createGame(users.gmB!, { name: "Game B", seed: 12, rules });
+  for (const p of POWERS) await judge.games.acceptInvite(users[p]!, codeA("player"), { power: p });
+  await judge.games.acceptInvite(users.observer!, codeA("observer"), {});
+  const b = await judge.games.createGame(users.gmB!, { name: "Game B", seed: 12, rules });
   const codeB = b.invites!.find((i) => i.role === "player")!.code;
-  await judge.acceptInvite(users.playerB!, codeB, { power: "england" });
-  await judge.start(users.gmB!, b.id);
+  await judge.games.acceptInvite(users.playerB!, codeB, { power: "england" });
+  await judge.games.start(users.gmB!, b.id);
   // The secrets.
-  await judge.submitOrders(users.england!, a.id, {
+  await judge.submissions.submitOrders(users.england!, a.id, {
     orders: ["F lon H", "F edi H", "A lvp H", M.englandOrders],
   });
-  await judge.sendPress(users.france!, a.id, {
+  await judge.press.sendPress(users.france!, a.id, {
     to: ["germany"],
     body: M.privatePress,
   });
-  await judge.sendPress(users.italy!, a.id, {
+  await judge.press.sendPress(users.italy!, a.id, {
     to: "all",
     body: M.greyPress,
     kind: "grey",
   });
-  const prop = await judge.propose(users.russia!, a.id, { kind: "draw" });
-  await judge.vote(users.austria!, a.id, prop.id, "yes");
-  await judge.vote(users.turkey!, a.id, prop.id, "abstain");
-  const contract = await judge.declareContract(users.england!, a.id, { with: "france" });
-  await judge.submitOrders(users.playerB!, b.id, { orders: ["F lon H", M.bOrders] });
-  await judge.sendPress(users.playerB!, b.id, { to: ["france"], body: M.bPress });
-  const c = await judge.createGame(users.gmA!, {
+  const prop = await judge.votes.propose(users.russia!, a.id, { kind: "draw" });
+  await judge.votes.vote(users.austria!, a.id, prop.id, "yes");
+  await judge.votes.vote(users.turkey!, a.id, prop.id, "abstain");
+  const contract = await judge.gm.declareContract(users.england!, a.id, { with: "france" });
+  await judge.submissions.submitOrders(users.playerB!, b.id, { orders: ["F lon H", M.bOrders] });
+  await judge.press.sendPress(users.playerB!, b.id, { to: ["france"], body: M.bPress });
+  const c = await judge.games.createGame(users.gmA!, {
     name: "Game C",
     variant: "europe1935",
     seed: 13,
   });
   const codeC = (role: string) => c.invites!.find((i) => i.role === role)!.code;
-  await judge.acceptInvite(users.england!, codeC("player"), { power: "uk" });
-  await judge.acceptInvite(users.observer!, codeC("observer"), {});
-  await judge.start(users.gmA!, c.id);
-  const goal = await judge.committeeAct(users.england!, c.id, { act: "goal", text: M.goal });
+  await judge.games.acceptInvite(users.england!, codeC("player"), { power: "uk" });
+  await judge.games.acceptInvite(users.observer!, codeC("observer"), {});
+  await judge.games.start(users.gmA!, c.id);
+  const goal = await judge.gm.committeeAct(users.england!, c.id, { act: "goal", text: M.goal });
   const mail = await setMailAddress(judge, users.england!, { address: "england@example.org" });
   await configureMailGame(judge, users.gmA!, a.id, {
     abbreviation: "ACC",
@@ -403,7 +403,7 @@ async function build(t: TestContext): Promise<World> {
     },
     proposal: prop.id,
     contract: contractId(contract),
-    gmTokenId: (await judge.listTokens(users.gmA!))[0]!.id,
+    gmTokenId: (await judge.accounts.listTokens(users.gmA!))[0]!.id,
   };
 }
 
@@ -671,18 +671,19 @@ test("access control: every route, every role; secrets only to those entitled; r
   const rounds: { what: string; change: () => Promise<unknown>; entitled: readonly Actor[] }[] = [
     {
       what: "Austria's vote flipped",
-      change: () => w.judge.vote(w.users.austria!, w.gameA, w.proposal, "no"),
+      change: () => w.judge.votes.vote(w.users.austria!, w.gameA, w.proposal, "no"),
       entitled: ["austria"],
     },
     {
       what: "England's orders revised",
-      change: () => w.judge.submitOrders(w.users.england!, w.gameA, { orders: ["A lvp - yor"] }),
+      change: () =>
+        w.judge.submissions.submitOrders(w.users.england!, w.gameA, { orders: ["A lvp - yor"] }),
       entitled: ["england", "gmA"],
     },
     {
       what: "game A's schedule set by the GM",
       change: () =>
-        w.judge.setSchedule(w.users.gmA!, w.gameA, "S1902", [
+        w.judge.gm.setSchedule(w.users.gmA!, w.gameA, "S1902", [
           "turkey",
           "russia",
           "italy",
@@ -695,12 +696,13 @@ test("access control: every route, every role; secrets only to those entitled; r
     },
     {
       what: "England's contract withdrawn",
-      change: () => w.judge.withdrawContract(w.users.england!, w.gameA, w.contract),
+      change: () => w.judge.gm.withdrawContract(w.users.england!, w.gameA, w.contract),
       entitled: ["england", "gmA"],
     },
     {
       what: "game B's orders revised",
-      change: () => w.judge.submitOrders(w.users.playerB!, w.gameB, { orders: ["F lon - nth"] }),
+      change: () =>
+        w.judge.submissions.submitOrders(w.users.playerB!, w.gameB, { orders: ["F lon - nth"] }),
       entitled: ["playerB", "gmB"],
     },
   ];
@@ -790,7 +792,7 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
     "gmB",
   ] as const;
   // Germany watches with a second token, revoked below; Italy watches and loses its seat.
-  const extra = await w.judge.issueToken(w.users.germany!.id, "phone");
+  const extra = await w.judge.accounts.issueToken(w.users.germany!.id, "phone");
   const readers = new Map<string, SseReader>();
   const open = async (key: string, token: string | null) => {
     const r = new SseReader();
@@ -833,11 +835,11 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
     body: JSON.stringify({ seat: POWERS.indexOf("italy") }),
   });
   assert.equal(replaced.status, 200, `the GM vacates Italy's seat: ${await replaced.text()}`);
-  await w.judge.sendPress(w.users.france!, gameA, {
+  await w.judge.press.sendPress(w.users.france!, gameA, {
     to: ["germany", "italy"],
     body: "second private note",
   });
-  await w.judge.sendPress(w.users.austria!, gameA, {
+  await w.judge.press.sendPress(w.users.austria!, gameA, {
     to: "all",
     body: "a grey note",
     kind: "grey",
@@ -874,7 +876,7 @@ test("the live channel: each watcher gets only its events; a revoked token or a 
     }
   }
   for (const key of ["france", "germany", "gmA"] as const) {
-    const list = await w.judge.press(w.users[key]!, gameA);
+    const list = await w.judge.press.press(w.users[key]!, gameA);
     const note = list.find((m) => m.body === "second private note")!;
     assert.deepEqual(
       pressTo(key, ["germany", "italy"]).map((e) => e.data.data.id),
@@ -902,7 +904,11 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
     return (await res.json()) as T;
   };
   const send = (from: string, to: "all" | string[], body: string, kind = "white") =>
-    w.judge.sendPress(from === "gmA" ? w.users.gmA! : w.users[from]!, gameA, { to, body, kind });
+    w.judge.press.sendPress(from === "gmA" ? w.users.gmA! : w.users[from]!, gameA, {
+      to,
+      body,
+      kind,
+    });
   const idsOf = async (who: Actor, what: "press" | "events", after = 0) =>
     (await call<{ id: number }[]>(who, `/${what}${after ? `?after=${after}` : ""}`)).map(
       (x) => x.id,
@@ -926,7 +932,7 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
   await send("russia", ["germany"], "Russia to Germany", "grey");
   await send("austria", ["turkey", "italy"], "Austria to Turkey and Italy");
   await send("gmA", ["russia"], "the GM to Russia");
-  const declared = await w.judge.declareContract(w.users.germany!, gameA, { with: "russia" });
+  const declared = await w.judge.gm.declareContract(w.users.germany!, gameA, { with: "russia" });
   const second = await send("france", ["england"], "second, France to England");
   await send("italy", ["austria"], "Italy to Austria");
   const third = await send("england", "all", "third, England to all");
@@ -996,7 +1002,7 @@ test("ids a viewer is shown are their own: 1 to n with no gaps where others wrot
   // Contract declarations too: England declared one in the set-up, Germany its first now.
   assert.equal(declared.id, 1, "Germany's first declaration is its number 1");
   const declarations = async (who: Actor) =>
-    (await w.judge.contracts(w.users[who]!, gameA)).declarations.map((d) => [d.id, d.power]);
+    (await w.judge.views.contracts(w.users[who]!, gameA)).declarations.map((d) => [d.id, d.power]);
   assert.deepEqual(await declarations("germany"), [[1, "germany"]]);
   assert.deepEqual(await declarations("england"), [[1, "england"]]);
   assert.deepEqual(await declarations("gmA"), [
@@ -1059,8 +1065,14 @@ test("proposals are numbered per game: 1, 2, 3 in each, whatever other games pro
   });
   assert.equal(b1.id, 1, "game B's first proposal is its 1, though game A made one before");
   // Interleaved: A's second, B's second, each the 2 of its own game.
-  const a2 = await w.judge.propose(w.users.gmA!, gameA, { kind: "houserule", text: "rule A" });
-  const b2 = await w.judge.propose(w.users.gmB!, gameB, { kind: "houserule", text: "rule B" });
+  const a2 = await w.judge.votes.propose(w.users.gmA!, gameA, {
+    kind: "houserule",
+    text: "rule A",
+  });
+  const b2 = await w.judge.votes.propose(w.users.gmB!, gameB, {
+    kind: "houserule",
+    text: "rule B",
+  });
   assert.deepEqual([a2.id, b2.id], [2, 2]);
   // The store's rows went on counting across games (4 rows), and nobody is shown that.
   const rows = await w.store.db.selectFrom("proposals").select("id").execute();

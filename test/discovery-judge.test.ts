@@ -83,7 +83,7 @@ describe("Age of Discovery in the judge: creation", () => {
     const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 1e9 });
     t.after(() => server.close());
     const api = new Api(`http://127.0.0.1:${server.port}`);
-    const gm = await judge.register("gm-counts", "correct horse battery");
+    const gm = await judge.accounts.register("gm-counts", "correct horse battery");
     const nine = await api.ok<J>(
       "POST",
       "/api/games",
@@ -185,8 +185,8 @@ for (const kind of STORE_KINDS) {
       t.after(() => server.close());
       const api = new Api(`http://127.0.0.1:${server.port}`);
       const { map: dmap, global: gmap } = discoveryMap(SEED, PLAYERS);
-      const gm = await judge.register(`dgm-${kind}`, "correct horse battery");
-      const outsider = await judge.register(`dout-${kind}`, "correct horse battery");
+      const gm = await judge.accounts.register(`dgm-${kind}`, "correct horse battery");
+      const outsider = await judge.accounts.register(`dout-${kind}`, "correct horse battery");
       const game = await api.ok<J>(
         "POST",
         "/api/games",
@@ -207,13 +207,13 @@ for (const kind of STORE_KINDS) {
       const observerCode = invites.find((i) => i.role === "observer")!.code;
       const tokens: Record<number, string> = {};
       for (let p = 1; p <= PLAYERS; p++) {
-        const u = await judge.register(`d${p}-${kind}`, "correct horse battery");
+        const u = await judge.accounts.register(`d${p}-${kind}`, "correct horse battery");
         tokens[p] = u.token;
         const by = p === 2 ? { power: "Brigantia" } : { power: String(p) };
         const view = await api.ok<J>("POST", `/api/invites/${code}`, by, u.token);
         assert.deepEqual((view.you as J).powers, [String(p)], `player ${p} sits at ${p}`);
       }
-      const obs = await judge.register(`dobs-${kind}`, "correct horse battery");
+      const obs = await judge.accounts.register(`dobs-${kind}`, "correct horse battery");
       await api.ok("POST", `/api/invites/${observerCode}`, {}, obs.token);
       const started = await api.ok<J>("GET", `/api/games/${id}`, undefined, gm.token);
       assert.equal(started.status, "active", "started when the last seat is taken");
@@ -372,9 +372,9 @@ for (const kind of STORE_KINDS) {
       }
 
       // The deadline: adjudicated once, with the discovery rules on the game's map.
-      assert.equal(await judge.tick(), 0, "nothing is due before the deadline");
+      assert.equal(await judge.adjudication.tick(), 0, "nothing is due before the deadline");
       clock.t = Date.parse(started.deadline as string) + 1;
-      assert.equal(await judge.tick(), 1, "turn 1 is adjudicated at its deadline");
+      assert.equal(await judge.adjudication.tick(), 1, "turn 1 is adjudicated at its deadline");
       const after = await api.ok<J>("GET", `/api/games/${id}`, undefined, tokens[3]);
       assert.equal(after.phase, "T2", "turn 2 is open");
       const turns = await api.ok<{ turns: J[] }>(
@@ -467,7 +467,7 @@ describe("Age of Discovery in the judge: mail", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, {
+    const game = await judge.games.createGame(gm, {
       name: "Mail discovery",
       variant: "discovery",
       seed: 77,
@@ -482,7 +482,7 @@ describe("Age of Discovery in the judge: mail", () => {
     for (let p = 1; p <= 9; p++) {
       players[p] = await user(judge, `r${p}`);
       secrets[p] = (await setMailAddress(judge, players[p]!, { address: addressOf(p) })).secret;
-      await judge.acceptInvite(players[p]!, code, { power: String(p) });
+      await judge.games.acceptInvite(players[p]!, code, { power: String(p) });
     }
     const gw = gatewayOf(judge);
     const emg = async (from: number, subject: string, lines: string[]) => {
@@ -517,8 +517,8 @@ describe("Age of Discovery in the judge: mail", () => {
       discoveryOpeningReport(start, 3, "AD001").trimEnd(),
       "own",
     );
-    clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+    clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated");
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     await new Notifier({ judge, postman }).tick();
     const outbox = await ts.store.db.selectFrom("outbox").selectAll().execute();
@@ -540,7 +540,7 @@ describe("Age of Discovery in the judge: mail", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, {
+    const game = await judge.games.createGame(gm, {
       name: "D",
       variant: "discovery",
       seed: 77,
@@ -550,25 +550,25 @@ describe("Age of Discovery in the judge: mail", () => {
     const players: User[] = [];
     for (let p = 1; p <= 9; p++) {
       players.push(await user(judge, `c${p}`));
-      await judge.acceptInvite(players[p - 1]!, code, { power: String(p) });
+      await judge.games.acceptInvite(players[p - 1]!, code, { power: String(p) });
     }
     const { map: dmap } = discoveryMap(77, 9);
     const mine = areaName(dmap, 3, present(discovery.start(77, 9), 3)[0]!);
-    clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "turn 1 adjudicated with nobody's commands");
-    const before = await judge.report(players[2]!, game.id, {});
+    clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated with nobody's commands");
+    const before = await judge.views.report(players[2]!, game.id, {});
     assert.ok(!before.report.includes(`SP ${mine}`), "no spy line before the correction");
     // Player 3's spy, named in its own frame, reached the GM in time: corrected by realm name.
     const realm = game.seatList[2]!.name.split("-")[1]!;
-    await judge.correct(gm, game.id, { orders: { [realm]: [`SP ${mine}`] }, reason: "in time" });
-    const after = await judge.report(players[2]!, game.id, {});
+    await judge.gm.correct(gm, game.id, { orders: { [realm]: [`SP ${mine}`] }, reason: "in time" });
+    const after = await judge.views.report(players[2]!, game.id, {});
     assert.equal(after.turn, 1, "the report of turn 1");
     assert.ok(after.report.includes(`SP ${mine}`), `the corrected spy line: ${after.report}`);
-    const other = await judge.report(players[3]!, game.id, {});
+    const other = await judge.views.report(players[3]!, game.id, {});
     assert.ok(!other.report.includes(`SP ${mine}`), "another player's report does not show it");
-    const turns = (await judge.familyTurns(gm, game.id)).turns;
+    const turns = (await judge.views.familyTurns(gm, game.id)).turns;
     assert.equal(turns.length, 1, "still one turn");
     assert.deepEqual(turns[0]!.missed.includes("3"), false, "player 3 did not miss the turn");
-    assert.equal((await judge.gameView(gm, game.id)).phase, "T2", "T2 still open");
+    assert.equal((await judge.views.gameView(gm, game.id)).phase, "T2", "T2 still open");
   });
 });

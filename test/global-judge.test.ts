@@ -31,8 +31,8 @@ for (const kind of STORE_KINDS) {
       const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 1e9 });
       t.after(() => server.close());
       const api = new Api(`http://127.0.0.1:${server.port}`);
-      const gm = await judge.register(`gm-${kind}`, "correct horse battery");
-      const outsider = await judge.register(`out-${kind}`, "correct horse battery");
+      const gm = await judge.accounts.register(`gm-${kind}`, "correct horse battery");
+      const outsider = await judge.accounts.register(`out-${kind}`, "correct horse battery");
       const game = await api.ok<J>(
         "POST",
         "/api/games",
@@ -70,12 +70,12 @@ for (const kind of STORE_KINDS) {
       assert.match(String((disc.body as J).error), /9 to 20 players/, "with a reason");
       const tokens: Record<string, string> = {};
       for (let p = 1; p <= 11; p++) {
-        const u = await judge.register(`p${p}-${kind}`, "correct horse battery");
+        const u = await judge.accounts.register(`p${p}-${kind}`, "correct horse battery");
         tokens[p] = u.token;
         const view = await api.ok<J>("POST", `/api/invites/${code}`, { power: String(p) }, u.token);
         assert.deepEqual((view.you as J).powers, [String(p)], `player ${p} sits at power ${p}`);
       }
-      const obs = await judge.register(`obs-${kind}`, "correct horse battery");
+      const obs = await judge.accounts.register(`obs-${kind}`, "correct horse battery");
       await api.ok("POST", `/api/invites/${observerCode}`, {}, obs.token);
       const started = await api.ok<J>("GET", `/api/games/${id}`, undefined, gm.token);
       assert.equal(started.status, "active", "the game starts when the last seat is taken");
@@ -200,11 +200,11 @@ for (const kind of STORE_KINDS) {
       await leaks("before the turn", [SECRET, MOVE_MARKER, FIRST], new Set(["power3"]));
 
       // Not adjudicated before the deadline; at the deadline, with the family's adjudicator.
-      assert.equal(await judge.tick(), 0, "nothing is due before the deadline");
+      assert.equal(await judge.adjudication.tick(), 0, "nothing is due before the deadline");
       // The moderator's deadline tools: pause, resume, move the deadline.
       await api.ok("POST", `/api/games/${id}/gm/pause`, undefined, gm.token);
       clock.t = Date.parse(started.deadline as string) + 1;
-      assert.equal(await judge.tick(), 0, "a paused game is not adjudicated");
+      assert.equal(await judge.adjudication.tick(), 0, "a paused game is not adjudicated");
       const resumed = await api.ok<J>("POST", `/api/games/${id}/gm/resume`, undefined, gm.token);
       assert.equal(resumed.state, "open", "resumed");
       const notGm = await api.call(
@@ -220,7 +220,7 @@ for (const kind of STORE_KINDS) {
         { at: new Date(clock.t).toISOString() },
         gm.token,
       );
-      assert.equal(await judge.tick(), 1, "turn 1 is adjudicated at its deadline");
+      assert.equal(await judge.adjudication.tick(), 1, "turn 1 is adjudicated at its deadline");
       const after = await api.ok<J>("GET", `/api/games/${id}`, undefined, tokens[3]);
       assert.equal(after.phase, "T2", "turn 2 is open");
       assert.ok(after.deadline, "with a new deadline");

@@ -79,7 +79,7 @@ describe("a long phase: the work per request does not grow with the stored revis
       await longPhaseRound(lp, 0);
       queries.length = 0;
       await longPhaseRound(lp, 1);
-      await lp.game.judge.tick();
+      await lp.game.judge.adjudication.tick();
       const reads = queries.filter(readsSubmissions);
       assert.ok(reads.length >= 2, `the round read the order sets (${reads.length} queries)`);
       for (const q of reads) {

@@ -18,7 +18,7 @@ interface SeatOf {
 
 /** A seat's power id and name in a game, as its players' view gives them. */
 async function seat(j: Judge, x: Table, id: string, i: number): Promise<SeatOf> {
-  const view = await j.gameView(x.gm, id);
+  const view = await j.views.gameView(x.gm, id);
   const s = view.seatList[i]!;
   return { id: s.powers[0]!, name: s.name, user: x.players[id]![i]! };
 }
@@ -32,45 +32,45 @@ for (const kind of STORE_KINDS) {
       if (!x) return;
       const { judge, clock } = x;
       for (const id of games(x)) {
-        const variant: string = (await judge.gameView(x.gm, id)).variant;
+        const variant: string = (await judge.views.gameView(x.gm, id)).variant;
         const first = await seat(judge, x, id, 0);
         const second = await seat(judge, x, id, 1);
         await assert.rejects(
-          judge.propose(first.user, id, { kind: "draw", powers: ["Atlantis"] }),
+          judge.votes.propose(first.user, id, { kind: "draw", powers: ["Atlantis"] }),
           /atlantis is not a surviving power/,
           `${variant}: an unknown power is refused`,
         );
         // Powers named by their name, as people write them (`England`, `China`).
-        const concede = await judge.propose(first.user, id, {
+        const concede = await judge.votes.propose(first.user, id, {
           kind: "concede",
           powers: [second.name],
         });
         assert.deepEqual(concede.powers, [second.id], `${variant}: the win conceded to a power`);
         await assert.rejects(
-          judge.propose(x.gm, id, { kind: "draw" }),
+          judge.votes.propose(x.gm, id, { kind: "draw" }),
           /only players/,
           `${variant}: the GM proposes no draw`,
         );
         // One proposal to end the game open at a time (votes.ts): the draw waits.
         await assert.rejects(
-          judge.propose(second.user, id, { kind: "draw" }),
+          judge.votes.propose(second.user, id, { kind: "draw" }),
           /proposal \d+ \(concede: .*\) is still open/,
           `${variant}: no second ending while one is open`,
         );
-        await judge.vote(first.user, id, concede.id, "no");
+        await judge.votes.vote(first.user, id, concede.id, "no");
       }
       clock.advance(10 * 60_000);
-      assert.equal(await judge.tick(), 2, "both games' first deadlines pass");
+      assert.equal(await judge.adjudication.tick(), 2, "both games' first deadlines pass");
       for (const id of games(x)) {
-        const variant: string = (await judge.gameView(x.gm, id)).variant;
+        const variant: string = (await judge.views.gameView(x.gm, id)).variant;
         const first = await seat(judge, x, id, 0);
         const second = await seat(judge, x, id, 1);
-        const draw = await judge.propose(second.user, id, { kind: "draw" });
+        const draw = await judge.votes.propose(second.user, id, { kind: "draw" });
         assert.equal(draw.text, "A draw including all survivors", `${variant}: all survivors`);
         const seats: User[] = x.players[id]!;
         assert.equal(draw.powers?.length, seats.length, `${variant}: every power is in the draw`);
-        for (const u of seats) await judge.vote(u, id, draw.id, "yes");
-        const mine = await judge.proposals(first.user, id);
+        for (const u of seats) await judge.votes.vote(u, id, draw.id, "yes");
+        const mine = await judge.votes.proposals(first.user, id);
         assert.deepEqual(
           mine.map((p) => [p.kind, p.status, p.yourVote]),
           [
@@ -81,9 +81,9 @@ for (const kind of STORE_KINDS) {
         );
       }
       clock.advance(10 * 60_000);
-      assert.equal(await judge.tick(), 2, "both games' second deadlines pass");
+      assert.equal(await judge.adjudication.tick(), 2, "both games' second deadlines pass");
       for (const id of games(x)) {
-        const view = await judge.gameView(x.gm, id);
+        const view = await judge.views.gameView(x.gm, id);
         assert.equal(view.status, "finished", `${view.variant}: the draw ended the game`);
         const result = view.result as { kind: string; powers: string[]; by: string };
         assert.equal(result.kind, "draw", `${view.variant}: a draw`);
@@ -100,10 +100,9 @@ for (const kind of STORE_KINDS) {
           1,
           `${view.variant}: the first phase played; the draw replaced the second's adjudication`,
         );
-        const outcome: unknown[] = (await judge.proposals(x.players[id]![2]!, id)).map((p) => [
-          p.status,
-          p.counts,
-        ]);
+        const outcome: unknown[] = (await judge.votes.proposals(x.players[id]![2]!, id)).map(
+          (p) => [p.status, p.counts],
+        );
         const n = view.seatList.length;
         assert.deepEqual(
           outcome,
@@ -122,26 +121,27 @@ for (const kind of STORE_KINDS) {
       if (!x) return;
       const { judge, clock } = x;
       for (const id of games(x)) {
-        const variant: string = (await judge.gameView(x.gm, id)).variant;
+        const variant: string = (await judge.views.gameView(x.gm, id)).variant;
         const [a, b, c]: [SeatOf, SeatOf, SeatOf] = [
           await seat(judge, x, id, 0),
           await seat(judge, x, id, 1),
           await seat(judge, x, id, 2),
         ];
-        const white = await judge.sendPress(a.user, id, { to: [b.name], body: "Ally?" });
+        const white = await judge.press.sendPress(a.user, id, { to: [b.name], body: "Ally?" });
         assert.deepEqual(white.to, [b.id], `${variant}: to ${b.name}, by name`);
-        await judge.sendPress(c.user, id, { to: "all", body: "Who?", kind: "grey" });
+        await judge.press.sendPress(c.user, id, { to: "all", body: "Who?", kind: "grey" });
         await assert.rejects(
-          judge.sendPress(a.user, id, { to: ["Atlantis"], body: "x" }),
+          judge.press.sendPress(a.user, id, { to: ["Atlantis"], body: "x" }),
           /unknown power "atlantis"; use .* or "all"/,
           `${variant}: an unknown recipient names the powers`,
         );
         await assert.rejects(
-          judge.sendPress(a.user, id, { to: [a.name], body: "x" }),
+          judge.press.sendPress(a.user, id, { to: [a.name], body: "x" }),
           /is yours/,
           `${variant}: not to oneself`,
         );
-        const read = async (u: User) => (await judge.press(u, id)).map((m) => [m.body, m.fromName]);
+        const read = async (u: User) =>
+          (await judge.press.press(u, id)).map((m) => [m.body, m.fromName]);
         assert.deepEqual(
           await read(b.user),
           [
@@ -164,11 +164,14 @@ for (const kind of STORE_KINDS) {
       // After one adjudication the next negotiation phase takes press: F1901M, and T2 (every
       // turn of Global Diplomacy is one, seed 004 §7.12), with retreat-phase press off.
       clock.advance(10 * 60_000);
-      assert.equal(await judge.tick(), 2);
+      assert.equal(await judge.adjudication.tick(), 2);
       for (const id of games(x)) {
-        const view = await judge.gameView(x.gm, id);
+        const view = await judge.views.gameView(x.gm, id);
         assert.equal(view.options.press.duringRetreatsAndAdjustments, false);
-        const sent = await judge.sendPress(x.players[id]![0]!, id, { to: "all", body: "Again" });
+        const sent = await judge.press.sendPress(x.players[id]![0]!, id, {
+          to: "all",
+          body: "Again",
+        });
         assert.equal(sent.phase, view.phase, `${view.variant}: press in ${view.phase}`);
       }
     });
@@ -180,10 +183,10 @@ for (const kind of STORE_KINDS) {
       for (const id of games(x)) {
         const a = x.players[id]![0]!;
         await assert.rejects(
-          judge.sendPress(a, id, { to: "all", body: "x" }),
+          judge.press.sendPress(a, id, { to: "all", body: "x" }),
           /white press is off in this game/,
         );
-        const grey = await judge.sendPress(a, id, { to: "all", body: "x", kind: "grey" });
+        const grey = await judge.press.sendPress(a, id, { to: "all", body: "x", kind: "grey" });
         assert.equal(grey.kind, "grey");
       }
     });
@@ -195,19 +198,19 @@ for (const kind of STORE_KINDS) {
       for (const id of games(x)) {
         const [a, b]: [SeatOf, SeatOf] = [await seat(judge, x, id, 0), await seat(judge, x, id, 1)];
         await assert.rejects(
-          judge.endGame(a.user, id, { result: "abandoned" }),
+          judge.endings.endGame(a.user, id, { result: "abandoned" }),
           /only the game master/,
         );
         await assert.rejects(
-          judge.endGame(x.gm, id, { result: "concession", powers: [a.name, b.name] }),
+          judge.endings.endGame(x.gm, id, { result: "concession", powers: [a.name, b.name] }),
           /exactly one power/,
         );
         await assert.rejects(
-          judge.endGame(x.gm, id, { result: "points" }),
+          judge.endings.endGame(x.gm, id, { result: "points" }),
           /end it with "draw", "concession" or "abandoned"/,
           "no victory-point end in either game",
         );
-        const view = await judge.endGame(x.gm, id, {
+        const view = await judge.endings.endGame(x.gm, id, {
           result: "draw",
           powers: [a.name, b.name],
           note: "agreed by all",
@@ -219,17 +222,17 @@ for (const kind of STORE_KINDS) {
           `${view.variant}: a draw of the two`,
         );
         await assert.rejects(
-          judge.endGame(x.gm, id, { result: "abandoned" }),
+          judge.endings.endGame(x.gm, id, { result: "abandoned" }),
           /already over/,
           `${view.variant}: once`,
         );
-        const events = await judge.events(a.user, id);
+        const events = await judge.views.events(a.user, id);
         assert.ok(
           events.some((e) => e.kind === "game_over"),
           `${view.variant}: the players are told`,
         );
         await assert.rejects(
-          judge.submitOrders(a.user, id, { orders: [] }),
+          judge.submissions.submitOrders(a.user, id, { orders: [] }),
           /over/,
           `${view.variant}: no more orders`,
         );
@@ -241,38 +244,38 @@ for (const kind of STORE_KINDS) {
       if (!x) return;
       const { judge, clock } = x;
       await assert.rejects(
-        judge.declareDraw(x.gm, x.classical, { warn: true }),
+        judge.endings.declareDraw(x.gm, x.classical, { warn: true }),
         /changed hands in the last game year; a draw may be declared after 1 years without change/,
       );
       await assert.rejects(
-        judge.declareDraw(x.gm, x.global, { warn: true }),
+        judge.endings.declareDraw(x.gm, x.global, { warn: true }),
         /changed hands in the last turn; a draw may be declared after 1 turns without change/,
       );
       // Every power holds: 1901 (two movement phases) and turn 1 pass with no centre taken.
       for (let i = 0; i < 2; i++) {
         clock.advance(10 * 60_000);
-        await judge.tick();
+        await judge.adjudication.tick();
       }
-      assert.equal((await judge.gameView(x.gm, x.classical)).phase, "S1902M");
-      assert.equal((await judge.gameView(x.gm, x.global)).phase, "T3");
+      assert.equal((await judge.views.gameView(x.gm, x.classical)).phase, "S1902M");
+      assert.equal((await judge.views.gameView(x.gm, x.global)).phase, "T3");
       for (const id of games(x)) {
-        const variant: string = (await judge.gameView(x.gm, id)).variant;
+        const variant: string = (await judge.views.gameView(x.gm, id)).variant;
         await assert.rejects(
-          judge.declareDraw(x.players[id]![0]!, id, { warn: true }),
+          judge.endings.declareDraw(x.players[id]![0]!, id, { warn: true }),
           /only the game master/,
         );
         await assert.rejects(
-          judge.declareDraw(x.gm, id, { warn: false }),
+          judge.endings.declareDraw(x.gm, id, { warn: false }),
           /warn the players first/,
           `${variant}: a warning comes first`,
         );
-        await judge.declareDraw(x.gm, id, { warn: true });
-        const warned: unknown[] = (await judge.events(x.players[id]![0]!, id)).filter(
+        await judge.endings.declareDraw(x.gm, id, { warn: true });
+        const warned: unknown[] = (await judge.views.events(x.players[id]![0]!, id)).filter(
           (e) => e.kind === "draw_warning",
         );
         assert.equal(warned.length, 1, `${variant}: the players are warned`);
         await assert.rejects(
-          judge.declareDraw(x.gm, id, { warn: false }),
+          judge.endings.declareDraw(x.gm, id, { warn: false }),
           /the warning given in (S1902M|T3) runs 1 (game year|turn)/,
           `${variant}: not before the warning period (drawWarningYears, one year or turn) has passed`,
         );
@@ -280,11 +283,11 @@ for (const kind of STORE_KINDS) {
       // Two more quiet phases: spring and fall 1902 (no adjustments), turns 3 and 4.
       for (let i = 0; i < 2; i++) {
         clock.advance(10 * 60_000);
-        await judge.tick();
+        await judge.adjudication.tick();
       }
       for (const id of games(x)) {
-        const variant: string = (await judge.gameView(x.gm, id)).variant;
-        const view = await judge.declareDraw(x.gm, id, { warn: false });
+        const variant: string = (await judge.views.gameView(x.gm, id)).variant;
+        const view = await judge.endings.declareDraw(x.gm, id, { warn: false });
         const result = view.result as { kind: string; powers: string[]; by: string };
         assert.equal(result.kind, "draw", `${variant}: drawn`);
         assert.equal(result.by, "gm");
@@ -294,9 +297,9 @@ for (const kind of STORE_KINDS) {
           `${variant}: all survivors`,
         );
       }
-      const g = (await judge.gameView(x.gm, x.global)).result as { turns?: number };
+      const g = (await judge.views.gameView(x.gm, x.global)).result as { turns?: number };
       assert.equal(g.turns, 4, "global: the quiet turns counted");
-      const c = (await judge.gameView(x.gm, x.classical)).result as { years?: number };
+      const c = (await judge.views.gameView(x.gm, x.classical)).result as { years?: number };
       assert.equal(c.years, 2, "classical: the quiet years counted");
     });
 
@@ -306,20 +309,20 @@ for (const kind of STORE_KINDS) {
       const { judge, clock } = x;
       const removed: Record<string, string> = {};
       for (const id of games(x)) {
-        const before = await judge.gameView(x.gm, id);
+        const before = await judge.views.gameView(x.gm, id);
         const owner = await seat(judge, x, id, 2);
         const units = before.position.units[owner.id]!;
         const unit = units[0]!;
         await assert.rejects(
-          judge.removeUnit(owner.user, id, { power: owner.name, unit, reason: "x" }),
+          judge.units.removeUnit(owner.user, id, { power: owner.name, unit, reason: "x" }),
           /only the game master/,
         );
         await assert.rejects(
-          judge.removeUnit(x.gm, id, { power: owner.name, unit: "A nowhere", reason: "x" }),
+          judge.units.removeUnit(x.gm, id, { power: owner.name, unit: "A nowhere", reason: "x" }),
           new RegExp(`has no unit "A nowhere"; its units: ${units.join(", ")}`),
           `${before.variant}: a unit not there is refused with the power's units`,
         );
-        const after = await judge.removeUnit(x.gm, id, {
+        const after = await judge.units.removeUnit(x.gm, id, {
           power: owner.name,
           unit: unit.toLowerCase(),
           reason: "an extra unit",
@@ -331,7 +334,7 @@ for (const kind of STORE_KINDS) {
         );
         removed[id] = unit;
         const told = async (u: User) =>
-          (await judge.events(u, id)).filter((e) => e.kind === "unit_removed").length;
+          (await judge.views.events(u, id)).filter((e) => e.kind === "unit_removed").length;
         assert.equal(await told(owner.user), 1, `${before.variant}: its power is told`);
         // Units are public in Diplomacy; in Global Diplomacy a power sees only its own (§8).
         assert.equal(
@@ -341,17 +344,17 @@ for (const kind of STORE_KINDS) {
         );
       }
       clock.advance(10 * 60_000);
-      assert.equal(await judge.tick(), 2);
+      assert.equal(await judge.adjudication.tick(), 2);
       for (const id of games(x)) {
-        const view = await judge.gameView(x.gm, id);
+        const view = await judge.views.gameView(x.gm, id);
         const all = Object.values(view.position.units).flat();
         assert.ok(!all.includes(removed[id]!), `${view.variant}: still gone after the phase`);
       }
       // Global Diplomacy: a unit named by its area alone.
       const owner = await seat(judge, x, x.global, 3);
-      const [unit] = (await judge.gameView(x.gm, x.global)).position.units[owner.id]!;
+      const [unit] = (await judge.views.gameView(x.gm, x.global)).position.units[owner.id]!;
       const area = unit!.split(" ")[1]!;
-      const view = await judge.removeUnit(x.gm, x.global, {
+      const view = await judge.units.removeUnit(x.gm, x.global, {
         power: owner.id,
         unit: area,
         reason: "by area",

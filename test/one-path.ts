@@ -26,7 +26,7 @@ export interface Table {
 
 let n = 0;
 export const user = async (judge: Judge, name: string) =>
-  (await judge.register(`${name}${++n}`, "correct horse battery")).user;
+  (await judge.accounts.register(`${name}${++n}`, "correct horse battery")).user;
 
 export async function table(
   t: Parameters<typeof testStore>[0],
@@ -38,8 +38,8 @@ export async function table(
   const clock = new Clock();
   const judge = new Judge({ store: ts.store, now: clock.now });
   const gm = await user(judge, "gm");
-  const classical = await judge.createGame(gm, { name: "C", options, seed: 3 });
-  const global = await judge.createGame(gm, {
+  const classical = await judge.games.createGame(gm, { name: "C", options, seed: 3 });
+  const global = await judge.games.createGame(gm, {
     name: "G",
     variant: "global",
     options,
@@ -52,7 +52,7 @@ export async function table(
     // Seats taken by a power's name: the same words work for both (`England`, `China`).
     for (const seat of g.seatList) {
       const u = await user(judge, "p");
-      const v = await judge.acceptInvite(u, code, { power: seat.name });
+      const v = await judge.games.acceptInvite(u, code, { power: seat.name });
       assert.equal(v.you?.seat, seat.index, `${g.variant}: ${seat.name} taken by its name`);
       players[g.id]!.push(u);
     }

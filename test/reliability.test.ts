@@ -105,7 +105,7 @@ function raw(
 describe("rate limits", () => {
   test("wrong passwords: 429 with Retry-After per account and address, lifted after the window", async (t) => {
     const { api, judge, clock } = await world(t);
-    await judge.register("victim", "right-password");
+    await judge.accounts.register("victim", "right-password");
     for (let i = 0; i < 10; i++) {
       const r = await api.call("POST", "/api/login", { name: "victim", password: `guess-${i}` });
       assert.equal(r.status, 401, `guess ${i} is a plain refusal`);
@@ -121,7 +121,7 @@ describe("rate limits", () => {
     const body = (await res.json()) as { error: string };
     assert.match(body.error, /too many wrong passwords.*try again in \d+ seconds/, body.error);
     // Another account is not affected.
-    await judge.register("bystander", "second horse battery");
+    await judge.accounts.register("bystander", "second horse battery");
     const other = await api.call("POST", "/api/login", {
       name: "bystander",
       password: "second horse battery",
@@ -141,7 +141,7 @@ describe("rate limits", () => {
       loginFailuresPerAccountAddress: { max: 5, windowMs: 15 * 60_000 },
       loginFailuresPerAccount: { max: 20, windowMs: 15 * 60_000 },
     });
-    await judge.register("owner", "right-password");
+    await judge.accounts.register("owner", "right-password");
     const login = (from: string, password: string) =>
       fetch(`${base}/api/login`, {
         method: "POST",
@@ -273,8 +273,8 @@ describe("rate limits", () => {
       pressPerUser: { max: 3, windowMs: 600_000 },
       sandboxPerAddress: { max: 2, windowMs: 60_000 },
     });
-    const gm = await judge.register("maker", "correct horse battery");
-    const other = await judge.register("other", "correct horse battery");
+    const gm = await judge.accounts.register("maker", "correct horse battery");
+    const other = await judge.accounts.register("other", "correct horse battery");
     const bad = await api.call("POST", "/api/games", { name: "x", variant: "atlantis" }, gm.token);
     assert.equal(bad.status, 400, "a refused request is not counted");
     for (const n of [1, 2]) {
@@ -293,12 +293,12 @@ describe("rate limits", () => {
     const theirs = await api.call("POST", "/api/games", { name: "theirs" }, other.token);
     assert.equal(theirs.status, 201, "another user is not held up");
     // Press: three messages, then a wait.
-    const game = await judge.createGame(other.user, { name: "talk" });
+    const game = await judge.games.createGame(other.user, { name: "talk" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS) {
-      const u = await judge.register(`talker-${p}`, "correct horse battery");
-      await judge.acceptInvite(u.user, code, { power: p });
+      const u = await judge.accounts.register(`talker-${p}`, "correct horse battery");
+      await judge.games.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
     const press = (token: string) =>
@@ -326,13 +326,13 @@ describe("rate limits", () => {
 
   test("the orders-rate quota: a token bucket per player and game (429, Retry-After, when to send again); nothing taken is lost", async (t) => {
     const { api, judge, clock, store } = await world(t, {}, { burst: 3, perSecond: 0.5 });
-    const gm = await judge.register("orders-gm", "correct horse battery");
-    const game = await judge.createGame(gm.user, { name: "revisions" });
+    const gm = await judge.accounts.register("orders-gm", "correct horse battery");
+    const game = await judge.games.createGame(gm.user, { name: "revisions" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS) {
-      const u = await judge.register(`reviser-${p}`, "correct horse battery");
-      await judge.acceptInvite(u.user, code, { power: p });
+      const u = await judge.accounts.register(`reviser-${p}`, "correct horse battery");
+      await judge.games.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
     const send = (token: string, orders: string[], phase = "S1901M") =>
@@ -446,7 +446,7 @@ describe("rate limits", () => {
 describe("bodies and JSON", () => {
   test("oversized bodies: 413 with a message, announced or chunked; nothing stored", async (t) => {
     const { base, store, judge } = await world(t);
-    const { token } = await judge.register("writer", "correct horse battery");
+    const { token } = await judge.accounts.register("writer", "correct horse battery");
     const before = await snapshot(store);
     const big = JSON.stringify({ name: "x".repeat(1_200_000) });
     for (const chunked of [false, true]) {
@@ -468,7 +468,7 @@ describe("bodies and JSON", () => {
 
   test("malformed JSON: 400 saying where; nothing stored", async (t) => {
     const { base, store, judge } = await world(t);
-    const { token } = await judge.register("writer", "correct horse battery");
+    const { token } = await judge.accounts.register("writer", "correct horse battery");
     const cases: [string, RegExp][] = [
       ['{"name": "g",\n "variant": }', /line 2, column 13: expected a value.*found "}"/],
       ['{"name": "g"', /line 1, column 13: expected ',' or '}' after a property, found the end/],
@@ -496,7 +496,7 @@ describe("bodies and JSON", () => {
 describe("bad input to the judge: a clear error each, nothing stored", () => {
   test("unknown variants, orders for the wrong phase, out of turn, after the end", async (t) => {
     const { api, judge, store, clock } = await world(t);
-    const gm = await judge.register("gm", "correct horse battery");
+    const gm = await judge.accounts.register("gm", "correct horse battery");
     const refused = async (
       what: string,
       method: string,
@@ -548,12 +548,12 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       400,
       /body\.options\S*: nested more than 64 levels deep/,
     );
-    const game = await judge.createGame(gm.user, { name: "Bad input" });
+    const game = await judge.games.createGame(gm.user, { name: "Bad input" });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: Record<string, string> = {};
     for (const p of POWERS.slice(0, 6)) {
-      const u = await judge.register(`p-${p}`, "correct horse battery");
-      await judge.acceptInvite(u.user, code, { power: p });
+      const u = await judge.accounts.register(`p-${p}`, "correct horse battery");
+      await judge.games.acceptInvite(u.user, code, { power: p });
       players[p] = u.token;
     }
     const orders = `/api/games/${game.id}/orders`;
@@ -566,8 +566,8 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       409,
       /not started/,
     );
-    const last = await judge.register("p-turkey", "correct horse battery");
-    await judge.acceptInvite(last.user, code, { power: "turkey" });
+    const last = await judge.accounts.register("p-turkey", "correct horse battery");
+    await judge.games.acceptInvite(last.user, code, { power: "turkey" });
     await refused(
       "orders for a later phase",
       "POST",
@@ -649,7 +649,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
       players.austria!,
     );
     clock.advance(3 * DAY + 1);
-    await judge.tick();
+    await judge.adjudication.tick();
     await refused(
       "a vote on a decided proposal",
       "POST",
@@ -684,7 +684,7 @@ describe("bad input to the judge: a clear error each, nothing stored", () => {
 describe("inputs that once gave a 500 (issue 21)", () => {
   test("a malformed percent-escape in a path parameter: 400 with a message, not a 500", async (t) => {
     const { base, judge } = await world(t);
-    const { token } = await judge.register("writer", "correct horse battery");
+    const { token } = await judge.accounts.register("writer", "correct horse battery");
     for (const [method, path] of [
       ["GET", "/api/games/%E0%A4%A"],
       ["GET", "/api/invites/%zz"],
@@ -704,7 +704,7 @@ describe("inputs that once gave a 500 (issue 21)", () => {
 
   test("valid JSON nested thousands of levels inside rules, variantData or the sandbox: 400 before anything recurses", async (t) => {
     const { base, judge, store } = await world(t);
-    const { token } = await judge.register("writer", "correct horse battery");
+    const { token } = await judge.accounts.register("writer", "correct horse battery");
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
     const before = await snapshot(store);
     const cases: [string, string][] = [
@@ -736,7 +736,7 @@ describe("inputs that once gave a 500 (issue 21)", () => {
 
   test("fields named like inherited properties are unknown fields; a body that is not JSON is 415", async (t) => {
     const { base, api, judge, store } = await world(t);
-    const { token } = await judge.register("writer", "correct horse battery");
+    const { token } = await judge.accounts.register("writer", "correct horse battery");
     const before = await snapshot(store);
     for (const field of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
       const text = `{"name":"newbie","password":"correct horse battery","${field}":{"x":1}}`;
@@ -834,13 +834,13 @@ describe("secrets at rest and pages", () => {
   test("security headers on every response; names and press escaped in every page", async (t) => {
     const { api, judge } = await world(t);
     const evil = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
-    const gm = await judge.register("gm", "correct horse battery");
-    const game = await judge.createGame(gm.user, { name: `Game ${evil}`.slice(0, 80) });
+    const gm = await judge.accounts.register("gm", "correct horse battery");
+    const game = await judge.games.createGame(gm.user, { name: `Game ${evil}`.slice(0, 80) });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     for (const p of POWERS) {
-      const u = await judge.register(`p-${p}`, "correct horse battery");
-      await judge.acceptInvite(u.user, code, { power: p });
-      await judge.sendPress(u.user, game.id, { to: "all", body: `${p}: ${evil}` });
+      const u = await judge.accounts.register(`p-${p}`, "correct horse battery");
+      await judge.games.acceptInvite(u.user, code, { power: p });
+      await judge.press.sendPress(u.user, game.id, { to: "all", body: `${p}: ${evil}` });
     }
     const paths = [
       "/",

@@ -30,7 +30,7 @@ import type { GameView } from "../src/web/types.ts";
 
 /** The view as the page receives it: the judge's view through JSON. */
 async function pageView(judge: Judge, u: User | null, id: string) {
-  const v: JudgeView = await judge.gameView(u, id);
+  const v: JudgeView = await judge.views.gameView(u, id);
   const view = JSON.parse(JSON.stringify(v)) as GameView;
   return gameParts(view, hasMap(view.variant));
 }
@@ -61,7 +61,7 @@ describe("the game page's parts, from the game view", () => {
     if (!ts) return;
     const judge = new Judge({ store: ts.store, now: new Clock().now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, { name: "Committee", variant: "europe1935" });
+    const game = await judge.games.createGame(gm, { name: "Committee", variant: "europe1935" });
     const parts = await pageView(judge, gm, game.id);
     assert.ok(parts.panels.includes("points"), "the view carries scores: a Points tab");
   });
@@ -71,14 +71,14 @@ describe("the game page's parts, from the game view", () => {
     if (!ts) return;
     const judge = new Judge({ store: ts.store, now: new Clock().now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, {
+    const game = await judge.games.createGame(gm, {
       name: "World",
       variant: "global",
       seed: 5,
       bots: { "1": "family" },
     });
     const ann = await user(judge, "ann");
-    await judge.acceptInvite(ann, game.invites!.find((i) => i.role === "player")!.code, {
+    await judge.games.acceptInvite(ann, game.invites!.find((i) => i.role === "player")!.code, {
       power: "3",
     });
     const parts = await pageView(judge, ann, game.id);
@@ -90,12 +90,12 @@ describe("the game page's parts, from the game view", () => {
     if (!ts) return;
     const judge = new Judge({ store: ts.store, now: new Clock().now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, { name: "World", variant: "global", seed: 5 });
+    const game = await judge.games.createGame(gm, { name: "World", variant: "global", seed: 5 });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const players: User[] = [];
     for (let p = 1; p <= 11; p++) {
       players.push(await user(judge, `w${p}`));
-      await judge.acceptInvite(players[p - 1]!, code, { power: String(p) });
+      await judge.games.acceptInvite(players[p - 1]!, code, { power: String(p) });
     }
     const player = await pageView(judge, players[2]!, game.id);
     assert.equal(player.orders, "commands", "commands, with a verdict per line");
@@ -123,7 +123,9 @@ describe("the game page's parts, from the game view", () => {
     assert.deepEqual(visitor.panels, ["seats", "press"], "a visitor sees who plays, and press");
     // The supply table on turn 1: England's four centres (not its seven areas), balanced; every
     // other power unknown to England, never 0; the GM knows every power, each balanced.
-    const seen = centreRows((await judge.gameView(players[2]!, game.id)).position as BoardPosition);
+    const seen = centreRows(
+      (await judge.views.gameView(players[2]!, game.id)).position as BoardPosition,
+    );
     const england = seen.find((r) => r.power === "3")!;
     assert.deepEqual(
       [england.centres, england.units, england.due, england.points],
@@ -137,7 +139,7 @@ describe("the game page's parts, from the game view", () => {
       "the ten others unknown",
     );
     assert.ok(seen.filter((r) => r.unknown).every((r) => r.centres === 0 && r.units === 0));
-    const all = centreRows((await judge.gameView(gm, game.id)).position as BoardPosition);
+    const all = centreRows((await judge.views.gameView(gm, game.id)).position as BoardPosition);
     assert.equal(all.length, 11);
     assert.ok(
       all.every((r) => !r.unknown && r.due === 0),
@@ -150,7 +152,7 @@ describe("the game page's parts, from the game view", () => {
     if (!ts) return;
     const judge = new Judge({ store: ts.store, now: new Clock().now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, {
+    const game = await judge.games.createGame(gm, {
       name: "Discovery",
       variant: "discovery",
       seed: 11,
@@ -158,7 +160,7 @@ describe("the game page's parts, from the game view", () => {
     });
     const code = game.invites!.find((i) => i.role === "player")!.code;
     const first = await user(judge, "d1");
-    await judge.acceptInvite(first, code, { power: "1" });
+    await judge.games.acceptInvite(first, code, { power: "1" });
     const player = await pageView(judge, first, game.id);
     assert.deepEqual(
       player.map,
@@ -166,17 +168,17 @@ describe("the game page's parts, from the game view", () => {
       "the player's own map, made for it",
     );
     // What that address answers: the areas the player knows, named as its report names them.
-    const own = await judge.familyMapSource(first, game.id);
+    const own = await judge.views.familyMapSource(first, game.id);
     assert.equal(own.player, 1, "drawn for the player's power");
     const drawn = discoveryMapFor({ ...own.position }, own.player);
-    const { report } = await judge.report(first, game.id, {});
+    const { report } = await judge.views.report(first, game.id, {});
     const labels = [...drawn.geometry.base.matchAll(/class="label"[^>]*>(\d+) (\d{4})<\/text>/g)];
     assert.ok(labels.length > 0, "areas labelled with their id and square name");
     for (const [, id, square] of labels) {
       assert.ok(report.includes(square!), `${id}'s square ${square} is the report's name for it`);
     }
     const known = Object.keys(drawn.geometry.provinces);
-    const all = (await judge.moderatorMap(gm, game.id)).map as { areas: unknown[] };
+    const all = (await judge.views.moderatorMap(gm, game.id)).map as { areas: unknown[] };
     assert.ok(known.length < all.areas.length, `only what it knows: ${known.length} areas`);
     const [, , w, hgt] = drawn.frame!;
     assert.ok(
@@ -186,10 +188,10 @@ describe("the game page's parts, from the game view", () => {
     for (const u of Object.values(drawn.view.position.units).flat()) {
       assert.ok(known.includes(u.split(" ")[1]!), `a unit it sees: ${u}`);
     }
-    const whole = await judge.familyMapSource(gm, game.id);
+    const whole = await judge.views.familyMapSource(gm, game.id);
     assert.equal(whole.player, null, "the GM's is the whole map");
     const outsider = await user(judge, "nobody");
-    await assert.rejects(judge.familyMapSource(outsider, game.id), /drawn for its players/);
+    await assert.rejects(judge.views.familyMapSource(outsider, game.id), /drawn for its players/);
     assert.equal(player.orders, "commands", "commands, as in Global Diplomacy");
     assert.equal(player.gm.moderatorMap, null, "a player is not offered the whole map");
     const gmParts = await pageView(judge, gm, game.id);

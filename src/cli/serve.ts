@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { isIP } from "node:net";
-import { readDaidePorts } from "../judge/daide.ts";
+import { readDaidePorts } from "../judge/daide-seats.ts";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import type { Bucket } from "../judge/rate.ts";

@@ -10,7 +10,8 @@ import { lineProblem } from "./text.ts";
 
 /*
  * Accounts: registration, login, API tokens, and who a token belongs to.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls no
+ * other room.
  */
 
 export class Accounts extends Room {

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { powersThatMustOrder } from "../engine/must-order.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
+import type { BotPlay } from "./bot-play.ts";
 import { chairDeadline, chairTimersDue } from "./chair.ts";
 import { isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
@@ -9,17 +10,27 @@ import { contactWindow, recordMissed } from "./missed.ts";
 import { phaseLengthMs } from "./options.ts";
 import { applyEarlySets } from "./orders.ts";
 import { playedDiplomacy, playedFamily } from "./played.ts";
-import type { Tx } from "./room.ts";
+import type { JudgeCore, Tx } from "./room.ts";
 import { Room } from "./room.ts";
+import type { Votes } from "./votes.ts";
 
 /*
  * The adjudication scheduler: every due phase claimed exactly once and played with the latest
  * order sets; missed orders (NMRs) recorded and told, the GM told when a contact window has
  * passed, civil disorder declared where the game asks the judge to, the next deadline set.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * votes.ts (due votes first) and bot-play.ts (the sweep, botTakeover).
  */
 
 export class Adjudication extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly votes: Votes,
+    private readonly botPlay: BotPlay,
+  ) {
+    super(core);
+  }
+
   private ticking = false;
 
   /** Adjudicates every phase that is due now. Returns how many this call adjudicated. */
@@ -47,9 +58,9 @@ export class Adjudication extends Room {
       } catch (e) {
         this.log(`chair timers: ${(e as Error).stack ?? e}`);
       }
-      // Bot seats whose open phase has no orders from them yet (bots.ts): after a restart,
+      // Bot seats whose open phase has no orders from them yet (bot-play.ts): after a restart,
       // a resumed game, anything a crash kept from being sent.
-      await this.rooms.bots.sweep();
+      await this.botPlay.sweep();
       const due = await this.db
         .selectFrom("phase_state")
         .select(["game_id", "phase_idx"])
@@ -65,7 +76,7 @@ export class Adjudication extends Room {
         }
       }
       // The phases just opened: their bots' orders at once (early resolution may need them).
-      if (n > 0) await this.rooms.bots.sweep();
+      if (n > 0) await this.botPlay.sweep();
       return n;
     } finally {
       this.ticking = false;
@@ -94,14 +105,14 @@ export class Adjudication extends Room {
         : playedDiplomacy(await loadGame(trx, gameId));
       // Votes due with this phase are decided first, for a game of any family: a draw or a
       // concession that passes ends the game instead of the adjudication (seed 002 IX(4)).
-      const ended = await this.rooms.votes.decideVotes(trx, g);
+      const ended = await this.votes.decideVotes(trx, g);
       // A game of another family plays its turn by its own rules (family.ts).
-      // The option botTakeover: a built-in player plays the silent powers (bots.ts).
+      // The option botTakeover: a built-in player plays the silent powers (bot-play.ts).
       if (!ended && g.own.kind === "family")
         await this.families.resolveClaimed(
           trx,
           g.own.game,
-          await this.rooms.bots.takeOverFamily(trx, g.own.game),
+          await this.botPlay.takeOverFamily(trx, g.own.game),
         );
       else if (!ended && g.own.kind === "diplomacy") await this.resolve(trx, g.own.game);
       this.fail("adjudicate-before-commit");
@@ -124,8 +135,8 @@ export class Adjudication extends Room {
     // has waived its builds: no NMR.
     const had = new Set(powersThatMustOrder(g.scenario.variant, g.position, g.record.rules));
     const missed = need.filter((p) => had.has(p) && !latest.has(p) && !early.has(p));
-    // The option botTakeover: a built-in player plays them instead of holding (bots.ts).
-    const takeover = await this.rooms.bots.takeOver(trx, g, missed);
+    // The option botTakeover: a built-in player plays them instead of holding (bot-play.ts).
+    const takeover = await this.botPlay.takeOver(trx, g, missed);
     for (const [p, o] of takeover.orders) orders.set(p, [...o]);
     const next = playPhase(g.scenario, await this.playedRecord(trx, g), orders);
     const phase = next.phases[next.phases.length - 1]!;

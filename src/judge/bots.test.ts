@@ -4,7 +4,7 @@ import { defaultBot, getBot } from "../bots/index.ts";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { botSeed } from "./bots.ts";
+import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
 import type { LineDiagnostic } from "./orders.ts";
 import { Clock, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
@@ -15,12 +15,12 @@ const SIX = POWERS.filter((p) => p !== "england");
 
 /** Every power in `powers` holds every unit (final), or sends an empty final set. */
 async function holds(judge: Judge, u: import("./judge.ts").User, gameId: string) {
-  const view = await judge.gameView(u, gameId);
+  const view = await judge.views.gameView(u, gameId);
   const units = view.phase?.endsWith("M")
     ? (view.position.units[view.you!.powers[0]!] ?? []).map((x) => `${x} H`)
     : [];
   if (view.toOrder.includes(view.you!.powers[0]!))
-    await judge.submitOrders(u, gameId, { orders: units, final: true });
+    await judge.submissions.submitOrders(u, gameId, { orders: units, final: true });
 }
 
 async function passDeadline(
@@ -29,9 +29,9 @@ async function passDeadline(
   viewer: import("./judge.ts").User,
   id: string,
 ) {
-  const view = await judge.gameView(viewer, id);
+  const view = await judge.views.gameView(viewer, id);
   if (view.deadline) clock.t = Date.parse(view.deadline) + 1;
-  return judge.tick();
+  return judge.adjudication.tick();
 }
 
 for (const kind of STORE_KINDS) {
@@ -42,7 +42,7 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
-      const created = await judge.createGame(gm, {
+      const created = await judge.games.createGame(gm, {
         name: "Bots",
         seed: 3,
         options: { resolveEarly: true },
@@ -54,18 +54,18 @@ for (const kind of STORE_KINDS) {
         created.seatList.filter((s) => s.bot).map((s) => [s.powers[0], s.bot!.id, s.bot!.kind]),
         SIX.map((p) => [p, "random", "gm"]),
       );
-      const listed = (await judge.listGames()).find((g) => g.id === created.id)!;
+      const listed = (await judge.games.listGames()).find((g) => g.id === created.id)!;
       assert.equal(listed.bots, 6);
       // A general invitation seats the newcomer in the one seat no bot plays; the game starts.
       const ann = await user(judge, "ann");
       const code = created.invites!.find((i) => i.role === "player")!.code;
-      const joined = await judge.acceptInvite(ann, code, {});
+      const joined = await judge.games.acceptInvite(ann, code, {});
       assert.deepEqual(joined.you?.powers, ["england"]);
       assert.equal(joined.status, "active");
       for (let phase = 0; phase < 6; phase++) {
-        const view = await judge.gameView(gm, created.id);
+        const view = await judge.views.gameView(gm, created.id);
         if (view.status !== "active") break;
-        const on = await judge.currentOrders(gm, created.id);
+        const on = await judge.submissions.currentOrders(gm, created.id);
         const bots = on.sets.filter((s) => s.power !== "england");
         const owed = view.toOrder.filter((p) => p !== "england");
         assert.deepEqual(
@@ -82,9 +82,9 @@ for (const kind of STORE_KINDS) {
         }
         await holds(judge, ann, created.id);
         // Early resolution: England's final set and the bots' make the phase due at once.
-        assert.equal(await judge.tick(), 1, `${view.phase} resolves early`);
+        assert.equal(await judge.adjudication.tick(), 1, `${view.phase} resolves early`);
       }
-      const record = await judge.record(created.id);
+      const record = await judge.views.record(created.id);
       assert.ok(record.phases.length >= 6);
       assert.equal(
         replayRecord(getScenario("classical")!, record as GameRecord).ok,
@@ -105,9 +105,13 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const judge = new Judge({ store: ts.store, now: new Clock().now });
       const gm = await user(judge, "gm");
-      const g = await judge.createGame(gm, { name: "Seeded", seed: 1, bots: { france: "random" } });
-      await judge.start(gm, g.id);
-      const sets = (await judge.currentOrders(gm, g.id)).sets;
+      const g = await judge.games.createGame(gm, {
+        name: "Seeded",
+        seed: 1,
+        bots: { france: "random" },
+      });
+      await judge.games.start(gm, g.id);
+      const sets = (await judge.submissions.currentOrders(gm, g.id)).sets;
       const france = sets.find((s) => s.power === "france")!;
       const { getVariant } = await import("../variants/registry.ts");
       const { standardScenario } = await import("../engine/scenario.ts");
@@ -130,33 +134,35 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
-      const g = await judge.createGame(gm, { name: "Later", seed: 2 });
+      const g = await judge.games.createGame(gm, { name: "Later", seed: 2 });
       const code = g.invites!.find((i) => i.role === "player")!.code;
       const ann = await user(judge, "ann");
-      await judge.acceptInvite(ann, code, { power: "england" });
-      await assert.rejects(judge.setBot(gm, g.id, { power: "england", bot: "random" }), {
+      await judge.games.acceptInvite(ann, code, { power: "england" });
+      await assert.rejects(judge.bots.setBot(gm, g.id, { power: "england", bot: "random" }), {
         kind: "conflict",
         message: /England is played by ann\d+: replace them first/,
       });
-      await assert.rejects(judge.setBot(ann, g.id, { power: "france", bot: "random" }), {
+      await assert.rejects(judge.bots.setBot(ann, g.id, { power: "france", bot: "random" }), {
         kind: "forbidden",
       });
-      await assert.rejects(judge.setBot(gm, g.id, { power: "france", bot: "deep-blue" }), {
+      await assert.rejects(judge.bots.setBot(gm, g.id, { power: "france", bot: "deep-blue" }), {
         kind: "invalid",
         message: /no built-in player "deep-blue"; the built-in players are .*random \(/,
       });
-      await judge.start(gm, g.id);
-      const seated = await judge.setBot(gm, g.id, { power: "France", bot: "default" });
+      await judge.games.start(gm, g.id);
+      const seated = await judge.bots.setBot(gm, g.id, { power: "France", bot: "default" });
       assert.deepEqual(seated.bot, { seat: 2, seatName: "France", bot: defaultBot().id });
       // Sent at once: France's orders for the open phase are on file.
-      let sets = (await judge.currentOrders(gm, g.id)).sets;
+      let sets = (await judge.submissions.currentOrders(gm, g.id)).sets;
       assert.ok(sets.some((s) => s.power === "france" && s.final));
-      const taken = await judge.setBot(gm, g.id, { seat: 2, bot: null });
+      const taken = await judge.bots.setBot(gm, g.id, { seat: 2, bot: null });
       assert.equal(taken.seatList[2]!.bot, undefined);
-      await assert.rejects(judge.setBot(gm, g.id, { seat: 2, bot: null }), { kind: "conflict" });
+      await assert.rejects(judge.bots.setBot(gm, g.id, { seat: 2, bot: null }), {
+        kind: "conflict",
+      });
       // Seated again, then a player takes the seat by name: the bot leaves, all are told.
-      await judge.setBot(gm, g.id, { seat: 3, bot: "hold" });
-      const info = await judge.inviteInfo(code);
+      await judge.bots.setBot(gm, g.id, { seat: 3, bot: "hold" });
+      const info = await judge.games.inviteInfo(code);
       assert.deepEqual(
         info.freeSeats.filter((s) => s.index >= 2).map((s) => [s.name, s.bot]),
         [
@@ -169,10 +175,10 @@ for (const kind of STORE_KINDS) {
         "the invitation marks the seat a bot plays",
       );
       const bob = await user(judge, "bob");
-      const view = await judge.acceptInvite(bob, code, { power: "germany" });
+      const view = await judge.games.acceptInvite(bob, code, { power: "germany" });
       assert.equal(view.seatList[3]!.player, bob.name);
       assert.equal(view.seatList[3]!.bot, undefined);
-      const events = await judge.events(gm, g.id);
+      const events = await judge.views.events(gm, g.id);
       const removed = events
         .filter((e) => e.kind === "bot_removed")
         .map((e) => e.data as { cause: string; seatName: string });
@@ -183,7 +189,7 @@ for (const kind of STORE_KINDS) {
           ["Germany", "player_seated"],
         ],
       );
-      sets = (await judge.currentOrders(gm, g.id)).sets;
+      sets = (await judge.submissions.currentOrders(gm, g.id)).sets;
       assert.equal(
         sets.filter((s) => s.power === "germany").length,
         1,
@@ -192,7 +198,7 @@ for (const kind of STORE_KINDS) {
       // Global Diplomacy takes its family's built-in players, not the Diplomacy ones
       // (family-bots.test.ts plays them).
       await assert.rejects(
-        judge.createGame(gm, { name: "G", variant: "global", bots: { "1": "greedy" } }),
+        judge.games.createGame(gm, { name: "G", variant: "global", bots: { "1": "greedy" } }),
         {
           kind: "invalid",
           message: /a Global Diplomacy game takes the built-in players family .*not "greedy"/,
@@ -207,13 +213,13 @@ for (const kind of STORE_KINDS) {
       const { judge, players, gm, gameId } = g;
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
       assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
-      const first = (await judge.record(gameId)).phases[0]!;
+      const first = (await judge.views.record(gameId)).phases[0]!;
       assert.equal(
         first.orders.france?.length,
         3,
         "France's units were ordered by the bot, not left to hold",
       );
-      let view = await judge.gameView(players.france, gameId);
+      let view = await judge.views.gameView(players.france, gameId);
       assert.deepEqual(view.seatList[2]!.bot, {
         id: "random",
         kind: "takeover",
@@ -221,7 +227,7 @@ for (const kind of STORE_KINDS) {
       });
       assert.equal(view.seatList[2]!.player, players.france.name, "the player keeps the seat");
       // The NMR is recorded; the player and the GM are told, others are not.
-      const told = (await judge.events(players.france, gameId)).filter(
+      const told = (await judge.views.events(players.france, gameId)).filter(
         (e) => e.kind === "bot_took_over",
       );
       assert.equal(told.length, 1);
@@ -234,41 +240,49 @@ for (const kind of STORE_KINDS) {
         phase: "S1901M",
       });
       assert.equal(
-        (await judge.events(gm, gameId)).filter((e) => e.kind === "bot_took_over").length,
+        (await judge.views.events(gm, gameId)).filter((e) => e.kind === "bot_took_over").length,
         1,
       );
       assert.equal(
-        (await judge.events(players.italy, gameId)).filter((e) => e.kind === "bot_took_over")
+        (await judge.views.events(players.italy, gameId)).filter((e) => e.kind === "bot_took_over")
           .length,
         0,
       );
-      const missed = (await judge.events(gm, gameId)).find((e) => e.kind === "missed_orders")!;
+      const missed = (await judge.views.events(gm, gameId)).find(
+        (e) => e.kind === "missed_orders",
+      )!;
       assert.equal((missed.data as { bot?: string }).bot, "random");
       // The next phase: the bot's orders are on file at once.
-      let sets = (await judge.currentOrders(gm, gameId)).sets;
+      let sets = (await judge.submissions.currentOrders(gm, gameId)).sets;
       assert.ok(sets.some((s) => s.power === "france" && s.final));
       // The player comes back: the set is theirs, the bot leaves, they and the GM are told.
-      await judge.submitOrders(players.france, gameId, { orders: ["A par H"], final: false });
-      view = await judge.gameView(gm, gameId);
+      await judge.submissions.submitOrders(players.france, gameId, {
+        orders: ["A par H"],
+        final: false,
+      });
+      view = await judge.views.gameView(gm, gameId);
       assert.equal(view.seatList[2]!.bot, undefined);
-      const back = (await judge.events(players.france, gameId)).filter(
+      const back = (await judge.views.events(players.france, gameId)).filter(
         (e) => e.kind === "bot_removed",
       );
       assert.equal((back[0]!.data as { cause: string }).cause, "player_back");
-      sets = (await judge.currentOrders(gm, gameId)).sets;
+      sets = (await judge.submissions.currentOrders(gm, gameId)).sets;
       assert.deepEqual(sets.find((s) => s.power === "france")!.orders, ["A par H"]);
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
       assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
-      const second = (await judge.record(gameId)).phases[1]!;
+      const second = (await judge.views.record(gameId)).phases[1]!;
       assert.deepEqual(second.orders.france, ["A par H"]);
       // Without the option a missed power holds, as before.
       const plain = await sevenPlayerGame(ts.store);
       for (const p of POWERS)
         if (p !== "france") await holds(plain.judge, plain.players[p], plain.gameId);
       await passDeadline(plain.judge, plain.clock, plain.gm, plain.gameId);
-      assert.equal((await plain.judge.record(plain.gameId)).phases[0]!.orders.france, undefined);
       assert.equal(
-        (await plain.judge.gameView(plain.gm, plain.gameId)).seatList[2]!.bot,
+        (await plain.judge.views.record(plain.gameId)).phases[0]!.orders.france,
+        undefined,
+      );
+      assert.equal(
+        (await plain.judge.views.gameView(plain.gm, plain.gameId)).seatList[2]!.bot,
         undefined,
       );
     });
@@ -279,13 +293,13 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
-      const g = await judge.createGame(gm, {
+      const g = await judge.games.createGame(gm, {
         name: "Restart",
         seed: 5,
         bots: { turkey: "random", italy: "hold" },
       });
-      await judge.start(gm, g.id);
-      const before = (await judge.currentOrders(gm, g.id)).sets.filter(
+      await judge.games.start(gm, g.id);
+      const before = (await judge.submissions.currentOrders(gm, g.id)).sets.filter(
         (s) => s.power === "turkey" || s.power === "italy",
       );
       assert.equal(before.length, 2);
@@ -297,13 +311,13 @@ for (const kind of STORE_KINDS) {
         .where("game_id", "=", g.id)
         .execute();
       const again = new Judge({ store: ts.store, now: clock.now });
-      const view = await again.gameView(gm, g.id);
+      const view = await again.views.gameView(gm, g.id);
       assert.deepEqual(
         view.seatList.filter((s) => s.bot).map((s) => s.bot!.id),
         ["hold", "random"],
       );
-      await again.tick();
-      const after = (await again.currentOrders(gm, g.id)).sets.filter(
+      await again.adjudication.tick();
+      const after = (await again.submissions.currentOrders(gm, g.id)).sets.filter(
         (s) => s.power === "turkey" || s.power === "italy",
       );
       assert.deepEqual(
@@ -312,7 +326,7 @@ for (const kind of STORE_KINDS) {
         "the same orders: seeded by the game and the phase",
       );
       // Sent once: a second tick adds no revision.
-      await again.tick();
+      await again.adjudication.tick();
       const rows = await ts.store.db
         .selectFrom("submissions")
         .select("id")
@@ -327,7 +341,7 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const ann = await user(judge, "ann");
-      const view = await judge.practice(ann, { power: "russia" });
+      const view = await judge.bots.practice(ann, { power: "russia" });
       assert.equal(view.status, "active");
       assert.equal(view.phase, "S1901M");
       assert.deepEqual(view.you, { role: "player", seat: 5, powers: ["russia"] });
@@ -335,7 +349,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(view.options.resolveEarly, true);
       assert.equal(Date.parse(view.deadline!) - clock.t, 7 * 86_400_000);
       assert.deepEqual(
-        (await judge.currentOrders(ann, view.id)).sets,
+        (await judge.submissions.currentOrders(ann, view.id)).sets,
         [],
         "the bots' sets are theirs",
       );
@@ -349,11 +363,11 @@ for (const kind of STORE_KINDS) {
         POWERS.filter((p) => p !== "russia").map((p) => [p, `bot:${defaultBot().id}`, 1]),
       );
       await holds(judge, ann, view.id);
-      assert.equal(await judge.tick(), 1);
-      assert.equal((await judge.gameView(ann, view.id)).phase, "F1901M");
-      const random = await judge.practice(ann, {});
+      assert.equal(await judge.adjudication.tick(), 1);
+      assert.equal((await judge.views.gameView(ann, view.id)).phase, "F1901M");
+      const random = await judge.bots.practice(ann, {});
       assert.equal(random.you?.powers.length, 1);
-      await assert.rejects(judge.practice(ann, { variant: "shogi" }), {
+      await assert.rejects(judge.bots.practice(ann, { variant: "shogi" }), {
         kind: "invalid",
         message: /unknown variant "shogi"/,
       });

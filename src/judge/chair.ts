@@ -1,9 +1,10 @@
 import { type Kysely, sql } from "kysely";
 import type { PhaseRecord } from "../engine/record.ts";
+import type { Store } from "../store/db.ts";
 import type { DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import type { Judge, User } from "./judge.ts";
 import { phaseLengthMs } from "./options.ts";
+import type { GameView, User } from "./types.ts";
 
 /*
  * Chaired play (seed 000, the Historical Committee): the chairs, not a clock, decide when a
@@ -17,6 +18,21 @@ import { phaseLengthMs } from "./options.ts";
  */
 
 export const CHAIR_EVENT = "chair_mode";
+
+/**
+ * What the chair's acts use of the judge (src/judge/judge.ts's Judge is one): the store, the
+ * clock, the game view and record (views.ts) and the scheduler's claim (adjudication.ts).
+ * Named here, not imported, so that the rooms may call this file's hooks.
+ */
+export interface ChairJudge {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly views: {
+    gameView(user: User, gameId: string): Promise<GameView>;
+    phases(gameId: string): Promise<PhaseRecord[]>;
+  };
+  readonly adjudication: { adjudicateIfDue(gameId: string, idx: number): Promise<boolean> };
+}
 
 export async function isChaired(db: Kysely<DB>, gameId: string): Promise<boolean> {
   const row = await db
@@ -40,8 +56,8 @@ export async function chairDeadline(
   return (await isChaired(db, gameId)) ? null : deadline;
 }
 
-async function requireGm(judge: Judge, user: User, gameId: string) {
-  const view = await judge.gameView(user, gameId);
+async function requireGm(judge: ChairJudge, user: User, gameId: string) {
+  const view = await judge.views.gameView(user, gameId);
   if (view.you?.role !== "gm") {
     throw forbidden("only the game master (the chair) may do this");
   }
@@ -68,7 +84,7 @@ async function lockState(trx: Kysely<DB>, gameId: string) {
  * one of the game's length for its type.
  */
 export async function setChairMode(
-  judge: Judge,
+  judge: ChairJudge,
   user: User,
   gameId: string,
   on: boolean,
@@ -113,7 +129,7 @@ export async function setChairMode(
  * with the adjudicated phase (orders, results, explanations).
  */
 export async function chairResolve(
-  judge: Judge,
+  judge: ChairJudge,
   user: User,
   gameId: string,
 ): Promise<{ index: number; phase: PhaseRecord }> {
@@ -130,8 +146,8 @@ export async function chairResolve(
       .execute();
     return st.phase_idx;
   });
-  await judge.adjudicateIfDue(gameId, idx);
-  const phases = await judge.phases(gameId);
+  await judge.adjudication.adjudicateIfDue(gameId, idx);
+  const phases = await judge.views.phases(gameId);
   const phase = phases[idx];
   if (!phase) throw conflict("the phase could not be resolved; the server's log says why");
   return { index: idx, phase };
@@ -228,7 +244,7 @@ async function readTimer(db: Kysely<DB>, gameId: string): Promise<ChairTimerStat
 }
 
 /** The game's timer as everybody is shown it. */
-export async function chairTimer(judge: Judge, gameId: string): Promise<ChairTimerView> {
+export async function chairTimer(judge: ChairJudge, gameId: string): Promise<ChairTimerView> {
   return timerView(await readTimer(judge.store.db, gameId), judge.now());
 }
 
@@ -308,7 +324,7 @@ export function applyTimerAction(
 
 /** A chair changes the timer; everybody watching the game is told. */
 export async function setChairTimer(
-  judge: Judge,
+  judge: ChairJudge,
   user: User,
   gameId: string,
   a: TimerAction,

@@ -1,182 +1,48 @@
 /*
- * Seats kept for DAIDE clients in the judge's games (issue 31; `entente serve --daide-ports`):
- * a game created with DAIDE seats gets a port from the server's range while it is forming or
- * running (table daide_games; the port is free again once the game is over), and each such
- * seat a row of daide_seats: the client that took it (NME) and the passcode it comes back
- * with (IAM). A room of the judge (src/judge/judge.ts is the facade; room.ts the shared
- * helpers); the protocol is src/daide's, the connections src/server/daide-games.ts's.
+ * What a DAIDE client does at a seat kept for it (issue 31): taking the seat (NME), coming
+ * back to it (IAM), its order sets, its draw vote, its press, and what the DAIDE server
+ * reads of the game. The seats' rows and ports are daide-seats.ts's; the protocol is
+ * src/daide's, the connections src/server/daide-games.ts's.
  *
  * A client's orders go through the players' path: read by `readSubmission` against the open
  * position, stored as `submissions` rows (the sender `daide:<seat>`) with the game's lock
  * held and the phase named (a set for a phase already adjudicated is refused), so the
  * deadlines, early resolution, NMRs, the adjudication and the record treat them as any
  * player's. A client's DRW is its seat's vote for a draw of every survivor (votes.ts).
+ *
+ * Calls daide-seats.ts, bot-seats.ts (a takeover bot leaves when the client is back),
+ * games.ts (a full game starts), submissions.ts, votes.ts and press.ts.
  */
 import { randomInt } from "node:crypto";
-import type { Selectable } from "kysely";
 import type { PowerId } from "../engine/types.ts";
-import type { DaideSeatsTable } from "../store/schema.ts";
-import { conflict, invalid, tooMuch } from "./errors.ts";
+import type { BotSeats } from "./bot-seats.ts";
+import { type DaideSeats, daideSender } from "./daide-seats.ts";
+import { conflict, tooMuch } from "./errors.ts";
 import { type GameData, loadGame } from "./game-data.ts";
+import type { Games } from "./games.ts";
 import { latestSetRows } from "./latest.ts";
 import { readSubmission } from "./orders.ts";
+import type { Press } from "./press.ts";
 import { TokenBuckets } from "./rate.ts";
-import type { Tx } from "./room.ts";
-import { Room } from "./room.ts";
+import { type JudgeCore, Room } from "./room.ts";
+import type { Submissions } from "./submissions.ts";
+import type { Tx } from "./types.ts";
+import type { Votes } from "./votes.ts";
 
-/** The sender of a DAIDE client's order set, in `submissions.user_id` (never a user's id). */
-export const daideSender = (seat: number) => `daide:${seat}`;
-
-/** The ports `entente serve --daide-ports FIRST-LAST` gives games with DAIDE seats. */
-export interface DaidePorts {
-  readonly first: number;
-  readonly last: number;
-}
-
-/** `16713-16812` (or one port): the range, or a message saying what is wrong. */
-export function readDaidePorts(text: string): DaidePorts {
-  const m = /^\s*(\d{1,5})\s*(?:-\s*(\d{1,5}))?\s*$/.exec(text);
-  const first = m ? Number(m[1]) : Number.NaN;
-  const last = m ? Number(m[2] ?? m[1]) : Number.NaN;
-  if (!m || first < 1 || last > 65535 || last < first)
-    throw new Error(
-      `--daide-ports takes a range of TCP ports, FIRST-LAST (16713-16812) or one port, 1 to 65535; not "${text}"`,
-    );
-  return { first, last };
-}
-
-export type DaideSeatRow = Selectable<DaideSeatsTable>;
-
-/** A seat kept for a DAIDE client, as the seat list shows it. */
-export interface DaideMark {
-  readonly client: string | null;
-  readonly version: string | null;
-}
-
-export class DaideSeats extends Room {
+export class DaideClients extends Room {
   /** Each DAIDE seat's press, under the quota a web player's press has. */
   readonly #pressBuckets = new TokenBuckets({ burst: 60, perSecond: 60 / 600 });
 
-  /** The ports of this judge's games with DAIDE seats (null: not configured). */
-  get ports(): DaidePorts | null {
-    return this.core.daidePorts;
-  }
-
-  /**
-   * The seats of a game being created kept for DAIDE clients, and its port (the lowest of the
-   * range no other game holds), inside the creation's transaction.
-   */
-  async reserveLocked(trx: Tx, gameId: string, seats: readonly number[]): Promise<void> {
-    const port = await this.freePort(trx, new Set());
-    await trx
-      .insertInto("daide_games")
-      .values({ game_id: gameId, port, created_at: this.now() })
-      .execute();
-    for (const seat of seats)
-      await trx
-        .insertInto("daide_seats")
-        .values({
-          game_id: gameId,
-          seat,
-          client: null,
-          version: null,
-          passcode: randomInt(1, 8192),
-          since: null,
-        })
-        .execute();
-  }
-
-  /** The lowest port of the range no game holds and not in `skip`; 409 when none is left. */
-  private async freePort(trx: Tx, skip: ReadonlySet<number>): Promise<number> {
-    const range = this.ports;
-    if (!range)
-      throw invalid(
-        "this judge takes no DAIDE clients: its server was started without --daide-ports (entente serve --daide-ports 16713-16812)",
-      );
-    const held = new Set(
-      (
-        await trx.selectFrom("daide_games").select("port").where("port", "is not", null).execute()
-      ).map((r) => r.port),
-    );
-    for (let p = range.first; p <= range.last; p++) if (!held.has(p) && !skip.has(p)) return p;
-    throw conflict(
-      `every DAIDE port of this judge (${range.first}-${range.last}) is held by a game in play: a game with DAIDE seats can be created when one of them ends`,
-    );
-  }
-
-  /**
-   * The games whose DAIDE port is open now: forming or running. A game that is over lets its
-   * port go (set to null here, so that it shows nowhere and the next game may take it).
-   */
-  async open(): Promise<{ gameId: string; port: number }[]> {
-    const rows = await this.db
-      .selectFrom("daide_games")
-      .innerJoin("games", "games.id", "daide_games.game_id")
-      .select(["daide_games.game_id", "daide_games.port", "games.status"])
-      .where("daide_games.port", "is not", null)
-      .execute();
-    const out: { gameId: string; port: number }[] = [];
-    for (const r of rows) {
-      if (r.status === "finished") await this.release(r.game_id);
-      else out.push({ gameId: r.game_id, port: r.port! });
-    }
-    return out;
-  }
-
-  /** The game's port is free again (the game is over). */
-  async release(gameId: string): Promise<void> {
-    await this.db
-      .updateTable("daide_games")
-      .set({ port: null })
-      .where("game_id", "=", gameId)
-      .execute();
-  }
-
-  /** The port could not be listened on (another program holds it): the game takes another. */
-  async movePort(gameId: string, failed: ReadonlySet<number>): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const port = await this.freePort(trx, failed);
-      await trx.updateTable("daide_games").set({ port }).where("game_id", "=", gameId).execute();
-      return port;
-    });
-  }
-
-  /** A game's DAIDE port (null: none, or the game is over) and its seats kept for clients. */
-  async of(db: Tx, gameId: string): Promise<{ port: number | null; seats: DaideSeatRow[] } | null> {
-    const g = await db
-      .selectFrom("daide_games")
-      .select("port")
-      .where("game_id", "=", gameId)
-      .executeTakeFirst();
-    if (!g) return null;
-    const seats = await db
-      .selectFrom("daide_seats")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .orderBy("seat")
-      .execute();
-    return { port: g.port, seats };
-  }
-
-  /** The seats kept for DAIDE clients that a client has taken (for startWhenFull). */
-  async taken(trx: Tx, gameId: string): Promise<Set<number>> {
-    const rows = await trx
-      .selectFrom("daide_seats")
-      .select("seat")
-      .where("game_id", "=", gameId)
-      .where("client", "is not", null)
-      .execute();
-    return new Set(rows.map((r) => r.seat));
-  }
-
-  /** Every seat kept for DAIDE clients, taken or not (no web or mail player is seated there). */
-  async kept(trx: Tx, gameId: string): Promise<Set<number>> {
-    const rows = await trx
-      .selectFrom("daide_seats")
-      .select("seat")
-      .where("game_id", "=", gameId)
-      .execute();
-    return new Set(rows.map((r) => r.seat));
+  constructor(
+    core: JudgeCore,
+    private readonly daideSeats: DaideSeats,
+    private readonly botSeats: BotSeats,
+    private readonly games: Games,
+    private readonly submissions: Submissions,
+    private readonly votes: Votes,
+    private readonly pressRoom: Press,
+  ) {
+    super(core);
   }
 
   /**
@@ -216,9 +82,9 @@ export class DaideSeats extends Room {
       });
       if (forming && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
-        for (const b of await this.rooms.bots.seatsWithBots(trx, gameId)) filled.add(b);
-        for (const d of await this.taken(trx, gameId)) filled.add(d);
-        if (filled.size === g.seats.length) await this.rooms.games.startLocked(trx, g);
+        for (const b of await this.botSeats.seatsWithBots(trx, gameId)) filled.add(b);
+        for (const d of await this.daideSeats.taken(trx, gameId)) filled.add(d);
+        if (filled.size === g.seats.length) await this.games.startLocked(trx, g);
       }
       return { seat: free.seat, passcode: free.passcode };
     });
@@ -280,9 +146,9 @@ export class DaideSeats extends Room {
           if (!g.seats[seat] || !row?.client) return false;
           await this.storeLocked(trx, g, seat, sets, final);
           // A client back at a seat a built-in player took over after missed orders plays it
-          // again, as a player would (bots.ts).
+          // again, as a player would (bot-seats.ts).
           const as = { id: daideSender(seat), name: `${row.client} (DAIDE)` };
-          await this.rooms.bots.handBack(trx, g, seat, as);
+          await this.botSeats.handBack(trx, g, seat, as);
           return true;
         },
         phaseIdx,
@@ -310,13 +176,13 @@ export class DaideSeats extends Room {
         orders: lines,
         final,
       });
-      await this.rooms.submissions.storeSetsLocked(trx, g, daideSender(seat), read, now);
+      await this.submissions.storeSetsLocked(trx, g, daideSender(seat), read, now);
     }
   }
 
   /** DRW (on) and NOT (DRW) (off): the seat's vote for a draw of every survivor (votes.ts). */
   draw(gameId: string, seat: number, on: boolean): Promise<boolean> {
-    return this.rooms.votes.seatDraw(gameId, seat, daideSender(seat), on);
+    return this.votes.seatDraw(gameId, seat, daideSender(seat), on);
   }
 
   /**
@@ -337,7 +203,7 @@ export class DaideSeats extends Room {
       .executeTakeFirst();
     if (!row?.client) throw conflict("no DAIDE client has this seat");
     this.#pressBuckets.take(key, this.now());
-    await this.rooms.press.seatPress(
+    await this.pressRoom.seatPress(
       gameId,
       seat,
       { id: daideSender(seat), name: `${row.client} (DAIDE)` },

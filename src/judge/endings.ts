@@ -4,8 +4,9 @@ import { conflict, invalid } from "./errors.ts";
 import { centreChangeSince, parseJson, seatOf } from "./game-data.ts";
 import { DEFAULT_OPTIONS } from "./options.ts";
 import { powerNamed, survivingPowers } from "./played.ts";
-import type { User } from "./room.ts";
+import type { JudgeCore, User } from "./room.ts";
 import { Room } from "./room.ts";
+import type { Views } from "./views.ts";
 
 /*
  * The end of a game by the game master: ending it (a draw, a conceded win, abandoned, or on
@@ -13,7 +14,8 @@ import { Room } from "./room.ts";
  * supply centre changing hands, with its warning period (seed 002 IX(2)). Ending by a vote is
  * votes.ts; by a victory, the adjudication (adjudication.ts); all end through `finish`
  * (room.ts).
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts.
  */
 
 /** The phase `years` game years after `phase` (the same season): when a warned draw may come. */
@@ -23,6 +25,13 @@ export function drawPossibleFrom(phase: string, years: number): string {
 }
 
 export class Endings extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly views: Views,
+  ) {
+    super(core);
+  }
+
   /**
    * Ends the game: a draw, a conceded win, abandoned, or (a game with the europe1935
    * committee) on victory points, the seed's way of winning it: the chairs end the session and
@@ -79,7 +88,7 @@ export class Endings extends Room {
             : { kind: "abandoned", by: "gm" };
       await this.finish(trx, g, { ...result, ...(input.note ? { note: input.note } : {}) });
     });
-    return this.rooms.views.gameView(user, gameId);
+    return this.views.gameView(user, gameId);
   }
 
   /**
@@ -169,6 +178,6 @@ export class Endings extends Room {
       stillWithout();
       await this.finish(trx, g, { kind: "draw", powers: survivingPowers(g), by: "gm", ...count });
     });
-    return this.rooms.views.gameView(user, gameId);
+    return this.views.gameView(user, gameId);
   }
 }

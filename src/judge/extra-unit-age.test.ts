@@ -19,24 +19,25 @@ for (const kind of STORE_KINDS) {
     const served = await serveJudge(t, kind);
     if (!served) return;
     const { api, judge, clock } = served;
-    const gm = await judge.register(`gm-${kind}`, "correct horse battery");
-    const created = await judge.createGame(gm.user, { name: "Dutchman", seed: 7 });
+    const gm = await judge.accounts.register(`gm-${kind}`, "correct horse battery");
+    const created = await judge.games.createGame(gm.user, { name: "Dutchman", seed: 7 });
     const id = created.id;
     await configureMailGame(judge, gm.user, id, { abbreviation: "SED", address: GAME_ADDRESS });
     const code = created.invites!.find((i) => i.role === "player")!.code;
-    const players: Record<string, Awaited<ReturnType<typeof judge.register>>["user"]> = {};
+    const players: Record<string, Awaited<ReturnType<typeof judge.accounts.register>>["user"]> = {};
     for (const p of POWERS) {
-      players[p] = (await judge.register(`${p}-${kind}`, "correct horse battery")).user;
-      await judge.acceptInvite(players[p]!, code, { power: p });
+      players[p] = (await judge.accounts.register(`${p}-${kind}`, "correct horse battery")).user;
+      await judge.games.acceptInvite(players[p]!, code, { power: p });
     }
     const pass = async (france: string[]) => {
-      const before = (await judge.gameView(gm.user, id)).phase;
-      if (france.length > 0) await judge.submitOrders(players.france!, id, { orders: france });
-      clock.t = Date.parse((await judge.gameView(gm.user, id)).deadline!) + 1;
+      const before = (await judge.views.gameView(gm.user, id)).phase;
+      if (france.length > 0)
+        await judge.submissions.submitOrders(players.france!, id, { orders: france });
+      clock.t = Date.parse((await judge.views.gameView(gm.user, id)).deadline!) + 1;
       // The server's scheduler may adjudicate it first: wait for the next phase either way.
-      await judge.tick();
+      await judge.adjudication.tick();
       await waitFor(`${before} adjudicated`, async () => {
-        return (await judge.gameView(gm.user, id)).phase !== before;
+        return (await judge.views.gameView(gm.user, id)).phase !== before;
       });
     };
     await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
@@ -93,7 +94,7 @@ for (const kind of STORE_KINDS) {
     assert.equal(unknown.status, 400);
     assert.match(String(unknown.body.error), /F1905M is not a phase adjudicated in this game/);
     assert.equal(
-      (await judge.gameView(gm.user, id)).position.units.france!.length,
+      (await judge.views.gameView(gm.user, id)).position.units.france!.length,
       6,
       "nothing removed",
     );
@@ -105,6 +106,6 @@ for (const kind of STORE_KINDS) {
     assert.equal(removed.body.removed!.unit, "A mar");
     const mailed = await send("REMOVE SED France BUILT W1901A");
     assert.match(mailed.text, /France's [AF] [a-z]+ is removed from the board of SED/);
-    assert.equal((await judge.gameView(gm.user, id)).position.units.france!.length, 4);
+    assert.equal((await judge.views.gameView(gm.user, id)).position.units.france!.length, 4);
   });
 }

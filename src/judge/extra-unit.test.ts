@@ -23,27 +23,28 @@ for (const [rules, excess] of [
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const created = await judge.createGame(gm, { name: "Dutchman", rules, seed: 7 });
+    const created = await judge.games.createGame(gm, { name: "Dutchman", rules, seed: 7 });
     const code = created.invites!.find((i) => i.role === "player")!.code;
     const players = {} as Record<(typeof POWERS)[number], User>;
     for (const p of POWERS) {
       players[p] = await user(judge, p);
-      await judge.acceptInvite(players[p], code, { power: p });
+      await judge.games.acceptInvite(players[p], code, { power: p });
     }
     const id = created.id;
     const pass = async (france: string[]) => {
-      const view = await judge.gameView(gm, id);
-      if (france.length > 0) await judge.submitOrders(players.france, id, { orders: france });
+      const view = await judge.views.gameView(gm, id);
+      if (france.length > 0)
+        await judge.submissions.submitOrders(players.france, id, { orders: france });
       clock.t = Date.parse(view.deadline!) + 1;
-      assert.equal(await judge.tick(), 1, `${view.phase} adjudicated`);
-      return (await judge.gameView(gm, id)).phase!;
+      assert.equal(await judge.adjudication.tick(), 1, `${view.phase} adjudicated`);
+      return (await judge.views.gameView(gm, id)).phase!;
     };
     await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
     const winter = await pass(["F mao-por", "A bur-bel"]);
     await pass(["build A par", "build F bre", "build A mar"]);
     // The record shows no excess (six centres, six units): nothing to remove, and why.
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
+      judge.units.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
       {
         kind: "invalid",
         message: new RegExp(
@@ -52,13 +53,13 @@ for (const [rules, excess] of [
       },
     );
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "france", cause: "not-removed", reason: "x" }),
+      judge.units.removeUnit(gm, id, { power: "france", cause: "not-removed", reason: "x" }),
       { kind: "invalid", message: /no removal was ever due for France/ },
     );
     // The unit built over the number walks off before anybody notices.
     await pass([`${excess} - gas`]);
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
+      judge.units.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
       { kind: "invalid", message: /no build was over the number/ },
     );
     // An erroneous adjudication published: the centre table miscounted in the fall (France
@@ -69,22 +70,32 @@ for (const [rules, excess] of [
     await rewritePhase(ts.store, id, winter, (r) => withoutCentres(r, "france", ["spa", "por"]));
 
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "france", unit: "A gas", cause: "built", reason: "x" }),
+      judge.units.removeUnit(gm, id, {
+        power: "france",
+        unit: "A gas",
+        cause: "built",
+        reason: "x",
+      }),
       { kind: "invalid", message: /not both/ },
     );
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "england", cause: "built", reason: "x" }),
+      judge.units.removeUnit(gm, id, { power: "england", cause: "built", reason: "x" }),
       { kind: "invalid", message: /England has built no unit/ },
     );
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "france", cause: "built", phase: "S1901M", reason: "x" }),
+      judge.units.removeUnit(gm, id, {
+        power: "france",
+        cause: "built",
+        phase: "S1901M",
+        reason: "x",
+      }),
       { kind: "invalid", message: /France built nothing in S1901M/ },
     );
     await assert.rejects(
-      judge.removeUnit(gm, id, { power: "narnia", cause: "built", reason: "x" }),
+      judge.units.removeUnit(gm, id, { power: "narnia", cause: "built", reason: "x" }),
       { kind: "invalid", message: /unknown power "narnia"; the powers are Austria/ },
     );
-    const built = await judge.removeUnit(gm, id, {
+    const built = await judge.units.removeUnit(gm, id, {
       power: "France",
       cause: "built",
       reason: "one build too many",
@@ -95,14 +106,14 @@ for (const [rules, excess] of [
       new RegExp(`built in ${winter}.*build of ${excess}.*now A gas`),
     );
     assert.equal(built.position.units.france!.includes("A gas"), false);
-    const events = await judge.events(players.italy, id);
+    const events = await judge.views.events(players.italy, id);
     const notice = events.find((e) => e.kind === "unit_removed")!.data as Record<string, string>;
     assert.equal(notice.unit, "A gas");
     assert.match(notice.rule!, /excess-builds rule/, "every player reads which rule named it");
 
     // Too few removed: the civil-disorder rule, distances from the position now. F por and
     // A bel are two moves from home; fleets go first.
-    const dropped = await judge.removeUnit(gm, id, {
+    const dropped = await judge.units.removeUnit(gm, id, {
       power: "france",
       cause: "not-removed",
       reason: "a removal was missed",
@@ -115,10 +126,13 @@ for (const [rules, excess] of [
     );
     // Both extra units gone: nothing is left to remove, and the GM is told so.
     for (const cause of ["built", "not-removed"] as const) {
-      await assert.rejects(judge.removeUnit(gm, id, { power: "france", cause, reason: "x" }), {
-        kind: "invalid",
-        message: new RegExp(`France's extra units from ${winter} have already been removed`),
-      });
+      await assert.rejects(
+        judge.units.removeUnit(gm, id, { power: "france", cause, reason: "x" }),
+        {
+          kind: "invalid",
+          message: new RegExp(`France's extra units from ${winter} have already been removed`),
+        },
+      );
     }
   });
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { gameFamily } from "../variants/game-rules.ts";
-import { botSeed } from "./bots.ts";
+import { botSeed } from "./bot-play.ts";
 import { familyBotLines } from "./family-rules.ts";
 import { Judge } from "./judge.ts";
 import { Clock, user } from "./testing.ts";
@@ -30,14 +30,14 @@ for (const kind of STORE_KINDS) {
       const gm = await user(judge, "gm");
       // A bot the family does not take: a 400 naming the ones it does.
       await assert.rejects(
-        judge.createGame(gm, { name: "G", variant: "global", bots: { "1": "entente" } }),
+        judge.games.createGame(gm, { name: "G", variant: "global", bots: { "1": "entente" } }),
         {
           kind: "invalid",
           message:
             /a Global Diplomacy game takes the built-in players family \(.*\); random \(.*\), or "default" for family; not "entente" \(entente plays the Diplomacy variants only\)/,
         },
       );
-      const created = await judge.createGame(gm, {
+      const created = await judge.games.createGame(gm, {
         name: "World",
         variant: "global",
         seed: 9,
@@ -46,20 +46,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(created.status, "forming");
       assert.equal(created.bots, 1);
       // The GM seats another bot later; a Diplomacy-only bot is refused there too.
-      await assert.rejects(judge.setBot(gm, created.id, { seat: 1, bot: "greedy" }), {
+      await assert.rejects(judge.bots.setBot(gm, created.id, { seat: 1, bot: "greedy" }), {
         kind: "invalid",
         message: /takes the built-in players family .* not "greedy"/,
       });
-      const seated = await judge.setBot(gm, created.id, { power: "2", bot: "random" });
+      const seated = await judge.bots.setBot(gm, created.id, { power: "2", bot: "random" });
       assert.deepEqual(seated.bot, { seat: 1, seatName: seated.seatList[1]!.name, bot: "random" });
       const code = created.invites!.find((i) => i.role === "player")!.code;
       const players = [];
       for (let p = 3; p <= 11; p++) {
         const u = await user(judge, `gd${p}`);
-        await judge.acceptInvite(u, code, { power: String(p) });
+        await judge.games.acceptInvite(u, code, { power: String(p) });
         players.push(u);
       }
-      const started = await judge.gameView(players[0]!, created.id);
+      const started = await judge.views.gameView(players[0]!, created.id);
       assert.equal(started.status, "active");
       assert.deepEqual(
         started.seatList.filter((s) => s.bot).map((s) => [s.powers[0], s.bot!.id, s.bot!.kind]),
@@ -71,9 +71,9 @@ for (const kind of STORE_KINDS) {
       );
       const family = gameFamily("global")!;
       for (let turn = 1; turn <= 3; turn++) {
-        const view = await judge.gameView(gm, created.id);
+        const view = await judge.views.gameView(gm, created.id);
         assert.equal(view.phase, `T${turn}`);
-        const sets = (await judge.currentOrders(gm, created.id)).sets;
+        const sets = (await judge.submissions.currentOrders(gm, created.id)).sets;
         assert.deepEqual(
           sets.map((s) => s.power).sort(),
           ["1", "2"],
@@ -107,12 +107,12 @@ for (const kind of STORE_KINDS) {
           ["2", "bot:random"],
         ]);
         // Nobody else sees another power's commands (seed 004 §8).
-        const mine = await judge.currentOrders(players[0]!, created.id);
+        const mine = await judge.submissions.currentOrders(players[0]!, created.id);
         assert.deepEqual(mine.sets, [], "a player sees no bot's commands");
         clock.t = Date.parse(view.deadline!) + 1;
-        assert.equal(await judge.tick(), 1, `T${turn} adjudicated`);
+        assert.equal(await judge.adjudication.tick(), 1, `T${turn} adjudicated`);
       }
-      const turns = await judge.familyTurns(gm, created.id);
+      const turns = await judge.views.familyTurns(gm, created.id);
       assert.equal(turns.turns.length, 3);
       // The GM corrects turn 3: the open turn's position is another, and the bots send its
       // commands again.
@@ -127,7 +127,7 @@ for (const kind of STORE_KINDS) {
             .execute()
         ).length;
       assert.equal(await t4(), 1);
-      await judge.correct(gm, created.id, { orders: { "3": [] }, reason: "a lost letter" });
+      await judge.gm.correct(gm, created.id, { orders: { "3": [] }, reason: "a lost letter" });
       assert.equal(await t4(), 2, "the family bot sent T4's commands again");
     });
 
@@ -140,7 +140,7 @@ for (const kind of STORE_KINDS) {
       const others = Object.fromEntries(
         Array.from({ length: 10 }, (_, i) => [String(i + 1), "random"]),
       );
-      const created = await judge.createGame(gm, {
+      const created = await judge.games.createGame(gm, {
         name: "World",
         variant: "global",
         seed: 4,
@@ -149,23 +149,25 @@ for (const kind of STORE_KINDS) {
       });
       const ann = await user(judge, "ann");
       const code = created.invites!.find((i) => i.role === "player")!.code;
-      const joined = await judge.acceptInvite(ann, code, { power: "11" });
+      const joined = await judge.games.acceptInvite(ann, code, { power: "11" });
       assert.equal(joined.status, "active");
       clock.t = Date.parse(joined.deadline!) + 1;
-      assert.equal(await judge.tick(), 1, "T1 adjudicated without Ann's commands");
-      const t1 = (await judge.familyTurns(gm, created.id)).turns[0]!;
+      assert.equal(await judge.adjudication.tick(), 1, "T1 adjudicated without Ann's commands");
+      const t1 = (await judge.views.familyTurns(gm, created.id)).turns[0]!;
       assert.ok((t1.orders["11"] ?? []).length > 0, "the takeover bot's commands were played");
       assert.deepEqual(t1.missed, ["11"], "Ann still missed the turn");
-      const view = await judge.gameView(ann, created.id);
+      const view = await judge.views.gameView(ann, created.id);
       assert.deepEqual(view.seatList[10]!.bot, {
         id: "family",
         kind: "takeover",
         describe: view.seatList[10]!.bot!.describe,
       });
-      const t2 = (await judge.currentOrders(gm, created.id)).sets.find((s) => s.power === "11");
+      const t2 = (await judge.submissions.currentOrders(gm, created.id)).sets.find(
+        (s) => s.power === "11",
+      );
       assert.equal(t2?.final, true, "the takeover bot sends T2's commands as it opens");
-      await judge.submitOrders(ann, created.id, { orders: [], final: false });
-      const back = await judge.gameView(ann, created.id);
+      await judge.submissions.submitOrders(ann, created.id, { orders: [], final: false });
+      const back = await judge.views.gameView(ann, created.id);
       assert.equal(back.seatList[10]!.bot, undefined, "Ann plays her seat again");
       assert.equal(back.seatList[10]!.player, ann.name);
     });
@@ -176,11 +178,11 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const ann = await user(judge, "ann");
-      await assert.rejects(judge.practice(ann, { variant: "global", bot: "entente" }), {
+      await assert.rejects(judge.bots.practice(ann, { variant: "global", bot: "entente" }), {
         kind: "invalid",
         message: /takes the built-in players family/,
       });
-      const view = await judge.practice(ann, { variant: "global", power: "3" });
+      const view = await judge.bots.practice(ann, { variant: "global", power: "3" });
       assert.equal(view.status, "active");
       assert.equal(view.phase, "T1");
       assert.deepEqual(view.you, { role: "player", seat: 2, powers: ["3"] });
@@ -192,10 +194,10 @@ for (const kind of STORE_KINDS) {
         .execute();
       assert.equal(sent.length, 10);
       assert.ok(sent.every((r) => r.user_id === "bot:family" && r.final === 1 && r.power !== "3"));
-      assert.deepEqual((await judge.currentOrders(ann, view.id)).sets, []);
-      await judge.submitOrders(ann, view.id, { orders: [], final: true });
-      assert.equal(await judge.tick(), 1, "resolved early: every set is final");
-      assert.equal((await judge.gameView(ann, view.id)).phase, "T2");
+      assert.deepEqual((await judge.submissions.currentOrders(ann, view.id)).sets, []);
+      await judge.submissions.submitOrders(ann, view.id, { orders: [], final: true });
+      assert.equal(await judge.adjudication.tick(), 1, "resolved early: every set is final");
+      assert.equal((await judge.views.gameView(ann, view.id)).phase, "T2");
     });
   });
 }

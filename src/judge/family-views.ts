@@ -12,7 +12,7 @@ import {
   turnAt,
   type User,
   viewer,
-} from "./family.ts";
+} from "./family-game.ts";
 import { gameSummary, parseJson } from "./game-data.ts";
 import { gameLabel } from "./labels.ts";
 import { lostSeatField } from "./seat-loss.ts";
@@ -35,7 +35,7 @@ export async function familyView(db: Kysely<DB>, user: User | null, gameId: stri
           (r) => [r.id, r.name],
         ),
   );
-  // Seats built-in players play (bots.ts), marked as such for every viewer.
+  // Seats built-in players play (bot-list.ts), marked as such for every viewer.
   const bots = new Map((await botSeatsOf(db, gameId)).map((r) => [r.seat, r]));
   const seatList = g.seats.map((s, i) => {
     const holder = g.members.find((m) => m.seat === i && m.role === "player");

@@ -8,8 +8,11 @@ import { gameFamily } from "../variants/game-rules.ts";
 import { getGame, getVariant, variantIds } from "../variants/registry.ts";
 import { getScenario, scenariosOf } from "../variants/scenarios.ts";
 import { scenarioOfRecord, variantFromData } from "../variants/variant-files.ts";
-import { botSeatsOf, chooseBot, chooseFamilyBot } from "./bots.ts";
+import { botSeatsOf, chooseBot, chooseFamilyBot } from "./bot-list.ts";
+import type { BotPlay } from "./bot-play.ts";
+import type { BotSeats } from "./bot-seats.ts";
 import { chairDeadline } from "./chair.ts";
+import type { DaideSeats } from "./daide-seats.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { familyPlayers } from "./family-rules.ts";
 import {
@@ -23,18 +26,30 @@ import {
 import { checkLabel } from "./labels.ts";
 import { DEFAULT_OPTIONS, mergeOptions, type OptionsPatch, phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import type { GameSummary, GameView, Tx, User } from "./room.ts";
+import type { GameSummary, GameView, JudgeCore, Tx, User } from "./room.ts";
 import { type HostedGame, phaseTypeOf, Room } from "./room.ts";
 import { sequentialGameRules } from "./schedule.ts";
 import { lostSeats } from "./seat-loss.ts";
 import { lineProblem } from "./text.ts";
+import type { Views } from "./views.ts";
 
 /*
  * Games and seats: creating a game, the lobby's list, invitations, taking a seat, starting.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts, bot-seats.ts, bot-play.ts and daide-seats.ts.
  */
 
 export class Games extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly views: Views,
+    private readonly botSeats: BotSeats,
+    private readonly botPlay: BotPlay,
+    private readonly daideSeats: DaideSeats,
+  ) {
+    super(core);
+  }
+
   async createGame(
     user: User,
     input: {
@@ -52,7 +67,7 @@ export class Games extends Room {
       label?: string | undefined;
       /** Seats played by built-in players: a power's id or name (or a seat's) to a bot's id. */
       bots?: Readonly<Record<string, string>> | undefined;
-      /** Seats kept for DAIDE clients (daide.ts): powers' ids or names, or seat numbers. */
+      /** Seats kept for DAIDE clients (daide-seats.ts): powers' ids or names, or seat numbers (daide-seats.ts). */
       daide?: readonly string[] | undefined;
     },
   ): Promise<GameView> {
@@ -65,7 +80,7 @@ export class Games extends Room {
         throw invalid(
           `DAIDE clients play the Diplomacy variants (classical, its scenarios, europe1935, uploaded variants); a ${input.variant} game has no DAIDE seats`,
         );
-      // Seats for the family's built-in players (bots.ts), checked before the game is made.
+      // Seats for the family's built-in players (bot-seats.ts), checked before the game is made.
       const family = gameFamily(input.variant);
       const familySeats = family
         ? family.hosting
@@ -87,9 +102,9 @@ export class Games extends Room {
       if (familyBotSeats.size > 0)
         await this.mutateBase(id, async (trx, g) => {
           for (const [seat, bot] of familyBotSeats)
-            await this.rooms.bots.seatBotLocked(trx, { ...g, members: [] }, seat, bot);
+            await this.botSeats.seatBotLocked(trx, { ...g, members: [] }, seat, bot);
         });
-      return this.rooms.views.gameView(user, id);
+      return this.views.gameView(user, id);
     }
     if (input.players !== undefined)
       throw invalid(
@@ -123,7 +138,7 @@ export class Games extends Room {
     const sequential = checkSequential(scenario.variant, scenario.variant.start, rules.rules);
     if (sequential) throw invalid(sequential);
     const options = mergeOptions(DEFAULT_OPTIONS, input.options);
-    // Seats for built-in players, checked before anything is stored (bots.ts).
+    // Seats for built-in players, checked before anything is stored (bot-seats.ts).
     const botSeats = new Map<number, Bot>();
     for (const [word, id] of Object.entries(input.bots ?? {})) {
       const at = /^\d+$/.test(word) ? Number(word) : seatNamed(scenario.seats, word);
@@ -133,7 +148,7 @@ export class Games extends Room {
         );
       botSeats.set(at, chooseBot(id));
     }
-    // Seats kept for DAIDE clients (daide.ts), on a judge whose server has DAIDE ports.
+    // Seats kept for DAIDE clients (daide-seats.ts), on a judge whose server has DAIDE ports.
     const daideSeats = new Set<number>();
     for (const word of input.daide ?? []) {
       const at = /^\d+$/.test(word) ? Number(word) : seatNamed(scenario.seats, word);
@@ -151,7 +166,7 @@ export class Games extends Room {
       throw invalid(
         "DAIDE clients order every unit at once: a game with sequential movement has no DAIDE seats",
       );
-    if (daideSeats.size > 0 && !this.rooms.daide.ports)
+    if (daideSeats.size > 0 && !this.daideSeats.ports)
       throw invalid(
         "this judge takes no DAIDE clients: its server was started without --daide-ports (entente serve --daide-ports 16713-16812)",
       );
@@ -177,7 +192,7 @@ export class Games extends Room {
       if (botSeats.size > 0) {
         const state = { phase: phaseName(scenario.variant.start.phase), state: "forming" };
         for (const [seat, bot] of botSeats)
-          await this.rooms.bots.seatBotLocked(
+          await this.botSeats.seatBotLocked(
             trx,
             { game: { id }, state, members: [], seats: scenario.seats },
             seat,
@@ -185,13 +200,13 @@ export class Games extends Room {
           );
       }
       if (daideSeats.size > 0)
-        await this.rooms.daide.reserveLocked(
+        await this.daideSeats.reserveLocked(
           trx,
           id,
           [...daideSeats].sort((a, b) => a - b),
         );
     });
-    return this.rooms.views.gameView(user, id);
+    return this.views.gameView(user, id);
   }
 
   async listGames(): Promise<GameSummary[]> {
@@ -272,8 +287,8 @@ export class Games extends Room {
     const g = await this.loadHosted(this.db, inv.game_id);
     const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
     const bots = new Map((await botSeatsOf(this.db, g.game.id)).map((r) => [r.seat, r]));
-    // Seats kept for DAIDE clients are no player's to take (daide.ts).
-    const daide = await this.rooms.daide.kept(this.db, g.game.id);
+    // Seats kept for DAIDE clients are no player's to take (daide-seats.ts).
+    const daide = await this.daideSeats.kept(this.db, g.game.id);
     // Public (the invitation page, logged out): the game's name, its variant by name, the
     // phase and deadline; nothing of its players, orders or codes.
     const variantName = getVariant(g.game.variant)?.name ?? getGame(g.game.variant)?.name;
@@ -290,7 +305,7 @@ export class Games extends Room {
       },
       role: inv.role,
       seat: inv.seat,
-      // A seat a built-in player plays is free for a player, and says so (bots.ts).
+      // A seat a built-in player plays is free for a player, and says so (bot-seats.ts).
       freeSeats: g.seats
         .map((s, i) => ({
           index: i,
@@ -333,9 +348,9 @@ export class Games extends Room {
             `you lost your seat (${lost.seatName}) in this game: only the GM can give you a seat again (gm/replace, or an invitation for the seat)`,
           );
       }
-      const botSeats = await this.rooms.bots.seatsWithBots(trx, gameId);
-      // Seats kept for DAIDE clients are theirs (daide.ts).
-      const daideSeats = await this.rooms.daide.kept(trx, gameId);
+      const botSeats = await this.botSeats.seatsWithBots(trx, gameId);
+      // Seats kept for DAIDE clients are theirs (daide-seats.ts).
+      const daideSeats = await this.daideSeats.kept(trx, gameId);
       if (inv.role === "player") {
         const taken = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         let want = wanted.seat ?? null;
@@ -393,9 +408,9 @@ export class Games extends Room {
       if (inv.seat !== null) {
         await trx.updateTable("invites").set({ revoked: 1 }).where("code", "=", code).execute();
       }
-      // A seat a built-in player played is the player's now (bots.ts).
+      // A seat a built-in player played is the player's now (bot-seats.ts).
       if (seat !== null)
-        await this.rooms.bots.seatTaken(trx, g, seat, g.seats[seat]!.name, user.name);
+        await this.botSeats.seatTaken(trx, g, seat, g.seats[seat]!.name, user.name);
       await this.emit(trx, gameId, "joined", "public", {
         player: user.name,
         role: inv.role,
@@ -404,14 +419,14 @@ export class Games extends Room {
       if (seat !== null && g.game.status === "forming" && g.options.startWhenFull) {
         const filled = new Set(g.members.flatMap((m) => (m.seat === null ? [] : [m.seat])));
         for (const b of botSeats) filled.add(b);
-        for (const d of await this.rooms.daide.taken(trx, gameId)) filled.add(d);
+        for (const d of await this.daideSeats.taken(trx, gameId)) filled.add(d);
         filled.add(seat);
         if (filled.size === g.seats.length) await this.startLocked(trx, g);
       }
     });
-    // The built-in players' orders for the first phase, if the game started (bots.ts).
-    await this.rooms.bots.playAfter(gameId);
-    return this.rooms.views.gameView(user, gameId);
+    // The built-in players' orders for the first phase, if the game started (bot-play.ts).
+    await this.botPlay.playAfter(gameId);
+    return this.views.gameView(user, gameId);
   }
 
   async start(user: User, gameId: string): Promise<GameView> {
@@ -420,8 +435,8 @@ export class Games extends Room {
       if (g.game.status !== "forming") throw conflict("the game has already started");
       await this.startLocked(trx, g);
     });
-    await this.rooms.bots.playAfter(gameId);
-    return this.rooms.views.gameView(user, gameId);
+    await this.botPlay.playAfter(gameId);
+    return this.views.gameView(user, gameId);
   }
 
   /** Starts a forming game inside the caller's transaction (its lock held). */

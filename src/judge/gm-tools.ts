@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { GameRecord } from "../engine/record.ts";
 import { gameWinner, playPhase } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
+import type { BotPlay } from "./bot-play.ts";
+import type { BotSeats } from "./bot-seats.ts";
 import { chairDeadline } from "./chair.ts";
 import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
@@ -9,16 +11,18 @@ import { type FamilyGame, isFamilyGame, playTurn, powerOf, stateAt } from "./fam
 import { type GameData, iso, parseJson } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
-import type { HostedGame, Tx, User } from "./room.ts";
+import type { HostedGame, JudgeCore, Tx, User } from "./room.ts";
 import { phaseTypeOf, Room } from "./room.ts";
 import { type ContractInput, declareContract, setSchedule, withdrawContract } from "./schedule.ts";
+import type { Views } from "./views.ts";
 
 /*
  * The game master's tools: pause, resume, deadlines, correcting the last adjudication,
  * replacing a player; the committee's and sequential movement's acts (committee.ts,
  * schedule.ts). Removing and relocating a unit are unit-edits.ts; ending the game and the
  * warned draw are endings.ts.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts, bot-seats.ts and bot-play.ts.
  */
 
 /** The last adjudicated phase played again: what a correction stores. */
@@ -116,6 +120,15 @@ export interface CorrectionInput {
 }
 
 export class GmTools extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly views: Views,
+    private readonly botSeats: BotSeats,
+    private readonly botPlay: BotPlay,
+  ) {
+    super(core);
+  }
+
   /**
    * Tells the GM of every game in play something about the server itself (the store's
    * faults: src/server/readiness.ts), as an event to the GM: their page shows it and, where
@@ -147,7 +160,7 @@ export class GmTools extends Room {
         .execute();
       await this.emit(trx, gameId, "paused", "public", { phase: g.state.phase });
     });
-    return this.rooms.views.gameView(user, gameId);
+    return this.views.gameView(user, gameId);
   }
 
   async resume(user: User, gameId: string) {
@@ -170,7 +183,7 @@ export class GmTools extends Room {
         deadline: iso(deadline),
       });
     });
-    return this.rooms.views.gameView(user, gameId);
+    return this.views.gameView(user, gameId);
   }
 
   /** Moves the deadline: later by an amount, or to a given time (now or past: resolve next tick). */
@@ -207,7 +220,7 @@ export class GmTools extends Room {
         deadline: iso(deadline),
       });
     });
-    return this.rooms.views.gameView(user, gameId);
+    return this.views.gameView(user, gameId);
   }
 
   /**
@@ -234,15 +247,15 @@ export class GmTools extends Room {
     else
       await this.mutate(gameId, async (trx, g) => {
         await apply(trx, g, classicalReplay(g, await this.playedRecord(trx, g)));
-        // The open phase is another now: the built-in players order it again (bots.ts).
+        // The open phase is another now: the built-in players order it again (bot-play.ts).
         await trx
           .updateTable("bot_seats")
           .set({ played_idx: -1 })
           .where("game_id", "=", gameId)
           .execute();
       });
-    await this.rooms.bots.playAfter(gameId);
-    return this.rooms.views.gameView(user, gameId);
+    await this.botPlay.playAfter(gameId);
+    return this.views.gameView(user, gameId);
   }
 
   private async applyCorrection(
@@ -407,8 +420,8 @@ export class GmTools extends Room {
         }
         name = u.name;
         newHolder = u.id;
-        // A seat a built-in player played is the player's now (bots.ts).
-        await this.rooms.bots.seatTaken(trx, g, input.seat, g.seats[input.seat]!.name, u.name);
+        // A seat a built-in player played is the player's now (bot-seats.ts).
+        await this.botSeats.seatTaken(trx, g, input.seat, g.seats[input.seat]!.name, u.name);
       } else {
         code = randomId(16);
         await trx
@@ -488,7 +501,7 @@ export class GmTools extends Room {
         this.emit(trx, gameId, k, a, d),
       ),
     );
-    return this.rooms.views.schedule(user, gameId);
+    return this.views.schedule(user, gameId);
   }
 
   async declareContract(user: User, gameId: string, input: ContractInput) {

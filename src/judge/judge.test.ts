@@ -8,11 +8,11 @@ import { Clock, DAY, POWERS, sevenPlayerGame, type TestGame, user } from "./test
 
 /** Everybody orders every unit to hold, final: no NMR. */
 async function allHold(g: TestGame, except: readonly string[] = []) {
-  const view = await g.judge.gameView(g.gm, g.gameId);
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
   for (const p of view.toOrder) {
     if (except.includes(p)) continue;
     const units = view.phase?.endsWith("M") ? (view.position.units[p] ?? []) : [];
-    await g.judge.submitOrders(g.players[p as (typeof POWERS)[number]], g.gameId, {
+    await g.judge.submissions.submitOrders(g.players[p as (typeof POWERS)[number]], g.gameId, {
       orders: units.map((u) => `${u} H`),
       final: true,
     });
@@ -21,9 +21,9 @@ async function allHold(g: TestGame, except: readonly string[] = []) {
 
 /** Moves the clock past the deadline and runs the scheduler once. */
 async function passDeadline(g: TestGame): Promise<number> {
-  const view = await g.judge.gameView(g.gm, g.gameId);
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
   if (view.deadline) g.clock.t = Date.parse(view.deadline) + 1;
-  return g.judge.tick();
+  return g.judge.adjudication.tick();
 }
 
 for (const kind of STORE_KINDS) {
@@ -32,18 +32,20 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const judge = new Judge({ store: ts.store });
-      const { user: ann, token } = await judge.register("Ann", "correct horse");
-      assert.deepEqual(await judge.authenticate(token), ann);
-      await assert.rejects(judge.register("ann", "another one"), { kind: "conflict" });
-      await assert.rejects(judge.register("bob", "short"), { kind: "invalid" });
-      await assert.rejects(judge.login("ann", "wrong password"), { kind: "unauthenticated" });
-      const again = await judge.login("ANN", "correct horse");
+      const { user: ann, token } = await judge.accounts.register("Ann", "correct horse");
+      assert.deepEqual(await judge.accounts.authenticate(token), ann);
+      await assert.rejects(judge.accounts.register("ann", "another one"), { kind: "conflict" });
+      await assert.rejects(judge.accounts.register("bob", "short"), { kind: "invalid" });
+      await assert.rejects(judge.accounts.login("ann", "wrong password"), {
+        kind: "unauthenticated",
+      });
+      const again = await judge.accounts.login("ANN", "correct horse");
       assert.equal(again.user.id, ann.id);
-      const api = await judge.issueToken(ann.id, "bot");
-      assert.equal((await judge.listTokens(ann)).length, 3);
-      await judge.revokeToken(ann, api.id);
-      assert.equal(await judge.authenticate(api.token), null);
-      assert.equal(await judge.authenticate("ent_nonsense"), null);
+      const api = await judge.accounts.issueToken(ann.id, "bot");
+      assert.equal((await judge.accounts.listTokens(ann)).length, 3);
+      await judge.accounts.revokeToken(ann, api.id);
+      assert.equal(await judge.accounts.authenticate(api.token), null);
+      assert.equal(await judge.accounts.authenticate("ent_nonsense"), null);
       const row = await ts.store.db
         .selectFrom("users")
         .select("password_hash")
@@ -57,13 +59,13 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, players } = g;
-      let view = await judge.gameView(players.england, g.gameId);
+      let view = await judge.views.gameView(players.england, g.gameId);
       assert.equal(view.status, "active");
       assert.equal(view.phase, "S1901M");
       assert.equal(Date.parse(view.deadline!), g.clock.t + 3 * DAY);
       assert.deepEqual(view.you, { role: "player", seat: 1, powers: ["england"] });
 
-      const first = await judge.submitOrders(players.england, g.gameId, {
+      const first = await judge.submissions.submitOrders(players.england, g.gameId, {
         orders: "F lon-nth\nA lvp-yor\nF edi - Norwegian Sea\nA par-bur\n",
       });
       assert.equal(first.final, false);
@@ -79,51 +81,55 @@ for (const kind of STORE_KINDS) {
       assert.equal(first.diagnostics[0]!.order, "F lon - nth");
       assert.equal(first.diagnostics[2]!.order, "F edi - nwg");
       assert.match(first.diagnostics[3]!.message!, /Paris is French, not yours/);
-      const bad = await judge.submitOrders(players.england, g.gameId, { orders: ["F lon-xyzzy"] });
+      const bad = await judge.submissions.submitOrders(players.england, g.gameId, {
+        orders: ["F lon-xyzzy"],
+      });
       assert.equal(bad.diagnostics[0]!.ok, false);
       assert.ok(bad.diagnostics[0]!.start !== undefined);
       // A revised set replaces the previous one entirely (seed 002 III(4) A).
-      const last = await judge.submitOrders(players.england, g.gameId, {
+      const last = await judge.submissions.submitOrders(players.england, g.gameId, {
         orders: ["F lon - eng", "Final"],
       });
       assert.equal(last.final, true);
 
-      const mine = await judge.currentOrders(players.england, g.gameId);
+      const mine = await judge.submissions.currentOrders(players.england, g.gameId);
       assert.deepEqual(
         mine.sets.map((s) => [s.power, s.orders, s.final]),
         [["england", ["F lon - eng"], true]],
       );
-      assert.deepEqual((await judge.currentOrders(players.france, g.gameId)).sets, []);
-      assert.equal((await judge.currentOrders(g.gm, g.gameId)).sets.length, 1);
+      assert.deepEqual((await judge.submissions.currentOrders(players.france, g.gameId)).sets, []);
+      assert.equal((await judge.submissions.currentOrders(g.gm, g.gameId)).sets.length, 1);
       await assert.rejects(
-        judge.submitOrders(players.france, g.gameId, { orders: "Germany:\nA ber-kie" }),
+        judge.submissions.submitOrders(players.france, g.gameId, { orders: "Germany:\nA ber-kie" }),
         { kind: "invalid", message: /you do not play Germany/ },
       );
       const observer = await user(judge, "watcher");
       const obsCode = view.invites === undefined ? null : "";
       assert.equal(obsCode, null); // a player does not see the invitations
-      const gmView = await judge.gameView(g.gm, g.gameId);
-      await judge.acceptInvite(
+      const gmView = await judge.views.gameView(g.gm, g.gameId);
+      await judge.games.acceptInvite(
         observer,
         gmView.invites!.find((i) => i.role === "observer")!.code,
         {},
       );
-      await assert.rejects(judge.submitOrders(observer, g.gameId, { orders: [] }), {
+      await assert.rejects(judge.submissions.submitOrders(observer, g.gameId, { orders: [] }), {
         kind: "forbidden",
       });
-      await assert.rejects(judge.currentOrders(observer, g.gameId), { kind: "forbidden" });
-      assert.deepEqual(await judge.phases(g.gameId), []);
+      await assert.rejects(judge.submissions.currentOrders(observer, g.gameId), {
+        kind: "forbidden",
+      });
+      assert.deepEqual(await judge.views.phases(g.gameId), []);
 
       // Not before the deadline (seed 002 VII(2) A), even with final orders.
       g.clock.advance(3 * DAY - 60_000);
-      assert.equal(await judge.tick(), 0);
+      assert.equal(await judge.adjudication.tick(), 0);
       g.clock.advance(60_000);
-      assert.equal(await judge.tick(), 1);
-      assert.equal(await judge.tick(), 0);
-      const phases = await judge.phases(g.gameId);
+      assert.equal(await judge.adjudication.tick(), 1);
+      assert.equal(await judge.adjudication.tick(), 0);
+      const phases = await judge.views.phases(g.gameId);
       assert.equal(phases.length, 1);
       assert.deepEqual(phases[0]!.orders, { england: ["F lon - eng"] });
-      view = await judge.gameView(players.england, g.gameId);
+      view = await judge.views.gameView(players.england, g.gameId);
       assert.equal(view.phase, "F1901M");
       assert.deepEqual(view.position.units.england, ["F eng", "F edi", "A lvp"]);
       const nmrs = await ts.store.db.selectFrom("nmrs").select("power").orderBy("power").execute();
@@ -133,7 +139,10 @@ for (const kind of STORE_KINDS) {
       );
       // Orders written for the phase just adjudicated are refused, not moved to the next.
       await assert.rejects(
-        judge.submitOrders(players.england, g.gameId, { orders: ["F eng-bre"], phase: "S1901M" }),
+        judge.submissions.submitOrders(players.england, g.gameId, {
+          orders: ["F eng-bre"],
+          phase: "S1901M",
+        }),
         { kind: "conflict", message: /F1901M/ },
       );
     });
@@ -148,10 +157,12 @@ for (const kind of STORE_KINDS) {
           ? await Promise.all([1, 2, 3].map(() => ts.reopen()))
           : [ts.store, ts.store, ts.store];
       const judges = [g.judge, ...stores.map((store) => new Judge({ store, now: g.clock.now }))];
-      const done = await Promise.all(judges.map((j) => j.adjudicateIfDue(g.gameId, 0)));
+      const done = await Promise.all(
+        judges.map((j) => j.adjudication.adjudicateIfDue(g.gameId, 0)),
+      );
       assert.equal(done.filter(Boolean).length, 1);
       g.clock.advance(4 * DAY);
-      const ticks = await Promise.all(judges.map((j) => j.tick()));
+      const ticks = await Promise.all(judges.map((j) => j.adjudication.tick()));
       assert.equal(
         ticks.reduce((a, b) => a + b, 0),
         1,
@@ -173,16 +184,16 @@ for (const kind of STORE_KINDS) {
       const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 2 });
       await allHold(g, ["italy"]);
       await passDeadline(g);
-      let view = await g.judge.gameView(g.gm, g.gameId);
+      let view = await g.judge.views.gameView(g.gm, g.gameId);
       assert.equal(view.seatList[4]!.player !== null, true, "one NMR is not yet civil disorder");
       await allHold(g, ["italy"]);
       await passDeadline(g);
-      view = await g.judge.gameView(g.gm, g.gameId);
+      view = await g.judge.views.gameView(g.gm, g.gameId);
       assert.equal(view.phase, "S1902M");
       assert.equal(view.seatList[4]!.player, null);
-      const record = await g.judge.record(g.gameId);
+      const record = await g.judge.views.record(g.gameId);
       assert.deepEqual(record.phases[1]!.civilDisorder, ["italy"]);
-      const events = await g.judge.events(g.gm, g.gameId);
+      const events = await g.judge.views.events(g.gm, g.gameId);
       const cd = events.find((e) => e.kind === "civil_disorder");
       assert.deepEqual(cd?.data, {
         seat: 4,
@@ -192,7 +203,7 @@ for (const kind of STORE_KINDS) {
         phase: "F1901M",
       });
       // Italy's player, now an observer, is told how they lost the seat; nobody else is.
-      const lostItaly = (await g.judge.gameView(g.players.italy, g.gameId)).lostSeat;
+      const lostItaly = (await g.judge.views.gameView(g.players.italy, g.gameId)).lostSeat;
       assert.deepEqual(lostItaly && { ...lostItaly, at: typeof lostItaly.at }, {
         seat: 4,
         seatName: "Italy",
@@ -201,30 +212,35 @@ for (const kind of STORE_KINDS) {
         cause: "civil_disorder",
         missed: 2,
       });
-      assert.equal((await g.judge.gameView(g.players.italy, g.gameId)).you?.role, "observer");
+      assert.equal((await g.judge.views.gameView(g.players.italy, g.gameId)).you?.role, "observer");
       for (const who of [g.gm, g.players.france, null])
         assert.equal(
-          "lostSeat" in (await g.judge.gameView(who, g.gameId)),
+          "lostSeat" in (await g.judge.views.gameView(who, g.gameId)),
           false,
           "the GM, a player and an anonymous viewer get no lostSeat",
         );
       const replacement = events.find((e) => e.kind === "replacement_needed");
       assert.ok(replacement, "the GM is told, with an invitation for the seat");
       assert.equal(
-        (await g.judge.events(g.players.france, g.gameId)).some(
+        (await g.judge.views.events(g.players.france, g.gameId)).some(
           (e) => e.kind === "replacement_needed",
         ),
         false,
       );
-      await assert.rejects(g.judge.submitOrders(g.players.italy, g.gameId, { orders: [] }), {
-        kind: "forbidden",
-      });
+      await assert.rejects(
+        g.judge.submissions.submitOrders(g.players.italy, g.gameId, { orders: [] }),
+        {
+          kind: "forbidden",
+        },
+      );
       const newcomer = await user(g.judge, "newcomer");
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
-      const ans = await g.judge.submitOrders(newcomer, g.gameId, { orders: ["A ven H"] });
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
+      const ans = await g.judge.submissions.submitOrders(newcomer, g.gameId, {
+        orders: ["A ven H"],
+      });
       assert.equal(ans.diagnostics[0]!.ok, true);
       const replaced = async () =>
-        (await g.judge.events(g.gm, g.gameId))
+        (await g.judge.views.events(g.gm, g.gameId))
           .filter((e) => e.kind === "player_replaced")
           .map((e) => e.data);
       assert.deepEqual(
@@ -233,13 +249,13 @@ for (const kind of STORE_KINDS) {
         "the seat was empty: nobody lost it",
       );
       assert.equal(
-        (await g.judge.gameView(g.players.italy, g.gameId)).lostSeat?.cause,
+        (await g.judge.views.gameView(g.players.italy, g.gameId)).lostSeat?.cause,
         "civil_disorder",
         "still told after the seat went to a replacement",
       );
       // Given to its own holder, nobody loses it; taken from France, France's player did.
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 4, user: newcomer.name });
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 2 });
       assert.deepEqual((await replaced()).slice(1), [
         { seat: 4, seatName: "Italy", player: newcomer.name, former: null, phase: "S1902M" },
         {
@@ -250,7 +266,7 @@ for (const kind of STORE_KINDS) {
           phase: "S1902M",
         },
       ]);
-      const lostFrance = (await g.judge.gameView(g.players.france, g.gameId)).lostSeat;
+      const lostFrance = (await g.judge.views.gameView(g.players.france, g.gameId)).lostSeat;
       assert.deepEqual(lostFrance && { ...lostFrance, at: undefined }, {
         seat: 2,
         seatName: "France",
@@ -259,25 +275,30 @@ for (const kind of STORE_KINDS) {
         cause: "replaced",
         to: null,
       });
-      assert.equal("lostSeat" in (await g.judge.gameView(newcomer, g.gameId)), false);
+      assert.equal("lostSeat" in (await g.judge.views.gameView(newcomer, g.gameId)), false);
       // Only the GM seats them again: not the game's general invitation, which they still hold;
       // a seat's own invitation does.
-      const general = (await g.judge.gameView(g.gm, g.gameId)).invites!.find(
+      const general = (await g.judge.views.gameView(g.gm, g.gameId)).invites!.find(
         (i) => i.role === "player" && i.seat === null,
       )!.code;
-      await assert.rejects(g.judge.acceptInvite(g.players.france, general, { power: "france" }), {
-        kind: "forbidden",
-        message:
-          /you lost your seat \(France\) in this game: only the GM can give you a seat again/,
-      });
-      const own = (await g.judge.gameView(g.gm, g.gameId)).invites!.find((i) => i.seat === 2)!.code;
-      await g.judge.acceptInvite(g.players.france, own, {});
-      assert.equal((await g.judge.gameView(g.players.france, g.gameId)).you?.seat, 2);
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2 });
+      await assert.rejects(
+        g.judge.games.acceptInvite(g.players.france, general, { power: "france" }),
+        {
+          kind: "forbidden",
+          message:
+            /you lost your seat \(France\) in this game: only the GM can give you a seat again/,
+        },
+      );
+      const own = (await g.judge.views.gameView(g.gm, g.gameId)).invites!.find(
+        (i) => i.seat === 2,
+      )!.code;
+      await g.judge.games.acceptInvite(g.players.france, own, {});
+      assert.equal((await g.judge.views.gameView(g.players.france, g.gameId)).you?.seat, 2);
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 2 });
       // Given back (France's seat to its former player): nothing lost any more.
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 2, user: g.players.france.name });
-      assert.equal("lostSeat" in (await g.judge.gameView(g.players.france, g.gameId)), false);
-      await assert.rejects(g.judge.replacePlayer(g.players.austria, g.gameId, { seat: 4 }), {
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 2, user: g.players.france.name });
+      assert.equal("lostSeat" in (await g.judge.views.gameView(g.players.france, g.gameId)), false);
+      await assert.rejects(g.judge.gm.replacePlayer(g.players.austria, g.gameId, { seat: 4 }), {
         kind: "forbidden",
       });
     });
@@ -286,11 +307,11 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
-      assert.equal((await g.judge.gameView(g.gm, g.gameId)).options.contactWindowHours, 24);
+      assert.equal((await g.judge.views.gameView(g.gm, g.gameId)).options.contactWindowHours, 24);
       await allHold(g, ["italy", "russia"]);
       await passDeadline(g);
       const kinds = async (who: typeof g.gm, k: string) =>
-        (await g.judge.events(who, g.gameId)).filter((e) => e.kind === k);
+        (await g.judge.views.events(who, g.gameId)).filter((e) => e.kind === k);
       const toItaly = await kinds(g.players.italy, "missed_orders");
       assert.deepEqual(
         toItaly.map((e) => (e.data as { seatName: string }).seatName),
@@ -313,13 +334,13 @@ for (const kind of STORE_KINDS) {
       assert.equal((await kinds(g.gm, "missed_orders")).length, 2, "the GM reads both");
       assert.equal((await kinds(g.players.france, "missed_orders")).length, 0, "not France");
       // Russia comes back within the window; Italy stays silent.
-      await g.judge.submitOrders(g.players.russia, g.gameId, { orders: ["A mos H"] });
+      await g.judge.submissions.submitOrders(g.players.russia, g.gameId, { orders: ["A mos H"] });
       g.clock.t += 24 * 3_600_000 - 1;
-      assert.equal(await g.judge.tick(), 0);
+      assert.equal(await g.judge.adjudication.tick(), 0);
       assert.equal((await kinds(g.gm, "replacement_suggested")).length, 0, "the window is open");
       g.clock.t += 1;
-      await g.judge.tick();
-      await g.judge.tick();
+      await g.judge.adjudication.tick();
+      await g.judge.adjudication.tick();
       const suggested = await kinds(g.gm, "replacement_suggested");
       assert.deepEqual(
         suggested.map((e) => e.data),
@@ -339,13 +360,17 @@ for (const kind of STORE_KINDS) {
       // A second missed phase: still Italy's seat, no civil disorder; the GM decides.
       await allHold(g, ["italy"]);
       await passDeadline(g);
-      const view = await g.judge.gameView(g.gm, g.gameId);
+      const view = await g.judge.views.gameView(g.gm, g.gameId);
       assert.equal(view.seatList[4]!.player, g.players.italy.name, "the seat is kept");
       assert.equal((await kinds(g.gm, "civil_disorder")).length, 0, "no automatic civil disorder");
-      const ans = await g.judge.submitOrders(g.players.italy, g.gameId, { orders: [] });
+      const ans = await g.judge.submissions.submitOrders(g.players.italy, g.gameId, { orders: [] });
       assert.ok(ans, "Italy may still order");
-      await g.judge.replacePlayer(g.gm, g.gameId, { seat: 4 });
-      assert.equal((await g.judge.gameView(g.gm, g.gameId)).seatList[4]!.player, null, "by the GM");
+      await g.judge.gm.replacePlayer(g.gm, g.gameId, { seat: 4 });
+      assert.equal(
+        (await g.judge.views.gameView(g.gm, g.gameId)).seatList[4]!.player,
+        null,
+        "by the GM",
+      );
     });
 
     test("votes: unanimity of those not abstaining, uncast is no, only counts published", async (t) => {
@@ -353,14 +378,14 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, players } = g;
-      const p1 = await judge.propose(players.england, g.gameId, { kind: "draw" });
+      const p1 = await judge.votes.propose(players.england, g.gameId, { kind: "draw" });
       assert.deepEqual(p1.powers, [...POWERS]);
       // No second proposal to end the game while one is open, from anyone.
       for (const [who, input] of [
         ["france", { kind: "draw" as const, powers: ["france", "england"] }],
         ["germany", { kind: "concede" as const, powers: ["germany"] }],
       ] as const) {
-        await assert.rejects(judge.propose(players[who], g.gameId, input), (e: Error) => {
+        await assert.rejects(judge.votes.propose(players[who], g.gameId, input), (e: Error) => {
           assert.equal((e as { kind?: string }).kind, "conflict");
           assert.match(e.message, new RegExp(`proposal ${p1.id} \\(draw: .*\\) is still open`));
           assert.match(e.message, /once it is decided with the orders of S1901M/);
@@ -369,21 +394,21 @@ for (const kind of STORE_KINDS) {
       }
       for (const p of POWERS) {
         if (p === "italy") continue; // Italy does not vote: that is a no
-        await judge.vote(players[p], g.gameId, p1.id, p === "turkey" ? "abstain" : "yes");
+        await judge.votes.vote(players[p], g.gameId, p1.id, p === "turkey" ? "abstain" : "yes");
       }
-      await judge.vote(players.austria, g.gameId, p1.id, "no");
-      await judge.vote(players.austria, g.gameId, p1.id, "yes"); // a revised vote
-      const listed = await judge.proposals(players.france, g.gameId);
+      await judge.votes.vote(players.austria, g.gameId, p1.id, "no");
+      await judge.votes.vote(players.austria, g.gameId, p1.id, "yes"); // a revised vote
+      const listed = await judge.votes.proposals(players.france, g.gameId);
       assert.equal(listed[0]!.yours, false);
       assert.equal(listed[0]!.yourVote, "yes");
-      assert.equal((await judge.proposals(players.england, g.gameId))[0]!.yours, true);
-      await assert.rejects(judge.vote(g.gm, g.gameId, p1.id, "yes"), { kind: "forbidden" });
+      assert.equal((await judge.votes.proposals(players.england, g.gameId))[0]!.yours, true);
+      await assert.rejects(judge.votes.vote(g.gm, g.gameId, p1.id, "yes"), { kind: "forbidden" });
       await passDeadline(g);
-      const decided = (await judge.proposals(players.france, g.gameId))[0]!;
+      const decided = (await judge.votes.proposals(players.france, g.gameId))[0]!;
       assert.equal(decided.status, "failed");
       assert.deepEqual(decided.counts, { for: 5, against: 1, abstain: 1 });
       assert.equal(decided.yourVote, undefined);
-      const result = (await judge.events(players.france, g.gameId)).find(
+      const result = (await judge.views.events(players.france, g.gameId)).find(
         (e) => e.kind === "vote_result",
       );
       assert.deepEqual(result?.data, {
@@ -397,31 +422,31 @@ for (const kind of STORE_KINDS) {
       });
       assert.ok(!JSON.stringify(result).includes("england"), "neither proposer nor voters named");
       assert.equal(
-        (await judge.phases(g.gameId)).length,
+        (await judge.views.phases(g.gameId)).length,
         1,
         "a failed vote goes with the adjudication",
       );
 
       // A house-rule change needs the GM too; passed, it applies.
-      const rule = await judge.propose(players.france, g.gameId, {
+      const rule = await judge.votes.propose(players.france, g.gameId, {
         kind: "houserule",
         text: "Phases resolve once all orders are final",
         options: { resolveEarly: true },
       });
-      for (const p of POWERS) await judge.vote(players[p], g.gameId, rule.id, "yes");
+      for (const p of POWERS) await judge.votes.vote(players[p], g.gameId, rule.id, "yes");
       // A concession: France counts as yes without voting.
-      const c = await judge.propose(players.germany, g.gameId, {
+      const c = await judge.votes.propose(players.germany, g.gameId, {
         kind: "concede",
         powers: ["france"],
       });
       for (const p of POWERS)
-        if (p !== "france") await judge.vote(players[p], g.gameId, c.id, "yes");
+        if (p !== "france") await judge.votes.vote(players[p], g.gameId, c.id, "yes");
       await passDeadline(g);
-      let list = await judge.proposals(players.france, g.gameId);
+      let list = await judge.votes.proposals(players.france, g.gameId);
       assert.equal(list[1]!.status, "failed", "the GM did not vote");
       assert.equal(list[2]!.status, "passed");
       assert.deepEqual(list[2]!.counts, { for: 7, against: 0, abstain: 0 });
-      const view = await judge.gameView(g.gm, g.gameId);
+      const view = await judge.views.gameView(g.gm, g.gameId);
       assert.equal(view.status, "finished");
       assert.deepEqual(view.result, {
         kind: "concession",
@@ -430,14 +455,17 @@ for (const kind of STORE_KINDS) {
         by: "vote",
       });
       assert.equal(
-        (await judge.phases(g.gameId)).length,
+        (await judge.views.phases(g.gameId)).length,
         1,
         "published instead of the adjudication",
       );
-      await assert.rejects(judge.submitOrders(players.france, g.gameId, { orders: [] }), {
-        kind: "conflict",
-      });
-      list = await judge.proposals(players.france, g.gameId);
+      await assert.rejects(
+        judge.submissions.submitOrders(players.france, g.gameId, { orders: [] }),
+        {
+          kind: "conflict",
+        },
+      );
+      list = await judge.votes.proposals(players.france, g.gameId);
       assert.equal(list.length, 3);
     });
 
@@ -446,25 +474,25 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, players } = g;
-      const p1 = await judge.propose(players.england, g.gameId, { kind: "draw" });
+      const p1 = await judge.votes.propose(players.england, g.gameId, { kind: "draw" });
       assert.equal(p1.yourVote, "yes", "the answer says the proposer's vote");
-      assert.equal((await judge.proposals(players.england, g.gameId))[0]!.yourVote, "yes");
-      assert.equal((await judge.proposals(players.france, g.gameId))[0]!.yourVote, null);
+      assert.equal((await judge.votes.proposals(players.england, g.gameId))[0]!.yourVote, "yes");
+      assert.equal((await judge.votes.proposals(players.france, g.gameId))[0]!.yourVote, null);
       for (const p of POWERS)
-        if (p !== "england") await judge.vote(players[p], g.gameId, p1.id, "yes");
+        if (p !== "england") await judge.votes.vote(players[p], g.gameId, p1.id, "yes");
       await passDeadline(g);
-      let list = await judge.proposals(players.france, g.gameId);
+      let list = await judge.votes.proposals(players.france, g.gameId);
       assert.equal(list[0]!.status, "passed", "England's proposal is England's yes");
       assert.deepEqual(list[0]!.counts, { for: 7, against: 0, abstain: 0 });
 
       // Another game: the proposer changes their mind (IX(5) C: they may vote against it).
       const h = await sevenPlayerGame(ts.store);
-      const p2 = await h.judge.propose(h.players.france, h.gameId, { kind: "draw" });
-      await h.judge.vote(h.players.france, h.gameId, p2.id, "no");
+      const p2 = await h.judge.votes.propose(h.players.france, h.gameId, { kind: "draw" });
+      await h.judge.votes.vote(h.players.france, h.gameId, p2.id, "no");
       for (const p of POWERS)
-        if (p !== "france") await h.judge.vote(h.players[p], h.gameId, p2.id, "yes");
+        if (p !== "france") await h.judge.votes.vote(h.players[p], h.gameId, p2.id, "yes");
       await passDeadline(h);
-      list = await h.judge.proposals(h.players.france, h.gameId);
+      list = await h.judge.votes.proposals(h.players.france, h.gameId);
       assert.equal(list[0]!.status, "failed");
       assert.deepEqual(list[0]!.counts, { for: 6, against: 1, abstain: 0 });
     });
@@ -473,19 +501,19 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
-      const rule = await g.judge.propose(g.gm, g.gameId, {
+      const rule = await g.judge.votes.propose(g.gm, g.gameId, {
         kind: "houserule",
         text: "Resolve early",
         options: { resolveEarly: true },
       });
-      for (const p of POWERS) await g.judge.vote(g.players[p], g.gameId, rule.id, "yes");
-      await g.judge.vote(g.gm, g.gameId, rule.id, "yes");
+      for (const p of POWERS) await g.judge.votes.vote(g.players[p], g.gameId, rule.id, "yes");
+      await g.judge.votes.vote(g.gm, g.gameId, rule.id, "yes");
       await passDeadline(g);
-      assert.equal((await g.judge.gameView(g.gm, g.gameId)).options.resolveEarly, true);
+      assert.equal((await g.judge.views.gameView(g.gm, g.gameId)).options.resolveEarly, true);
       // Now all final orders resolve the phase before its deadline.
       await allHold(g);
-      assert.equal(await g.judge.tick(), 1);
-      assert.equal((await g.judge.gameView(g.gm, g.gameId)).phase, "S1902M");
+      assert.equal(await g.judge.adjudication.tick(), 1);
+      assert.equal((await g.judge.views.gameView(g.gm, g.gameId)).phase, "S1902M");
     });
 
     test("the GM refuses a repetitive proposal with a reason: nobody votes, the proposer is told why", async (t) => {
@@ -493,38 +521,38 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, gm, players } = g;
-      const p = await judge.propose(players.turkey, g.gameId, { kind: "draw" });
-      await judge.vote(players.italy, g.gameId, p.id, "yes");
-      await assert.rejects(judge.refuseProposal(players.italy, g.gameId, p.id, "no"), {
+      const p = await judge.votes.propose(players.turkey, g.gameId, { kind: "draw" });
+      await judge.votes.vote(players.italy, g.gameId, p.id, "yes");
+      await assert.rejects(judge.votes.refuse(players.italy, g.gameId, p.id, "no"), {
         kind: "forbidden",
       });
-      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "  "), {
+      await assert.rejects(judge.votes.refuse(gm, g.gameId, p.id, "  "), {
         kind: "invalid",
         message: /reason/,
       });
-      await assert.rejects(judge.refuseProposal(gm, g.gameId, 999, "x"), { kind: "not-found" });
-      const r = await judge.refuseProposal(gm, g.gameId, p.id, "the same draw failed last phase");
+      await assert.rejects(judge.votes.refuse(gm, g.gameId, 999, "x"), { kind: "not-found" });
+      const r = await judge.votes.refuse(gm, g.gameId, p.id, "the same draw failed last phase");
       assert.deepEqual(r, {
         proposal: p.id,
         status: "refused",
         reason: "the same draw failed last phase",
       });
-      await assert.rejects(judge.vote(players.austria, g.gameId, p.id, "yes"), {
+      await assert.rejects(judge.votes.vote(players.austria, g.gameId, p.id, "yes"), {
         kind: "conflict",
       });
-      await assert.rejects(judge.refuseProposal(gm, g.gameId, p.id, "again"), {
+      await assert.rejects(judge.votes.refuse(gm, g.gameId, p.id, "again"), {
         kind: "conflict",
         message: /refused, not open/,
       });
-      const list = await judge.proposals(players.austria, g.gameId);
+      const list = await judge.votes.proposals(players.austria, g.gameId);
       assert.equal(list[0]!.status, "refused");
       assert.equal(list[0]!.reason, undefined, "another player does not read the reason");
-      const mine = await judge.proposals(players.turkey, g.gameId);
+      const mine = await judge.votes.proposals(players.turkey, g.gameId);
       assert.equal(mine[0]!.reason, "the same draw failed last phase", "the proposer does");
-      assert.equal((await judge.proposals(gm, g.gameId))[0]!.reason, mine[0]!.reason);
+      assert.equal((await judge.votes.proposals(gm, g.gameId))[0]!.reason, mine[0]!.reason);
       // Everybody is told it was refused; the reason only the proposer (and the GM) reads.
       const kinds = async (u: typeof gm) =>
-        (await judge.events(u, g.gameId))
+        (await judge.views.events(u, g.gameId))
           .filter((e) => e.kind.startsWith("proposal_refused"))
           .map((e) => [e.kind, (e.data as { reason?: string }).reason ?? null]);
       assert.deepEqual(await kinds(players.austria), [["proposal_refused", null]]);
@@ -535,7 +563,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await kinds(gm), await kinds(players.turkey));
       await passDeadline(g);
       assert.equal(
-        (await judge.events(gm, g.gameId)).filter((e) => e.kind === "vote_result").length,
+        (await judge.views.events(gm, g.gameId)).filter((e) => e.kind === "vote_result").length,
         0,
         "a refused proposal is not decided at the deadline",
       );
@@ -546,22 +574,22 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, players } = g;
-      await judge.sendPress(players.england, g.gameId, {
+      await judge.press.sendPress(players.england, g.gameId, {
         to: ["france"],
         body: "Channel stays empty?",
       });
-      await judge.sendPress(players.germany, g.gameId, {
+      await judge.press.sendPress(players.germany, g.gameId, {
         to: "all",
         body: "Beware the bear",
         kind: "grey",
       });
-      await judge.sendPress(players.russia, g.gameId, {
+      await judge.press.sendPress(players.russia, g.gameId, {
         to: ["turkey", "austria"],
         body: "Black Sea DMZ",
         kind: "gray",
       });
-      await judge.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
-      const france = await judge.press(players.france, g.gameId);
+      await judge.press.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
+      const france = await judge.press.press(players.france, g.gameId);
       assert.deepEqual(
         france.map((m) => [m.from, m.body]),
         [
@@ -571,20 +599,20 @@ for (const kind of STORE_KINDS) {
         ],
       );
       assert.equal(france[1]!.fromName, "Anonymous");
-      const turkey = await judge.press(players.turkey, g.gameId);
+      const turkey = await judge.press.press(players.turkey, g.gameId);
       assert.deepEqual(
         turkey.map((m) => m.from),
         [null, null, "gm"],
       );
-      const germany = await judge.press(players.germany, g.gameId);
+      const germany = await judge.press.press(players.germany, g.gameId);
       assert.equal(germany[0]!.from, "germany");
       assert.equal(germany[0]!.yours, true);
-      const gm = await judge.press(g.gm, g.gameId);
+      const gm = await judge.press.press(g.gm, g.gameId);
       assert.deepEqual(
         gm.map((m) => m.from),
         ["england", "germany", "russia", "gm"],
       );
-      const italyEvents = await judge.events(players.italy, g.gameId);
+      const italyEvents = await judge.views.events(players.italy, g.gameId);
       assert.equal(
         italyEvents.filter((e) => e.kind === "press").length,
         2,
@@ -593,22 +621,30 @@ for (const kind of STORE_KINDS) {
       const pressEvents = italyEvents.filter((e) => e.kind === "press");
       assert.ok(!JSON.stringify(pressEvents).includes("germany"), "no author in grey press events");
       await assert.rejects(
-        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", kind: "dark grey" }),
+        judge.press.sendPress(players.england, g.gameId, {
+          to: "all",
+          body: "x",
+          kind: "dark grey",
+        }),
         { kind: "invalid", message: /dark grey/ },
       );
       await assert.rejects(
-        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", signedAs: "france" }),
+        judge.press.sendPress(players.england, g.gameId, {
+          to: "all",
+          body: "x",
+          signedAs: "france",
+        }),
         { kind: "invalid", message: /dark grey/ },
       );
       await assert.rejects(
-        judge.sendPress(players.england, g.gameId, { to: "all", body: "x", kind: "black" }),
+        judge.press.sendPress(players.england, g.gameId, { to: "all", body: "x", kind: "black" }),
         {
           kind: "invalid",
           message: /black/,
         },
       );
       await assert.rejects(
-        judge.sendPress(players.england, g.gameId, { to: ["narnia"], body: "x" }),
+        judge.press.sendPress(players.england, g.gameId, { to: ["narnia"], body: "x" }),
         {
           kind: "invalid",
         },
@@ -620,37 +656,37 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
       const { judge, players, gm } = g;
-      await assert.rejects(judge.pause(players.england, g.gameId), { kind: "forbidden" });
+      await assert.rejects(judge.gm.pause(players.england, g.gameId), { kind: "forbidden" });
       g.clock.advance(DAY);
-      await judge.pause(gm, g.gameId);
+      await judge.gm.pause(gm, g.gameId);
       g.clock.advance(10 * DAY);
-      assert.equal(await judge.tick(), 0, "a paused game waits");
-      let view = await judge.resume(gm, g.gameId);
+      assert.equal(await judge.adjudication.tick(), 0, "a paused game waits");
+      let view = await judge.gm.resume(gm, g.gameId);
       assert.equal(
         Date.parse(view.deadline!),
         g.clock.t + 2 * DAY,
         "what was left of the deadline",
       );
-      view = await judge.setDeadline(gm, g.gameId, { extendMinutes: 60 });
+      view = await judge.gm.setDeadline(gm, g.gameId, { extendMinutes: 60 });
       assert.equal(Date.parse(view.deadline!), g.clock.t + 2 * DAY + 3_600_000);
 
-      await judge.submitOrders(players.france, g.gameId, {
+      await judge.submissions.submitOrders(players.france, g.gameId, {
         orders: ["A par-bur", "A mar-spa", "F bre-mao"],
       });
-      await judge.setDeadline(gm, g.gameId, { at: new Date(g.clock.t).toISOString() });
-      assert.equal(await judge.tick(), 1);
-      let phases = await judge.phases(g.gameId);
+      await judge.gm.setDeadline(gm, g.gameId, { at: new Date(g.clock.t).toISOString() });
+      assert.equal(await judge.adjudication.tick(), 1);
+      let phases = await judge.views.phases(g.gameId);
       assert.equal(phases[0]!.orders.italy, undefined);
       // Italy's orders reached the GM in time after all (seed 002 VII(1)): correct.
-      await judge.correct(gm, g.gameId, {
+      await judge.gm.correct(gm, g.gameId, {
         orders: { italy: ["A ven-pie", "F nap-ion", "A rom-apu"] },
         reason: "Italy's orders arrived before the deadline",
       });
-      phases = await judge.phases(g.gameId);
+      phases = await judge.views.phases(g.gameId);
       assert.equal(phases.length, 1);
       assert.deepEqual(phases[0]!.orders.italy, ["A ven-pie", "F nap-ion", "A rom-apu"]);
       assert.deepEqual(phases[0]!.orders.france, ["A par-bur", "A mar-spa", "F bre-mao"]);
-      view = await judge.gameView(gm, g.gameId);
+      view = await judge.views.gameView(gm, g.gameId);
       assert.deepEqual([...view.position.units.italy!].sort(), ["A apu", "A pie", "F ion"]);
       const superseded = await ts.store.db
         .selectFrom("phases")
@@ -667,27 +703,27 @@ for (const kind of STORE_KINDS) {
 
       // An extra unit is removed at once (seed 002 VIII(2)).
       await assert.rejects(
-        judge.removeUnit(gm, g.gameId, { power: "france", unit: "A par", reason: "x" }),
+        judge.units.removeUnit(gm, g.gameId, { power: "france", unit: "A par", reason: "x" }),
         {
           kind: "invalid",
           message: /A bur/,
         },
       );
-      view = await judge.removeUnit(gm, g.gameId, {
+      view = await judge.units.removeUnit(gm, g.gameId, {
         power: "france",
         unit: "A bur",
         reason: "built in error",
       });
       assert.deepEqual([...view.position.units.france!].sort(), ["A spa", "F mao"]);
-      await judge.submitOrders(players.france, g.gameId, { orders: ["A spa-por"] });
+      await judge.submissions.submitOrders(players.france, g.gameId, { orders: ["A spa-por"] });
       await passDeadline(g);
-      view = await judge.gameView(gm, g.gameId);
-      assert.deepEqual((await judge.phases(g.gameId))[1]!.results.france?.length, 2);
+      view = await judge.views.gameView(gm, g.gameId);
+      assert.deepEqual((await judge.views.phases(g.gameId))[1]!.results.france?.length, 2);
       // Only the last adjudication can be corrected: F1901M now, not S1901M.
-      await judge.correct(gm, g.gameId, { reason: "re-run" });
-      assert.equal((await judge.phases(g.gameId)).length, 2);
+      await judge.gm.correct(gm, g.gameId, { reason: "re-run" });
+      assert.equal((await judge.views.phases(g.gameId)).length, 2);
       // The record carries the GM's edit where it was made, so it replays to itself.
-      const record = await judge.recordFor(gm, g.gameId);
+      const record = await judge.views.recordFor(gm, g.gameId);
       assert.deepEqual(
         record.edits,
         [
@@ -703,11 +739,11 @@ for (const kind of STORE_KINDS) {
       );
       const replay = replayRecord(getScenario("classical")!, record as GameRecord);
       assert.deepEqual(replay, { ok: true }, "the record with the GM's edit replays to itself");
-      await judge.endGame(gm, g.gameId, { result: "draw", note: "club night is over" });
-      view = await judge.gameView(gm, g.gameId);
+      await judge.endings.endGame(gm, g.gameId, { result: "draw", note: "club night is over" });
+      view = await judge.views.gameView(gm, g.gameId);
       assert.equal(view.status, "finished");
       assert.equal((view.result as { kind: string }).kind, "draw");
-      assert.equal(await judge.tick(), 0);
+      assert.equal(await judge.adjudication.tick(), 0);
     });
 
     test("the GM may declare a draw after two game years with no centre change, a year after a warning", async (t) => {
@@ -717,17 +753,19 @@ for (const kind of STORE_KINDS) {
       const { judge, gm, players } = g;
       await passDeadline(g);
       await passDeadline(g);
-      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
-      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: true }), { kind: "conflict" });
+      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1902M");
+      await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: true }), {
+        kind: "conflict",
+      });
       await passDeadline(g);
       await passDeadline(g);
-      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1903M");
-      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1903M");
+      await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: false }), {
         kind: "conflict",
         message: /warn/,
       });
-      await judge.declareDraw(gm, g.gameId, { warn: true });
-      const warning = (await judge.events(players.italy, g.gameId)).find(
+      await judge.endings.declareDraw(gm, g.gameId, { warn: true });
+      const warning = (await judge.views.events(players.italy, g.gameId)).find(
         (e) => e.kind === "draw_warning",
       );
       assert.deepEqual(
@@ -736,14 +774,14 @@ for (const kind of STORE_KINDS) {
         "the warning is public and says from when the draw may come",
       );
       // The warning period (drawWarningYears, default one game year) must pass first.
-      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+      await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: false }), {
         kind: "conflict",
         message: /runs 1 game year\(s\): the draw may be declared from S1904M/,
       });
       await passDeadline(g);
       await passDeadline(g);
-      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1904M");
-      const view = await judge.declareDraw(gm, g.gameId, { warn: false });
+      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1904M");
+      const view = await judge.endings.declareDraw(gm, g.gameId, { warn: false });
       assert.equal(view.status, "finished");
       assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 3 });
     });
@@ -755,22 +793,22 @@ for (const kind of STORE_KINDS) {
       const { judge, gm, players } = g;
       await passDeadline(g);
       await passDeadline(g);
-      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1902M");
-      await judge.declareDraw(gm, g.gameId, { warn: true });
-      await judge.submitOrders(players.france, g.gameId, { orders: ["A mar-spa"] });
+      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1902M");
+      await judge.endings.declareDraw(gm, g.gameId, { warn: true });
+      await judge.submissions.submitOrders(players.france, g.gameId, { orders: ["A mar-spa"] });
       await passDeadline(g);
       await passDeadline(g);
       await passDeadline(g);
-      assert.equal((await judge.gameView(gm, g.gameId)).phase, "S1903M");
-      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: false }), {
+      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1903M");
+      await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: false }), {
         kind: "conflict",
         message: /changed hands in F1902M, after the warning given in S1902M: the warning lapsed/,
       });
-      await assert.rejects(judge.declareDraw(gm, g.gameId, { warn: true }), {
+      await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: true }), {
         kind: "conflict",
         message: /changed hands in the last game year/,
       });
-      assert.equal((await judge.gameView(gm, g.gameId)).status, "active");
+      assert.equal((await judge.views.gameView(gm, g.gameId)).status, "active");
     });
 
     test("deadlines in minutes for live play; a seat with several powers orders each", async (t) => {
@@ -779,7 +817,7 @@ for (const kind of STORE_KINDS) {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
-      const game = await judge.createGame(gm, {
+      const game = await judge.games.createGame(gm, {
         name: "Four",
         scenario: "4",
         options: { deadlines: { unit: "minutes", movement: 10, retreats: 2, adjustments: 2 } },
@@ -788,17 +826,20 @@ for (const kind of STORE_KINDS) {
       const us = [];
       for (let i = 0; i < 4; i++) {
         const u = await user(judge, "p");
-        await judge.acceptInvite(u, code, {});
+        await judge.games.acceptInvite(u, code, {});
         us.push(u);
       }
-      const view = await judge.gameView(us[1]!, game.id);
+      const view = await judge.views.gameView(us[1]!, game.id);
       assert.deepEqual(view.you?.powers, ["austria", "france"]);
       assert.equal(Date.parse(view.deadline!), clock.t + 10 * 60_000);
-      await assert.rejects(judge.submitOrders(us[1]!, game.id, { orders: ["A vie-gal"] }), {
-        kind: "invalid",
-        message: /before any power/,
-      });
-      const ans = await judge.submitOrders(us[1]!, game.id, {
+      await assert.rejects(
+        judge.submissions.submitOrders(us[1]!, game.id, { orders: ["A vie-gal"] }),
+        {
+          kind: "invalid",
+          message: /before any power/,
+        },
+      );
+      const ans = await judge.submissions.submitOrders(us[1]!, game.id, {
         orders: "Austria:\nA vie-gal\nFrance:\nA par-bur\nfinal",
       });
       assert.deepEqual(ans.powers, [
@@ -806,7 +847,7 @@ for (const kind of STORE_KINDS) {
         { power: "france", orders: ["A par-bur"] },
       ]);
       assert.equal(ans.final, true);
-      const one = await judge.submitOrders(us[1]!, game.id, {
+      const one = await judge.submissions.submitOrders(us[1]!, game.id, {
         power: "france",
         orders: ["A par-pic"],
       });
@@ -814,7 +855,7 @@ for (const kind of STORE_KINDS) {
         one.powers.map((p) => p.power),
         ["france"],
       );
-      const sets = await judge.currentOrders(us[1]!, game.id);
+      const sets = await judge.submissions.currentOrders(us[1]!, game.id);
       assert.deepEqual(
         sets.sets.map((s) => [s.power, s.orders]),
         [
@@ -822,7 +863,7 @@ for (const kind of STORE_KINDS) {
           ["france", ["A par-pic"]],
         ],
       );
-      await assert.rejects(judge.acceptInvite(await user(judge, "late"), code, {}), {
+      await assert.rejects(judge.games.acceptInvite(await user(judge, "late"), code, {}), {
         kind: "conflict",
       });
     });
@@ -835,7 +876,7 @@ test("Global Diplomacy: whose civil disorder only the GM reads, each player who 
   const clock = new Clock();
   const judge = new Judge({ store: ts.store, now: clock.now });
   const gm = await user(judge, "gm");
-  const game = await judge.createGame(gm, {
+  const game = await judge.games.createGame(gm, {
     name: "World",
     variant: "global",
     seed: 9,
@@ -845,16 +886,16 @@ test("Global Diplomacy: whose civil disorder only the GM reads, each player who 
   const players = [];
   for (let p = 1; p <= 11; p++) {
     const u = await user(judge, `gd${p}`);
-    await judge.acceptInvite(u, code, { power: String(p) });
+    await judge.games.acceptInvite(u, code, { power: String(p) });
     players.push(u);
   }
-  const seats = (await judge.gameView(gm, game.id)).seatList;
-  const turn = (await judge.gameView(gm, game.id)).phase;
+  const seats = (await judge.views.gameView(gm, game.id)).seatList;
+  const turn = (await judge.views.gameView(gm, game.id)).phase;
   // Nobody sends commands: every seat falls into civil disorder with the first turn.
-  clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-  assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+  clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+  assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated");
   for (const [i, p] of players.entries()) {
-    const view = await judge.gameView(p, game.id);
+    const view = await judge.views.gameView(p, game.id);
     assert.deepEqual(view.lostSeat && { ...view.lostSeat, at: undefined }, {
       seat: i,
       seatName: seats[i]!.name,
@@ -864,14 +905,14 @@ test("Global Diplomacy: whose civil disorder only the GM reads, each player who 
       missed: 1,
     });
     assert.deepEqual(
-      (await judge.events(p, game.id)).filter((e) => e.kind === "civil_disorder"),
+      (await judge.views.events(p, game.id)).filter((e) => e.kind === "civil_disorder"),
       [],
       "the event itself stays the GM's",
     );
   }
   assert.equal(
-    (await judge.events(gm, game.id)).filter((e) => e.kind === "civil_disorder").length,
+    (await judge.views.events(gm, game.id)).filter((e) => e.kind === "civil_disorder").length,
     11,
   );
-  assert.equal("lostSeat" in (await judge.gameView(gm, game.id)), false);
+  assert.equal("lostSeat" in (await judge.views.gameView(gm, game.id)), false);
 });

@@ -102,7 +102,7 @@ export async function mailIdentity(judge: Judge, user: User): Promise<MailIdenti
 }
 
 async function requireGm(judge: Judge, user: User, gameId: string): Promise<void> {
-  const view = await judge.gameView(user, gameId);
+  const view = await judge.views.gameView(user, gameId);
   if (view.you?.role !== "gm") throw forbidden("only the game master may do this");
 }
 

@@ -4,7 +4,7 @@ import type { DB, MembersTable } from "../store/schema.ts";
 import { seatOf } from "./game-data.ts";
 import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
-import type { Tx } from "./room.ts";
+import type { Tx } from "./types.ts";
 
 /*
  * Missed orders (seed 002 VII(6)) and civil disorder, for every game family: the phase is

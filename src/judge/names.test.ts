@@ -52,34 +52,40 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const judge = new Judge({ store: ts.store });
-      await judge.register("pl_italy", "correct horse battery");
-      await judge.register("Émile", "correct horse battery");
-      const cyrillic = await refusal(() => judge.register("pl_itаly", "correct horse battery"));
+      await judge.accounts.register("pl_italy", "correct horse battery");
+      await judge.accounts.register("Émile", "correct horse battery");
+      const cyrillic = await refusal(() =>
+        judge.accounts.register("pl_itаly", "correct horse battery"),
+      );
       assert.equal(cyrillic.kind, "invalid", cyrillic.message);
       assert.match(cyrillic.message, /Latin and Cyrillic/, cyrillic.message);
-      const digit = await refusal(() => judge.register("pl_ita1y", "correct horse battery"));
+      const digit = await refusal(() =>
+        judge.accounts.register("pl_ita1y", "correct horse battery"),
+      );
       assert.equal(digit.kind, "conflict", digit.message);
       assert.match(digit.message, /looks like "pl_italy", which is taken/, digit.message);
-      const wide = await refusal(() => judge.register("ｐｌ＿ｉｔａｌｙ", "correct horse battery"));
+      const wide = await refusal(() =>
+        judge.accounts.register("ｐｌ＿ｉｔａｌｙ", "correct horse battery"),
+      );
       assert.equal(wide.kind, "conflict", `full-width is the same name: ${wide.message}`);
       const invisible = await refusal(() =>
-        judge.register("pl_\u200ditaly", "correct horse battery"),
+        judge.accounts.register("pl_\u200ditaly", "correct horse battery"),
       );
       assert.equal(invisible.kind, "invalid", invisible.message);
-      const styled = await judge.register("𝐌𝐚𝐫𝐭𝐚", "correct horse battery");
+      const styled = await judge.accounts.register("𝐌𝐚𝐫𝐭𝐚", "correct horse battery");
       assert.equal(styled.user.name, "Marta", "stored normalised");
       assert.equal(
-        (await judge.login("ｍａｒｔａ", "correct horse battery")).user.name,
+        (await judge.accounts.login("ｍａｒｔａ", "correct horse battery")).user.name,
         "Marta",
         "logs in",
       );
       assert.equal(
-        (await judge.login("Émile", "correct horse battery")).user.name,
+        (await judge.accounts.login("Émile", "correct horse battery")).user.name,
         "Émile",
         "as written",
       );
       assert.equal(
-        (await judge.login("E\u0301mile", "correct horse battery")).user.name,
+        (await judge.accounts.login("E\u0301mile", "correct horse battery")).user.name,
         "Émile",
         "decomposed",
       );

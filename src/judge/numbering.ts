@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import type { DB } from "../store/schema.ts";
-import type { Viewer } from "./room.ts";
+import type { Viewer } from "./types.ts";
 
 /*
  * The ids a viewer is shown for press and events: their own ordinals. The store's row ids are

@@ -81,7 +81,7 @@ export interface GameOptions {
    * missed them, or nobody holds the seat) is played by a built-in player (src/bots: the id,
    * or "default" for the strongest) from that phase on, instead of holding, until a player is
    * seated again or its player sends orders again; the player and the GM are told
-   * (src/judge/bots.ts). false (the default): missed orders hold (seed 002 VII(6)). Absent in
+   * (src/judge/bot-play.ts). false (the default): missed orders hold (seed 002 VII(6)). Absent in
    * games made before it: off.
    */
   readonly botTakeover?: false | string;

@@ -41,13 +41,16 @@ test("passwords: registration refuses a weak one with a 400's message and stores
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
   const judge = new Judge({ store: ts.store });
-  await assert.rejects(judge.register("marta", "password"), (e: Error & { kind?: string }) => {
-    assert.equal(e.kind, "invalid");
-    assert.match(e.message, /most often used.*three or four unrelated words/);
-    return true;
-  });
-  await assert.rejects(judge.register("marta", "Marta2026"), { kind: "invalid" });
+  await assert.rejects(
+    judge.accounts.register("marta", "password"),
+    (e: Error & { kind?: string }) => {
+      assert.equal(e.kind, "invalid");
+      assert.match(e.message, /most often used.*three or four unrelated words/);
+      return true;
+    },
+  );
+  await assert.rejects(judge.accounts.register("marta", "Marta2026"), { kind: "invalid" });
   const rows = await ts.store.db.selectFrom("users").select("id").execute();
   assert.equal(rows.length, 0, "no account was made");
-  await judge.register("marta", "lantern violet orbit");
+  await judge.accounts.register("marta", "lantern violet orbit");
 });

@@ -11,7 +11,7 @@ import type { DB } from "../store/schema.ts";
 import { diplomacyRules } from "../variants/diplomacy.ts";
 import { type FamilyGame, isFamilyGame, loadFamilyGame, stateAt } from "./family.ts";
 import { type GameData, loadGame, yearsWithoutCentreChange } from "./game-data.ts";
-import type { HostedGame } from "./room.ts";
+import type { HostedGame } from "./types.ts";
 
 /*
  * A hosted game with what the hosting tools ask of its rules, for a game of any family: its

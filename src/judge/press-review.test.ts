@@ -19,12 +19,12 @@ for (const kind of STORE_KINDS) {
       const g = await sevenPlayerGame(ts.store, { press: { review: true } });
       const { judge, players, clock } = g;
       const sentAt = clock.t;
-      const sent = await judge.sendPress(players.england, g.gameId, {
+      const sent = await judge.press.sendPress(players.england, g.gameId, {
         to: ["france"],
         body: "Channel stays empty?",
       });
       assert.equal("held" in sent && sent.held, 1);
-      const second = await judge.sendPress(players.germany, g.gameId, {
+      const second = await judge.press.sendPress(players.germany, g.gameId, {
         to: "all",
         body: "Hello all",
         kind: "grey",
@@ -33,26 +33,30 @@ for (const kind of STORE_KINDS) {
       assert.equal("held" in second && second.held, 1);
       // Nobody but the author and the GM knows of them: no press, no event.
       for (const who of [players.france, players.italy, null]) {
-        assert.deepEqual(await judge.press(who, g.gameId), []);
-        const events = await judge.events(who, g.gameId);
+        assert.deepEqual(await judge.press.press(who, g.gameId), []);
+        const events = await judge.views.events(who, g.gameId);
         assert.ok(
           !events.some((e) => e.kind.startsWith("press")),
           "no press event before approval",
         );
       }
-      assert.deepEqual(await judge.press(players.england, g.gameId), [], "not yet in the press");
-      const own = await judge.heldPress(players.england, g.gameId);
+      assert.deepEqual(
+        await judge.press.press(players.england, g.gameId),
+        [],
+        "not yet in the press",
+      );
+      const own = await judge.press.heldPress(players.england, g.gameId);
       assert.deepEqual(
         own.map((m) => [m.n, m.status, m.body]),
         [[1, "held", "Channel stays empty?"]],
       );
-      assert.deepEqual(await judge.heldPress(players.france, g.gameId), []);
+      assert.deepEqual(await judge.press.heldPress(players.france, g.gameId), []);
       assert.deepEqual(
-        (await judge.heldPress(players.germany, g.gameId)).map((m) => m.n),
+        (await judge.press.heldPress(players.germany, g.gameId)).map((m) => m.n),
         [1],
         "the author's own numbers",
       );
-      const gmHeld = await judge.heldPress(g.gm, g.gameId);
+      const gmHeld = await judge.press.heldPress(g.gm, g.gameId);
       assert.deepEqual(
         gmHeld.map((m) => [m.n, m.from, m.status]),
         [
@@ -60,46 +64,48 @@ for (const kind of STORE_KINDS) {
           [2, "germany", "held"],
         ],
       );
-      const gmEvents = await judge.events(g.gm, g.gameId);
+      const gmEvents = await judge.views.events(g.gm, g.gameId);
       assert.equal(
         gmEvents.filter((e) => e.kind === "press_held").length,
         2,
         "the GM is told once per message",
       );
       // Players may not decide.
-      await assert.rejects(judge.approvePress(players.france, g.gameId, 1), { kind: "forbidden" });
+      await assert.rejects(judge.press.approvePress(players.france, g.gameId, 1), {
+        kind: "forbidden",
+      });
       clock.advance(3_600_000);
-      assert.deepEqual(await judge.approvePress(g.gm, g.gameId, 1), {
+      assert.deepEqual(await judge.press.approvePress(g.gm, g.gameId, 1), {
         held: 1,
         status: "approved",
       });
-      await assert.rejects(judge.approvePress(g.gm, g.gameId, 1), {
+      await assert.rejects(judge.press.approvePress(g.gm, g.gameId, 1), {
         kind: "conflict",
         message: /already approved/,
       });
-      await assert.rejects(judge.approvePress(g.gm, g.gameId, 9), { kind: "not-found" });
-      const france = await judge.press(players.france, g.gameId);
+      await assert.rejects(judge.press.approvePress(g.gm, g.gameId, 9), { kind: "not-found" });
+      const france = await judge.press.press(players.france, g.gameId);
       assert.deepEqual(
         france.map((m) => [m.id, m.from, m.body, m.at]),
         [[1, "england", "Channel stays empty?", new Date(sentAt).toISOString()]],
         "delivered as sent, its time kept",
       );
-      const fe = await judge.events(players.france, g.gameId);
+      const fe = await judge.views.events(players.france, g.gameId);
       assert.equal(fe.filter((e) => e.kind === "press").length, 1);
       assert.deepEqual(
-        bodies(await judge.press(players.italy, g.gameId)),
+        bodies(await judge.press.press(players.italy, g.gameId)),
         [],
         "private stays private",
       );
-      assert.equal((await judge.press(players.england, g.gameId))[0]!.yours, true);
-      const ee = await judge.events(players.england, g.gameId);
+      assert.equal((await judge.press.press(players.england, g.gameId))[0]!.yours, true);
+      const ee = await judge.views.events(players.england, g.gameId);
       assert.ok(
         ee.some((e) => e.kind === "press_approved"),
         "the author is told",
       );
       // Germany's grey press, approved: public, authorship still hidden.
-      await judge.approvePress(g.gm, g.gameId, 2);
-      const italy = await judge.press(null, g.gameId);
+      await judge.press.approvePress(g.gm, g.gameId, 2);
+      const italy = await judge.press.press(null, g.gameId);
       assert.deepEqual(
         italy.map((m) => [m.from, m.body]),
         [[null, "Hello all"]],
@@ -111,31 +117,31 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { press: { review: true } });
       const { judge, players } = g;
-      await judge.sendPress(players.russia, g.gameId, { to: "all", body: "Rude words" });
-      await assert.rejects(judge.refusePress(g.gm, g.gameId, 1, "  "), {
+      await judge.press.sendPress(players.russia, g.gameId, { to: "all", body: "Rude words" });
+      await assert.rejects(judge.press.refusePress(g.gm, g.gameId, 1, "  "), {
         kind: "invalid",
         message: /reason/,
       });
-      await assert.rejects(judge.refusePress(players.turkey, g.gameId, 1, "no"), {
+      await assert.rejects(judge.press.refusePress(players.turkey, g.gameId, 1, "no"), {
         kind: "forbidden",
       });
-      const r = await judge.refusePress(g.gm, g.gameId, 1, "Insults are not published");
+      const r = await judge.press.refusePress(g.gm, g.gameId, 1, "Insults are not published");
       assert.deepEqual(r, { held: 1, status: "refused", reason: "Insults are not published" });
-      await assert.rejects(judge.approvePress(g.gm, g.gameId, 1), { kind: "conflict" });
+      await assert.rejects(judge.press.approvePress(g.gm, g.gameId, 1), { kind: "conflict" });
       for (const who of [players.turkey, null, g.gm, players.russia]) {
-        assert.deepEqual(await judge.press(who, g.gameId), [], "never in the press");
+        assert.deepEqual(await judge.press.press(who, g.gameId), [], "never in the press");
       }
       for (const who of [players.turkey, players.france, null]) {
-        const events = await judge.events(who, g.gameId);
+        const events = await judge.views.events(who, g.gameId);
         assert.ok(!events.some((e) => e.kind.startsWith("press")), "nobody else learns of it");
       }
-      const re = await judge.events(players.russia, g.gameId);
+      const re = await judge.views.events(players.russia, g.gameId);
       const told = re.find((e) => e.kind === "press_refused");
       assert.equal(
         (told?.data as { reason?: string } | undefined)?.reason,
         "Insults are not published",
       );
-      const own = await judge.heldPress(players.russia, g.gameId);
+      const own = await judge.press.heldPress(players.russia, g.gameId);
       assert.deepEqual(
         own.map((m) => [m.status, m.reason]),
         [["refused", "Insults are not published"]],
@@ -146,20 +152,20 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { press: { review: true } });
-      const sent = await g.judge.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
+      const sent = await g.judge.press.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
       assert.equal("id" in sent && sent.id, 1);
-      assert.deepEqual(bodies(await g.judge.press(g.players.italy, g.gameId)), ["Welcome"]);
-      assert.deepEqual(await g.judge.heldPress(g.gm, g.gameId), []);
+      assert.deepEqual(bodies(await g.judge.press.press(g.players.italy, g.gameId)), ["Welcome"]);
+      assert.deepEqual(await g.judge.press.heldPress(g.gm, g.gameId), []);
 
       const off = await sevenPlayerGame(ts.store);
-      const plain = await off.judge.sendPress(off.players.england, off.gameId, {
+      const plain = await off.judge.press.sendPress(off.players.england, off.gameId, {
         to: ["france"],
         body: "Hi",
       });
       assert.ok(!("held" in plain), "not held");
-      assert.deepEqual(bodies(await off.judge.press(off.players.france, off.gameId)), ["Hi"]);
-      assert.deepEqual(await off.judge.heldPress(off.gm, off.gameId), []);
-      const fe = await off.judge.events(off.players.france, off.gameId);
+      assert.deepEqual(bodies(await off.judge.press.press(off.players.france, off.gameId)), ["Hi"]);
+      assert.deepEqual(await off.judge.press.heldPress(off.gm, off.gameId), []);
+      const fe = await off.judge.views.events(off.players.france, off.gameId);
       assert.equal(fe.filter((e) => e.kind === "press").length, 1);
     });
   });

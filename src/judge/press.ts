@@ -12,7 +12,8 @@ import { textProblem } from "./text.ts";
 /*
  * Press (seed 002 X): white and grey messages, broadcast or to some powers, and who reads them;
  * for a game of any family, its powers and its negotiation phases as its rules say (played.ts).
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls no
+ * other room.
  */
 
 export class Press extends Room {

@@ -1,39 +1,36 @@
 import { type Kysely, sql } from "kysely";
-import type { PositionJson } from "../engine/position-json.ts";
-import type { PhaseType, PowerId } from "../engine/types.ts";
+import type { PowerId } from "../engine/types.ts";
 import type { Store } from "../store/db.ts";
-import type { DB, Role } from "../store/schema.ts";
-import type { Accounts } from "./accounts.ts";
-import type { Adjudication } from "./adjudication.ts";
-import type { BotMark, BotPlayers } from "./bots.ts";
-import type { ConferencesView, ScoresView } from "./committee.ts";
-import type { DaideMark, DaidePorts, DaideSeats } from "./daide.ts";
-import type { Endings } from "./endings.ts";
+import type { DB } from "../store/schema.ts";
 import { conflict, forbidden, notFound } from "./errors.ts";
 import { type FamilyGames, isFamilyGame, loadFamilyGame } from "./family.ts";
 import { type GameData, loadGame } from "./game-data.ts";
-import type { Games } from "./games.ts";
-import type { GmTools } from "./gm-tools.ts";
 import { latestSetRows } from "./latest.ts";
-import type { GameOptions } from "./options.ts";
-import { type LineDiagnostic, powersToOrder } from "./orders.ts";
+import { powersToOrder } from "./orders.ts";
 import { loadPlayed, type PlayedGame, playedDiplomacy, playedFamily } from "./played.ts";
-import type { Press } from "./press.ts";
-import type { Bucket, TokenBuckets } from "./rate.ts";
+import type { TokenBuckets } from "./rate.ts";
 import { effectiveRules, loadSequential } from "./schedule.ts";
-import type { LostSeat } from "./seat-loss.ts";
-import type { Submissions } from "./submissions.ts";
-import type { UnitEdits } from "./unit-edits.ts";
-import type { Views } from "./views.ts";
-import type { Votes } from "./votes.ts";
+import type { DaidePorts, HostedGame, Tx, User, Viewer } from "./types.ts";
+
+export type {
+  EventView,
+  GameSummary,
+  GameView,
+  HostedGame,
+  SeatView,
+  SubmissionAnswer,
+  Tx,
+  User,
+  Viewer,
+} from "./types.ts";
+export { phaseTypeOf } from "./types.ts";
 
 /*
  * What every room of the judge shares: the store, the clock, the log, the family games
  * (family.ts), the counter of adjudications, and the helpers every operation uses: the
- * game's lock (`mutate`), the event log (`emit`), who the viewer is. The rooms (accounts,
- * games and seats, submissions, adjudication, votes, press, GM tools, unit edits, endings,
- * views) extend
- * `Room`; src/judge/judge.ts is the facade over them.
+ * game's lock (`mutate`), the event log (`emit`), who the viewer is. Every room extends
+ * `Room`; a room that calls another is given it in its constructor (judge.ts builds them in
+ * that order, docs/architecture.md draws the graph). This file imports no room.
  *
  * Every change to a game runs in one transaction that starts by updating the game's
  * phase_state row (bumping its version, on a condition): on PostgreSQL that takes the row's
@@ -44,158 +41,8 @@ import type { Votes } from "./votes.ts";
  * the next tick after restart. The clock is `now()`, given from outside.
  */
 
-export interface User {
-  readonly id: string;
-  readonly name: string;
-}
-
-export interface JudgeConfig {
-  readonly store: Store;
-  readonly now?: () => number;
-  readonly log?: (message: string) => void;
-  /** Test hook: kill this process at a named point (`adjudicate-before-commit`). */
-  readonly failpoint?: string | undefined;
-  /** Where the web page is reached (links.ts), checked; null or absent: mails carry no links. */
-  readonly publicUrl?: string | null | undefined;
-  /**
-   * The orders-rate quota: order sets one player may send in one game, at once (`burst`) and
-   * then per second (submissions.ts; default DEFAULT_ORDERS_RATE); null: none.
-   */
-  readonly ordersRate?: Bucket | null | undefined;
-  /**
-   * API tokens unused this long (ms) expire: the next request with one is refused and it is
-   * deleted (accounts.ts; default DEFAULT_TOKEN_IDLE_MS, 90 days); null: never.
-   */
-  readonly tokenIdleMs?: number | null | undefined;
-  /**
-   * The ports games with DAIDE seats are given (`entente serve --daide-ports`; daide.ts);
-   * null or absent: no game may have DAIDE seats.
-   */
-  readonly daidePorts?: DaidePorts | null | undefined;
-}
-
 /** Tokens unused for 90 days expire (JudgeConfig.tokenIdleMs; ENTENTE_TOKEN_IDLE_DAYS). */
 export const DEFAULT_TOKEN_IDLE_MS = 90 * 86_400_000;
-
-export interface Viewer {
-  readonly user: User | null;
-  readonly role: Role | null;
-  readonly seat: number | null;
-  readonly powers: readonly PowerId[];
-}
-
-export interface SeatView {
-  readonly index: number;
-  readonly name: string;
-  readonly powers: readonly string[];
-  readonly player: string | null;
-  /** A built-in player plays the seat (bots.ts): which, and whether the GM chose it. */
-  readonly bot?: BotMark;
-  /** The seat is kept for a DAIDE client (daide.ts): the client that took it, if one has. */
-  readonly daide?: DaideMark;
-}
-
-export interface GameSummary {
-  readonly id: string;
-  readonly name: string;
-  readonly variant: string;
-  readonly scenario: string;
-  readonly status: string;
-  readonly phase: string | null;
-  readonly deadline: string | null;
-  readonly seats: number;
-  readonly players: number;
-  /** Seats played by built-in players (bots.ts), when there are any. */
-  readonly bots?: number;
-  /** The game's id as its players know it (`GD001`, labels.ts), when its GM chose one. */
-  readonly label?: string;
-}
-
-export interface GameView extends GameSummary {
-  readonly rules: unknown;
-  readonly options: GameOptions;
-  readonly state: string;
-  readonly phaseIndex: number;
-  readonly seatList: readonly SeatView[];
-  readonly position: PositionJson;
-  /**
-   * DAIDE clients' seats (daide.ts): the port they connect to while the game is forming or
-   * running (null once it is over).
-   */
-  readonly daide?: { readonly port: number | null };
-  /** Powers that have something to order in the open phase. */
-  readonly toOrder: readonly string[];
-  readonly result: unknown;
-  readonly you: {
-    readonly role: Role;
-    readonly seat: number | null;
-    readonly powers: readonly string[];
-  } | null;
-  /** For the GM: the open invitations. */
-  readonly invites?: readonly { code: string; role: string; seat: number | null }[];
-  /** For a member who lost their seat and holds none: how (seat-loss.ts), theirs alone. */
-  readonly lostSeat?: LostSeat;
-  /** europe1935: the victory-point table, public at any time (docs/committee.md). */
-  readonly scores?: ScoresView;
-  /** europe1935: the running conference and the past ones. */
-  readonly conferences?: ConferencesView;
-  /** A game of another family (Global Diplomacy): its turn and where the reports are. */
-  readonly family?: {
-    readonly id: string;
-    readonly name: string;
-    readonly turn: number;
-    readonly turnsAdjudicated: number;
-    readonly report: string;
-  };
-}
-
-export interface SubmissionAnswer {
-  readonly phase: string;
-  readonly final: boolean;
-  readonly receivedAt: string;
-  readonly powers: readonly { power: string; orders: readonly string[] }[];
-  readonly diagnostics: readonly LineDiagnostic[];
-  /** Kept for a later retreat or adjustment phase (`phase`), not the open one. */
-  readonly early?: boolean;
-}
-
-export interface EventView {
-  readonly id: number;
-  readonly kind: string;
-  readonly data: unknown;
-  readonly at: string;
-}
-
-export type Tx = Kysely<DB>;
-
-/**
- * What every hosted game has, whatever its family: its row, its phase state (the lock), its
- * seats, members and options. The operations that serve every family (seats, deadlines,
- * replacement, missed orders) take this.
- */
-export type HostedGame = Pick<GameData, "game" | "state" | "members" | "seats" | "options">;
-
-/** The kind of a phase by its name, for its deadline: a family's turn (`T3`) is a movement. */
-export function phaseTypeOf(phase: string): PhaseType {
-  const t = phase.slice(-1);
-  return t === "R" || t === "A" ? t : "M";
-}
-
-/** The rooms of one judge. */
-export interface Rooms {
-  readonly accounts: Accounts;
-  readonly games: Games;
-  readonly submissions: Submissions;
-  readonly adjudication: Adjudication;
-  readonly votes: Votes;
-  readonly press: Press;
-  readonly gm: GmTools;
-  readonly units: UnitEdits;
-  readonly endings: Endings;
-  readonly views: Views;
-  readonly bots: BotPlayers;
-  readonly daide: DaideSeats;
-}
 
 /** What the rooms of one judge share. */
 export interface JudgeCore {
@@ -214,8 +61,6 @@ export interface JudgeCore {
   readonly tokenIdleMs: number | null;
   /** The ports of games with DAIDE seats (null: none may have them). */
   readonly daidePorts: DaidePorts | null;
-  /** Every room, for the few operations that cross rooms (a view after a change). */
-  rooms: Rooms;
 }
 
 /** A room of the judge: the shared core, and the helpers every operation uses. */
@@ -236,10 +81,6 @@ export abstract class Room {
 
   protected get families(): FamilyGames {
     return this.core.families;
-  }
-
-  protected get rooms(): Rooms {
-    return this.core.rooms;
   }
 
   protected viewerIn(g: Pick<GameData, "members" | "seats">, user: User | null): Viewer {

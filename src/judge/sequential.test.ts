@@ -30,7 +30,7 @@ async function sequentialGame(store: Store, rules: Record<string, unknown> = {})
   const clock = new Clock();
   const judge = new Judge({ store, now: clock.now });
   const gm = await user(judge, "gm");
-  const game = await judge.createGame(gm, {
+  const game = await judge.games.createGame(gm, {
     name: "Hoyle",
     rules: { movement: "sequential", ...rules },
     seed: 7,
@@ -39,22 +39,25 @@ async function sequentialGame(store: Store, rules: Record<string, unknown> = {})
   const players = {} as Record<P, User>;
   for (const p of POWERS) {
     const u = await user(judge, p);
-    await judge.acceptInvite(u, code("player"), { power: p });
+    await judge.games.acceptInvite(u, code("player"), { power: p });
     players[p] = u;
   }
   const observer = await user(judge, "watcher");
-  await judge.acceptInvite(observer, code("observer"), {});
+  await judge.games.acceptInvite(observer, code("observer"), {});
   return { judge, clock, gm, players, observer, gameId: game.id };
 }
 
 /** Sends these orders (final) and adjudicates the phase. */
 async function play(g: SeqGame, orders: Partial<Record<P, string[]>>): Promise<void> {
   for (const [p, list] of Object.entries(orders)) {
-    await g.judge.submitOrders(g.players[p as P], g.gameId, { orders: list, final: true });
+    await g.judge.submissions.submitOrders(g.players[p as P], g.gameId, {
+      orders: list,
+      final: true,
+    });
   }
-  const view = await g.judge.gameView(g.gm, g.gameId);
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
   g.clock.t = Date.parse(view.deadline!) + 1;
-  assert.equal(await g.judge.tick(), 1, "one phase adjudicated");
+  assert.equal(await g.judge.adjudication.tick(), 1, "one phase adjudicated");
 }
 
 const firstThen = (...powers: P[]): string[] => [
@@ -76,10 +79,10 @@ const rejectsWith = (kind: string, re: RegExp) => (e: unknown) =>
 /** Everything a viewer can read of the game, as text. */
 async function everything(g: SeqGame, u: User | null): Promise<string> {
   const parts = [
-    await g.judge.gameView(u, g.gameId),
-    await g.judge.phases(g.gameId, u),
-    await g.judge.recordFor(u, g.gameId),
-    await g.judge.events(u, g.gameId),
+    await g.judge.views.gameView(u, g.gameId),
+    await g.judge.views.phases(g.gameId, u),
+    await g.judge.views.recordFor(u, g.gameId),
+    await g.judge.views.events(u, g.gameId),
   ];
   return JSON.stringify(parts);
 }
@@ -90,32 +93,32 @@ test("a game's sequential rules are checked when it is created; the schedule is 
   const judge = new Judge({ store: ts.store, now: new Clock().now });
   const gm = await user(judge, "gm");
   await assert.rejects(
-    judge.createGame(gm, {
+    judge.games.createGame(gm, {
       name: "Bad",
       rules: { movement: "sequential", schedule: ["france", "prussia"] },
     }),
     rejectsWith("invalid", /unknown power "prussia"/),
   );
   await assert.rejects(
-    judge.createGame(gm, {
+    judge.games.createGame(gm, {
       name: "Open",
       rules: { movement: "sequential", schedule: [...POWERS] },
     }),
     rejectsWith("invalid", /POST \/api\/games\/\{id\}\/schedule\/\{season\}/),
   );
   await assert.rejects(
-    judge.createGame(gm, {
+    judge.games.createGame(gm, {
       name: "Open",
       rules: { movement: "sequential", contracts: [["austria", "russia"]] },
     }),
     rejectsWith("invalid", /players declare contracts with POST/),
   );
-  const a = await judge.createGame(gm, { name: "A", rules: { movement: "sequential" } });
-  const b = await judge.createGame(gm, { name: "B", rules: { movement: "sequential" } });
+  const a = await judge.games.createGame(gm, { name: "A", rules: { movement: "sequential" } });
+  const b = await judge.games.createGame(gm, { name: "B", rules: { movement: "sequential" } });
   const seedOf = (v: { rules: unknown }) => (v.rules as { scheduleSeed?: number }).scheduleSeed;
   assert.equal(typeof seedOf(a), "number", "the game gets its own schedule seed");
   assert.notEqual(seedOf(a), seedOf(b), "seeded per game");
-  const c = await judge.createGame(gm, {
+  const c = await judge.games.createGame(gm, {
     name: "C",
     rules: { movement: "sequential", scheduleSeed: 3 },
   });
@@ -128,14 +131,14 @@ describe("the schedule is kept from the players", () => {
     if (!ts) return;
     const g = await sequentialGame(ts.store);
     const { judge, gm, players, observer } = g;
-    await judge.setSchedule(gm, g.gameId, "S1901", firstThen("austria", "russia"));
+    await judge.gm.setSchedule(gm, g.gameId, "S1901", firstThen("austria", "russia"));
     // Rule 2 of the seed: Austria, first, gets into Galicia and keeps Russia out.
     await play(g, { austria: ["A vie - gal"], russia: ["A war - gal"] });
 
-    const gmPhases = await judge.phases(g.gameId, gm);
+    const gmPhases = await judge.views.phases(g.gameId, gm);
     assert.match(explained(gmPhases, "austria", "A vie"), /slot 1 of 7 \(Austria's orders\)/);
     assert.match(explained(gmPhases, "russia", "A war"), /fails: .*slot 2 of 7/);
-    const board = (await judge.gameView(players.russia, g.gameId)).position.units;
+    const board = (await judge.views.gameView(players.russia, g.gameId)).position.units;
     assert.ok(board.austria!.includes("A gal"), "Austria got into Galicia");
     assert.ok(board.russia!.includes("A war"), "Russia was kept out");
 
@@ -144,7 +147,7 @@ describe("the schedule is kept from the players", () => {
       ["an observer", observer],
       ["anyone", null],
     ] as const) {
-      const view = await judge.gameView(u, g.gameId);
+      const view = await judge.views.gameView(u, g.gameId);
       assert.deepEqual(
         Object.keys(view.rules as object).filter((k) => /schedule|contracts/i.test(k)),
         [],
@@ -161,7 +164,7 @@ describe("the schedule is kept from the players", () => {
         /slot \d|scheduleSeed|schedule_set|'s orders/,
         `${who} sees no schedule`,
       );
-      const phases = await judge.phases(g.gameId, u);
+      const phases = await judge.views.phases(g.gameId, u);
       assert.match(
         explained(phases, "russia", "A war"),
         /^fails: bounced off A gal/,
@@ -169,12 +172,12 @@ describe("the schedule is kept from the players", () => {
       );
       if (u) {
         await assert.rejects(
-          judge.schedule(u, g.gameId),
+          judge.views.schedule(u, g.gameId),
           rejectsWith("forbidden", /only by the game master: players are never told it/),
           `${who} asking for the schedule`,
         );
         await assert.rejects(
-          judge.setSchedule(u, g.gameId, "F1901", firstThen("russia")),
+          judge.gm.setSchedule(u, g.gameId, "F1901", firstThen("russia")),
           rejectsWith("forbidden", /game master/),
           `${who} setting the schedule`,
         );
@@ -182,7 +185,7 @@ describe("the schedule is kept from the players", () => {
     }
 
     // The GM's record has every phase's schedule and replays exactly; the players' does not.
-    const record = await judge.recordFor(gm, g.gameId);
+    const record = await judge.views.recordFor(gm, g.gameId);
     assert.deepEqual(
       (record.rules.schedule as Record<string, string[]>).S1901,
       firstThen("austria", "russia"),
@@ -193,7 +196,7 @@ describe("the schedule is kept from the players", () => {
       { ok: true },
       "it replays",
     );
-    const gmEvents = await judge.events(gm, g.gameId);
+    const gmEvents = await judge.views.events(gm, g.gameId);
     assert.ok(
       gmEvents.some((e) => e.kind === "schedule_set"),
       "the GM's events say the schedule was set",
@@ -205,8 +208,8 @@ describe("the schedule is kept from the players", () => {
     if (!ts) return;
     const g = await sequentialGame(ts.store);
     const { judge, gm, players } = g;
-    await judge.setSchedule(gm, g.gameId, "S1901", "simultaneous");
-    let view = await judge.schedule(gm, g.gameId, 2);
+    await judge.gm.setSchedule(gm, g.gameId, "S1901", "simultaneous");
+    let view = await judge.views.schedule(gm, g.gameId, 2);
     assert.deepEqual(
       view.seasons.map((s) => [s.season, s.kind, s.index]),
       [
@@ -223,14 +226,14 @@ describe("the schedule is kept from the players", () => {
       germany: ["A mun - tyr"],
       italy: ["A ven - tyr"],
     });
-    const board = (await judge.gameView(players.austria, g.gameId)).position.units;
+    const board = (await judge.views.gameView(players.austria, g.gameId)).position.units;
     assert.ok(
       board.austria!.includes("A vie") && board.russia!.includes("A war"),
       "Galicia bounce",
     );
     assert.ok(board.germany!.includes("A mun") && board.italy!.includes("A ven"), "Tyrolia bounce");
     assert.match(
-      explained(await judge.phases(g.gameId, gm), "austria", "A vie"),
+      explained(await judge.views.phases(g.gameId, gm), "austria", "A vie"),
       /F?S1901 is a simultaneous season/,
       "the GM's results say so",
     );
@@ -241,10 +244,10 @@ describe("the schedule is kept from the players", () => {
     );
     // The season is adjudicated: its schedule can no longer change.
     await assert.rejects(
-      judge.setSchedule(gm, g.gameId, "S1901", firstThen("austria")),
+      judge.gm.setSchedule(gm, g.gameId, "S1901", firstThen("austria")),
       rejectsWith("conflict", /S1901 has been adjudicated; the first season still open is F1901/),
     );
-    view = await judge.schedule(gm, g.gameId, 0);
+    view = await judge.views.schedule(gm, g.gameId, 0);
     assert.equal(view.next, "F1901", "next season");
     assert.equal(view.seasons[0]!.adjudicated, true, "S1901 adjudicated");
   });
@@ -258,9 +261,9 @@ describe("the GM's schedule", () => {
     const other = await sequentialGame(ts.store);
     const { judge, gm } = g;
     // Two simultaneous seasons in the middle: blocks count sequential seasons only.
-    await judge.setSchedule(gm, g.gameId, "F1902", "simultaneous");
-    await judge.setSchedule(gm, g.gameId, "S1905", "simultaneous");
-    const view = await judge.schedule(gm, g.gameId, 70);
+    await judge.gm.setSchedule(gm, g.gameId, "F1902", "simultaneous");
+    await judge.gm.setSchedule(gm, g.gameId, "S1905", "simultaneous");
+    const view = await judge.views.schedule(gm, g.gameId, 70);
     const sequential = view.seasons.filter((s) => s.kind === "sequential");
     assert.ok(sequential.length >= 63, "nine blocks and more");
     sequential.forEach((s, i) => {
@@ -293,7 +296,7 @@ describe("the GM's schedule", () => {
       "and that each is balanced",
     );
     const mine = sequential.map((s) => s.order!.join(" "));
-    const theirs = (await other.judge.schedule(other.gm, other.gameId, 20)).seasons.map((s) =>
+    const theirs = (await other.judge.views.schedule(other.gm, other.gameId, 20)).seasons.map((s) =>
       s.order?.join(" "),
     );
     assert.notDeepEqual(mine.slice(0, 14), theirs.slice(0, 14), "another game, another schedule");
@@ -303,39 +306,39 @@ describe("the GM's schedule", () => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
     const { judge, gm, gameId } = await sequentialGame(ts.store);
-    const generated = (await judge.schedule(gm, gameId, 3)).seasons[1]!;
+    const generated = (await judge.views.schedule(gm, gameId, 3)).seasons[1]!;
     const mine = firstThen("turkey", "england");
-    let view = await judge.setSchedule(gm, gameId, "f1901", mine);
+    let view = await judge.gm.setSchedule(gm, gameId, "f1901", mine);
     assert.deepEqual(view.seasons[1], { ...generated, order: mine, source: "gm" }, "set");
-    view = await judge.schedule(gm, gameId, 5);
+    view = await judge.views.schedule(gm, gameId, 5);
     assert.equal(view.blocks.length, 0, "no whole block shown yet");
-    view = await judge.schedule(gm, gameId, 6);
+    view = await judge.views.schedule(gm, gameId, 6);
     assert.equal(view.blocks.length, 1, "one whole block");
     assert.equal(
       view.blocks[0]!.balanced,
       generated.order!.join() === mine.join(),
       "a GM's season may break the balance, and the GM is shown it",
     );
-    view = await judge.setSchedule(gm, gameId, "F1901", "generated");
+    view = await judge.gm.setSchedule(gm, gameId, "F1901", "generated");
     assert.deepEqual(view.seasons[1], generated, "back to the generated one");
     await assert.rejects(
-      judge.setSchedule(gm, gameId, "F1901", ["austria", "prussia"]),
+      judge.gm.setSchedule(gm, gameId, "F1901", ["austria", "prussia"]),
       rejectsWith("invalid", /unknown power "prussia"; classical has austria, england/),
     );
     await assert.rejects(
-      judge.setSchedule(gm, gameId, "F1901", ["austria", "england"]),
+      judge.gm.setSchedule(gm, gameId, "F1901", ["austria", "england"]),
       rejectsWith("invalid", /france, germany, italy, russia, turkey are still in the game/),
     );
     await assert.rejects(
-      judge.setSchedule(gm, gameId, "F1901", ["austria", "austria"]),
+      judge.gm.setSchedule(gm, gameId, "F1901", ["austria", "austria"]),
       rejectsWith("invalid", /names austria twice/),
     );
     await assert.rejects(
-      judge.setSchedule(gm, gameId, "F1899", "simultaneous"),
+      judge.gm.setSchedule(gm, gameId, "F1899", "simultaneous"),
       rejectsWith("invalid", /the game starts in S1901/),
     );
     await assert.rejects(
-      judge.setSchedule(gm, gameId, "Winter 1901", "simultaneous"),
+      judge.gm.setSchedule(gm, gameId, "Winter 1901", "simultaneous"),
       rejectsWith("invalid", /is not a season; write it as S1901 or F1901/),
     );
   });
@@ -357,31 +360,31 @@ describe("contracts", () => {
       if (!ts) return;
       const g = await sequentialGame(ts.store);
       const { judge, gm, players } = g;
-      await judge.setSchedule(gm, g.gameId, "S1901", schedule);
-      const a = await judge.declareContract(players.austria, g.gameId, { with: "Italy" });
+      await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
+      const a = await judge.gm.declareContract(players.austria, g.gameId, { with: "Italy" });
       assert.deepEqual(
         { power: a.power, with: a.with, from: a.from, until: a.until, season: a.season },
         { power: "austria", with: "italy", from: "S1901", until: "S1901", season: "S1901" },
         "one season, the first still open",
       );
       assert.equal(a.matched, false, "not matched yet");
-      const i = await judge.declareContract(players.italy, g.gameId, {
+      const i = await judge.gm.declareContract(players.italy, g.gameId, {
         with: "austria",
         until: "withdrawn",
       });
       assert.equal(i.matched, true, "Italy's matches Austria's");
       assert.equal(
-        (await judge.contracts(players.austria, g.gameId)).declarations[0]!.matched,
+        (await judge.views.contracts(players.austria, g.gameId)).declarations[0]!.matched,
         true,
         "Austria sees that Italy matched",
       );
       assert.deepEqual(
-        (await judge.contracts(gm, g.gameId)).contracts,
+        (await judge.views.contracts(gm, g.gameId)).contracts,
         [["austria", "italy"]],
         "the GM sees the contract that counts",
       );
       await play(g, orders);
-      const gmPhases = await judge.phases(g.gameId, gm);
+      const gmPhases = await judge.views.phases(g.gameId, gm);
       assert.match(
         explained(gmPhases, "austria", "A vie"),
         /^succeeds: .*slot 3 of 7 \(with Italy's orders: contracted units/,
@@ -390,7 +393,7 @@ describe("contracts", () => {
         explained(gmPhases, "germany", "A mun"),
         /then dislodged from tyr by A vie - tyr/,
       );
-      const view = await judge.gameView(players.germany, g.gameId);
+      const view = await judge.views.gameView(players.germany, g.gameId);
       assert.equal(view.phase, "S1901R", "Germany must retreat");
       assert.ok(view.position.units.austria!.includes("A tyr"), "Austria in Tyrolia");
       assert.doesNotMatch(
@@ -399,16 +402,16 @@ describe("contracts", () => {
         "Germany is not told why",
       );
       // Italy's contract stands until withdrawn; withdrawn now, it stops before F1901.
-      const w = await judge.withdrawContract(players.italy, g.gameId, i.id);
+      const w = await judge.gm.withdrawContract(players.italy, g.gameId, i.id);
       assert.deepEqual([w.withdrawnFrom, w.season], ["F1901", null], "withdrawn from F1901");
-      const sched = await judge.schedule(gm, g.gameId, 1);
+      const sched = await judge.views.schedule(gm, g.gameId, 1);
       assert.deepEqual(sched.seasons[0]!.contracts, [["austria", "italy"]], "S1901 kept it");
       // A GM's correction plays S1901 again with the same schedule and contracts.
-      await judge.correct(gm, g.gameId, { reason: "played again" });
-      const again = await judge.gameView(gm, g.gameId);
+      await judge.gm.correct(gm, g.gameId, { reason: "played again" });
+      const again = await judge.views.gameView(gm, g.gameId);
       assert.equal(again.phase, "S1901R", "the same outcome: Germany must retreat");
       assert.ok(again.position.units.austria!.includes("A tyr"), "Austria still in Tyrolia");
-      const record = await judge.recordFor(gm, g.gameId);
+      const record = await judge.views.recordFor(gm, g.gameId);
       assert.deepEqual(
         record.rules.contracts,
         { S1901: [["austria", "italy"]] },
@@ -427,33 +430,33 @@ describe("contracts", () => {
     if (!ts) return;
     const g = await sequentialGame(ts.store);
     const { judge, gm, players } = g;
-    await judge.setSchedule(gm, g.gameId, "S1901", schedule);
-    await judge.declareContract(players.austria, g.gameId, { with: "italy" });
+    await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
+    await judge.gm.declareContract(players.austria, g.gameId, { with: "italy" });
     assert.deepEqual(
-      (await judge.contracts(players.italy, g.gameId)).declarations,
+      (await judge.views.contracts(players.italy, g.gameId)).declarations,
       [],
       "Italy is not shown Austria's declaration",
     );
-    const italyEvents = JSON.stringify(await judge.events(players.italy, g.gameId));
+    const italyEvents = JSON.stringify(await judge.views.events(players.italy, g.gameId));
     assert.doesNotMatch(italyEvents, /contract/, "nor told of it by an event");
     assert.match(
-      JSON.stringify(await judge.events(players.austria, g.gameId)),
+      JSON.stringify(await judge.views.events(players.austria, g.gameId)),
       /contract_declared/,
       "Austria's events have it",
     );
     await play(g, orders);
-    const phases = await judge.phases(g.gameId, players.italy);
+    const phases = await judge.views.phases(g.gameId, players.italy);
     assert.match(
       explained(phases, "italy", "A(Ven)"),
       /^fails: support for a unit of Austria needs a contract between Italy and Austria/,
       "Italy is told why its support failed",
     );
     assert.match(explained(phases, "austria", "A vie"), /^fails/, "Austria bounced");
-    const view = await judge.gameView(players.germany, g.gameId);
+    const view = await judge.views.gameView(players.germany, g.gameId);
     assert.ok(view.position.units.germany!.includes("A tyr"), "Germany keeps Tyrolia");
     assert.equal(view.phase, "F1901M", "nobody dislodged");
     assert.equal(
-      (await judge.contracts(players.austria, g.gameId)).declarations[0]!.season,
+      (await judge.views.contracts(players.austria, g.gameId)).declarations[0]!.season,
       null,
       "Austria's one-season declaration has nothing left to cover",
     );
@@ -464,27 +467,27 @@ describe("contracts", () => {
     if (!ts) return;
     const { judge, gm, players, observer, gameId } = await sequentialGame(ts.store);
     await assert.rejects(
-      judge.declareContract(observer, gameId, { with: "italy" }),
+      judge.gm.declareContract(observer, gameId, { with: "italy" }),
       rejectsWith("forbidden", /declared by the players/),
     );
     await assert.rejects(
-      judge.contracts(observer, gameId),
+      judge.views.contracts(observer, gameId),
       rejectsWith("forbidden", /only by the powers that made them and the GM/),
     );
     await assert.rejects(
-      judge.declareContract(players.austria, gameId, { with: "italy", power: "france" }),
+      judge.gm.declareContract(players.austria, gameId, { with: "italy", power: "france" }),
       rejectsWith("forbidden", /you do not play france/),
     );
     await assert.rejects(
-      judge.declareContract(players.austria, gameId, { with: "austria" }),
+      judge.gm.declareContract(players.austria, gameId, { with: "austria" }),
       rejectsWith("invalid", /cannot contract with itself/),
     );
     await assert.rejects(
-      judge.declareContract(players.austria, gameId, { with: "prussia" }),
+      judge.gm.declareContract(players.austria, gameId, { with: "prussia" }),
       rejectsWith("invalid", /unknown power "prussia"/),
     );
     await assert.rejects(
-      judge.declareContract(players.austria, gameId, {
+      judge.gm.declareContract(players.austria, gameId, {
         with: "italy",
         season: "F1901",
         until: "S1901",
@@ -492,11 +495,11 @@ describe("contracts", () => {
       rejectsWith("invalid", /until: S1901 is before F1901/),
     );
     await assert.rejects(
-      judge.declareContract(gm, gameId, { with: "italy" }),
+      judge.gm.declareContract(gm, gameId, { with: "italy" }),
       rejectsWith("invalid", /say for which power the GM records/),
     );
     // The GM may record a declaration made to it (by mail) for a power.
-    const d = await judge.declareContract(gm, gameId, {
+    const d = await judge.gm.declareContract(gm, gameId, {
       power: "italy",
       with: "austria",
       season: "F1902",
@@ -504,18 +507,18 @@ describe("contracts", () => {
     });
     assert.deepEqual([d.from, d.until, d.season], ["F1902", "S1903", "F1902"], "a run of seasons");
     assert.equal(
-      (await judge.contracts(players.italy, gameId)).declarations.length,
+      (await judge.views.contracts(players.italy, gameId)).declarations.length,
       1,
       "Italy's own",
     );
     await assert.rejects(
-      judge.withdrawContract(players.austria, gameId, d.id),
+      judge.gm.withdrawContract(players.austria, gameId, d.id),
       rejectsWith("not-found", /no contract declaration/),
       "another power's declaration is not even said to exist",
     );
-    await judge.withdrawContract(players.italy, gameId, d.id);
+    await judge.gm.withdrawContract(players.italy, gameId, d.id);
     await assert.rejects(
-      judge.withdrawContract(players.italy, gameId, d.id),
+      judge.gm.withdrawContract(players.italy, gameId, d.id),
       rejectsWith("conflict", /already withdrawn/),
     );
   });

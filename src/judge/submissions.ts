@@ -1,5 +1,6 @@
 import { parsePhase } from "../engine/phase.ts";
 import type { PowerId } from "../engine/types.ts";
+import type { BotSeats } from "./bot-seats.ts";
 import { conflict, forbidden, invalid, tooOften } from "./errors.ts";
 import { isFamilyGame, loadFamilyGame, readCommands } from "./family.ts";
 import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
@@ -14,7 +15,7 @@ import {
   submissionPhase,
 } from "./orders.ts";
 import type { Bucket } from "./rate.ts";
-import type { SubmissionAnswer, Tx, User } from "./room.ts";
+import type { JudgeCore, SubmissionAnswer, Tx, User } from "./room.ts";
 import { Room } from "./room.ts";
 import { textProblem } from "./text.ts";
 
@@ -39,10 +40,18 @@ function rateText(b: Bucket): string {
 /*
  * Submissions: order sets sent for the open phase (or kept for a later one), early resolution's
  * "everybody is final" flag, and the order sets on file.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * bot-seats.ts (a takeover bot leaves when its player is back).
  */
 
 export class Submissions extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly botSeats: BotSeats,
+  ) {
+    super(core);
+  }
+
   /**
    * How each line of an order set reads for the open phase, as submitOrders would read it,
    * storing nothing: for every game family (src/mail's EMG dialect stores a set only when
@@ -117,8 +126,8 @@ export class Submissions extends Room {
   ): Promise<SubmissionAnswer> {
     if (await isFamilyGame(this.db, gameId)) {
       const answer = await this.families.submit(user, gameId, input);
-      // A bot that took the seat over after missed commands leaves (bots.ts).
-      await this.rooms.bots.handBackFamily(user, gameId);
+      // A bot that took the seat over after missed commands leaves (bot-seats.ts).
+      await this.botSeats.handBackFamily(user, gameId);
       return answer;
     }
     return this.mutate(gameId, async (trx, g) => {
@@ -159,8 +168,8 @@ export class Submissions extends Room {
       }
       for (const [power, orders] of read.sets) powers.push({ power, orders });
       await this.storeSetsLocked(trx, g, user.id, read, now);
-      // A player back at a seat a bot took over after missed orders plays it again (bots.ts).
-      await this.rooms.bots.handBack(trx, g, v.seat, user);
+      // A player back at a seat a bot took over after missed orders plays it again (bot-seats.ts).
+      await this.botSeats.handBack(trx, g, v.seat, user);
       return {
         phase: st.phase,
         final: read.final,
@@ -173,7 +182,7 @@ export class Submissions extends Room {
 
   /**
    * Stores the sets read for the open phase, as sent by `sender` (a user's id, or a built-in
-   * player's `bot:<id>`: src/judge/bots.ts), and sets early resolution's flag. The caller holds
+   * player's `bot:<id>`: src/judge/bot-play.ts), and sets early resolution's flag. The caller holds
    * the game's lock (`mutate`) and has checked that the sender plays these powers.
    */
   async storeSetsLocked(

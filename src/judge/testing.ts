@@ -40,7 +40,7 @@ let counter = 0;
 
 /** A user without the cost of a real password hash per test (register once, reuse tokens). */
 export async function user(judge: Judge, name: string): Promise<User> {
-  return (await judge.register(`${name}${++counter}`, "correct horse battery")).user;
+  return (await judge.accounts.register(`${name}${++counter}`, "correct horse battery")).user;
 }
 
 export async function sevenPlayerGame(
@@ -50,12 +50,12 @@ export async function sevenPlayerGame(
 ): Promise<TestGame> {
   const judge = new Judge({ store, now: clock.now });
   const gm = await user(judge, "gm");
-  const game = await judge.createGame(gm, { name: "Test game", options, seed: 7 });
+  const game = await judge.games.createGame(gm, { name: "Test game", options, seed: 7 });
   const code = game.invites!.find((i) => i.role === "player")!.code;
   const players = {} as Record<(typeof POWERS)[number], User>;
   for (const p of POWERS) {
     const u = await user(judge, p);
-    await judge.acceptInvite(u, code, { power: p });
+    await judge.games.acceptInvite(u, code, { power: p });
     players[p] = u;
   }
   return { judge, clock, gm, players, gameId: game.id };
@@ -124,15 +124,15 @@ export async function longPhaseRound(
   // A revision a second, as the load bench's players: within the orders-rate quota.
   lp.game.clock.advance(1000);
   const t0 = performance.now();
-  await judge.submitOrders(players.england, gameId, { orders });
+  await judge.submissions.submitOrders(players.england, gameId, { orders });
   const t1 = performance.now();
-  const back = await judge.currentOrders(players.england, gameId);
+  const back = await judge.submissions.currentOrders(players.england, gameId);
   const t2 = performance.now();
   const mine = back.sets.find((s) => s.power === "england");
   if (JSON.stringify(mine?.orders) !== JSON.stringify(orders)) {
     throw new Error(`read back ${JSON.stringify(mine?.orders)}, sent ${JSON.stringify(orders)}`);
   }
-  const owed = await judge.ordersOwed(gameId);
+  const owed = await judge.submissions.ordersOwed(gameId);
   const t3 = performance.now();
   if (!owed.owed.some((o) => o.powers.some((p) => p.power === "england"))) {
     throw new Error("England's set is not final: it still owes orders");

@@ -33,22 +33,26 @@ for (const kind of STORE_KINDS) {
       const ts = await testStore(t, kind);
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store);
-      await g.judge.tick();
+      await g.judge.adjudication.tick();
       const france = g.players.france;
       await assert.rejects(
-        g.judge.submitOrders(france, g.gameId, { orders: "A par H\u0000" }),
+        g.judge.submissions.submitOrders(france, g.gameId, { orders: "A par H\u0000" }),
         (e: Error & { kind?: string }) =>
           e.kind === "invalid" && /the orders holds U\+0000/.test(e.message),
       );
       await assert.rejects(
-        g.judge.submitOrders(france, g.gameId, { orders: ["A par H", "F bre\u202e H"] }),
+        g.judge.submissions.submitOrders(france, g.gameId, {
+          orders: ["A par H", "F bre\u202e H"],
+        }),
         { kind: "invalid" },
       );
       await assert.rejects(
-        g.judge.sendPress(france, g.gameId, { to: "all", body: "hello\u0000" }),
+        g.judge.press.sendPress(france, g.gameId, { to: "all", body: "hello\u0000" }),
         { kind: "invalid" },
       );
-      const ok = await g.judge.submitOrders(france, g.gameId, { orders: "A par H\r\nF bre H\n" });
+      const ok = await g.judge.submissions.submitOrders(france, g.gameId, {
+        orders: "A par H\r\nF bre H\n",
+      });
       assert.ok(ok, "line breaks are fine");
     });
   });

@@ -5,8 +5,9 @@ import { conflict, ExtraUnitTooNew, invalid } from "./errors.ts";
 import { type ExtraUnitCause, extraUnitByRule, extraUnitOrigin } from "./extra-unit.ts";
 import type { MoveUnitEdit, RemoveUnitEdit } from "./game-data.ts";
 import { type PlayedGame, powerNamed } from "./played.ts";
-import type { Tx, User } from "./room.ts";
+import type { JudgeCore, Tx, User } from "./room.ts";
 import { Room } from "./room.ts";
+import type { Views } from "./views.ts";
 
 /*
  * The game master's edits of the board between phases: removing an extra unit (seed 002
@@ -14,10 +15,18 @@ import { Room } from "./room.ts";
  * (VIII(3), Diplomacy games). Each is kept in the record's `edits`, which every reading of a
  * position applies (`applyEdits`), so the record still replays; corrections of a whole
  * adjudication are gm-tools.ts.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * views.ts.
  */
 
 export class UnitEdits extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly views: Views,
+  ) {
+    super(core);
+  }
+
   /**
    * Removes an extra unit from the board now (seed 002 VIII(2), Alternative B), in a game of
    * any family whose units stand in areas (a Global Diplomacy unit is `F 233`, or its area
@@ -109,7 +118,7 @@ export class UnitEdits extends Room {
       });
       removed = { power, unit, rule };
     });
-    return { ...(await this.rooms.views.gameView(user, gameId)), removed: removed! };
+    return { ...(await this.views.gameView(user, gameId)), removed: removed! };
   }
 
   /**
@@ -201,7 +210,7 @@ export class UnitEdits extends Room {
       });
       relocated = { power, unit, to };
     });
-    return { ...(await this.rooms.views.gameView(user, gameId)), relocated: relocated! };
+    return { ...(await this.views.gameView(user, gameId)), relocated: relocated! };
   }
 
   /** The power the GM named, by its id or name, or a refusal listing the game's powers. */

@@ -1,7 +1,8 @@
 import type { PhaseRecord } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
-import { botMark, botSeatsOf } from "./bots.ts";
+import { botMark, botSeatsOf } from "./bot-list.ts";
 import { committeeFields, committeeView, withCommittee } from "./committee.ts";
+import type { DaideSeats } from "./daide-seats.ts";
 import { isFamilyGame } from "./family.ts";
 import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
 import {
@@ -13,7 +14,7 @@ import {
   withOwnIds,
 } from "./numbering.ts";
 import { tokenHash } from "./password.ts";
-import type { EventView, GameView, User } from "./room.ts";
+import type { EventView, GameView, JudgeCore, User } from "./room.ts";
 import { Room } from "./room.ts";
 import {
   contractsView,
@@ -28,7 +29,8 @@ import { lostSeatField } from "./seat-loss.ts";
 /*
  * Views: what each viewer may see of a game (its view, the phase history, the record, the
  * committee and schedules, family reports) and of its events (the audit log, live updates).
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * daide-seats.ts (a game's DAIDE port and seats).
  */
 
 /** What a live stream's watcher may read, and who reads (their ids are their own). */
@@ -38,13 +40,20 @@ export interface Watch {
 }
 
 export class Views extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly daideSeats: DaideSeats,
+  ) {
+    super(core);
+  }
+
   async gameView(user: User | null, gameId: string): Promise<GameView> {
     if (await isFamilyGame(this.db, gameId)) return this.families.view(user, gameId);
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
     const names = await this.userNames(g.members.map((m) => m.user_id));
     const bots = new Map((await botSeatsOf(this.db, gameId)).map((r) => [r.seat, r]));
-    const daide = await this.rooms.daide.of(this.db, gameId);
+    const daide = await this.daideSeats.of(this.db, gameId);
     const daideSeats = new Map((daide?.seats ?? []).map((r) => [r.seat, r]));
     const seatList = g.seats.map((s, i) => {
       const holder = g.members.find((m) => m.seat === i && m.role === "player");
@@ -86,7 +95,7 @@ export class Views extends Room {
       phaseIndex: st.phase_idx,
       seatList,
       position,
-      // The port is shown while the game is forming or running (daide.ts).
+      // The port is shown while the game is forming or running (daide-seats.ts).
       ...(daide ? { daide: { port: g.game.status === "finished" ? null : daide.port } } : {}),
       toOrder: st.state === "done" ? [] : this.toOrder(g),
       result: g.game.result ? parseJson<unknown>(g.game.result) : null,

@@ -1,9 +1,10 @@
 import type { ProposalKind } from "../store/schema.ts";
+import type { DaideSeats } from "./daide-seats.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { parseJson, seatOf } from "./game-data.ts";
 import { mergeOptions, type OptionsPatch } from "./options.ts";
 import { loadPlayed, type PlayedGame, powerNamed, survivingSeats } from "./played.ts";
-import type { Tx, User, Viewer } from "./room.ts";
+import type { JudgeCore, Tx, User, Viewer } from "./room.ts";
 import { Room } from "./room.ts";
 
 /*
@@ -14,10 +15,18 @@ import { Room } from "./room.ts";
  * member sees every proposal of the game, so the number tells nobody anything new): in the
  * API, the mail commands, the events and the notifier's mail. The row id, one sequence over
  * every game, would tell how many proposals other games made; it stays inside the judge.
- * A room of the judge (src/judge/judge.ts is the facade; room.ts the shared helpers).
+ * A room of the judge (judge.ts builds the rooms; room.ts the shared helpers); calls
+ * daide-seats.ts (which DAIDE seats a client has taken).
  */
 
 export class Votes extends Room {
+  constructor(
+    core: JudgeCore,
+    private readonly daideSeats: DaideSeats,
+  ) {
+    super(core);
+  }
+
   async propose(
     user: User,
     gameId: string,
@@ -377,7 +386,7 @@ export class Votes extends Room {
       g.members.flatMap((m) => (m.role === "player" && m.seat !== null ? [m.seat] : [])),
     );
     // A seat a DAIDE client has taken votes as a player's (daide.ts: its DRW).
-    for (const d of await this.rooms.daide.taken(trx, g.game.id)) seated.add(d);
+    for (const d of await this.daideSeats.taken(trx, g.game.id)) seated.add(d);
     let ended = false;
     let options = g.options;
     for (const p of due) {

@@ -33,14 +33,14 @@ describe("mail: a bot takes over after missed orders", () => {
     const start = Number((await outbox()).at(-1)?.id ?? 0);
     for (const p of POWERS) {
       if (p === "france") continue;
-      const view = await judge.gameView(g.players[p], g.gameId);
-      await judge.submitOrders(g.players[p], g.gameId, {
+      const view = await judge.views.gameView(g.players[p], g.gameId);
+      await judge.submissions.submitOrders(g.players[p], g.gameId, {
         orders: (view.position.units[p] ?? []).map((u) => `${u} H`),
         final: true,
       });
     }
-    clock.t = Date.parse((await judge.gameView(gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1);
+    clock.t = Date.parse((await judge.views.gameView(gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1);
     await notifier.tick();
     const after = await outbox(start);
     const nmr = after.filter((m) => m.kind === "nmr");
@@ -60,7 +60,7 @@ describe("mail: a bot takes over after missed orders", () => {
       /Played by built-in players:\n {2}France: the built-in player random \(after missed orders/,
     );
     // France's player is back: both are told.
-    await judge.submitOrders(g.players.france, g.gameId, { orders: ["A par H"] });
+    await judge.submissions.submitOrders(g.players.france, g.gameId, { orders: ["A par H"] });
     const mark = Number(after.at(-1)!.id);
     await notifier.tick();
     const back = (await outbox(mark)).filter((m) => /played by its player again/.test(m.subject));

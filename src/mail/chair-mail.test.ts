@@ -22,7 +22,7 @@ test("a chair with an address is mailed when the orders timer runs out; nobody e
   await setChairMode(judge, g.gm, g.gameId, true);
   await setChairTimer(judge, g.gm, g.gameId, { action: "start", stage: "orders", seconds: 60 });
   clock.advance(61_000);
-  await judge.tick();
+  await judge.adjudication.tick();
   await notifier.tick();
   const out = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
   const up = out.filter((m) => /time is up/.test(m.subject));
@@ -33,7 +33,7 @@ test("a chair with an address is mailed when the orders timer runs out; nobody e
   );
   assert.match(up[0]!.subject, /time is up: order writing/);
   assert.match(up[0]!.body, /Reveal and resolve the orders on the projector page/);
-  await judge.tick();
+  await judge.adjudication.tick();
   await notifier.tick();
   const again = await ts.store.db.selectFrom("outbox").selectAll().execute();
   assert.equal(again.filter((m) => /time is up/.test(m.subject)).length, 1, "once");

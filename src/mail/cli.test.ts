@@ -67,7 +67,7 @@ test("mail ingest: handles a raw mail as the receiver does and prints the reply"
   );
   assert.equal(missing.status, 2, "no such file");
   assert.match(missing.stderr, /no mail file/, "named");
-  const sets = await g.judge.currentOrders(g.gm, g.gameId);
+  const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
   assert.deepEqual(
     sets.sets.map((s) => [s.power, s.orders, s.final]),
     [["austria", ["A vie-gal", "A bud-sre"], true]],

@@ -110,7 +110,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     const started = await send(GM, "START SED", `Secret: ${gmSecret}`);
     assert.equal(started.accepted, true, started.text);
     await join("turkey");
-    const view = async () => judge.gameView(null, (await judge.listGames())[0]!.id);
+    const view = async () => judge.views.gameView(null, (await judge.games.listGames())[0]!.id);
     assert.equal((await view()).state, "open", "the game runs");
 
     // A player orders by mail with the secret that came with the registration.
@@ -138,7 +138,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
 
     const processed = await send(GM, "PROCESS SED", `Secret: ${gmSecret}`);
     assert.equal(processed.accepted, true, processed.text);
-    assert.equal(await judge.tick(), 1, "the phase is adjudicated at once");
+    assert.equal(await judge.adjudication.tick(), 1, "the phase is adjudicated at once");
     assert.equal((await view()).phase, "F1901M", "the game moved on");
 
     const replaced = await send(GM, "REPLACE SED turkey", `Secret: ${gmSecret}`);
@@ -206,8 +206,12 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     );
     assert.equal(aod.accepted, true, aod.text);
     assert.equal(
-      (await judge.gameView(null, (await judge.listGames()).find((g) => g.label === "AOD1")!.id))
-        .seatList.length,
+      (
+        await judge.views.gameView(
+          null,
+          (await judge.games.listGames()).find((g) => g.label === "AOD1")!.id,
+        )
+      ).seatList.length,
       9,
     );
     const bad = await send(GM, "CREATE SED2 houserules 9", `Secret: ${gm}`);
@@ -248,7 +252,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       .executeTakeFirstOrThrow()) as { id: string; name: string };
     // The day's games, but one, made by other ways (the API), an hour apart.
     for (let i = 1; i < MAIL_GAMES_PER_USER.max; i++) {
-      await judge.createGame(gm, { name: `game ${i}` });
+      await judge.games.createGame(gm, { name: `game ${i}` });
       clock.advance(3_600_000 / 4);
     }
     const last = await send("CREATE Q20 houserules", `Secret: ${secret}`);
@@ -284,11 +288,11 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     const gm = (subject: string, body = "") => send(GM, subject, `Secret: ${gmSecret}\n${body}`);
 
     // Spring 1901: France moves; Germany's orders reach the GM but not the judge.
-    await judge.submitOrders(g.players.france, g.gameId, {
+    await judge.submissions.submitOrders(g.players.france, g.gameId, {
       orders: ["A par-bur", "A mar-spa", "F bre-mao"],
     });
-    clock.t = Date.parse((await judge.gameView(null, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1);
+    clock.t = Date.parse((await judge.views.gameView(null, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1);
 
     // CORRECT (seed 002 VIII(1)).
     const noReason = await gm("CORRECT SED Germany", "A mun-ruh");
@@ -329,7 +333,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       corrected.text,
       /S1901M, the corrected orders as read:\n {2}Germany:\n {4}A mun - ruh: succeeds/,
     );
-    const phases = await judge.phases(g.gameId);
+    const phases = await judge.views.phases(g.gameId);
     assert.equal(phases.length, 1, "the same phase, played again");
     assert.deepEqual(phases[0]!.orders.germany, ["A mun-ruh", "F kie-den", "A ber-kie"]);
 
@@ -357,10 +361,10 @@ describe("mail: sign-up and the GM's commands by mail", () => {
       removed.text,
       /France's F mao is removed from the board of SED \(my error put it there\)\./,
     );
-    assert.deepEqual([...(await judge.gameView(null, g.gameId)).position.units.france!].sort(), [
-      "A bur",
-      "A spa",
-    ]);
+    assert.deepEqual(
+      [...(await judge.views.gameView(null, g.gameId)).position.units.france!].sort(),
+      ["A bur", "A spa"],
+    );
 
     // WARN and DRAW (IX(2) A): refused with the reason while centres still change.
     const warn = await gm("WARN SED");
@@ -388,7 +392,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     const refused = await gm("REFUSE SED 1", "Reason: humorous proposals are not put to the vote");
     assert.equal(refused.accepted, true, refused.text);
     assert.match(refused.text, /Proposal 1 of SED is refused: nobody votes on it/);
-    assert.equal((await judge.proposals(g.players.italy, g.gameId))[0]!.status, "refused");
+    assert.equal((await judge.votes.proposals(g.players.italy, g.gameId))[0]!.status, "refused");
     const twice = await gm("REFUSE SED 1", "Reason: again");
     assert.match(twice.text, /proposal 1 is refused, not open/);
   });

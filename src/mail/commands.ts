@@ -209,7 +209,7 @@ async function reviewByMail(
     return refuse(`"${words[0] ?? ""}" is not the number of a held message`, how);
   }
   if (c.command === "APPROVE") {
-    await judge.approvePress(user, gameId, n);
+    await judge.press.approvePress(user, gameId, n);
     return {
       accepted: true,
       text: `Held press ${n} of ${abbr} is published: its recipients read it now, as it was sent.`,
@@ -218,7 +218,7 @@ async function reviewByMail(
   const inSubject = words.slice(1).join(" ").trim();
   const reason = inSubject !== "" ? inSubject : reasonIn(body, { for: "why", how });
   if (typeof reason !== "string") return reason;
-  const r = await judge.refusePress(user, gameId, n, reason);
+  const r = await judge.press.refusePress(user, gameId, n, reason);
   return {
     accepted: true,
     text: `Held press ${n} of ${abbr} is refused: nobody reads it (seed 002 X(1)). Its author alone is told, with your reason: ${r.reason}`,
@@ -268,9 +268,9 @@ async function correctByMail(
     }
     orders[current]!.push(line.replace(/^\d+[.)]\s*/, ""));
   }
-  let view: Awaited<ReturnType<Judge["correct"]>>;
+  let view: Awaited<ReturnType<Judge["gm"]["correct"]>>;
   try {
-    view = await judge.correct(user, gameId, { orders, reason, ...(phase ? { phase } : {}) });
+    view = await judge.gm.correct(user, gameId, { orders, reason, ...(phase ? { phase } : {}) });
   } catch (e) {
     // A phase that cannot be corrected: say which one can (seed 002 VIII(1)).
     if (!(e instanceof JudgeError) || !phase) throw e;
@@ -281,13 +281,13 @@ async function correctByMail(
       `"CORRECT ${abbr}${subjectPower ? ` ${subjectPower}` : ""} ${last}" with a line "Reason: ..." and the orders ${last} should have had; an error of an earlier phase stands, except an extra unit, which "REMOVE ${abbr} <power> ..." removes (VIII(2))`,
     );
   }
-  const corrected = (await judge.phases(gameId, user).catch(() => [])).at(-1)?.phase ?? phase;
+  const corrected = (await judge.views.phases(gameId, user).catch(() => [])).at(-1)?.phase ?? phase;
   const lines = [
     `The last adjudication of ${abbr}${corrected ? `, ${corrected},` : ""} is corrected (${reason}).`,
     `The corrected results go to every player. Now: ${view.phase ?? "the game is over"}${view.deadline ? `, due by ${view.deadline}` : ""}.`,
   ];
   if (!view.family) {
-    const last = (await judge.phases(gameId, user)).at(-1);
+    const last = (await judge.views.phases(gameId, user)).at(-1);
     const powers = Object.keys(orders).map((name) => {
       const w = name.toLowerCase();
       const seat = view.seatList.find((s) => s.name.toLowerCase() === w || s.powers.includes(w));
@@ -326,7 +326,7 @@ async function relocateByMail(
   const unit = rest.slice(0, -1).join(" ");
   const disband = where.toUpperCase() === "DISBAND";
   const reason = reasonIn(body, "a unit an erroneous adjudication misplaced");
-  const r = await judge.relocateUnit(user, gameId, {
+  const r = await judge.units.relocateUnit(user, gameId, {
     power,
     unit,
     ...(disband ? { disband: true } : { to: where }),
@@ -383,9 +383,9 @@ async function removeByMail(
         ? "too few units removed (seed 002 VIII(2))"
         : "a unit an error put on the board (seed 002 VIII(2))",
   );
-  let r: Awaited<ReturnType<Judge["removeUnit"]>>;
+  let r: Awaited<ReturnType<Judge["units"]["removeUnit"]>>;
   try {
-    r = await judge.removeUnit(user, gameId, {
+    r = await judge.units.removeUnit(user, gameId, {
       power,
       ...(cause ? { cause } : { unit: rest.join(" ") }),
       ...(phase ? { phase } : {}),
@@ -428,7 +428,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         };
       }
       const name = c.args[0] ?? mail.from.split("@")[0]!.replace(/[^\p{L}\p{N}_.-]/gu, "");
-      const reg = await judge.register(name, randomId(24));
+      const reg = await judge.accounts.register(name, randomId(24));
       const id = await setMailAddress(judge, reg.user, { address: mail.from });
       return {
         accepted: true,
@@ -467,7 +467,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
       case "JOIN": {
         const [code, power] = c.args;
         if (!code) return refuse("no invitation code", '"JOIN <code>", as the GM gave it');
-        const view = await judge.acceptInvite(user, code, power ? { power } : {});
+        const view = await judge.games.acceptInvite(user, code, power ? { power } : {});
         // How to send orders, in the words (and the subject) of the game's own dialect.
         const row = await judge.store.db
           .selectFrom("mail_games")
@@ -526,9 +526,9 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           review === undefined
             ? {}
             : { options: { press: { review: /^(yes|on)$/i.test(review) } } };
-        let game: Awaited<ReturnType<Judge["createGame"]>>;
+        let game: Awaited<ReturnType<Judge["games"]["createGame"]>>;
         try {
-          game = await judge.createGame(
+          game = await judge.games.createGame(
             user,
             family
               ? {
@@ -593,13 +593,13 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
         }
         switch (c.command) {
           case "START":
-            await judge.start(user, gameId);
+            await judge.games.start(user, gameId);
             return { accepted: true, text: `Game ${abbr!.toUpperCase()} has started.` };
           case "PAUSE":
-            await judge.pause(user, gameId);
+            await judge.gm.pause(user, gameId);
             return { accepted: true, text: `Game ${abbr!.toUpperCase()} is paused.` };
           case "RESUME":
-            await judge.resume(user, gameId);
+            await judge.gm.resume(user, gameId);
             return { accepted: true, text: `Game ${abbr!.toUpperCase()} is running again.` };
           case "EXTEND": {
             const hours = Number(c.args[1]);
@@ -609,21 +609,21 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
                 `"EXTEND ${abbr} 24" to move the deadline a day later`,
               );
             }
-            await judge.setDeadline(user, gameId, { extendMinutes: Math.round(hours * 60) });
+            await judge.gm.setDeadline(user, gameId, { extendMinutes: Math.round(hours * 60) });
             return {
               accepted: true,
               text: `The deadline of ${abbr!.toUpperCase()} is ${hours} hours later.`,
             };
           }
           case "PROCESS":
-            await judge.setDeadline(user, gameId, { at: new Date(judge.now()).toISOString() });
+            await judge.gm.setDeadline(user, gameId, { at: new Date(judge.now()).toISOString() });
             return {
               accepted: true,
               text: `The phase of ${abbr!.toUpperCase()} is adjudicated now; the results follow by mail.`,
             };
           case "REPLACE": {
             const power = (c.args[1] ?? "").toLowerCase();
-            const view = await judge.gameView(user, gameId);
+            const view = await judge.views.gameView(user, gameId);
             const seat = view.seatList.find(
               (s) => s.powers.includes(power) || s.name.toLowerCase() === power,
             );
@@ -633,7 +633,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
                 `"REPLACE ${abbr} <power>", one of ${view.seatList.map((s) => s.name).join(", ")}`,
               );
             }
-            const r = await judge.replacePlayer(user, gameId, {
+            const r = await judge.gm.replacePlayer(user, gameId, {
               seat: seat.index,
               ...(c.args[2] ? { user: c.args[2] } : {}),
             });
@@ -645,7 +645,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           case "BOT": {
             const word = c.args[1] ?? "";
             const choice = c.args[2] ?? "default";
-            const r = await judge.setBot(user, gameId, {
+            const r = await judge.bots.setBot(user, gameId, {
               power: word,
               bot: choice.toUpperCase() === "OFF" ? null : choice.toLowerCase(),
             });
@@ -684,7 +684,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
               body,
             );
           case "WARN": {
-            const view = await judge.declareDraw(user, gameId, { warn: true });
+            const view = await judge.endings.declareDraw(user, gameId, { warn: true });
             const years = view.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
             return {
               accepted: true,
@@ -695,7 +695,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             };
           }
           case "DRAW": {
-            const view = await judge.declareDraw(user, gameId, { warn: false });
+            const view = await judge.endings.declareDraw(user, gameId, { warn: false });
             const powers = (view.result as { powers?: string[] } | null)?.powers ?? [];
             return {
               accepted: true,
@@ -713,7 +713,7 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
               return refuse(`"${c.args[1] ?? ""}" is not a proposal's number`, how);
             const reason = reasonIn(body, { for: "why", how });
             if (typeof reason !== "string") return reason;
-            const r = await judge.refuseProposal(user, gameId, id, reason);
+            const r = await judge.votes.refuse(user, gameId, id, reason);
             return {
               accepted: true,
               text: `Proposal ${r.proposal} of ${abbr!.toUpperCase()} is refused: nobody votes on it (seed 002 IX(5)). Every player is told; the proposer also reads your reason: ${r.reason}`,

@@ -39,8 +39,8 @@ test("CREATE with a DAIDE line keeps the seats and names the port", async (t) =>
     created.text,
     /Seats kept for DAIDE clients \(England, France\): they connect to this judge's port 16713\./,
   );
-  const games = await judge.listGames();
-  const view = await judge.gameView(null, games[0]!.id);
+  const games = await judge.games.listGames();
+  const view = await judge.views.gameView(null, games[0]!.id);
   assert.equal(view.daide?.port, 16713);
   assert.deepEqual(
     view.seatList.filter((s) => s.daide).map((s) => s.name),

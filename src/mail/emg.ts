@@ -223,7 +223,10 @@ export class EmgDialect implements MailDialect {
         checks: rules.validate(commands, emgGame(game, power)),
       };
     }
-    const read = await judge.checkOrders(player.user, game.id, { power, orders: commands });
+    const read = await judge.submissions.checkOrders(player.user, game.id, {
+      power,
+      orders: commands,
+    });
     return {
       phase: read.phase,
       checks: read.diagnostics.map((d) => ({
@@ -238,12 +241,12 @@ export class EmgDialect implements MailDialect {
   private async report(letter: Letter, rules: EmgRules | null): Promise<string> {
     const { judge, game, player, power } = letter;
     if (!game.data) return ownReport(judge, player, game.id);
-    const current = await judge.currentOrders(player.user, game.id);
+    const current = await judge.submissions.currentOrders(player.user, game.id);
     const onFile = current.sets.find((s) => s.power === power)?.orders ?? [];
     const g = emgGame(game, power);
     if (rules?.report) return rules.report(g, onFile);
     const pos = writePosition(g.variant, g.position);
-    const view = await judge.gameView(player.user, game.id);
+    const view = await judge.views.gameView(player.user, game.id);
     return [
       `Report for ${g.variant.powers.find((p) => p.id === power)?.name ?? power}, ${describePhase(g.position.phase)}${view.deadline ? `, deadline ${view.deadline}` : ""}:`,
       `  units: ${(pos.units[power] ?? []).join(", ") || "none"}`,
@@ -328,7 +331,7 @@ async function moderatorSummary(
   gm: Player,
   turn: number,
 ): Promise<string[]> {
-  const { turns } = await judge.familyTurns(gm.user, game.id);
+  const { turns } = await judge.views.familyTurns(gm.user, game.id);
   const t = turns.find((x) => x.turn === turn) ?? turns.at(-1);
   const lines = [`Turn ${turn} of game ${game.abbr} is adjudicated.`];
   if (!t) return lines;
@@ -367,7 +370,7 @@ async function ownReport(
   gameId: string,
   turn?: number,
 ): Promise<string> {
-  const r = await judge.report(player.user, gameId, turn === undefined ? {} : { turn });
+  const r = await judge.views.report(player.user, gameId, turn === undefined ? {} : { turn });
   return `${r.accounting ?? ""}${r.report}`;
 }
 

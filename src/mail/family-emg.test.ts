@@ -23,7 +23,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, { name: "World", variant: "global", seed: 9 });
+    const game = await judge.games.createGame(gm, { name: "World", variant: "global", seed: 9 });
     // The game's mail settings, as a GM sets them (POST /api/games/{id}/gm/mail).
     const mail = await configureMailGame(judge, gm, game.id, {
       abbreviation: "GD001",
@@ -51,7 +51,11 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const forged = await emg(4, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400"]);
     assert.match(forged.text, /invalid for mail from power4@players\.test/, "another's secret");
     // A second game, GD002, that player 3 does not play: the game id is wrong, not the account.
-    const other = await judge.createGame(gm, { name: "Another world", variant: "global", seed: 3 });
+    const other = await judge.games.createGame(gm, {
+      name: "Another world",
+      variant: "global",
+      seed: 3,
+    });
     await configureMailGame(judge, gm, other.id, { abbreviation: "GD002", address: GAME_ADDRESS });
     const wrongGame = await emg(3, "EMGTURN", [secrets[3]!, "GD002", "VC 20 400"]);
     assert.equal(wrongGame.accepted, false, "not a game player 3 plays");
@@ -79,7 +83,11 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.match(invalid.text, /VC 20 400 {2}-> ok/, "the valid line is acknowledged");
     assert.match(invalid.text, /MO 999 1 {2}-> INVALID: /, "the invalid one with its reason");
     assert.match(invalid.text, /EMGSTART\n {6}<your account id>\n {6}GD001\n/, "how, for GD001");
-    assert.deepEqual((await judge.currentOrders(players[3]!, game.id)).sets, [], "nothing on file");
+    assert.deepEqual(
+      (await judge.submissions.currentOrders(players[3]!, game.id)).sets,
+      [],
+      "nothing on file",
+    );
 
     const first = await emg(3, "EMGTURN", [secrets[3]!, "GD001", "VC 20 400", "ME 4 hello"]);
     assert.equal(first.accepted, true, `accepted: ${first.text}`);
@@ -88,7 +96,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const second = await emg(3, "Re: EMGTURN", [secrets[3]!, "GD001", "VC 30 450"]);
     assert.equal(second.accepted, true, "accepted again");
     assert.deepEqual(
-      (await judge.currentOrders(players[3]!, game.id)).sets.map((s) => s.orders),
+      (await judge.submissions.currentOrders(players[3]!, game.id)).sets.map((s) => s.orders),
       [["VC 30 450"]],
       "each new set overwrites the last",
     );
@@ -100,9 +108,9 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
 
     // After the turn: France's report, by mail, is France's, with England's message.
     await emg(3, "EMGTURN", [secrets[3]!, "GD001", "ME 4 meet me in Picardy"]);
-    const view = await judge.gameView(gm, game.id);
+    const view = await judge.views.gameView(gm, game.id);
     clock.t = Date.parse(view.deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+    assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated");
     const fr = await emg(4, "EMGREPORT", [secrets[4]!, "GD001"]);
     assert.match(fr.text, /Turn 1 report/, "the last turn's report");
     assert.match(fr.text, /Great Power 4-France/, "France's");
@@ -150,9 +158,9 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
 
     // The GM removes Germany's unit: units are secret (seed 004 §8), so only Germany is
     // mailed. A proposal is mailed to everybody, who vote on the page (EMG has no vote).
-    const [unit] = (await judge.gameView(gm, game.id)).position.units["5"]!;
-    await judge.removeUnit(gm, game.id, { power: "Germany", unit: unit!, reason: "extra" });
-    await judge.propose(players[3]!, game.id, { kind: "draw" });
+    const [unit] = (await judge.views.gameView(gm, game.id)).position.units["5"]!;
+    await judge.units.removeUnit(gm, game.id, { power: "Germany", unit: unit!, reason: "extra" });
+    await judge.votes.propose(players[3]!, game.id, { kind: "draw" });
     await notifier.tick();
     const later = await ts.store.db
       .selectFrom("outbox")
@@ -183,17 +191,17 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
       await assert.rejects(
-        judge.createGame(gm, { name: "World", variant: "global", label: "GD 7" }),
+        judge.games.createGame(gm, { name: "World", variant: "global", label: "GD 7" }),
         (e: Error & { kind?: string }) =>
           e.kind === "invalid" && /1 to 12 letters or digits \(like GD001/.test(e.message),
         "an id that is not one is refused, saying what one looks like",
       );
       await assert.rejects(
-        judge.createGame(gm, { name: "World", variant: "global", label: "EMGTURN" }),
+        judge.games.createGame(gm, { name: "World", variant: "global", label: "EMGTURN" }),
         { kind: "invalid" },
         "nor a mail command word",
       );
-      const game = await judge.createGame(gm, {
+      const game = await judge.games.createGame(gm, {
         name: "World",
         variant: "global",
         seed: 5,
@@ -201,18 +209,22 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       });
       assert.equal(game.label, "GD007", "upper case, in the game view");
       await assert.rejects(
-        judge.createGame(gm, { name: "Again", variant: "global", label: "GD007" }),
+        judge.games.createGame(gm, { name: "Again", variant: "global", label: "GD007" }),
         (e: Error & { kind?: string }) => e.kind === "conflict" && /GD007/.test(e.message),
         "unique",
       );
-      const classic = await judge.createGame(gm, { name: "Classic" });
+      const classic = await judge.games.createGame(gm, { name: "Classic" });
       await configureMailGame(judge, gm, classic.id, { abbreviation: "SED", address: "s@j.test" });
       await assert.rejects(
-        judge.createGame(gm, { name: "Clash", variant: "global", label: "sed" }),
+        judge.games.createGame(gm, { name: "Clash", variant: "global", label: "sed" }),
         { kind: "conflict" },
         "nor another game's mail abbreviation",
       );
-      assert.equal((await judge.gameView(null, classic.id)).label, "SED", "that is its id too");
+      assert.equal(
+        (await judge.views.gameView(null, classic.id)).label,
+        "SED",
+        "that is its id too",
+      );
       const mail = await configureMailGame(judge, gm, game.id, { address: GAME_ADDRESS });
       assert.equal(mail.abbreviation, "GD007", "mail uses the id chosen at creation");
 
@@ -253,8 +265,8 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       const sent = await emg(3, "EMGTURN", [secrets[3]!, "GD007", "VC 20 400", "ME 4 hello"]);
       assert.match(sent, /Accepted: 2 commands for game GD007, turn T1/, sent);
       for (let turn = 1; turn <= 2; turn++) {
-        clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-        assert.equal(await judge.tick(), 1, `turn ${turn} adjudicated`);
+        clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+        assert.equal(await judge.adjudication.tick(), 1, `turn ${turn} adjudicated`);
       }
       const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
       await new Notifier({ judge, postman }).tick();
@@ -291,13 +303,13 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
         }
       }
       // The GM reads every report, never an account id.
-      const gmRead = await judge.report(gm, game.id, { power: "3" });
+      const gmRead = await judge.views.report(gm, game.id, { power: "3" });
       assert.equal(gmRead.accounting, undefined, "no accounting section for the GM");
       assert.ok(!gmRead.report.includes(secrets[3]!), "nor the account id in the report");
-      const turns = JSON.stringify(await judge.familyTurns(gm, game.id));
+      const turns = JSON.stringify(await judge.views.familyTurns(gm, game.id));
       assert.ok(!Object.values(secrets).some((s) => turns.includes(s)), "nor in any turn");
       // An older turn's report, asked for: its accounting up to that turn.
-      const older = await judge.report(players[3]!, game.id, { turn: 1 });
+      const older = await judge.views.report(players[3]!, game.id, { turn: 1 });
       assert.match(older.accounting ?? "", /Last turn\n/, "one turn");
       assert.match(older.accounting ?? "", /Next turn {3}2\n/, "and the turn after it");
     });

@@ -30,7 +30,7 @@ async function twoGames(t: import("node:test").TestContext) {
   const sed = await mailTestGame(ts.store);
   const { judge, clock, gm } = sed;
   await setMailAddress(judge, gm, { address: "gm@club.test" });
-  const gd = await judge.createGame(gm, { name: "World", variant: "global", seed: 9 });
+  const gd = await judge.games.createGame(gm, { name: "World", variant: "global", seed: 9 });
   await configureMailGame(judge, gm, gd.id, { abbreviation: "GD001", address: GD_ADDRESS });
   const { players: gdPlayers, secrets: gdSecrets } = await elevenByMail(judge, gd, "p", gdAddress);
   const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
@@ -90,12 +90,14 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
     assert.match(b.text, /How to write to the judge: docs\/email\.md/, "the same signature");
 
     assert.deepEqual(
-      (await judge.currentOrders(sed.players.austria, sed.gameId)).sets.map((s) => s.orders),
+      (await judge.submissions.currentOrders(sed.players.austria, sed.gameId)).sets.map(
+        (s) => s.orders,
+      ),
       [["A vie-gal", "A bud-sre", "F tri-alb"]],
       "Austria's orders on file",
     );
     assert.deepEqual(
-      (await judge.currentOrders(gdPlayers[3]!, gdId)).sets.map((s) => s.orders),
+      (await judge.submissions.currentOrders(gdPlayers[3]!, gdId)).sets.map((s) => s.orders),
       [["VC 20 400"]],
       "England's commands on file",
     );
@@ -176,12 +178,12 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
     assert.match(houseToGd, /subject EMGTURN/, "and is told the form it takes");
 
     assert.deepEqual(
-      (await judge.currentOrders(sed.players.france, sed.gameId)).sets,
+      (await judge.submissions.currentOrders(sed.players.france, sed.gameId)).sets,
       [],
       "nothing stored for France",
     );
     assert.deepEqual(
-      (await judge.currentOrders(gdPlayers[5]!, gdId)).sets,
+      (await judge.submissions.currentOrders(gdPlayers[5]!, gdId)).sets,
       [],
       "nothing stored for power 5",
     );
@@ -228,9 +230,9 @@ GD001\nEMGEND`,
       );
       assert.equal(r.accepted, true, `power ${p}'s (empty) turn`);
     }
-    const deadline = Date.parse((await judge.gameView(gm, sed.gameId)).deadline!);
+    const deadline = Date.parse((await judge.views.gameView(gm, sed.gameId)).deadline!);
     assert.equal(
-      Date.parse((await judge.gameView(gm, gdId)).deadline!),
+      Date.parse((await judge.views.gameView(gm, gdId)).deadline!),
       deadline,
       "both games' deadlines are the same moment",
     );
@@ -254,7 +256,7 @@ GD001\nEMGEND`,
     assert.equal((await outbox(gdId, "reminder")).length, 8, "once per turn");
 
     clock.t = deadline + 1;
-    assert.equal(await judge.tick(), 2, "both games adjudicated");
+    assert.equal(await judge.adjudication.tick(), 2, "both games adjudicated");
     await notifier.tick();
     const sedResults = await outbox(sed.gameId, "results");
     const gdResults = await outbox(gdId, "results");
@@ -284,7 +286,7 @@ GD001\nEMGEND`,
 
     // The GM corrects the turn: every mail says in its subject and first line that it replaces
     // the earlier one, and why.
-    await judge.correct(gm, gdId, { reason: "a late turn reached the GM in time" });
+    await judge.gm.correct(gm, gdId, { reason: "a late turn reached the GM in time" });
     await notifier.tick();
     const again = (await outbox(gdId, "results")).slice(gdResults.length);
     assert.equal(again.length, 12, "a corrected mail to every player and the GM");
@@ -312,7 +314,7 @@ GD001\nEMGEND`,
 
   test("checkOrders: each line's verdict for either game, nothing stored", async (t) => {
     const { sed, judge, gdId, gdPlayers } = await twoGames(t);
-    const classical = await judge.checkOrders(sed.players.italy, sed.gameId, {
+    const classical = await judge.submissions.checkOrders(sed.players.italy, sed.gameId, {
       orders: ["A ven-tyr", "F nap-xyzzy"],
     });
     assert.equal(classical.phase, "S1901M", "the open phase");
@@ -324,7 +326,7 @@ GD001\nEMGEND`,
       ],
       "a verdict per line",
     );
-    const global = await judge.checkOrders(gdPlayers[2]!, gdId, {
+    const global = await judge.submissions.checkOrders(gdPlayers[2]!, gdId, {
       power: "2",
       orders: ["VC 20 400", "MO 999 1"],
     });
@@ -336,11 +338,19 @@ GD001\nEMGEND`,
     );
     assert.ok(global.diagnostics[1]!.message, "with the reason");
     await assert.rejects(
-      judge.checkOrders(gdPlayers[2]!, gdId, { power: "3", orders: ["VC 20 400"] }),
+      judge.submissions.checkOrders(gdPlayers[2]!, gdId, { power: "3", orders: ["VC 20 400"] }),
       { kind: "forbidden" },
       "only one's own power",
     );
-    assert.deepEqual((await judge.currentOrders(sed.gm, sed.gameId)).sets, [], "nothing stored");
-    assert.deepEqual((await judge.currentOrders(sed.gm, gdId)).sets, [], "nothing stored");
+    assert.deepEqual(
+      (await judge.submissions.currentOrders(sed.gm, sed.gameId)).sets,
+      [],
+      "nothing stored",
+    );
+    assert.deepEqual(
+      (await judge.submissions.currentOrders(sed.gm, gdId)).sets,
+      [],
+      "nothing stored",
+    );
   });
 });

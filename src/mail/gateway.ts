@@ -217,7 +217,7 @@ export async function submit(
   options: ReadOptions = {},
 ): Promise<SubmissionAnswer | Refusal> {
   try {
-    return await letter.judge.submitOrders(
+    return await letter.judge.submissions.submitOrders(
       letter.player.user,
       letter.game.id,
       { power: letter.power, orders, ...(letter.phase ? { phase: letter.phase } : {}) },

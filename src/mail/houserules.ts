@@ -279,8 +279,8 @@ export class HouseRulesDialect implements MailDialect {
     early: boolean,
   ): Promise<string[]> {
     const out: string[] = [];
-    const current = await judge.currentOrders(player.user, game.id);
-    const view = await judge.gameView(player.user, game.id);
+    const current = await judge.submissions.currentOrders(player.user, game.id);
+    const view = await judge.views.gameView(player.user, game.id);
     for (const power of player.powers) {
       const set = current.sets.find((s) => s.power === power);
       const name = this.voice.power(game, power);
@@ -315,7 +315,11 @@ export class HouseRulesDialect implements MailDialect {
     const variant = variantOf(game)!;
     const { to, kind, message } = readPress(envelope.body, variant, game.abbr);
     try {
-      const sent = await judge.sendPress(player.user, game.id, { to: to!, body: message, kind });
+      const sent = await judge.press.sendPress(player.user, game.id, {
+        to: to!,
+        body: message,
+        kind,
+      });
       const toText =
         sent.to === "all" ? "everybody" : sent.to.map((p) => powerName(variant, p)).join(", ");
       const text = [
@@ -353,22 +357,22 @@ export class HouseRulesDialect implements MailDialect {
         if (m) {
           const kind = m[1]!.toLowerCase();
           const arg = m[2]!.trim();
-          let r: Awaited<ReturnType<Judge["propose"]>>;
+          let r: Awaited<ReturnType<Judge["votes"]["propose"]>>;
           if (kind === "draw") {
             const powers = arg === "" ? undefined : words(arg).map((w) => powerOrThrow(variant, w));
-            r = await judge.propose(player.user, game.id, { kind: "draw", powers });
+            r = await judge.votes.propose(player.user, game.id, { kind: "draw", powers });
           } else if (kind === "concede" || kind === "concession") {
-            r = await judge.propose(player.user, game.id, {
+            r = await judge.votes.propose(player.user, game.id, {
               kind: "concede",
               powers: words(arg).map((w) => powerOrThrow(variant, w)),
             });
           } else {
-            r = await judge.propose(player.user, game.id, { kind: "houserule", text: arg });
+            r = await judge.votes.propose(player.user, game.id, { kind: "houserule", text: arg });
           }
           out.push(`  ${c}  -> proposal ${r.id}: "${r.text}", decided with the orders of ${r.due}`);
           done++;
         } else if (v) {
-          const r = await judge.vote(
+          const r = await judge.votes.vote(
             player.user,
             game.id,
             Number(v[1]),
@@ -379,7 +383,7 @@ export class HouseRulesDialect implements MailDialect {
           );
           done++;
         } else if (/^list$/i.test(c)) {
-          const list = await judge.proposals(player.user, game.id);
+          const list = await judge.votes.proposals(player.user, game.id);
           const open = list.filter((p) => p.status === "open");
           out.push(`  ${c}  -> ${open.length === 0 ? "no open proposals" : "open proposals:"}`);
           for (const p of open)
@@ -436,7 +440,7 @@ export class HouseRulesDialect implements MailDialect {
       const variant = g.scenario.variant;
       // One text for every recipient, as players may read it (a sequential game's schedule
       // never shows, seed 003).
-      const phase = (await judge.phases(game.id, null))[d.index ?? -1];
+      const phase = (await judge.views.phases(game.id, null))[d.index ?? -1];
       if (!phase) return [];
       // The history's "Civil disorder:" line is left out: a power whose player missed the
       // phase keeps its seat (seed 002 VII(6)); the lines below say who sent no orders.
@@ -496,7 +500,7 @@ export class HouseRulesDialect implements MailDialect {
       for (const p of to) {
         // The press published with this phase (seed 002 X(1)): white with its author's
         // orders, grey in its own section, never with its author's name.
-        const press = (await judge.press(p.user, game.id)).filter(
+        const press = (await judge.press.press(p.user, game.id)).filter(
           (m) => m.to === "all" && m.phase === phase.phase && !corrected,
         );
         const own =

@@ -94,7 +94,7 @@ export async function loadMailGame(
   byMail = true,
 ): Promise<MailGame> {
   const db = judge.store.db;
-  const view = await judge.gameView(null, row.game_id);
+  const view = await judge.views.gameView(null, row.game_id);
   const data = view.family ? null : await loadGame(db, row.game_id);
   const members = await db
     .selectFrom("members")
@@ -258,7 +258,7 @@ export async function accountGames(
   const games: { abbr: string; seat: string }[] = [];
   for (const s of seats) {
     if (s.seat === null) continue;
-    const view = await judge.gameView(null, s.game_id);
+    const view = await judge.views.gameView(null, s.game_id);
     games.push({ abbr: s.abbr, seat: view.seatList[s.seat]?.name ?? `seat ${s.seat}` });
   }
   return { name: row.name, games };

@@ -121,7 +121,7 @@ test("IMAP: unseen mails are handled once and marked seen", async (t) => {
     box.commands.some((c) => /AUTHENTICATE PLAIN|LOGIN/i.test(c)),
     "logged in",
   );
-  const sets = await g.judge.currentOrders(g.gm, g.gameId);
+  const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
   assert.deepEqual(
     sets.sets.map((s) => [s.power, s.orders, s.final]),
     [["austria", ["A vie-gal"], true]],

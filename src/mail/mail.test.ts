@@ -72,7 +72,11 @@ describe("mail: the house rules' envelope", () => {
     const nothing = await send(g, gw, "austria", "orders", "A vie-gal");
     assert.equal(nothing.accepted, false, "a subject with no code is refused");
     assert.match(nothing.text, /"SED 01SA" is game SED, 1901, spring moves, Austria/, "the format");
-    assert.deepEqual((await g.judge.currentOrders(g.gm, g.gameId)).sets, [], "nothing stored");
+    assert.deepEqual(
+      (await g.judge.submissions.currentOrders(g.gm, g.gameId)).sets,
+      [],
+      "nothing stored",
+    );
     // The other power's letter with one's own secret and address: not the sender's power.
     const other = await send(g, gw, "austria", "SED 01SR", "A war-ukr");
     assert.match(other.text, /not the registered address of the player of Russia/, "other power");
@@ -132,7 +136,11 @@ describe("mail: the house rules' envelope", () => {
       /mallory@evil\.test is not the registered address of the player of France/,
       "and told why",
     );
-    assert.deepEqual((await g.judge.currentOrders(g.gm, g.gameId)).sets, [], "nothing stored");
+    assert.deepEqual(
+      (await g.judge.submissions.currentOrders(g.gm, g.gameId)).sets,
+      [],
+      "nothing stored",
+    );
     const auto = await gw.receive(
       `From: ${addressOf("france")}\r\nTo: ${GAME_ADDRESS}\r\nSubject: SED 01SF\r\nAuto-Submitted: auto-replied\r\n\r\nI am on holiday.`,
     );
@@ -170,7 +178,7 @@ describe("mail: the house rules' envelope", () => {
     );
     const later = await send(g, gw, "germany", "SED 02SG", "A kie-den");
     assert.match(later.text, /S1902M, a movement phase not open yet/, "a movement phase to come");
-    const sets = await g.judge.currentOrders(g.gm, g.gameId);
+    const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
     assert.deepEqual(
       sets.sets.map((s) => [s.power, s.orders, s.final]),
       [["germany", ["A ber-kie"], true]],
@@ -190,10 +198,10 @@ describe("mail: the house rules' envelope", () => {
     );
     await send(g, gw, "austria", "SED 01SA", "A bud-ser\nF tri-alb\nA vie-gal");
     const due = async () => {
-      const v = await g.judge.gameView(g.gm, g.gameId);
+      const v = await g.judge.views.gameView(g.gm, g.gameId);
       g.clock.t = Date.parse(v.deadline!) + 1;
-      assert.equal(await g.judge.tick(), 1, `${v.phase} adjudicated`);
-      return g.judge.gameView(g.gm, g.gameId);
+      assert.equal(await g.judge.adjudication.tick(), 1, `${v.phase} adjudicated`);
+      return g.judge.views.gameView(g.gm, g.gameId);
     };
     let v = await due();
     assert.equal(v.phase, "F1901M", "fall");
@@ -218,14 +226,14 @@ describe("mail: the house rules' envelope", () => {
 
   test("orders sent early by the API too", async (t) => {
     const { g } = await setup(t);
-    const a = await g.judge.submitOrders(g.players.italy, g.gameId, {
+    const a = await g.judge.submissions.submitOrders(g.players.italy, g.gameId, {
       orders: ["A ven-pie"],
       phase: "U1901R",
     });
     assert.equal(a.early, true, "kept for the summer retreats");
     assert.equal(a.phase, "U1901R", "its phase");
     assert.deepEqual(
-      (await g.judge.currentOrders(g.gm, g.gameId)).sets,
+      (await g.judge.submissions.currentOrders(g.gm, g.gameId)).sets,
       [],
       "not for the open phase",
     );
@@ -298,7 +306,7 @@ describe("mail: press and votes", () => {
     assert.match(r.text, /dance\s+-> NOT UNDERSTOOD/, "a bad command is named");
     const no = await send(g, gw, "italy", "SED VOTE", "vote 1 no\nvote 9 yes");
     assert.match(no.text, /vote 9 yes\s+-> NOT DONE: no proposal 9/, "the judge's error");
-    const props = await g.judge.proposals(g.players.italy, g.gameId);
+    const props = await g.judge.votes.proposals(g.players.italy, g.gameId);
     assert.equal(props[0]!.yourVote, "no", "Italy's vote stored");
   });
 });
@@ -314,7 +322,7 @@ describe("mail: the judge's own mail", () => {
     const reminders = () =>
       g.judge.store.db.selectFrom("outbox").selectAll().where("kind", "=", "reminder").execute();
     assert.equal(await notifier.tick(), 0, "too early");
-    const v = await g.judge.gameView(g.gm, g.gameId);
+    const v = await g.judge.views.gameView(g.gm, g.gameId);
     g.clock.t = Date.parse(v.deadline!) - 11 * 3_600_000;
     await notifier.tick();
     const list = await reminders();
@@ -348,7 +356,7 @@ describe("mail: the judge's own mail", () => {
       }),
       { kind: "forbidden" },
     );
-    const other = await g.judge.createGame(g.gm, { name: "Another" });
+    const other = await g.judge.games.createGame(g.gm, { name: "Another" });
     await assert.rejects(
       configureMailGame(g.judge, g.gm, other.id, { abbreviation: "sed", address: "x@y.test" }),
       { kind: "conflict" },
@@ -460,7 +468,7 @@ describe("mail: Global Diplomacy's envelope (seed 004 §9)", () => {
     assert.match(ok.text, /Accepted: 2 commands for game SED/, "said so");
     const again = await emg("russia", "EMGTURN", [s, "SED", "DW 4"]);
     assert.equal(again.accepted, true, "accepted again");
-    const sets = await g.judge.currentOrders(g.players.russia, g.gameId);
+    const sets = await g.judge.submissions.currentOrders(g.players.russia, g.gameId);
     assert.deepEqual(sets.sets[0]!.orders, ["DW 4"], "the new set overwrote the last");
     const report = await emg("russia", "EMGREPORT", [s, "SED"]);
     assert.match(report.text, /Report for Russia, Spring 1901 movement/, "a report");
@@ -539,9 +547,9 @@ describe("mail: what results mails may say", () => {
     // Austria and Russia both go for Galicia: whoever is earlier on the schedule gets in.
     await send(g, gw, "austria", "SED 01SA", "A vie-gal\nA bud-ser\nF tri-alb");
     await send(g, gw, "russia", "SED 01SR", "A war-gal\nA mos-ukr\nF sev-bla\nF stp-bot");
-    const v = await g.judge.gameView(g.gm, g.gameId);
+    const v = await g.judge.views.gameView(g.gm, g.gameId);
     g.clock.t = Date.parse(v.deadline!) + 1;
-    assert.equal(await g.judge.tick(), 1, "spring adjudicated");
+    assert.equal(await g.judge.adjudication.tick(), 1, "spring adjudicated");
     await notifier.tick();
     const results = await g.judge.store.db
       .selectFrom("outbox")
@@ -549,7 +557,7 @@ describe("mail: what results mails may say", () => {
       .where("kind", "=", "results")
       .execute();
     assert.equal(results.length, 7, "results to the seven players");
-    const gm = await g.judge.phases(g.gameId, g.gm);
+    const gm = await g.judge.views.phases(g.gameId, g.gm);
     assert.match(
       JSON.stringify(gm[0]!.results),
       /slot/,
@@ -591,7 +599,7 @@ describe("mail: limits", () => {
     assert.equal(fifth.replies.length, 0, "told once a window: no reply storm");
     const other = await send(g, gw, "france", "SED 01SF", "A par-bur");
     assert.equal(other.accepted, true, "other senders are not held up");
-    const sets = await g.judge.currentOrders(g.gm, g.gameId);
+    const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
     assert.deepEqual(
       sets.sets.find((s) => s.power === "england")?.orders,
       ["F lon-nth", "A lvp-yor", "F edi-nwg"],

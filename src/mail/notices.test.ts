@@ -56,7 +56,10 @@ describe("mail: web players' mail and opting out", () => {
     const fr = await setNotices(judge, g.players.france, { notices: false, game: "sed" });
     assert.equal(fr.games.find((x) => x.label === "SED")?.notices, false, "off for SED");
     assert.equal(fr.notices, true, "the account's mail stays on");
-    await judge.submitOrders(g.players.france, g.gameId, { orders: ["A par H"], final: true });
+    await judge.submissions.submitOrders(g.players.france, g.gameId, {
+      orders: ["A par H"],
+      final: true,
+    });
     // Germany opts out of everything by mail, without its secret (as an unsubscribe).
     const off = await gw.receive(
       rawMail({ from: addressOf("germany"), to: GAME_ADDRESS, subject: "NOTICES OFF", text: "" }),
@@ -82,7 +85,7 @@ describe("mail: web players' mail and opting out", () => {
 
     // Reminders: not to France (this game) nor Germany (all games).
     const before = await last();
-    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) - 11 * 3_600_000;
+    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) - 11 * 3_600_000;
     await notifier.tick();
     const reminded = (await mails("reminder", before)).map((m) => m.to_addr).sort();
     assert.deepEqual(
@@ -94,8 +97,8 @@ describe("mail: web players' mail and opting out", () => {
     // The results: to all but France and Germany; Germany, who sent nothing, is still told of
     // its own seat (seed 002 VII(6)).
     const beforeResults = await last();
-    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "adjudicated");
+    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
     await notifier.tick();
     const results = await mails("results", beforeResults);
     assert.deepEqual(
@@ -179,18 +182,18 @@ describe("mail: web players' mail and opting out", () => {
       `Secret: ${gm}\nName: Again\nAddress: sed2@judge.test`,
     );
     assert.match(twice, /NOT done.*another game already has the id SED/s, "a game id is unique");
-    assert.equal((await judge.listGames()).length, 1, "and the refused CREATE made no game");
+    assert.equal((await judge.games.listGames()).length, 1, "and the refused CREATE made no game");
     const ann = secretOf(await send("ann@players.test", "REGISTER ann"));
     const joined = await send("ann@players.test", `JOIN ${code} france`, `Secret: ${ann}`);
-    const gameId = (await judge.listGames())[0]!.id;
+    const gameId = (await judge.games.listGames())[0]!.id;
     assert.match(joined, new RegExp(`The game on the web: ${base}/game/${gameId}`), "its page");
     // The GM starts it; the start mail and the results carry the game's link.
     await send("gm@club.test", "START SED", `Secret: ${gm}`);
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     const notifier = new Notifier({ judge, postman });
     await notifier.tick();
-    clock.t = Date.parse((await judge.gameView(null, gameId)).deadline!) + 1;
-    await judge.tick();
+    clock.t = Date.parse((await judge.views.gameView(null, gameId)).deadline!) + 1;
+    await judge.adjudication.tick();
     await notifier.tick();
     const out = await ts.store.db.selectFrom("outbox").selectAll().execute();
     const results = out.filter((m) => m.kind === "results" && m.to_addr === "ann@players.test");
@@ -221,9 +224,9 @@ describe("mail: web players' mail and opting out", () => {
     await setNotices(judge, g.gm, { notices: false });
     for (const p of POWERS)
       if (p !== "germany")
-        await judge.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
-    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "adjudicated");
+        await judge.submissions.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
+    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
     await notifier.tick();
     const out = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
     const toGm = out.filter((m) => m.to_addr === "gm@club.test");
@@ -300,10 +303,10 @@ describe("mail: web players' mail and opting out", () => {
     // Germany and Italy send nothing: both seats fall into civil disorder with the results.
     for (const p of POWERS)
       if (p !== "germany" && p !== "italy")
-        await judge.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
-    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "adjudicated");
-    const view = await judge.gameView(g.gm, g.gameId);
+        await judge.submissions.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
+    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
+    const view = await judge.views.gameView(g.gm, g.gameId);
     assert.equal(view.seatList[3]!.player, null, "Germany's seat is empty");
     assert.equal(view.seatList[4]!.player, null, "Italy's seat is empty");
     await notifier.tick();
@@ -343,8 +346,8 @@ describe("mail: web players' mail and opting out", () => {
     // The GM gives Austria's seat to a newcomer and opens Turkey's.
     const before = Number((await outbox()).at(-1)!.id);
     const newcomer = await user(judge, "newcomer");
-    await judge.replacePlayer(g.gm, g.gameId, { seat: 0, user: newcomer.name });
-    await judge.replacePlayer(g.gm, g.gameId, { seat: 6 });
+    await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 0, user: newcomer.name });
+    await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 6 });
     await notifier.tick();
     const austria = await to("austria", before);
     assert.deepEqual(
@@ -375,8 +378,8 @@ describe("mail: web players' mail and opting out", () => {
 
     // It was the last: the next phase's results go to none of them.
     const later = Number((await outbox()).at(-1)!.id);
-    clock.t = Date.parse((await judge.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "adjudicated");
+    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
     await notifier.tick();
     assert.ok(
       (await outbox(later)).some((m) => m.kind === "results"),
@@ -391,7 +394,7 @@ describe("mail: web players' mail and opting out", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.createGame(gm, {
+    const game = await judge.games.createGame(gm, {
       name: "World",
       variant: "global",
       seed: 9,
@@ -411,10 +414,10 @@ describe("mail: web players' mail and opting out", () => {
         ?.id ?? 0,
     );
     // Nobody sends commands: every seat falls into civil disorder with the first turn.
-    clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-    assert.equal(await judge.tick(), 1, "turn 1 adjudicated");
+    clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+    assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated");
     assert.ok(
-      (await judge.gameView(gm, game.id)).seatList.every((x) => x.player === null),
+      (await judge.views.gameView(gm, game.id)).seatList.every((x) => x.player === null),
       "every seat emptied",
     );
     await notifier.tick();
@@ -446,12 +449,16 @@ describe("mail: web players' mail and opting out", () => {
       const clock = new Clock();
       const judge = new Judge({ store: ts.store, now: clock.now });
       const gm = await user(judge, "gm");
-      const game = await judge.createGame(gm, { name: "On the web", rules: "houserules", seed: 7 });
+      const game = await judge.games.createGame(gm, {
+        name: "On the web",
+        rules: "houserules",
+        seed: 7,
+      });
       const code = game.invites!.find((i) => i.role === "player")!.code;
       const players = {} as Record<(typeof POWERS)[number], Awaited<ReturnType<typeof user>>>;
       for (const p of POWERS) {
         players[p] = await user(judge, p);
-        await judge.acceptInvite(players[p], code, { power: p });
+        await judge.games.acceptInvite(players[p], code, { power: p });
       }
       const JUDGE = "judge@entente.test";
       // The mail service as `serve` runs it: with an SMTP server (here a transport that only
@@ -478,7 +485,11 @@ describe("mail: web players' mail and opting out", () => {
         (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
           (m) => Number(m.id) > after,
         );
-      assert.equal((await judge.gameView(gm, game.id)).phase, "S1901M", "started with full seats");
+      assert.equal(
+        (await judge.views.gameView(gm, game.id)).phase,
+        "S1901M",
+        "started with full seats",
+      );
       // Nobody has an address yet: the start is passed over, never mailed later.
       assert.equal(await notifier.tick(), 0);
       for (const p of ["france", "england", "germany", "italy"] as const)
@@ -490,10 +501,13 @@ describe("mail: web players' mail and opting out", () => {
         0,
         "no mail about what happened before anybody had an address",
       );
-      await judge.submitOrders(players.france, game.id, { orders: ["A par H"], final: true });
+      await judge.submissions.submitOrders(players.france, game.id, {
+        orders: ["A par H"],
+        final: true,
+      });
 
       // Reminders: none from a judge that sends no mail; to those who owe orders otherwise.
-      clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) - 11 * 3_600_000;
+      clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) - 11 * 3_600_000;
       assert.equal(await silent.tick(), 0, "no mail configured: no mail");
       assert.equal((await outbox()).length, 0);
       await notifier.tick();
@@ -526,8 +540,8 @@ describe("mail: web players' mail and opting out", () => {
       // The results: to everybody with an address who did not opt out, the GM too; the missed
       // orders at once to the player and the GM, with how to replace on the web page.
       const before = Number(reminders.at(-1)!.id);
-      clock.t = Date.parse((await judge.gameView(gm, game.id)).deadline!) + 1;
-      assert.equal(await judge.tick(), 1, "adjudicated");
+      clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
+      assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
       await notifier.tick();
       const after = await outbox(before);
       assert.ok(
@@ -579,7 +593,7 @@ describe("mail: web players' mail and opting out", () => {
       // command: the game takes none).
       const last = Number(after.at(-1)!.id);
       clock.t += 25 * 3_600_000;
-      await judge.tick();
+      await judge.adjudication.tick();
       await notifier.tick();
       const suggested = (await outbox(last)).filter(
         (m) =>
@@ -596,7 +610,7 @@ describe("mail: web players' mail and opting out", () => {
       assert.match(suggested[0]!.body, /your duties as this game's GM/);
       // A proposal: voted on the page, not by mail.
       const beforeVote = Number((await outbox()).at(-1)!.id);
-      await judge.propose(players.france, game.id, { kind: "draw" });
+      await judge.votes.propose(players.france, game.id, { kind: "draw" });
       await notifier.tick();
       const proposals = (await outbox(beforeVote)).filter((m) => m.kind === "vote");
       assert.equal(proposals.length, 4, "France, England, Germany and the GM");

@@ -270,7 +270,7 @@ export class Notifier {
   }
 
   private async game(row: MailGameRow, byMail: boolean): Promise<number> {
-    const events = await this.judge.rawEvents(row.game_id, Number(row.last_event));
+    const events = await this.judge.views.rawEvents(row.game_id, Number(row.last_event));
     const game = await loadMailGame(this.judge, row, byMail);
     const voice = (this.dialects.find((d) => d.voice.serves(game)) ?? this.dialects.at(-1)!).voice;
     const mails: OutgoingMail[] = [];
@@ -931,7 +931,7 @@ export class Notifier {
     for (const p of [...game.players, ...(game.gm ? [game.gm] : [])]) {
       if (!p.address || !p.notices) continue;
       // The event names the message by its row id; the player reads it as the judge lets them.
-      const m = await this.judge.pressMessage(p.user, game.id, id);
+      const m = await this.judge.press.pressMessage(p.user, game.id, id);
       if (!m || m.yours) continue;
       const to = m.to === "all" ? "everybody" : (m.to as string[]).join(", ");
       out.push(
@@ -974,7 +974,7 @@ export class Notifier {
     if (now < deadlineAt - before || now >= deadlineAt) return null;
     // Who owes orders is the judge's answer for every game family (Judge.ordersOwed); where
     // sets are not marked final (EMG), a preliminary set on file is enough.
-    const owed = await this.judge.ordersOwed(game.id);
+    const owed = await this.judge.submissions.ordersOwed(game.id);
     const onFile = new Map(owed.owed.flatMap((o) => o.powers.map((x) => [x.power, x.onFile])));
     const due = `${voice.phase(v.phase)} are due by ${iso(deadlineAt)}`;
     const out: OutgoingMail[] = [];

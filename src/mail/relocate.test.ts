@@ -26,14 +26,20 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
   const notifier = new Notifier({ judge, postman });
   await notifier.tick();
   // Spring 1901: France's army goes to Burgundy, Germany's to the Ruhr.
-  await judge.submitOrders(players.france, gameId, { orders: ["A par - bur"], final: true });
-  await judge.submitOrders(players.germany, gameId, { orders: ["A mun - ruh"], final: true });
-  clock.t = Date.parse((await judge.gameView(gm, gameId)).deadline!) + 1;
-  assert.equal(await judge.tick(), 1, "S1901M adjudicated");
+  await judge.submissions.submitOrders(players.france, gameId, {
+    orders: ["A par - bur"],
+    final: true,
+  });
+  await judge.submissions.submitOrders(players.germany, gameId, {
+    orders: ["A mun - ruh"],
+    final: true,
+  });
+  clock.t = Date.parse((await judge.views.gameView(gm, gameId)).deadline!) + 1;
+  assert.equal(await judge.adjudication.tick(), 1, "S1901M adjudicated");
   await notifier.tick();
 
-  const relocate = (input: Parameters<typeof judge.relocateUnit>[2], by = gm) =>
-    judge.relocateUnit(by, gameId, input);
+  const relocate = (input: Parameters<typeof judge.units.relocateUnit>[2], by = gm) =>
+    judge.units.relocateUnit(by, gameId, input);
   const reason = "the move to Burgundy should have bounced";
   await assert.rejects(
     relocate({ power: "france", unit: "A bur", to: "par", reason }, players.france),
@@ -41,7 +47,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
       kind: "forbidden",
     },
   );
-  const refusals: [Parameters<typeof judge.relocateUnit>[2], RegExp][] = [
+  const refusals: [Parameters<typeof judge.units.relocateUnit>[2], RegExp][] = [
     [{ power: "france", unit: "A bur", to: "par", disband: true, reason }, /not both/],
     [{ power: "france", unit: "A bur", reason }, /say where the unit should stand/],
     [{ power: "narnia", unit: "A bur", to: "par", reason }, /unknown power "narnia"/],
@@ -132,13 +138,16 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
       ),
     ),
   );
-  const events = await judge.events(players.italy, gameId);
+  const events = await judge.views.events(players.italy, gameId);
   assert.equal(events.filter((e) => e.kind === "unit_relocated").length, 2, "public events");
 
   // The game goes on from the corrected board: France's army moves from Paris again.
-  await judge.submitOrders(players.france, gameId, { orders: ["A par - pic"], final: true });
-  clock.t = Date.parse((await judge.gameView(gm, gameId)).deadline!) + 1;
-  assert.equal(await judge.tick(), 1, "F1901M adjudicated");
+  await judge.submissions.submitOrders(players.france, gameId, {
+    orders: ["A par - pic"],
+    final: true,
+  });
+  clock.t = Date.parse((await judge.views.gameView(gm, gameId)).deadline!) + 1;
+  assert.equal(await judge.adjudication.tick(), 1, "F1901M adjudicated");
   const fall = await loadGame(ts.store.db, gameId);
   assert.ok(
     fall.record.phases[1]!.position.units.france!.includes("A pic"),

@@ -74,9 +74,9 @@ describe("mail: the results mail is the adjudication as published", () => {
           .execute()
       ).filter((m) => m.subject.includes(`(${phase})`) || m.body.includes(`(${phase}):`));
     const adjudicate = async () => {
-      const v = await g.judge.gameView(g.gm, g.gameId);
+      const v = await g.judge.views.gameView(g.gm, g.gameId);
       g.clock.t = Date.parse(v.deadline!) + 1;
-      assert.equal(await g.judge.tick(), 1, `${v.phase} adjudicated`);
+      assert.equal(await g.judge.adjudication.tick(), 1, `${v.phase} adjudicated`);
       await notifier.tick();
     };
 
@@ -178,7 +178,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.doesNotMatch(winter, /No orders received from Austria/, "a waived build is no NMR");
 
     // The GM's acts reach every player: a unit removed (VIII(2)) between phases.
-    await g.judge.removeUnit(g.gm, g.gameId, {
+    await g.judge.units.removeUnit(g.gm, g.gameId, {
       power: "italy",
       unit: "A ven",
       reason: "two units in one province",
@@ -210,7 +210,7 @@ describe("mail: the results mail is the adjudication as published", () => {
       "the player is told they keep the seat",
     );
     assert.equal(
-      (await g.judge.gameView(g.gm, g.gameId)).options.civilDisorderAfter,
+      (await g.judge.views.gameView(g.gm, g.gameId)).options.civilDisorderAfter,
       0,
       "the default: the judge never empties a seat by itself",
     );
@@ -231,7 +231,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.match(told[0]!.subject, /for Russia$/, "for Russia");
     assert.match(told[0]!.body, /\n {2}REPLACE SED Russia\n/, "with the command to open the seat");
     assert.match(told[0]!.body, /REPLACE SED Russia <user>/, "or to give it to a player");
-    const view = await g.judge.gameView(g.gm, g.gameId);
+    const view = await g.judge.views.gameView(g.gm, g.gameId);
     assert.equal(
       view.seatList.find((s) => s.name === "Russia")!.player,
       g.players.russia.name,
@@ -256,11 +256,15 @@ describe("mail: the results mail is the adjudication as published", () => {
       )?.id ?? 0,
     );
     // Between two ticks of the notifier: a refusal, a removal, then the deadline.
-    await g.judge.refuseProposal(g.gm, g.gameId, 1, "humorous");
-    await g.judge.removeUnit(g.gm, g.gameId, { power: "italy", unit: "A ven", reason: "extra" });
-    const v = await g.judge.gameView(g.gm, g.gameId);
+    await g.judge.votes.refuse(g.gm, g.gameId, 1, "humorous");
+    await g.judge.units.removeUnit(g.gm, g.gameId, {
+      power: "italy",
+      unit: "A ven",
+      reason: "extra",
+    });
+    const v = await g.judge.views.gameView(g.gm, g.gameId);
     g.clock.t = Date.parse(v.deadline!) + 1;
-    assert.equal(await g.judge.tick(), 1);
+    assert.equal(await g.judge.adjudication.tick(), 1);
     await notifier.tick();
     const mails = (await g.judge.store.db.selectFrom("outbox").selectAll().execute()).filter(
       (m) => Number(m.id) > before,
@@ -293,7 +297,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     const ts = await testStore(t, "sqlite");
     assert.ok(ts, "sqlite store");
     const g = await mailTestGame(ts.store);
-    await g.judge.endGame(g.gm, g.gameId, { result: "draw" });
+    await g.judge.endings.endGame(g.gm, g.gameId, { result: "draw" });
     const reply = await send(g, "austria", "SED 01SA", "A vie-gal");
     assert.match(reply, /NOT accepted: nothing was changed/, "refused");
     assert.match(reply, /game SED is over \(draw\), so it takes no more orders/, "why");

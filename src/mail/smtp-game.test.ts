@@ -61,7 +61,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     const joined = await ask(addressOf(p), `JOIN ${code} ${p}`, `Secret: ${secrets[p]}`);
     assert.match(joined.text, new RegExp(`You joined Speed Europa as ${p}`), joined.text);
   }
-  const gameId = (await judge.listGames())[0]!.id;
+  const gameId = (await judge.games.listGames())[0]!.id;
 
   /** Delivers what the judge has to say and returns the mails that arrived. */
   const deliver = async () => {
@@ -91,7 +91,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   const silent = new Set(["S1902M:russia"]);
   const gmSays: Record<string, string> = {};
   for (;;) {
-    let view = await judge.gameView(null, gameId);
+    let view = await judge.views.gameView(null, gameId);
     const phase = view.phase!;
     if (phase === "S1904M") break;
     if (phase === "S1902M") {
@@ -120,7 +120,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
         )
       ).text;
       all.push(...(await deliver()));
-      view = await judge.gameView(null, gameId);
+      view = await judge.views.gameView(null, gameId);
     }
     if (phase.endsWith("M")) {
       const season = phase[0]!;
@@ -236,12 +236,12 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
       assert.match(ext.text, /deadline/i, `the GM's act by mail is answered: ${ext.text}`);
       all.push(...(await deliver()));
     }
-    const v = await judge.gameView(null, gameId);
+    const v = await judge.views.gameView(null, gameId);
     // Half a day before the deadline, then past it: the contact window checks run too.
     clock.t = Date.parse(v.deadline!) - 12 * 3_600_000;
-    await judge.tick();
+    await judge.adjudication.tick();
     clock.t = Date.parse(v.deadline!) + 1;
-    assert.equal(await judge.tick(), 1, `${phase} adjudicated`);
+    assert.equal(await judge.adjudication.tick(), 1, `${phase} adjudicated`);
     all.push(...(await deliver()));
   }
 
@@ -288,7 +288,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     0,
     "no replacement suggested for a player who came back",
   );
-  const seats = (await judge.gameView(null, gameId)).seatList;
+  const seats = (await judge.views.gameView(null, gameId)).seatList;
   assert.equal(seats.find((s) => s.name === "Russia")!.player, "russia-player", "kept");
   assert.equal(
     all.some((m) => /civil disorder; its seat is open/.test(m.text)),
@@ -467,5 +467,5 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   assert.match(over[0]!.text, /Result: a draw of Austria, England, .*, declared by the GM\./);
   assert.doesNotMatch(over[0]!.text.split("\n-- \n")[0]!, /[{}]|"kind"/, "no raw JSON");
   assert.match(over[0]!.text, /The GM declared a draw of all survivors \(Austria, England, France/);
-  assert.equal((await judge.gameView(null, gameId)).status, "finished");
+  assert.equal((await judge.views.gameView(null, gameId)).status, "finished");
 });

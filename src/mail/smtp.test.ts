@@ -113,7 +113,7 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   assert.match(replyTo("turkey"), /A smy-arm\s+-> A smy - arm/, "Turkey's orders read");
 
   // Only the accepted sets are on file.
-  const onFile = await g.judge.currentOrders(g.gm, g.gameId);
+  const onFile = await g.judge.submissions.currentOrders(g.gm, g.gameId);
   assert.deepEqual(
     onFile.sets.map((x) => x.power).sort(),
     ["austria", "italy", "russia", "turkey"],
@@ -121,9 +121,9 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   );
 
   // The deadline passes: the phase is adjudicated, and the results go to every player.
-  const view = await g.judge.gameView(g.gm, g.gameId);
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
   g.clock.t = Date.parse(view.deadline!) + 1;
-  assert.equal(await g.judge.tick(), 1, "adjudicated");
+  assert.equal(await g.judge.adjudication.tick(), 1, "adjudicated");
   const before = boxes.got.length;
   const queued = await mail.notifier.tick();
   assert.equal(queued, 10, "one results mail per player, a notice to each who sent none");
@@ -157,7 +157,7 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
       "what next",
     );
   }
-  const after = await g.judge.gameView(g.gm, g.gameId);
+  const after = await g.judge.views.gameView(g.gm, g.gameId);
   assert.deepEqual(
     [...(after.position.units.italy ?? [])].sort(),
     ["A apu", "A tyr", "F ion"],

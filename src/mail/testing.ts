@@ -38,7 +38,12 @@ export async function mailTestGame(
 ): Promise<MailTestGame> {
   const judge = new Judge({ store, now: clock.now, ordersRate });
   const gm = await user(judge, "gm");
-  const game = await judge.createGame(gm, { name: "Speed Europa Debut", rules, seed: 7, options });
+  const game = await judge.games.createGame(gm, {
+    name: "Speed Europa Debut",
+    rules,
+    seed: 7,
+    options,
+  });
   await configureMailGame(judge, gm, game.id, { abbreviation: "SED", address: GAME_ADDRESS });
   const code = game.invites!.find((i) => i.role === "player")!.code;
   const players = {} as Record<Power, User>;
@@ -46,7 +51,7 @@ export async function mailTestGame(
   for (const p of POWERS) {
     const u = await user(judge, p);
     secrets[p] = (await setMailAddress(judge, u, { address: addressOf(p) })).secret;
-    await judge.acceptInvite(u, code, { power: p });
+    await judge.games.acceptInvite(u, code, { power: p });
     players[p] = u;
   }
   return { judge, clock, gm, gameId: game.id, players, secrets };
@@ -72,7 +77,7 @@ export async function elevenByMail(
     players[p] = u;
     secrets[p] = (await setMailAddress(judge, u, { address: address(p) })).secret;
     await before?.(p, u);
-    await judge.acceptInvite(u, code, { power: String(p) });
+    await judge.games.acceptInvite(u, code, { power: String(p) });
   }
   return { players, secrets };
 }

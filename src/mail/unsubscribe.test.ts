@@ -75,7 +75,7 @@ for (const kind of STORE_KINDS) {
 
     // A reminder carries it too; an answer to a player's own mail does not (opting out does
     // not stop those, so the header would promise what it cannot do).
-    clock.t = Date.parse((await g.judge.gameView(g.gm, g.gameId)).deadline!) - 11 * 3_600_000;
+    clock.t = Date.parse((await g.judge.views.gameView(g.gm, g.gameId)).deadline!) - 11 * 3_600_000;
     await notifier.tick();
     const reminders = await outbox("reminder");
     assert.ok(reminders.length > 0);
@@ -154,8 +154,8 @@ for (const kind of STORE_KINDS) {
 
     // The results: on them the header too, and none to England or Italy any more.
     const before = (await outbox("results")).length;
-    clock.t = Date.parse((await g.judge.gameView(g.gm, g.gameId)).deadline!) + 1;
-    await served.judge.tick();
+    clock.t = Date.parse((await g.judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
+    await served.judge.adjudication.tick();
     // Until the results are out (bounded generously: a loaded machine is slow).
     const end = Date.now() + 60_000;
     while ((await outbox("results")).length === before && Date.now() < end) {

@@ -41,7 +41,7 @@ import { phaseName } from "../engine/phase.ts";
 import { readPosition } from "../engine/position-json.ts";
 import { type GameRecord, recordState, step } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
-import { botSeatsOf } from "../judge/bots.ts";
+import { botSeatsOf } from "../judge/bot-list.ts";
 import type { GameData } from "../judge/game-data.ts";
 import type { Judge } from "../judge/judge.ts";
 import { phaseLengthMs } from "../judge/options.ts";
@@ -324,7 +324,7 @@ export class DaideGame implements Table {
   >();
 
   async #readSeats() {
-    const d = await this.#judge.daide.of(this.#judge.store.db, this.gameId);
+    const d = await this.#judge.daideSeats.of(this.#judge.store.db, this.gameId);
     this.#daideRows = new Map((d?.seats ?? []).map((r) => [r.seat, r]));
   }
 

@@ -40,7 +40,7 @@ export class DaideGames {
   }
 
   async #refresh(): Promise<void> {
-    const open = await this.#judge.daide.open();
+    const open = await this.#judge.daideSeats.open();
     for (const { gameId, port } of open) {
       if (this.#closed) return;
       if (this.#games.has(gameId)) continue;
@@ -57,7 +57,7 @@ export class DaideGames {
         failed.add(port);
         this.#failed.set(gameId, failed);
         try {
-          const next = await this.#judge.daide.movePort(gameId, failed);
+          const next = await this.#judge.daideSeats.movePort(gameId, failed);
           this.#o.log(
             `game ${gameId}: DAIDE port ${port} could not be listened on (${(e as Error).message}); the game takes port ${next}`,
           );
@@ -74,7 +74,7 @@ export class DaideGames {
       }
       if (game.ended) {
         this.#games.delete(gameId);
-        await this.#judge.daide.release(gameId);
+        await this.#judge.daideSeats.release(gameId);
         this.#o.log(`game ${gameId}: over; its DAIDE port is free`);
       }
     }

@@ -56,7 +56,7 @@ export class EventHub {
     gameId: string,
     after: number,
   ): Promise<void> {
-    const from = await this.judge.eventsFrom(user, gameId, after);
+    const from = await this.judge.views.eventsFrom(user, gameId, after);
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
@@ -90,10 +90,10 @@ export class EventHub {
     try {
       for (const [gameId, set] of this.games) {
         const from = Math.min(...[...set].map((w) => w.lastId));
-        const rows = await this.judge.rawEvents(gameId, from);
+        const rows = await this.judge.views.rawEvents(gameId, from);
         if (rows.length === 0) continue;
         const watchers = [...set];
-        const filters = await this.judge.audienceFilters(
+        const filters = await this.judge.views.audienceFilters(
           gameId,
           watchers.map((w) => w.token),
         );
@@ -133,7 +133,7 @@ export class EventHub {
         }
         const shown = new Map<string, Map<number, Delivery>>();
         for (const [key, { reader, rows: list }] of byReader) {
-          const out = await this.judge.withOwnIds(gameId, reader, [...list.values()]);
+          const out = await this.judge.views.withOwnIds(gameId, reader, [...list.values()]);
           shown.set(key, new Map(out.map((d) => [d.row, d])));
         }
         for (const [w, { mine, last }] of due) {

@@ -72,7 +72,7 @@ function paletteOf(c: Ctx<unknown>): NonNullable<ExportOptions["palette"]> {
 }
 
 async function readable(judge: Judge, c: Ctx<unknown>) {
-  const record = (await judge.recordFor(c.user, c.params.id!)) as unknown as GameRecord;
+  const record = (await judge.views.recordFor(c.user, c.params.id!)) as unknown as GameRecord;
   const variant = getVariant(record.variant);
   if (!variant) throw notFound(`a game of ${record.variant} has no board to draw`);
   const hash = createHash("sha256")

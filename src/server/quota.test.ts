@@ -42,7 +42,7 @@ test("tokens, invitations, vote changes and mail-address changes: bounded per ac
     voteChangesPerUser: { max: 4, windowMs: HOUR },
     mailChangesPerUser: { max: 2, windowMs: HOUR },
   });
-  const as = async (u: { id: string }) => (await judge.issueToken(u.id, "test")).token;
+  const as = async (u: { id: string }) => (await judge.accounts.issueToken(u.id, "test")).token;
   const austria = await as(game.players.austria);
   const england = await as(game.players.england);
   const gm = await as(game.gm);
@@ -73,7 +73,7 @@ test("tokens, invitations, vote changes and mail-address changes: bounded per ac
     /too many invitations made by you/,
   );
   // Vote changes: 4 per account.
-  const p = await judge.propose(game.players.austria, game.gameId, { kind: "draw" });
+  const p = await judge.votes.propose(game.players.austria, game.gameId, { kind: "draw" });
   const pid = p.id;
   for (const v of ["yes", "no", "yes", "abstain"])
     await api.ok("POST", `/api/games/${game.gameId}/votes/${pid}`, { vote: v }, england);

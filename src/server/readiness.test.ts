@@ -108,12 +108,12 @@ for (const kind of STORE_KINDS) {
     assert.match(data.cause, /disk is full/);
     assert.ok(Date.parse(data.until) >= Date.parse(data.since), JSON.stringify(data));
     // ... and the GM sees it in the game's events; a player does not.
-    const gmEvents = await judge.events(game.gm, game.gameId);
+    const gmEvents = await judge.views.events(game.gm, game.gameId);
     assert.ok(
       JSON.stringify(gmEvents).includes("store_fault"),
       JSON.stringify(gmEvents).slice(-600),
     );
-    const playerEvents = await judge.events(game.players.france, game.gameId);
+    const playerEvents = await judge.views.events(game.players.france, game.gameId);
     assert.ok(!JSON.stringify(playerEvents).includes("store_fault"));
   });
 }

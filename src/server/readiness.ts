@@ -263,7 +263,7 @@ export class Readiness {
     const pending = [...this.untold, ...(this.episode && !this.episode.told ? [this.episode] : [])];
     for (const ep of pending) {
       try {
-        await this.judge.tellGms("store_fault", {
+        await this.judge.gm.tellEveryGm("store_fault", {
           cause: ep.cause,
           since: new Date(ep.since).toISOString(),
           until: ep.until === null ? null : new Date(ep.until).toISOString(),

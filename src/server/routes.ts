@@ -284,7 +284,7 @@ export function apiRoutes(
       },
       handler: async (c) => ({
         status: 201,
-        body: await judge.register(c.body.name, c.body.password),
+        body: await judge.accounts.register(c.body.name, c.body.password),
       }),
     }),
     route({
@@ -316,7 +316,7 @@ export function apiRoutes(
         429: "too many logins from your address, or wrong passwords for the account: wait Retry-After seconds",
       },
       handler: async (c) =>
-        judge.login(c.body.name, c.body.password, loginLabel(c.req.headers["user-agent"])),
+        judge.accounts.login(c.body.name, c.body.password, loginLabel(c.req.headers["user-agent"])),
     }),
     route({
       method: "GET",
@@ -334,7 +334,7 @@ export function apiRoutes(
       tag: "accounts",
       summary: "Your API tokens (never the secrets)",
       auth: "required",
-      handler: async (c) => judge.listTokens(need(c.user), c.token),
+      handler: async (c) => judge.accounts.listTokens(need(c.user), c.token),
     }),
     route({
       method: "POST",
@@ -347,7 +347,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.issueToken(need(c.user).id, c.body.label),
+        body: await judge.accounts.issueToken(need(c.user).id, c.body.label),
       }),
     }),
     route({
@@ -358,7 +358,7 @@ export function apiRoutes(
       summary: "Revoke a token",
       auth: "required",
       handler: async (c) => {
-        await judge.revokeToken(need(c.user), c.params.tokenId!);
+        await judge.accounts.revokeToken(need(c.user), c.params.tokenId!);
         return { revoked: c.params.tokenId };
       },
     }),
@@ -370,7 +370,7 @@ export function apiRoutes(
       tag: "games",
       summary: "All games",
       auth: "optional",
-      handler: async () => judge.listGames(),
+      handler: async () => judge.games.listGames(),
     }),
     route({
       method: "POST",
@@ -440,7 +440,10 @@ export function apiRoutes(
         ),
       }),
       successStatus: 201,
-      handler: async (c) => ({ status: 201, body: await judge.createGame(need(c.user), c.body) }),
+      handler: async (c) => ({
+        status: 201,
+        body: await judge.games.createGame(need(c.user), c.body),
+      }),
     }),
     route({
       method: "POST",
@@ -472,7 +475,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.practice(need(c.user), c.body),
+        body: await judge.bots.practice(need(c.user), c.body),
       }),
     }),
     route({
@@ -482,7 +485,7 @@ export function apiRoutes(
       tag: "games",
       summary: "A game: phase, deadline, seats, position, your role (and invitations, for the GM)",
       auth: "optional",
-      handler: async (c) => judge.gameView(c.user, c.params.id!),
+      handler: async (c) => judge.views.gameView(c.user, c.params.id!),
     }),
     route({
       method: "GET",
@@ -491,7 +494,7 @@ export function apiRoutes(
       tag: "games",
       summary: "Every adjudicated phase: orders, results with reasons, dislodgements, position",
       auth: "optional",
-      handler: async (c) => judge.phases(c.params.id!, c.user),
+      handler: async (c) => judge.views.phases(c.params.id!, c.user),
     }),
     route({
       method: "GET",
@@ -500,7 +503,7 @@ export function apiRoutes(
       tag: "games",
       summary: "The game record (docs/records.md)",
       auth: "optional",
-      handler: async (c) => judge.recordFor(c.user, c.params.id!),
+      handler: async (c) => judge.views.recordFor(c.user, c.params.id!),
     }),
     route({
       method: "POST",
@@ -516,7 +519,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.createInvite(
+        body: await judge.games.createInvite(
           need(c.user),
           c.params.id!,
           c.body.role,
@@ -531,7 +534,7 @@ export function apiRoutes(
       tag: "games",
       summary: "What an invitation is for, and the free seats",
       auth: "none",
-      handler: async (c) => judge.inviteInfo(c.params.code!),
+      handler: async (c) => judge.games.inviteInfo(c.params.code!),
     }),
     route({
       method: "POST",
@@ -541,7 +544,7 @@ export function apiRoutes(
       summary: "Accept an invitation: join as observer, or take a seat (given, or the first free)",
       auth: "required",
       body: optional(obj({ seat: optional(int({ min: 0, max: 100 })), power: optional(power) })),
-      handler: async (c) => judge.acceptInvite(need(c.user), c.params.code!, c.body ?? {}),
+      handler: async (c) => judge.games.acceptInvite(need(c.user), c.params.code!, c.body ?? {}),
     }),
     // Orders
     route({
@@ -560,7 +563,7 @@ export function apiRoutes(
         phase: optional(str({ max: 10, example: "S1901M" })),
       }),
       responses: { 409: "the phase named is no longer open, or the game is over" },
-      handler: async (c) => judge.submitOrders(need(c.user), c.params.id!, c.body),
+      handler: async (c) => judge.submissions.submitOrders(need(c.user), c.params.id!, c.body),
     }),
     route({
       method: "GET",
@@ -569,7 +572,7 @@ export function apiRoutes(
       tag: "orders",
       summary: "Your current order sets for the open phase (the GM: everybody's)",
       auth: "required",
-      handler: async (c) => judge.currentOrders(need(c.user), c.params.id!),
+      handler: async (c) => judge.submissions.currentOrders(need(c.user), c.params.id!),
     }),
     // Global Diplomacy (seed 004, docs/global.md): per-player reports
     route({
@@ -592,7 +595,7 @@ export function apiRoutes(
         const turn = raw === null || raw === "" ? undefined : Number(raw);
         if (turn !== undefined && (!Number.isInteger(turn) || turn < 1))
           throw invalid(`"turn" must be a turn number (1, 2, ...), not "${raw}"`);
-        return judge.report(need(c.user), c.params.id!, {
+        return judge.views.report(need(c.user), c.params.id!, {
           power: c.query.get("power") ?? undefined,
           turn,
         });
@@ -607,7 +610,7 @@ export function apiRoutes(
       summary: "Global Diplomacy, GM: every adjudicated turn: commands, results, reports",
       auth: "required",
       responses: { 403: "you are not the game master", 409: "the game has no turns" },
-      handler: async (c) => judge.familyTurns(need(c.user), c.params.id!),
+      handler: async (c) => judge.views.familyTurns(need(c.user), c.params.id!),
     }),
     route({
       method: "GET",
@@ -624,7 +627,7 @@ export function apiRoutes(
         403: "you are not the game master",
         409: "the game's map is not generated for it",
       },
-      handler: async (c) => judge.moderatorMap(need(c.user), c.params.id!),
+      handler: async (c) => judge.views.moderatorMap(need(c.user), c.params.id!),
     }),
     route({
       method: "GET",
@@ -640,7 +643,7 @@ export function apiRoutes(
         409: "the game's map is its variant's, the same for all (GET /api/variants/{id}/geometry)",
       },
       handler: async (c) => {
-        const s = await judge.familyMapSource(need(c.user), c.params.id!);
+        const s = await judge.views.familyMapSource(need(c.user), c.params.id!);
         return discoveryMapFor({ ...s.position }, s.player);
       },
     }),
@@ -652,7 +655,7 @@ export function apiRoutes(
       tag: "votes",
       summary: "Proposals: open ones with your vote, decided ones with the counts",
       auth: "required",
-      handler: async (c) => judge.proposals(need(c.user), c.params.id!),
+      handler: async (c) => judge.votes.proposals(need(c.user), c.params.id!),
     }),
     route({
       method: "POST",
@@ -674,7 +677,7 @@ export function apiRoutes(
       },
       handler: async (c) => ({
         status: 201,
-        body: await judge.propose(need(c.user), c.params.id!, c.body),
+        body: await judge.votes.propose(need(c.user), c.params.id!, c.body),
       }),
     }),
     route({
@@ -685,7 +688,7 @@ export function apiRoutes(
       summary: "Vote (or change your vote) on a proposal",
       auth: "required",
       body: obj({ vote: oneOf(["yes", "no", "abstain"] as const) }),
-      handler: async (c) => judge.vote(need(c.user), c.params.id!, pid(c), c.body.vote),
+      handler: async (c) => judge.votes.vote(need(c.user), c.params.id!, pid(c), c.body.vote),
     }),
     // Press
     route({
@@ -698,7 +701,7 @@ export function apiRoutes(
       query: {
         after: "only messages after your nth (ids are your own: 1 to n over what you may read)",
       },
-      handler: async (c) => judge.press(c.user, c.params.id!, afterParam(c.query)),
+      handler: async (c) => judge.press.press(c.user, c.params.id!, afterParam(c.query)),
     }),
     route({
       method: "GET",
@@ -708,7 +711,7 @@ export function apiRoutes(
       summary:
         "Press held for the GM's review (option press.review): all of the game's for the GM, your own for a player",
       auth: "required",
-      handler: async (c) => judge.heldPress(need(c.user), c.params.id!),
+      handler: async (c) => judge.press.heldPress(need(c.user), c.params.id!),
     }),
     route({
       method: "POST",
@@ -732,7 +735,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.sendPress(need(c.user), c.params.id!, c.body),
+        body: await judge.press.sendPress(need(c.user), c.params.id!, c.body),
       }),
     }),
     // Play by email (docs/email.md)
@@ -852,7 +855,7 @@ export function apiRoutes(
       handler: async (c) => {
         const after = afterParam(c.query, c.req.headers["last-event-id"]);
         if (!(c.req.headers.accept ?? "").includes("text/event-stream")) {
-          return judge.events(c.user, c.params.id!, after);
+          return judge.views.events(c.user, c.params.id!, after);
         }
         await hub.stream(c.req, c.res, c.user, c.token, c.params.id!, after);
         return { streamed: true };
@@ -878,7 +881,7 @@ export function apiRoutes(
         const ahead = raw === null ? undefined : Number(raw);
         if (ahead !== undefined && (!Number.isInteger(ahead) || ahead < 0 || ahead > 200))
           throw invalid(`"ahead" must be a whole number of seasons from 0 to 200, not "${raw}"`);
-        return judge.schedule(need(c.user), c.params.id!, ahead);
+        return judge.views.schedule(need(c.user), c.params.id!, ahead);
       },
     }),
     route({
@@ -899,7 +902,7 @@ export function apiRoutes(
       }),
       responses: { 403: "you are not the game master", 409: "the season has been adjudicated" },
       handler: async (c) =>
-        judge.setSchedule(need(c.user), c.params.id!, c.params.season!, c.body.schedule),
+        judge.gm.setSchedule(need(c.user), c.params.id!, c.params.season!, c.body.schedule),
     }),
     route({
       method: "GET",
@@ -911,7 +914,7 @@ export function apiRoutes(
       summary: "Your contract declarations, and whether the other side matched them (the GM: all)",
       auth: "required",
       responses: { 403: "observers and outsiders see no contracts" },
-      handler: async (c) => judge.contracts(need(c.user), c.params.id!),
+      handler: async (c) => judge.views.contracts(need(c.user), c.params.id!),
     }),
     route({
       method: "POST",
@@ -932,7 +935,7 @@ export function apiRoutes(
       responses: { 403: "not your power", 409: "the season has been adjudicated" },
       handler: async (c) => ({
         status: 201,
-        body: await judge.declareContract(need(c.user), c.params.id!, c.body),
+        body: await judge.gm.declareContract(need(c.user), c.params.id!, c.body),
       }),
     }),
     route({
@@ -947,7 +950,7 @@ export function apiRoutes(
         const id = Number(c.params.cid);
         if (!Number.isInteger(id) || id < 1)
           throw invalid(`no contract declaration "${c.params.cid}"`);
-        return judge.withdrawContract(need(c.user), c.params.id!, id);
+        return judge.gm.withdrawContract(need(c.user), c.params.id!, id);
       },
     }),
     // The europe1935 committee (docs/committee.md)
@@ -961,7 +964,7 @@ export function apiRoutes(
       summary:
         "europe1935: victory points, conferences, insurrections and the political goals you may read",
       auth: "optional",
-      handler: async (c) => judge.committee(c.user, c.params.id!),
+      handler: async (c) => judge.views.committee(c.user, c.params.id!),
     }),
     route({
       method: "POST",
@@ -982,7 +985,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.committeeAct(need(c.user), c.params.id!, { act: "goal", ...c.body }),
+        body: await judge.gm.committeeAct(need(c.user), c.params.id!, { act: "goal", ...c.body }),
       }),
     }),
     route({
@@ -999,7 +1002,7 @@ export function apiRoutes(
       }),
       responses: { 403: "you are not the game master" },
       handler: async (c) =>
-        judge.committeeAct(need(c.user), c.params.id!, {
+        judge.gm.committeeAct(need(c.user), c.params.id!, {
           act: c.body.decision,
           goal: c.params.goal!,
           points: c.body.points,
@@ -1024,7 +1027,7 @@ export function apiRoutes(
       successStatus: 201,
       handler: async (c) => ({
         status: 201,
-        body: await judge.committeeAct(need(c.user), c.params.id!, {
+        body: await judge.gm.committeeAct(need(c.user), c.params.id!, {
           act: "conference",
           ...c.body,
         }),
@@ -1039,7 +1042,7 @@ export function apiRoutes(
       auth: "required",
       responses: { 403: "you are not the game master" },
       handler: async (c) =>
-        judge.committeeAct(need(c.user), c.params.id!, { act: "close-conference" }),
+        judge.gm.committeeAct(need(c.user), c.params.id!, { act: "close-conference" }),
     }),
     route({
       method: "POST",
@@ -1051,7 +1054,7 @@ export function apiRoutes(
       body: obj({ centres: int({ min: 1, max: 1000 }) }),
       responses: { 403: "you are not the game master" },
       handler: async (c) =>
-        judge.committeeAct(need(c.user), c.params.id!, {
+        judge.gm.committeeAct(need(c.user), c.params.id!, {
           act: "territory",
           centres: c.body.centres,
         }),
@@ -1062,15 +1065,15 @@ export function apiRoutes(
       "start",
       "Start the game now (it also starts when the last seat is taken)",
       undefined,
-      (u, id) => judge.start(u, id),
+      (u, id) => judge.games.start(u, id),
     ),
-    gm(judge, "pause", "Pause the deadline", undefined, (u, id) => judge.pause(u, id)),
+    gm(judge, "pause", "Pause the deadline", undefined, (u, id) => judge.gm.pause(u, id)),
     gm(
       judge,
       "resume",
       "Resume: the deadline is what was left (at least a minute)",
       undefined,
-      (u, id) => judge.resume(u, id),
+      (u, id) => judge.gm.resume(u, id),
     ),
     gm(
       judge,
@@ -1080,7 +1083,7 @@ export function apiRoutes(
         extendMinutes: optional(num({ min: -525_600, max: 525_600 })),
         at: optional(str({ max: 40, example: "2030-01-01T12:00:00Z" })),
       }),
-      (u, id, b) => judge.setDeadline(u, id, b),
+      (u, id, b) => judge.gm.setDeadline(u, id, b),
     ),
     gm(
       judge,
@@ -1091,7 +1094,7 @@ export function apiRoutes(
         reason: str({ min: 1, max: 2000 }),
         phase: optional(str({ max: 20, example: "F1901M" })),
       }),
-      (u, id, b) => judge.correct(u, id, b),
+      (u, id, b) => judge.gm.correct(u, id, b),
     ),
     gm(
       judge,
@@ -1123,7 +1126,7 @@ export function apiRoutes(
         ),
         reason: str({ min: 1, max: 2000 }),
       }),
-      (u, id, b) => judge.removeUnit(u, id, b),
+      (u, id, b) => judge.units.removeUnit(u, id, b),
       "the game is over, or the extra unit came to be in the last adjudication (seed 002 VIII(2) asks more than one): an error of that adjudication, which gm/correct puts right (VIII(1)); the message says so",
     ),
     gm(
@@ -1150,14 +1153,14 @@ export function apiRoutes(
         disband: optional(bool("true: disband the unit instead (no `to`)")),
         reason: str({ min: 1, max: 2000 }),
       }),
-      (u, id, b) => judge.relocateUnit(u, id, b),
+      (u, id, b) => judge.units.relocateUnit(u, id, b),
     ),
     gm(
       judge,
       "replace",
       "Replace a player (seed 002 VII(5)-(6)): give the seat to a user, or vacate it with a new invitation",
       obj({ seat: int({ min: 0, max: 100 }), user: optional(name) }),
-      (u, id, b) => judge.replacePlayer(u, id, b),
+      (u, id, b) => judge.gm.replacePlayer(u, id, b),
     ),
     gm(
       judge,
@@ -1174,7 +1177,7 @@ export function apiRoutes(
         }),
       }),
       (u, id, b) =>
-        judge.setBot(u, id, { ...b, bot: b.bot.toLowerCase() === "off" ? null : b.bot }),
+        judge.bots.setBot(u, id, { ...b, bot: b.bot.toLowerCase() === "off" ? null : b.bot }),
       "the seat is a player's (replace them first), or no bot plays it (taking one off), or the game is over",
     ),
     gm(
@@ -1186,7 +1189,7 @@ export function apiRoutes(
         powers: optional(list(power, { max: 50 })),
         note: optional(str({ max: 2000 })),
       }),
-      (u, id, b) => judge.endGame(u, id, b),
+      (u, id, b) => judge.endings.endGame(u, id, b),
     ),
     gm(
       judge,
@@ -1210,14 +1213,14 @@ export function apiRoutes(
       "refuse-proposal",
       "Refuse to conduct a vote on a repetitive or humorous proposal (seed 002 IX(5)); the reason goes to the proposer",
       obj({ proposal: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
-      (u, id, b) => judge.refuseProposal(u, id, b.proposal, b.reason),
+      (u, id, b) => judge.votes.refuse(u, id, b.proposal, b.reason),
     ),
     gm(
       judge,
       "approve-press",
       "Publish a held message (the option press.review, seed 002 X(1)): delivered to its recipients as sent, its time kept",
       obj({ held: int({ min: 1, description: "the held message's number (GET .../press/held)" }) }),
-      (u, id, b) => judge.approvePress(u, id, b.held),
+      (u, id, b) => judge.press.approvePress(u, id, b.held),
       "the message is no longer held (already approved or refused)",
     ),
     gm(
@@ -1225,7 +1228,7 @@ export function apiRoutes(
       "refuse-press",
       "Refuse to publish a held message (seed 002 X(1)); the reason goes to its author alone",
       obj({ held: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
-      (u, id, b) => judge.refusePress(u, id, b.held, b.reason),
+      (u, id, b) => judge.press.refusePress(u, id, b.held, b.reason),
       "the message is no longer held (already approved or refused)",
     ),
     gm(
@@ -1233,7 +1236,7 @@ export function apiRoutes(
       "declare-draw",
       "Warn, then declare a draw of all survivors after years (turns) with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
-      (u, id, b) => judge.declareDraw(u, id, b),
+      (u, id, b) => judge.endings.declareDraw(u, id, b),
     ),
     // The web client's routes: legal orders, typed-order checks, the sandbox, the chair.
     ...webRoutes(judge),

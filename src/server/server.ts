@@ -150,7 +150,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
-    running = judge
+    running = judge.adjudication
       .tick()
       .then(() => daide?.refresh())
       .catch((e: unknown) => {
@@ -197,7 +197,11 @@ async function buildApp(
     onAttack: async (a) => {
       const mail = attackMail(a);
       try {
-        const sent = await judge.mailOwner(a.account, opts.mailFrom ?? "entente@localhost", mail);
+        const sent = await judge.accounts.mailOwner(
+          a.account,
+          opts.mailFrom ?? "entente@localhost",
+          mail,
+        );
         log(
           `login: ${a.failures} wrong passwords for account ${a.account} from new addresses; ${sent ? "its owner is mailed" : "its owner has no mail address"}`,
         );
@@ -446,7 +450,9 @@ async function buildApp(
         } else if (r.path.endsWith("/events")) {
           token = new URL(request.url, "http://localhost").searchParams.get("token");
         }
-        const user = token ? await arrival.run(arrived, () => judge.authenticate(token)) : null;
+        const user = token
+          ? await arrival.run(arrived, () => judge.accounts.authenticate(token))
+          : null;
         if (token && !user)
           throw new HttpError(
             401,

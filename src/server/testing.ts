@@ -1,5 +1,5 @@
 import type { TestContext } from "node:test";
-import type { DaidePorts } from "../judge/daide.ts";
+import type { DaidePorts } from "../judge/daide-seats.ts";
 import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";

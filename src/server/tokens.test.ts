@@ -25,7 +25,7 @@ test("tokens unused for the idle time expire; the list shows each device, never 
   const base = `http://127.0.0.1:${server.port}`;
   const api = new Api(base);
   const PW = "lantern violet orbit";
-  await judge.register("tokened", PW);
+  await judge.accounts.register("tokened", PW);
   const login = async (agent: string) => {
     const r = await fetch(`${base}/api/login`, {
       method: "POST",

@@ -54,13 +54,13 @@ export async function warmUp(
           .insertInto("users")
           .values({ id, name, password_hash: "none: warm-up user", created_at: Date.now() })
           .execute();
-        users.push({ id, name, token: (await judge.issueToken(id, "warm-up")).token });
+        users.push({ id, name, token: (await judge.accounts.issueToken(id, "warm-up")).token });
       }
       const [gm, ...players] = users;
-      const game = await judge.createGame(gm!, { name: "Warm-up" });
+      const game = await judge.games.createGame(gm!, { name: "Warm-up" });
       const code = game.invites!.find((i) => i.role === "player")!.code;
       for (const [i, p] of players.entries()) {
-        await judge.acceptInvite(p, code, { power: POWERS[i]! });
+        await judge.games.acceptInvite(p, code, { power: POWERS[i]! });
       }
       const france = players[POWERS.indexOf("france")]!;
       const auth = { authorization: `Bearer ${france.token}` };

@@ -170,7 +170,7 @@ test("chaired play: no deadline; only the chair resolves, at once", async (t) =>
   );
   assert.equal(pub.received, undefined, "nobody else learns who sent what");
   clock.advance(400 * 86_400_000);
-  assert.equal(await judge.tick(), 0, "the scheduler never resolves a chaired phase");
+  assert.equal(await judge.adjudication.tick(), 0, "the scheduler never resolves a chaired phase");
   // 400 days without a request: every token has expired (docs/judge.md, "Tokens").
   for (const n of ["gm", "alice"]) {
     tok[n] = (

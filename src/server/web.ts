@@ -158,7 +158,7 @@ export async function serveWeb(
   const assets = { js: `/assets/app.js?v=${js.hash}`, css: `/assets/app.css?v=${css.hash}` };
   const html =
     path === "/" || path === "/index.html"
-      ? homePage(await judge.listGames(), assets)
+      ? homePage(await judge.games.listGames(), assets)
       : appShell("Entente", "", assets);
   res.writeHead(200, {
     "content-type": "text/html; charset=utf-8",
@@ -358,7 +358,7 @@ const need = (u: User | null): User => {
 
 /** The board, rules and powers of a game as its viewer sees them. */
 async function gameBoard(judge: Judge, user: User | null, gameId: string) {
-  const view = await judge.gameView(user, gameId);
+  const view = await judge.views.gameView(user, gameId);
   const variant = getVariant(view.variant);
   if (!variant) throw notFound(`the variant "${view.variant}" is not installed here`);
   const position = readPosition(view.position as unknown as Record<string, unknown>, variant);
@@ -414,7 +414,7 @@ export function webRoutes(judge: Judge): Route[] {
           user.name,
           rows.filter((r) => r.role !== "gm" && r.seat === null).map((r) => r.game_id),
         );
-        const games = await judge.listGames();
+        const games = await judge.games.listGames();
         return games
           .filter((g) => role.has(g.id))
           .map((g) => ({
@@ -521,11 +521,11 @@ export function webRoutes(judge: Judge): Route[] {
       auth: "optional",
       handler: async (c) => {
         const id = c.params.id!;
-        const view = await judge.gameView(c.user, id);
+        const view = await judge.views.gameView(c.user, id);
         const chaired = await isChaired(judge.store.db, id);
         const timer = await chairTimer(judge, id);
         if (view.you?.role !== "gm" || !c.user) return { chaired, toOrder: view.toOrder, timer };
-        const sets = await judge.currentOrders(c.user, id);
+        const sets = await judge.submissions.currentOrders(c.user, id);
         return {
           chaired,
           toOrder: view.toOrder,

@@ -22,17 +22,17 @@ const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
 
 async function playPhases(g: TestGame, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const view = await g.judge.gameView(g.gm, g.gameId);
+    const view = await g.judge.views.gameView(g.gm, g.gameId);
     for (const p of view.toOrder) {
       const units = view.phase?.endsWith("M") ? (view.position.units[p] ?? []) : [];
-      await g.judge.submitOrders(g.players[p as (typeof POWERS)[number]], g.gameId, {
+      await g.judge.submissions.submitOrders(g.players[p as (typeof POWERS)[number]], g.gameId, {
         orders: units.map((u, k) => (k === 0 && p === "france" ? `${u} - bur` : `${u} H`)),
         final: true,
       });
     }
     // Every power's orders are final: the phase is resolved early, no clock moved (which
     // would make the other games' deadlines pass too).
-    assert.equal(await g.judge.tick(), 1, "one phase adjudicated");
+    assert.equal(await g.judge.adjudication.tick(), 1, "one phase adjudicated");
   }
 }
 
@@ -57,7 +57,7 @@ test("a backup taken while orders are written restores, and every game in it rep
     let n = 0;
     while (writing) {
       const g = games[n % games.length]!;
-      const view = await g.judge.gameView(g.gm, g.gameId);
+      const view = await g.judge.views.gameView(g.gm, g.gameId);
       n++;
       const power = view.toOrder[n % Math.max(1, view.toOrder.length)];
       if (!power) {
@@ -67,9 +67,13 @@ test("a backup taken while orders are written restores, and every game in it rep
       const unit = (view.position.units[power] ?? [])[0];
       const text = unit ? `${unit} H` : "";
       const sent = Date.now();
-      await g.judge.submitOrders(g.players[power as (typeof POWERS)[number]], g.gameId, {
-        orders: text ? [text] : [],
-      });
+      await g.judge.submissions.submitOrders(
+        g.players[power as (typeof POWERS)[number]],
+        g.gameId,
+        {
+          orders: text ? [text] : [],
+        },
+      );
       acknowledged.push({ game: g.gameId, power, text, at: sent });
       await new Promise((r) => setImmediate(r));
     }
@@ -99,7 +103,7 @@ test("a backup taken while orders are written restores, and every game in it rep
   assert.equal(rows.length, 3, "three games restored");
   let phases = 0;
   for (const { id } of rows) {
-    const record = (await judge.record(id)) as unknown as GameRecord;
+    const record = (await judge.views.record(id)) as unknown as GameRecord;
     const scenario = scenarioOfRecord(record);
     assert.ok(scenario, `${id}: its scenario is known`);
     assert.deepEqual(replayRecord(scenario, record), { ok: true }, `${id} replays`);

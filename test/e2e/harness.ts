@@ -111,7 +111,9 @@ export class BrowserHarness {
 
   /** An account for `name` (made once), its token kept for `as`. */
   async account(name: string): Promise<string> {
-    this.tokens[name] ??= (await this.judge.register(name, `${name}-judge-password`)).token;
+    this.tokens[name] ??= (
+      await this.judge.accounts.register(name, `${name}-judge-password`)
+    ).token;
     return this.tokens[name]!;
   }
 
