@@ -15,16 +15,8 @@ import { judgeKey } from "../judge/unsubscribe.ts";
 import { arrival } from "../store/db.ts";
 import { DaideGames } from "./daide-games.ts";
 import { EventHub } from "./events.ts";
-import {
-  attackMail,
-  jsonErrorAt,
-  Limits,
-  type LimitsConfig,
-  RateLimited,
-  SECURITY_HEADERS,
-  tooDeep,
-  tooDeepMessage,
-} from "./limits.ts";
+import { jsonErrorAt, tooDeep, tooDeepMessage } from "./json-body.ts";
+import { attackMail, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } from "./limits.ts";
 import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
 import { Readiness, type ReadinessOptions } from "./readiness.ts";
 import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
