@@ -11,7 +11,7 @@ import { jsonErrorAt } from "../src/server/json-body.ts";
 import { clientAddress, type Limits, SlidingWindow } from "../src/server/limits.ts";
 import { startServer } from "../src/server/server.ts";
 import { Api } from "../src/server/testing.ts";
-import { SANDBOX_ORDERS_PER_PROVINCE } from "../src/server/web.ts";
+import { SANDBOX_ORDERS_PER_PROVINCE } from "../src/server/web-routes.ts";
 import type { Store } from "../src/store/db.ts";
 import { testStore } from "../src/store/testing.ts";
 import { classical } from "../src/variants/classical/index.ts";

@@ -14,7 +14,7 @@ import { mailRoutes } from "./routes/mail.ts";
 import { pressRoutes } from "./routes/press.ts";
 import { sequentialRoutes } from "./routes/sequential.ts";
 import { voteRoutes } from "./routes/votes.ts";
-import { webRoutes } from "./web.ts";
+import { webRoutes } from "./web-routes.ts";
 
 /*
  * The REST API: every route, its input schema and its handler, one file a resource in
