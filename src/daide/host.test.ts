@@ -9,7 +9,8 @@ import { holdBot, randomBot } from "../bots/bot.ts";
 import { readRules } from "../engine/rules.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { diplomacyMessage, ERROR, frame, initialMessage, MESSAGE } from "./framing.ts";
-import { DaideHost, type HostOptions } from "./host.ts";
+import { DaideHost } from "./host.ts";
+import type { HostOptions } from "./host-options.ts";
 import { TestClient } from "./testing.ts";
 import { tok } from "./tokens.ts";
 
