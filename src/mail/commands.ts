@@ -26,7 +26,8 @@ import type { IncomingMail } from "./message.ts";
  * press and votes, so that a game can be run entirely by mail (the web page stays an option).
  * The subject is the command; the body carries the `Secret:` line (except for HELP and
  * REGISTER) and the command's details. Each command calls the Judge's own public methods, so
- * every rule of the API applies and its refusals are the reply.
+ * every rule of the API applies and its refusals are the reply. The GM's corrections (CORRECT,
+ * REMOVE, RELOCATE, APPROVE/REFUSE ... PRESS) are read in gm-commands.ts.
  *
  *   HELP                          this list
  *   REGISTER [name]               an account for the sender's address; the secret is mailed back

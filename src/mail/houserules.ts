@@ -42,7 +42,9 @@ import type { IncomingMail } from "./message.ts";
  * the deadline counts, and a set for a later retreat or adjustment phase is kept for it.
  * Press (`SED PRESS`) and votes (`SED VOTE`) go through the Judge's own methods. Every mail is
  * answered: with the reading of each line and the whole set now on file, or with exactly what
- * was wrong and how to write it. docs/email.md has examples.
+ * was wrong and how to write it. docs/email.md has examples. How the judge's own mail words
+ * such a game (the dialect's voice: results, centre table, published press) is
+ * houserules-voice.ts's.
  */
 
 function stripPrefixes(subject: string): string {

@@ -21,7 +21,8 @@ import type { Postman } from "./postman.ts";
  * not final, where sets are marked final). One flow for every game; the game's dialect (its
  * `voice`) only words it. It follows the judge's own event log (the `events` table, the same
  * flow the web page's live updates read), so adjudication itself is untouched: each game keeps
- * the id of the last event mailed.
+ * the id of the last event mailed. This file is the flow (ticks, claims, reminders, the one
+ * way a mail is written); what each kind of event mails is notify-events.ts's.
  *
  * A game played on the web page (never set up for mail) is mailed the same way to its players
  * and GM who gave an address, from the judge's own address (`judgeAddress`, the mail service's
