@@ -26,11 +26,12 @@ import { warmUp } from "./warm.ts";
 import { serveWeb } from "./web.ts";
 
 /*
- * The HTTP server over the judge, on Fastify: each route of the table (routes.ts, web.ts) is
- * registered with its schemas (Fastify validates every body, path parameter and query with
- * Ajv; @fastify/swagger documents the same schemas, @fastify/swagger-ui renders them at
- * /api/docs), bearer tokens, JSON bodies only (415 otherwise, 413 over the bound, 400 when
- * malformed or nested too deep), server-sent events, the web client's pages, one error shape
+ * The HTTP server over the judge, on Fastify: each route of the table (routes.ts: one file a
+ * resource in routes/, web-routes.ts, pictures.ts) is registered with its schemas (Fastify
+ * validates every body, path parameter and query with Ajv; @fastify/swagger documents the
+ * same schemas, @fastify/swagger-ui renders them at /api/docs), bearer tokens, JSON bodies
+ * only (415 otherwise, 413 over the bound, 400 when malformed or nested too deep),
+ * server-sent events, the web client's pages, one error shape
  * ({"error": "..."}) for every refusal, and the scheduler that adjudicates phases whose
  * deadline has passed.
  */
