@@ -6,7 +6,8 @@ import { after, describe, test } from "node:test";
 import type { Command } from "commander";
 import { runSync } from "../testing/children.ts";
 import { completionScript } from "./completion.ts";
-import { allCommands, buildProgram, commandPath, examplesOf } from "./program.ts";
+import { allCommands, commandPath, examplesOf } from "./define.ts";
+import { buildProgram } from "./program.ts";
 import { cliReference } from "./reference.ts";
 import { cli } from "./testing.ts";
 

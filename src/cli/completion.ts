@@ -2,7 +2,7 @@
 import type { Command, Option } from "commander";
 import { PROFILES } from "../engine/rules.ts";
 import { gameIds, variantIds } from "../variants/registry.ts";
-import { allCommands, type Completion, commandPath, takesPath, valuesOf } from "./program.ts";
+import { allCommands, type Completion, commandPath, takesPath, valuesOf } from "./define.ts";
 
 /*
  * `entente completion bash|zsh`: a completion script made from the command definitions

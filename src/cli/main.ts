@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import type { Io } from "./define.ts";
 import { streamOutput } from "./lines.ts";
-import type { Io } from "./program.ts";
 import { runCli } from "./run.ts";
 
 /* `bin/entente`: the command line (program.ts) on the process's standard streams. */

@@ -1,5 +1,5 @@
 import type { Command, Option } from "commander";
-import { allCommands, commandPath, examplesOf } from "./program.ts";
+import { allCommands, commandPath, examplesOf } from "./define.ts";
 
 /*
  * docs/cli.md's command reference, written from the command definitions (program.ts):

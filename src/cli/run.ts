@@ -1,13 +1,7 @@
 import type { Command, CommanderError } from "commander";
+import { allCommands, commandPath, errorsAsJson, type Io, UsageError } from "./define.ts";
 import { CliError } from "./errors.ts";
-import {
-  allCommands,
-  buildProgram,
-  commandPath,
-  errorsAsJson,
-  type Io,
-  UsageError,
-} from "./program.ts";
+import { buildProgram } from "./program.ts";
 
 /*
  * `bin/entente`: runs the command line defined in program.ts and turns what went wrong into

@@ -1,7 +1,8 @@
 import { after } from "node:test";
 import { readRules } from "../engine/rules.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { DaideHost, type HostOptions } from "./host.ts";
+import { DaideHost } from "./host.ts";
+import type { HostOptions } from "./host-options.ts";
 import { TestClient } from "./testing.ts";
 
 /*

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { hasMap, sendMap } from "./serve.ts";
 import type { MapGeometry } from "./types.ts";
 
-/* The map over HTTP, as the API routes serve it (src/server/routes.ts). */
+/* The map over HTTP, as the API routes serve it (src/server/routes/catalogue.ts). */
 
 const server = createServer((req, res) => {
   const m = /^\/(\w+)\/(geometry|start)$/.exec(req.url ?? "");

@@ -45,6 +45,7 @@ import { botSeatsOf } from "../judge/bot-list.ts";
 import type { GameData } from "../judge/game-data.ts";
 import type { Judge } from "../judge/judge.ts";
 import { phaseLengthMs } from "../judge/options.ts";
+import { eliminations } from "./daide-record.ts";
 
 const T = tok;
 
@@ -261,7 +262,7 @@ export class DaideGame implements Table {
     );
     const pos = g.position;
     const smr: Item[] = [T("SMR"), turnItem(pos.phase)];
-    const out = this.#eliminations();
+    const out = eliminations(this.map, g);
     for (const [i, s] of this.map.sides.entries()) {
       const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
       const centres = [...pos.centers.values()].filter((p) => powers.includes(p)).length;
@@ -275,32 +276,6 @@ export class DaideGame implements Table {
     this.#net.broadcast(["OFF"]);
     this.#log(`the game is over: ${JSON.stringify(result)}`);
     void this.#net.close();
-  }
-
-  /** Each side out of the game (no unit, no centre): the year of the phase it went out in. */
-  #eliminations(): Map<number, number> {
-    const g = this.#g;
-    const out = new Map<number, number>();
-    let before = readPosition(
-      g.record.start as unknown as Record<string, unknown>,
-      g.scenario.variant,
-    );
-    for (const p of g.record.phases) {
-      const after = readPosition(
-        p.position as unknown as Record<string, unknown>,
-        g.scenario.variant,
-      );
-      for (const [i, s] of this.map.sides.entries()) {
-        if (s.seat === null || out.has(i)) continue;
-        const powers = powersOf(this.map, g.scenario.variant, g.seats, s);
-        const alive = powers.some(
-          (x) => [...after.centers.values()].includes(x) || after.units.some((u) => u.power === x),
-        );
-        if (!alive) out.set(i, before.phase.year);
-      }
-      before = after;
-    }
-    return out;
   }
 
   /** Who plays a side, for SMR: its DAIDE client, player, built-in player, or nobody. */

@@ -15,16 +15,8 @@ import { judgeKey } from "../judge/unsubscribe.ts";
 import { arrival } from "../store/db.ts";
 import { DaideGames } from "./daide-games.ts";
 import { EventHub } from "./events.ts";
-import {
-  attackMail,
-  jsonErrorAt,
-  Limits,
-  type LimitsConfig,
-  RateLimited,
-  SECURITY_HEADERS,
-  tooDeep,
-  tooDeepMessage,
-} from "./limits.ts";
+import { jsonErrorAt, tooDeep, tooDeepMessage } from "./json-body.ts";
+import { attackMail, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } from "./limits.ts";
 import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
 import { Readiness, type ReadinessOptions } from "./readiness.ts";
 import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
@@ -34,11 +26,12 @@ import { warmUp } from "./warm.ts";
 import { serveWeb } from "./web.ts";
 
 /*
- * The HTTP server over the judge, on Fastify: each route of the table (routes.ts, web.ts) is
- * registered with its schemas (Fastify validates every body, path parameter and query with
- * Ajv; @fastify/swagger documents the same schemas, @fastify/swagger-ui renders them at
- * /api/docs), bearer tokens, JSON bodies only (415 otherwise, 413 over the bound, 400 when
- * malformed or nested too deep), server-sent events, the web client's pages, one error shape
+ * The HTTP server over the judge, on Fastify: each route of the table (routes.ts: one file a
+ * resource in routes/, web-routes.ts, pictures.ts) is registered with its schemas (Fastify
+ * validates every body, path parameter and query with Ajv; @fastify/swagger documents the
+ * same schemas, @fastify/swagger-ui renders them at /api/docs), bearer tokens, JSON bodies
+ * only (415 otherwise, 413 over the bound, 400 when malformed or nested too deep),
+ * server-sent events, the web client's pages, one error shape
  * ({"error": "..."}) for every refusal, and the scheduler that adjudicates phases whose
  * deadline has passed.
  */

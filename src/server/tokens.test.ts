@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { loginLabel } from "./routes.ts";
+import { loginLabel } from "./routes/accounts.ts";
 import { startServer } from "./server.ts";
 import { Api } from "./testing.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { accounts, serveJudge } from "./testing.ts";
 
-/* The web client's routes (web.ts) and chaired play (judge/chair.ts), over HTTP. */
+/* The web client's routes (web-routes.ts) and chaired play (judge/chair.ts), over HTTP. */
 
 interface Legal {
   phase: string;

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { type Dialect, migrationProvider } from "./migrations.ts";
+import type { Dialect } from "./migrations/columns.ts";
+import { migrationProvider } from "./migrations.ts";
 import type { DB } from "./schema.ts";
 import { GroupCommitSqliteDialect } from "./sqlite-group.ts";
 
