@@ -11,14 +11,15 @@ const handle = /** @type {{ _handle?: { setBlocking?: (on: boolean) => unknown }
 )._handle;
 if (typeof handle?.setBlocking === "function") handle.setBlocking(true);
 
-// With ENTENTE_TEST_TIMES=FILE, each test file's process appends one line of JSON to FILE at
-// its exit: the file, when it started, its wall time, and the CPU time of the process and of the children it
-// waited for (servers, Chromium, PostgreSQL clients), from /proc/self/stat. How the suite's
-// time was measured (docs/performance.md, "The test suite's time"); off unless asked.
+// With ENTENTE_TEST_TIMES=FILE (scripts/test.mjs sets it), each test file's process appends one
+// line of JSON to FILE at its exit: the file, when it started, its wall time, and the CPU time
+// of the process and of the children it waited for (servers, Chromium, PostgreSQL clients),
+// from /proc/self/stat. scripts/test.mjs keeps the wall times to start the longest files first
+// next time; set it yourself to keep the lines (docs/performance.md, "The test suite's time").
 const times = process.env.ENTENTE_TEST_TIMES;
-// The runner itself (its command line holds every file) is counted as "runner".
+// Not the runner itself (its command line names every file).
 const file = process.execArgv.includes("--test")
-  ? "runner"
+  ? undefined
   : process.argv.find((a) => a.endsWith(".test.mjs"));
 if (times && file) {
   const { appendFileSync, readFileSync } = await import("node:fs");
@@ -31,10 +32,10 @@ if (times && file) {
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const tick = (i) => Number(f[i]) / 100;
     const line = {
-      file: relative(process.cwd(), file).replace(
-        /^node_modules\/\.cache\/entente-tests\/run-\d+\//,
-        "",
-      ),
+      // The test file's own name (test/e2e/web.test.ts), not its bundle's (scripts/test.mjs).
+      file: relative(process.cwd(), file)
+        .replace(/^node_modules\/\.cache\/entente-tests\/run-\d+\/(\d{4}\/)?/, "")
+        .replace(/\.mjs$/, ".ts"),
       start: new Date(start).toISOString(),
       wall: (Date.now() - start) / 1000,
       cpu: tick(11) + tick(12),

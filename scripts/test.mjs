@@ -13,7 +13,7 @@
 // JavaScript, because it runs before any TypeScript loader. A file run alone can still be run
 // through tsx (`node --import tsx --test FILE`): the tests do not depend on how they are loaded.
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -22,34 +22,50 @@ import { bundlePlugin } from "../src/cli/bundle-plugin.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const options = args.filter((a) => !a.endsWith(".test.ts"));
+const runs = join(root, "node_modules", ".cache", "entente-tests");
+/** Each file's wall time in the last run that ran it (seconds), kept in the cache. */
+const timesFile = join(runs, "times.json");
+/** @type {Record<string, number>} */
+let known = {};
+try {
+  known = JSON.parse(readFileSync(timesFile, "utf8"));
+} catch {
+  // No run yet on this checkout (a fresh clone): the order below falls back on the folders.
+}
 /**
- * The browser files (test/e2e) are the longest (a minute or more each, mostly waiting on
- * Chromium): started first, each beside another file, so that the run does not end on one
- * of them with the other cores idle, and no more than half the files running at a time are
- * Chromium's.
+ * The order the files start in: the longest first, so that the run does not end on a long
+ * file with the other workers idle. Node's runner starts the files in the order of their
+ * names, so each bundle's path begins with its place (0001/...). A file's length is its wall
+ * time in the last run that ran it; files never timed here come first, the browser files
+ * (test/e2e, the longest) each beside another file, so that no more than half the files
+ * running at a time are Chromium's.
  */
 function ordered(all) {
-  const browser = all.filter((f) => f.includes("test/e2e/"));
-  const rest = all.filter((f) => !f.includes("test/e2e/"));
+  const timed = all.filter((f) => known[f] !== undefined);
+  const fresh = all.filter((f) => known[f] === undefined);
+  const browser = fresh.filter((f) => f.includes("test/e2e/"));
+  const rest = fresh.filter((f) => !f.includes("test/e2e/"));
   const out = [];
   for (let i = 0; i < Math.max(browser.length, rest.length); i++) {
     if (i < browser.length) out.push(browser[i]);
     if (i < rest.length) out.push(rest[i]);
   }
-  return out;
+  return [...out, ...timed.sort((a, b) => known[b] - known[a])];
 }
-const files = ordered(args.filter((a) => a.endsWith(".test.ts")));
+const files = ordered(
+  args.filter((a) => a.endsWith(".test.ts")).map((f) => relative(root, resolve(root, f))),
+);
 if (files.length === 0) {
   console.error("scripts/test.mjs: no test files given (FILE.test.ts ...)");
   process.exit(2);
 }
 
-const runs = join(root, "node_modules", ".cache", "entente-tests");
 const out = join(runs, `run-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 // A run killed outright (SIGKILL) leaves its folder: those a day old are deleted.
 try {
   for (const f of readdirSync(runs)) {
+    if (!f.startsWith("run-")) continue;
     const dir = join(runs, f);
     if (statSync(dir).mtimeMs < Date.now() - 86_400_000)
       rmSync(dir, { recursive: true, force: true });
@@ -63,12 +79,14 @@ process.on("exit", clean);
 
 const started = process.hrtime.bigint();
 const result = await build({
-  entryPoints: files.map((f) => resolve(root, f)),
+  // Each bundle at its place in the order: 0001/test/e2e/web.test.mjs, ...
+  entryPoints: files.map((f, i) => ({
+    in: resolve(root, f),
+    out: join(String(i + 1).padStart(4, "0"), f.replace(/\.ts$/, "")),
+  })),
   bundle: true,
   splitting: true,
   outdir: out,
-  outbase: root,
-  entryNames: "[dir]/[name]",
   chunkNames: "chunks/[name]-[hash]",
   outExtension: { ".js": ".mjs" },
   platform: "node",
@@ -86,8 +104,8 @@ if (result === null || result.errors.length > 0) {
   console.error("scripts/test.mjs: bundling the test files failed (the errors above)");
   process.exit(1);
 }
-const bundled = files.map((f) =>
-  join(out, relative(root, resolve(root, f)).replace(/\.ts$/, ".mjs")),
+const bundled = files.map((f, i) =>
+  join(out, String(i + 1).padStart(4, "0"), f.replace(/\.ts$/, ".mjs")),
 );
 const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
 console.error(`scripts/test.mjs: ${files.length} test files bundled in ${ms} ms`);
@@ -97,18 +115,36 @@ console.error(`scripts/test.mjs: ${files.length} test files bundled in ${ms} ms`
 // scripts/test-child.mjs, loaded into every test file's process too (the runner passes its own
 // options on), makes each one's report pipe blocking, so that no result is lost at its exit.
 const child = new URL("./test-child.mjs", import.meta.url).href;
+// Each file's process notes its wall time (scripts/test-child.mjs), for the next run's order.
+const times = process.env.ENTENTE_TEST_TIMES ?? join(out, "times.jsonl");
 const runner = spawn(
   process.execPath,
   ["--enable-source-maps", "--import", child, "--test", ...options, ...bundled],
   {
     stdio: "inherit",
     cwd: root,
+    env: { ...process.env, ENTENTE_TEST_TIMES: times },
   },
 );
+/** The files' times of this run, kept for the next (`ordered`). */
+function keepTimes() {
+  try {
+    const now = {};
+    for (const line of readFileSync(times, "utf8").split("\n")) {
+      if (!line) continue;
+      const t = JSON.parse(line);
+      if (files.includes(t.file)) now[t.file] = Math.max(now[t.file] ?? 0, t.wall);
+    }
+    writeFileSync(timesFile, `${JSON.stringify({ ...known, ...now }, null, 1)}\n`);
+  } catch {
+    // No times (the run was stopped before any file ended): the order stays as it was.
+  }
+}
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => runner.kill(signal));
 }
 runner.on("exit", (code, signal) => {
+  keepTimes();
   clean();
   process.exit(code ?? (signal ? 128 + (signal === "SIGINT" ? 2 : 15) : 1));
 });
