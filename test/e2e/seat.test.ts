@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS } from "./harness.ts";
+import { waitFor } from "../../src/server/testing.ts";
+import { ARTIFACTS, BrowserHarness, type GameJson, SUITE_MS, WAIT_MS } from "./harness.ts";
 
 /*
  * A player who loses the seat, on the game page in Chromium (docs/web.md, "A lost seat"):
@@ -69,17 +70,19 @@ describe("a lost seat on the game page in Chromium", { timeout: SUITE_MS }, () =
       h.tokens.gm,
     );
     // Once the judge has declared the seat in civil disorder, Italy's held read goes on.
-    for (let tries = 0; ; tries++) {
-      const v = await h.api.ok<{ lostSeat?: unknown }>(
-        "GET",
-        `/api/games/${id}`,
-        undefined,
-        h.tokens.anna,
-      );
-      if (v.lostSeat) break;
-      assert.ok(tries < 900, "the judge declared Italy in civil disorder within 90 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      "the judge declaring Italy in civil disorder",
+      async () =>
+        (
+          await h.api.ok<{ lostSeat?: unknown }>(
+            "GET",
+            `/api/games/${id}`,
+            undefined,
+            h.tokens.anna,
+          )
+        ).lostSeat,
+      WAIT_MS,
+    );
     release();
     // The open page, reloaded by the live update, tells Italy's player.
     await notice(anna).waitFor();
