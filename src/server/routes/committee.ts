@@ -40,10 +40,8 @@ export function committeeRoutes(judge: Judge): Route[] {
         points: optional(int({ min: 0, max: 3, description: "the chairs' goals: points awarded" })),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.gm.committeeAct(need(c.user), c.params.id!, { act: "goal", ...c.body }),
-      }),
+      handler: async (c) =>
+        judge.gm.committeeAct(need(c.user), c.params.id!, { act: "goal", ...c.body }),
     }),
     route({
       method: "POST",
@@ -82,13 +80,11 @@ export function committeeRoutes(judge: Judge): Route[] {
         organiser: optional(power),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.gm.committeeAct(need(c.user), c.params.id!, {
+      handler: async (c) =>
+        judge.gm.committeeAct(need(c.user), c.params.id!, {
           act: "conference",
           ...c.body,
         }),
-      }),
     }),
     route({
       method: "POST",
