@@ -431,6 +431,12 @@ export const okAnswer = obj({ ok: bool() });
 /** Answers whose fields are given by another document (named in the description). */
 export const documented = described;
 
+export const mailIdentityAnswer = described("your mail address and secret (docs/email.md)");
+
+export const noticesAnswer = described(
+  "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
+);
+
 export const ownMapAnswer = obj(
   {
     geometry: described(
