@@ -52,9 +52,7 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   const port = game.daide!.port!;
   const { eng, fra } = await engAndFra(t, port);
   const watcher = await client(t, port);
-  watcher.send("OBS");
-  await watcher.text("MAP");
-  watcher.send("YES (MAP ('standard'))");
+  await watcher.observe();
   await api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
   assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 10\)/);
   assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 10\)/);
