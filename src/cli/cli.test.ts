@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runSync } from "../testing/children.ts";
 
 /* The command line as a user meets it: `bin/entente` after `npm install`. */
 
 const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
+
+/** A fresh folder for one test, removed when the test ends. */
+function scratch(t: TestContext, prefix = "entente-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 function entente(args: string[], input = "") {
   const r = runSync(BIN, args, { input, encoding: "utf8" });
@@ -106,10 +113,8 @@ test("help, and unknown commands say what to do", () => {
   assert.match(r.stderr, /unknown command "frobnicate"; run "entente help"/);
 });
 
-test("a game master's workflow: new, play from an order file, history, replay", async () => {
-  const { mkdtempSync, writeFileSync, readFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+test("a game master's workflow: new, play from an order file, history, replay", async (t) => {
+  const dir = scratch(t);
   const game = `${dir}/game.json`;
   assert.equal(entente(["new", "--players", "4", "--seed", "5", "--out", game]).status, 0);
   const again = entente(["new", "--out", game]);
@@ -144,9 +149,7 @@ test("a game master's workflow: new, play from an order file, history, replay", 
   );
 });
 
-test("variant check: a valid file is summarised; a broken one lists its problems and exits 1", async () => {
-  const { mkdtempSync, writeFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
+test("variant check: a valid file is summarised; a broken one lists its problems and exits 1", async (t) => {
   const ok = entente([
     "variant",
     "check",
@@ -154,17 +157,15 @@ test("variant check: a valid file is summarised; a broken one lists its problems
   ]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /is valid[\s\S]*60: 45 home, 15 neutral/);
-  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+  const dir = scratch(t);
   writeFileSync(`${dir}/bad.json`, JSON.stringify({ id: "bad" }));
   const bad = entente(["variant", "check", `${dir}/bad.json`]);
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /name: is required/);
 });
 
-test("selfplay: worker threads write the same records, in game order, as one thread", async () => {
-  const { mkdtempSync, readFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+test("selfplay: worker threads write the same records, in game order, as one thread", async (t) => {
+  const dir = scratch(t);
   const args = ["selfplay", "--games", "5", "--seed", "9", "--until", "1903"];
   const one = entente([...args, "--out", `${dir}/one.jsonl`]);
   const two = entente([...args, "--workers", "2", "--out", `${dir}/two.jsonl`]);
@@ -181,10 +182,8 @@ test("selfplay: worker threads write the same records, in game order, as one thr
   assert.equal(JSON.parse(records.split("\n")[0]!).seed, 9);
 });
 
-test("selfplay and bench run from a bundle made at start, and leave no temporary file", async () => {
-  const { mkdtempSync, readdirSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const tmp = mkdtempSync(`${tmpdir()}/entente-`);
+test("selfplay and bench run from a bundle made at start, and leave no temporary file", async (t) => {
+  const tmp = scratch(t);
   const env = { ...process.env, TMPDIR: tmp };
   const args = ["selfplay", "--games", "3", "--seed", "2", "--until", "1902", "--workers", "2"];
   const r = runSync(BIN, args, { encoding: "utf8", env });
@@ -206,10 +205,8 @@ test("selfplay and bench run from a bundle made at start, and leave no temporary
   assert.match(bad.stderr, /unknown rule profile "x"; known: /);
 });
 
-test("selfplay: --shard I/N parts, concatenated in order, are exactly the whole run's records", async () => {
-  const { mkdtempSync, readFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const dir = mkdtempSync(`${tmpdir()}/entente-`);
+test("selfplay: --shard I/N parts, concatenated in order, are exactly the whole run's records", async (t) => {
+  const dir = scratch(t);
   const args = ["selfplay", "--games", "7", "--seed", "4", "--until", "1902"];
   const whole = entente([...args, "--out", `${dir}/all.jsonl`]);
   assert.equal(whole.status, 0, whole.stderr);
@@ -243,21 +240,17 @@ test("a reader that closes the pipe early (| head) ends the command quietly, not
   assert.doesNotMatch(r.stderr, /EPIPE|Error/, "nothing is printed about the closed pipe");
 });
 
-test("discovery: a generated game is made and its map shown to one player through bin/entente", () => {
-  const dir = mkdtempSync(join(tmpdir(), "entente-discovery-"));
-  try {
-    const file = join(dir, "g.json");
-    const made = entente(["discovery", "new", "--seed", "5", "--players", "9", "--out", file]);
-    assert.equal(made.status, 0, `made (${made.stderr})`);
-    const map = entente(["discovery", "map", file, "--player", "3"]);
-    assert.equal(map.status, 0, `map shown (${map.stderr})`);
-    assert.match(map.stdout, /\+-----\+/, "drawn as a grid of squares");
-    const bad = entente(["discovery", "map", file, "--player", "30"]);
-    assert.equal(bad.status, 2, "a player who is not in the game is a usage error");
-    assert.match(bad.stderr, /--player must be 1 to 9/, "saying which players there are");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test("discovery: a generated game is made and its map shown to one player through bin/entente", (t) => {
+  const dir = scratch(t, "entente-discovery-");
+  const file = join(dir, "g.json");
+  const made = entente(["discovery", "new", "--seed", "5", "--players", "9", "--out", file]);
+  assert.equal(made.status, 0, `made (${made.stderr})`);
+  const map = entente(["discovery", "map", file, "--player", "3"]);
+  assert.equal(map.status, 0, `map shown (${map.stderr})`);
+  assert.match(map.stdout, /\+-----\+/, "drawn as a grid of squares");
+  const bad = entente(["discovery", "map", file, "--player", "30"]);
+  assert.equal(bad.status, 2, "a player who is not in the game is a usage error");
+  assert.match(bad.stderr, /--player must be 1 to 9/, "saying which players there are");
 });
 
 /* Issue 21's adjudicate cases and issue 22's self-play years, through bin/entente. */
@@ -301,45 +294,37 @@ test("adjudicate: empty input says so as a JSON error with exit 1", () => {
   }
 });
 
-test("selfplay plays the game-years asked for on every variant (and the turns on the game families)", async () => {
+test("selfplay plays the game-years asked for on every variant (and the turns on the game families)", async (t) => {
   const { getGame } = await import("../variants/registry.ts");
-  const dir = mkdtempSync(join(tmpdir(), "entente-years-"));
-  try {
-    const variants = entente(["variants"]).stdout.trim().split("\n");
-    assert.ok(variants.includes("global") && variants.includes("discovery"), "families listed");
-    for (const v of variants) {
-      if (getGame(v)) {
-        const r = entente(["selfplay", "--variant", v, "--turns", "3", "--games", "2"]);
-        assert.equal(r.status, 0, `${v}: ${r.stderr}`);
-        const s = JSON.parse(r.stdout) as { turns: number; unfinished: number };
-        assert.deepEqual([s.turns, s.unfinished], [6, 2], `${v}: three turns in each game`);
-        continue;
-      }
-      const start = (
-        JSON.parse(entente(["variant", "show", v]).stdout) as { start: { phase: string } }
-      ).start.phase;
-      const first = Number(start.slice(1, 5));
-      const out = join(dir, `${v}.jsonl`);
-      const r = entente(["selfplay", "--variant", v, "--years", "2", "--games", "2", "--out", out]);
+  const dir = scratch(t, "entente-years-");
+  const variants = entente(["variants"]).stdout.trim().split("\n");
+  assert.ok(variants.includes("global") && variants.includes("discovery"), "families listed");
+  for (const v of variants) {
+    if (getGame(v)) {
+      const r = entente(["selfplay", "--variant", v, "--turns", "3", "--games", "2"]);
       assert.equal(r.status, 0, `${v}: ${r.stderr}`);
-      assert.equal(r.stderr, "", `${v}: quiet when piped`);
-      const s = JSON.parse(r.stdout) as { startYear: number; untilYear: number; games: number };
-      assert.deepEqual([s.startYear, s.untilYear], [first, first + 1], `${v}: two years`);
-      const records = readFileSync(out, "utf8").trim().split("\n");
-      assert.equal(records.length, 2, `${v}: two records`);
-      for (const line of records) {
-        const years = (JSON.parse(line) as { phases: { phase: string }[] }).phases.map((p) =>
-          Number(p.phase.slice(1, 5)),
-        );
-        assert.deepEqual(
-          [...new Set(years)],
-          [first, first + 1],
-          `${v}: every phase of both years`,
-        );
-      }
+      const s = JSON.parse(r.stdout) as { turns: number; unfinished: number };
+      assert.deepEqual([s.turns, s.unfinished], [6, 2], `${v}: three turns in each game`);
+      continue;
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    const start = (
+      JSON.parse(entente(["variant", "show", v]).stdout) as { start: { phase: string } }
+    ).start.phase;
+    const first = Number(start.slice(1, 5));
+    const out = join(dir, `${v}.jsonl`);
+    const r = entente(["selfplay", "--variant", v, "--years", "2", "--games", "2", "--out", out]);
+    assert.equal(r.status, 0, `${v}: ${r.stderr}`);
+    assert.equal(r.stderr, "", `${v}: quiet when piped`);
+    const s = JSON.parse(r.stdout) as { startYear: number; untilYear: number; games: number };
+    assert.deepEqual([s.startYear, s.untilYear], [first, first + 1], `${v}: two years`);
+    const records = readFileSync(out, "utf8").trim().split("\n");
+    assert.equal(records.length, 2, `${v}: two records`);
+    for (const line of records) {
+      const years = (JSON.parse(line) as { phases: { phase: string }[] }).phases.map((p) =>
+        Number(p.phase.slice(1, 5)),
+      );
+      assert.deepEqual([...new Set(years)], [first, first + 1], `${v}: every phase of both years`);
+    }
   }
 });
 

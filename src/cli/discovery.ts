@@ -14,6 +14,7 @@ import {
   readGlobalPosition,
   readGlobalRules,
 } from "../variants/global/position.ts";
+import type { NewGameArgs } from "./global.ts";
 import {
   playFromFiles,
   readJsonFile,
@@ -32,13 +33,7 @@ import {
 
 const shell = (body: () => ShellResult) => runShell(body, [GenerateError]);
 
-export function discoveryNew(o: {
-  seed: number;
-  players: number;
-  convoy?: string;
-  out: string;
-  json?: boolean;
-}) {
+export function discoveryNew(o: NewGameArgs & { players: number }) {
   return shell(() => {
     const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
     writeNewGame(o.out, newDiscoveryGame(o.seed, o.players, rules));

@@ -16,7 +16,15 @@ import { playFromFiles, readJsonFile, replayText, runShell, writeNewGame } from 
  * returns the text for standard output and an exit status, or an error message (status 2).
  */
 
-export function globalNew(o: { seed: number; convoy?: string; out: string; json?: boolean }) {
+/** `entente global new`'s options (and, with `players`, `entente discovery new`'s). */
+export interface NewGameArgs {
+  seed: number;
+  convoy?: string;
+  out: string;
+  json?: boolean;
+}
+
+export function globalNew(o: NewGameArgs) {
   return runShell(() => {
     const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
     writeNewGame(o.out, newGlobalGame(worldMap, o.seed, rules));

@@ -229,9 +229,7 @@ describe("a dropped connection keeps its seat", () => {
     const c = await join(port, host);
     const passcode = await seat(c);
     const watcher = await join(port, host);
-    watcher.send("OBS");
-    await watcher.text("MAP");
-    watcher.send("YES (MAP ('standard'))");
+    await watcher.observe();
     await watcher.text("NOW (SPR 1901)");
     c.close();
     assert.equal(await watcher.text("CCD"), "CCD (AUS)");

@@ -40,9 +40,7 @@ describe("press at level 10 between DAIDE clients", () => {
     const obs = await join(port, host);
     await sit(aus, "a");
     await sit(eng, "e");
-    obs.send("OBS");
-    await obs.text("MAP");
-    obs.send("YES (MAP ('standard'))");
+    await obs.observe();
     assert.match(await aus.text("HLO"), /^HLO \(AUS\) \(\d+\) \(\(LVL 10\)\)$/);
     assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 10\)\)$/);
     await aus.text("NOW (SPR 1901)");

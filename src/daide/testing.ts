@@ -121,6 +121,13 @@ export class TestClient {
     return m.text!;
   }
 
+  /** Joins as an observer (OBS) of a standard-map game: the server's MAP, answered YES. */
+  async observe(): Promise<void> {
+    this.send("OBS");
+    await this.text("MAP");
+    this.send("YES (MAP ('standard'))");
+  }
+
   /** Waits for the server to close the connection. */
   async closedByServer(ms = 10_000): Promise<void> {
     const until = Date.now() + ms;

@@ -8,7 +8,7 @@ import { openStore } from "../store/db.ts";
 import { dropSchema, freshSchemaName, postgresForTest } from "../store/testing.ts";
 import { classical } from "../variants/classical/index.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
-import { Api, waitFor } from "./testing.ts";
+import { Api, accounts, waitFor } from "./testing.ts";
 
 /*
  * Reliability with real processes: `bin/entente serve` killed with SIGKILL while orders
@@ -40,26 +40,16 @@ test("kill -9 at any moment loses no accepted order; each phase is adjudicated o
 
   let server = await start();
   let api = new Api(server.base);
-  const gm = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: "gm",
-    password: "correct horse battery",
-  });
+  const gm = (await accounts(api, ["gm"])).gm!;
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
     "/api/games",
     { name: "Crash", options: { deadlines: { unit: "hours", movement: 24 } } },
-    gm.token,
+    gm,
   );
   const code = game.invites.find((i) => i.role === "player")!.code;
-  const tokens: Record<string, string> = {};
-  for (const p of POWERS) {
-    const u = await api.ok<{ token: string }>("POST", "/api/users", {
-      name: p,
-      password: "correct horse battery",
-    });
-    await api.ok("POST", `/api/invites/${code}`, { power: p }, u.token);
-    tokens[p] = u.token;
-  }
+  const tokens = await accounts(api, POWERS);
+  for (const p of POWERS) await api.ok("POST", `/api/invites/${code}`, { power: p }, tokens[p]);
 
   // Seven players send revised order sets as fast as they can; SIGKILL lands mid-stream.
   const acknowledged: { power: string; orders: string[] }[] = [];
@@ -133,7 +123,7 @@ test("kill -9 at any moment loses no accepted order; each phase is adjudicated o
   // adjudication (and the failpoint kill the process) meanwhile, so the answer may never come.
   // Either way the deadline was committed before the adjudication read it.
   const moved = await api
-    .call("POST", `/api/games/${game.id}/gm/deadline`, { at: new Date().toISOString() }, gm.token)
+    .call("POST", `/api/games/${game.id}/gm/deadline`, { at: new Date().toISOString() }, gm)
     .catch(() => null);
   if (moved) assert.equal(moved.status, 200, JSON.stringify(moved.body));
   const death = await server.exited;
@@ -161,7 +151,7 @@ test("kill -9 at any moment loses no accepted order; each phase is adjudicated o
     "POST",
     `/api/games/${game.id}/gm/deadline`,
     { at: new Date(deadline).toISOString() },
-    gm.token,
+    gm,
   );
   await server.kill9();
   // Down until the deadline has passed (at once when the kill itself took that long).
@@ -208,21 +198,13 @@ test("two server processes on one PostgreSQL database never adjudicate a phase t
     return s.value;
   });
   const [a, b] = servers.map((s) => new Api(s.base)) as [Api, Api];
-  const gm = await a.ok<{ token: string }>("POST", "/api/users", {
-    name: "gm",
-    password: "correct horse battery",
-  });
+  const gm = (await accounts(a, ["gm"])).gm!;
   const games: string[] = [];
   const deadline = new Date(Date.now() + 1500).toISOString();
   for (let i = 0; i < 8; i++) {
-    const g = await (i % 2 ? a : b).ok<{ id: string }>(
-      "POST",
-      "/api/games",
-      { name: `g${i}` },
-      gm.token,
-    );
-    await a.ok("POST", `/api/games/${g.id}/gm/start`, undefined, gm.token);
-    await b.ok("POST", `/api/games/${g.id}/gm/deadline`, { at: deadline }, gm.token);
+    const g = await (i % 2 ? a : b).ok<{ id: string }>("POST", "/api/games", { name: `g${i}` }, gm);
+    await a.ok("POST", `/api/games/${g.id}/gm/start`, undefined, gm);
+    await b.ok("POST", `/api/games/${g.id}/gm/deadline`, { at: deadline }, gm);
     games.push(g.id);
   }
   for (const id of games) {

@@ -7,7 +7,7 @@
  * the test ends, pass or fail.
  */
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
 import type { TestClient } from "../daide/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
@@ -27,6 +27,16 @@ async function seat(c: TestClient, name: string, map = "standard") {
   c.send(`YES (MAP ('${map}'))`);
 }
 
+/** England's and France's clients (EngBot, FraBot) on the game's port, seated. */
+async function engAndFra(t: TestContext, port: number) {
+  await listening(port);
+  const eng = await client(t, port);
+  const fra = await client(t, port);
+  await seat(eng, "EngBot");
+  await seat(fra, "FraBot");
+  return { eng, fra };
+}
+
 test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web press to a DAIDE seat as FRM if it is DAIDE", async (t) => {
   const s = await setUp(t);
   if (!s) return;
@@ -40,15 +50,9 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   const germany = await webPlayer(s, game, "germany");
   const austria = await webPlayer(s, game, "austria");
   const port = game.daide!.port!;
-  await listening(port);
-  const eng = await client(t, port);
-  const fra = await client(t, port);
+  const { eng, fra } = await engAndFra(t, port);
   const watcher = await client(t, port);
-  await seat(eng, "EngBot");
-  await seat(fra, "FraBot");
-  watcher.send("OBS");
-  await watcher.text("MAP");
-  watcher.send("YES (MAP ('standard'))");
+  await watcher.observe();
   await api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
   assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 10\)/);
   assert.match(await fra.text("HLO"), /^HLO \(FRA\) \(\d+\) \(\(LVL 10\)/);
@@ -174,12 +178,7 @@ for (const [what, press] of [
       s.gm,
     );
     const germany = await webPlayer(s, game, "germany");
-    const port = game.daide!.port!;
-    await listening(port);
-    const eng = await client(t, port);
-    const fra = await client(t, port);
-    await seat(eng, "EngBot");
-    await seat(fra, "FraBot");
+    const { eng, fra } = await engAndFra(t, game.daide!.port!);
     await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
     assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 0\)/);
     await eng.text("NOW");
@@ -291,12 +290,7 @@ test("a DAIDE seat's press is under a web player's quota: 60 messages in 10 minu
     { name: "Chatty", daide: ["england", "france"] },
     s.gm,
   );
-  const port = game.daide!.port!;
-  await listening(port);
-  const eng = await client(t, port);
-  const fra = await client(t, port);
-  await seat(eng, "EngBot");
-  await seat(fra, "FraBot");
+  const { eng } = await engAndFra(t, game.daide!.port!);
   await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
   await eng.text("NOW");
   for (let i = 0; i < 60; i++) {

@@ -103,18 +103,34 @@ export function jsonErrorAt(text: string): string {
       while (/[0-9]/.test(text[i] ?? "")) i++;
     }
   };
+  /** After `{` or `[`: each `item` up to `close`, commas between them. */
+  const items = (close: "}" | "]", what: string, item: () => void) => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      ws();
+      if (text[i] === ",") {
+        i++;
+        continue;
+      }
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      fail(`',' or '${close}' after ${what}`);
+    }
+  };
   const value = (depth: number): void => {
     if (depth > MAX_DEPTH) fail(`less nesting (at most ${MAX_DEPTH} levels)`);
     ws();
     const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
+    if (c === "{")
+      items("}", "a property", () => {
         ws();
         if (text[i] !== '"') fail('a property name in double quotes ("name")');
         string();
@@ -122,40 +138,9 @@ export function jsonErrorAt(text: string): string {
         if (text[i] !== ":") fail("':' after the property name");
         i++;
         value(depth + 1);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail("',' or '}' after a property");
-      }
-    }
-    if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail("',' or ']' after an element");
-      }
-    }
-    if (c === '"') string();
+      });
+    else if (c === "[") items("]", "an element", () => value(depth + 1));
+    else if (c === '"') string();
     else if (c === "t") literal("true");
     else if (c === "f") literal("false");
     else if (c === "n") literal("null");

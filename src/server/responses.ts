@@ -206,40 +206,41 @@ const gameViewFields = {
 
 export const gameView = obj(gameViewFields, "a game as the caller may see it");
 
-export const botAnswer = obj(
+/** The game as the GM sees it (a game's fields), and `more`: what the GM's act did. */
+const gmSees = <S extends Record<string, Schema<unknown>>>(more: S, what: string) =>
+  obj({ ...gameViewFields, ...more }, `the game as the GM sees it, and ${what}`);
+
+export const botAnswer = gmSees(
   {
-    ...gameViewFields,
     bot: obj({
       seat: int(),
       seatName: text(),
       bot: nullable(text("the bot now playing the seat; null: taken off")),
     }),
   },
-  "the game as the GM sees it, and the seat's bot",
+  "the seat's bot",
 );
 
-export const unitRemoved = obj(
+export const unitRemoved = gmSees(
   {
-    ...gameViewFields,
     removed: obj({
       power: text("power id"),
       unit: text("the unit removed (A par)"),
       rule: nullable(text("the house rule that named it, when the GM did not")),
     }),
   },
-  "the game as the GM sees it, and the unit removed",
+  "the unit removed",
 );
 
-export const unitRelocated = obj(
+export const unitRelocated = gmSees(
   {
-    ...gameViewFields,
     relocated: obj({
       power: text("power id"),
       unit: text("the misplaced unit as it stood (A par)"),
       to: nullable(text("the unit where it stands now (A gas); null: disbanded")),
     }),
   },
-  "the game as the GM sees it, and the unit relocated or disbanded (seed 002 VIII(3))",
+  "the unit relocated or disbanded (seed 002 VIII(3))",
 );
 
 export const phasesAnswer = many(
@@ -301,9 +302,11 @@ export const currentOrdersAnswer = described(
   "the open phase and your order sets: {phase, sets: [{power, orders, final, receivedAt, diagnostics}]} (Global Diplomacy and Age of Discovery: the turn's commands)",
 );
 
+const proposalNumber = int({ description: "the proposal's number in its game (1, 2, 3 ...)" });
+
 export const proposalsAnswer = many(
   obj({
-    id: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
+    id: proposalNumber,
     kind: oneOf(["draw", "concede", "houserule"] as const),
     text: nullable(text()),
     powers: nullable(many(text("power id"))),
@@ -318,7 +321,7 @@ export const proposalsAnswer = many(
 );
 
 export const proposalCreated = obj({
-  id: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
+  id: proposalNumber,
   kind: oneOf(["draw", "concede", "houserule"] as const),
   text: nullable(text()),
   powers: nullable(many(text("power id"))),
@@ -334,13 +337,13 @@ export const proposalCreated = obj({
 });
 
 export const voteAnswer = obj({
-  proposal: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
+  proposal: proposalNumber,
   vote: oneOf(["yes", "no", "abstain"] as const),
   due: text("the phase it is decided with"),
 });
 
 export const proposalRefused = obj({
-  proposal: int({ description: "the proposal's number in its game (1, 2, 3 ...)" }),
+  proposal: proposalNumber,
   status: oneOf(["refused"] as const),
   reason: text("the GM's reason, told to the proposer"),
 });
@@ -427,6 +430,12 @@ export const okAnswer = obj({ ok: bool() });
 
 /** Answers whose fields are given by another document (named in the description). */
 export const documented = described;
+
+export const mailIdentityAnswer = described("your mail address and secret (docs/email.md)");
+
+export const noticesAnswer = described(
+  "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
+);
 
 export const ownMapAnswer = obj(
   {

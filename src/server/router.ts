@@ -21,7 +21,10 @@ export interface Ctx<B> {
   readonly res: ServerResponse;
 }
 
-/** What a handler returns: a JSON body (200), or a status with a body, or "streamed". */
+/**
+ * What a handler returns: a JSON body (200, or the route's `successStatus`), or a status with a
+ * body, or "streamed".
+ */
 export type Reply = { status: number; body: unknown } | { streamed: true } | object | unknown[];
 
 export interface Route {
@@ -57,6 +60,7 @@ export interface RouteDef<B> {
   readonly query?: Readonly<Record<string, string>>;
   readonly responses?: Readonly<Record<number, string>>;
   readonly response?: JsonSchema;
+  /** The status of a successful answer (default 200): the handler returns only its body. */
   readonly successStatus?: number;
   readonly handler: (ctx: Ctx<B>) => Promise<Reply>;
 }
@@ -69,6 +73,7 @@ export function route<B = undefined>(def: RouteDef<B>): Route {
       return "([^/]+)";
     })}$`,
   );
+  const { successStatus, handler } = def;
   return {
     method: def.method,
     path: def.path,
@@ -80,11 +85,13 @@ export function route<B = undefined>(def: RouteDef<B>): Route {
     ...(def.query ? { query: def.query } : {}),
     ...(def.responses ? { responses: def.responses } : {}),
     ...(def.response ? { response: def.response } : {}),
-    ...(def.successStatus ? { successStatus: def.successStatus } : {}),
+    ...(successStatus ? { successStatus } : {}),
     pattern,
     paramNames,
     // Fastify has validated the body against `bodyJson` before this runs.
-    handle: (ctx) => def.handler(ctx as Ctx<B>),
+    handle: successStatus
+      ? async (ctx) => ({ status: successStatus, body: await handler(ctx as Ctx<B>) })
+      : (ctx) => handler(ctx as Ctx<B>),
   };
 }
 

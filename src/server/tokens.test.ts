@@ -3,7 +3,9 @@ import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { Clock } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
+import type { tokensAnswer } from "./responses.ts";
 import { loginLabel } from "./routes/accounts.ts";
+import type { Infer } from "./schema.ts";
 import { startServer } from "./server.ts";
 import { Api } from "./testing.ts";
 
@@ -42,16 +44,7 @@ test("tokens unused for the idle time expire; the list shows each device, never 
   const phone = await login(
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
   );
-  const list = await api.ok<
-    {
-      id: string;
-      label: string;
-      createdAt: string;
-      lastUsedAt: string | null;
-      expiresAt: string | null;
-      current: boolean;
-    }[]
-  >("GET", "/api/tokens", undefined, phone);
+  const list = await api.ok<Infer<typeof tokensAnswer>>("GET", "/api/tokens", undefined, phone);
   const labels = list.map((x) => x.label);
   assert.ok(labels.includes("login: Firefox on Linux"), labels.join(", "));
   assert.ok(labels.includes("login: Safari on iOS"), labels.join(", "));

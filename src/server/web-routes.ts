@@ -13,7 +13,7 @@ import {
 } from "../engine/position-json.ts";
 import { DATC_RULES, type RuleOptions, readRules } from "../engine/rules.ts";
 import { checkSequential } from "../engine/sequential-schedule.ts";
-import { dislodgedKey, type Position, type PowerId } from "../engine/types.ts";
+import { dislodgedKey, type Position, type PowerId, type Unit } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import {
   CHAIR_STAGES,
@@ -103,31 +103,23 @@ export function legalView(
   const type = position.phase.type;
   const units: LegalUnit[] = [];
   const counts: Record<string, number> = {};
+  /** A unit (dislodged or not) and its legal orders. */
+  const withOrders = (u: Unit, orders: readonly Order[] = [], dislodged = false): LegalUnit => ({
+    power: u.power,
+    location: locText(u),
+    province: u.province,
+    label: `${u.type} ${locText(u)}${dislodged ? " (dislodged)" : ""}`,
+    ...(dislodged ? { dislodged } : {}),
+    orders: orders.map(choice),
+  });
   if (type === "M") {
     const legal = legalMovementOrders(variant, position, rules);
-    for (const u of position.units) {
-      if (!mine(u.power)) continue;
-      units.push({
-        power: u.power,
-        location: locText(u),
-        province: u.province,
-        label: `${u.type} ${locText(u)}`,
-        orders: (legal.get(u.province) ?? []).map(choice),
-      });
-    }
+    for (const u of position.units)
+      if (mine(u.power)) units.push(withOrders(u, legal.get(u.province)));
   } else if (type === "R") {
     const legal = legalRetreatOrders(variant, position, rules);
-    for (const u of position.dislodged) {
-      if (!mine(u.power)) continue;
-      units.push({
-        power: u.power,
-        location: locText(u),
-        province: u.province,
-        label: `${u.type} ${locText(u)} (dislodged)`,
-        dislodged: true,
-        orders: (legal.get(dislodgedKey(u)) ?? []).map(choice),
-      });
-    }
+    for (const u of position.dislodged)
+      if (mine(u.power)) units.push(withOrders(u, legal.get(dislodgedKey(u)), true));
   } else {
     for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
       if (!mine(power)) continue;

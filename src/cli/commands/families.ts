@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_PLAYERS } from "../../variants/discovery/defaults.ts";
 import { examples, type Io, type Run, shellOut, whole } from "../define.ts";
+import type { NewGameArgs } from "../global.ts";
 import type { ShellResult } from "../moderator.ts";
 
 /*
@@ -31,9 +32,7 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
       .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
       .option("--json", "the summary as one JSON line")
       .action(
-        run(async (o: { seed: number; convoy?: string; out: string; json?: boolean }) =>
-          shellOut(io, (await import("../global.ts")).globalNew(o)),
-        ),
+        run(async (o: NewGameArgs) => shellOut(io, (await import("../global.ts")).globalNew(o))),
       ),
     [["entente global new --seed 17 --out game.json", "a new game"]],
   );
@@ -86,14 +85,8 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
       .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
       .option("--json", "the summary as one JSON line")
       .action(
-        run(
-          async (o: {
-            seed: number;
-            players: number;
-            convoy?: string;
-            out: string;
-            json?: boolean;
-          }) => shellOut(io, (await import("../discovery.ts")).discoveryNew(o)),
+        run(async (o: NewGameArgs & { players: number }) =>
+          shellOut(io, (await import("../discovery.ts")).discoveryNew(o)),
         ),
       ),
     [["entente discovery new --seed 5 --players 12 --out game.json", "twelve players"]],

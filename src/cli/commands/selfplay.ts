@@ -11,6 +11,7 @@ import {
   variantOption,
   whole,
 } from "../define.ts";
+import type { SelfPlayArgs } from "../selfplay.ts";
 import { DEFAULT_YEARS, lastYear } from "../years.ts";
 
 /*
@@ -52,27 +53,13 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       .addOption(completes(new Option("--rules <PROFILE>", "the rule profile"), profiles))
       .option("--out <FILE>", "write every game's record here, one JSON line each")
       .action(
-        run(
-          async (o: {
-            variant: string;
-            players?: string;
-            games: number;
-            seed: number;
-            years?: number;
-            until?: number;
-            turns?: number;
-            workers: number;
-            shard?: string;
-            rules?: string;
-            out?: string;
-          }) => {
-            const { runSelfPlay } = await import("../selfplay.ts");
-            const summary = await runSelfPlay(o);
-            io.out(`${JSON.stringify(summary)}\n`);
-            const n = summary.invariantViolations;
-            return n === 0 ? 0 : failed(io, "selfplay", `${n} invariant violations in the games`);
-          },
-        ),
+        run(async (o: SelfPlayArgs) => {
+          const { runSelfPlay } = await import("../selfplay.ts");
+          const summary = await runSelfPlay(o);
+          io.out(`${JSON.stringify(summary)}\n`);
+          const n = summary.invariantViolations;
+          return n === 0 ? 0 : failed(io, "selfplay", `${n} invariant violations in the games`);
+        }),
       ),
     [
       ["entente selfplay --games 100 --seed 1", "100 classical games of 35 years"],

@@ -52,10 +52,7 @@ export function accountRoutes(judge: Judge): Route[] {
         409: "the name is taken",
         429: "too many accounts from your address: wait Retry-After seconds",
       },
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.accounts.register(c.body.name, c.body.password),
-      }),
+      handler: async (c) => judge.accounts.register(c.body.name, c.body.password),
     }),
     route({
       method: "POST",
@@ -115,10 +112,7 @@ export function accountRoutes(judge: Judge): Route[] {
       auth: "required",
       body: obj({ label: str({ min: 1, max: 100, example: "my bot" }) }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.accounts.issueToken(need(c.user).id, c.body.label),
-      }),
+      handler: async (c) => judge.accounts.issueToken(need(c.user).id, c.body.label),
     }),
     route({
       method: "DELETE",

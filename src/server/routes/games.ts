@@ -94,10 +94,7 @@ export function gameRoutes(judge: Judge): Route[] {
         ),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.games.createGame(need(c.user), c.body),
-      }),
+      handler: async (c) => judge.games.createGame(need(c.user), c.body),
     }),
     route({
       method: "POST",
@@ -127,10 +124,7 @@ export function gameRoutes(judge: Judge): Route[] {
         ),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.bots.practice(need(c.user), c.body),
-      }),
+      handler: async (c) => judge.bots.practice(need(c.user), c.body),
     }),
     route({
       method: "GET",
@@ -171,15 +165,8 @@ export function gameRoutes(judge: Judge): Route[] {
         seat: optional(int({ min: 0, max: 100 })),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.games.createInvite(
-          need(c.user),
-          c.params.id!,
-          c.body.role,
-          c.body.seat ?? null,
-        ),
-      }),
+      handler: async (c) =>
+        judge.games.createInvite(need(c.user), c.params.id!, c.body.role, c.body.seat ?? null),
     }),
     route({
       method: "GET",

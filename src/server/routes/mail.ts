@@ -23,7 +23,7 @@ export function mailRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/me/mail",
-      response: R.documented("your mail address and secret (docs/email.md)").json,
+      response: R.mailIdentityAnswer.json,
       tag: "mail",
       summary: "Your mail address and secret (the line to put in order mails)",
       auth: "required",
@@ -33,7 +33,7 @@ export function mailRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/me/mail",
-      response: R.documented("your mail address and secret (docs/email.md)").json,
+      response: R.mailIdentityAnswer.json,
       tag: "mail",
       summary: "Set the address you send order mail from; answers with your secret",
       description:
@@ -48,9 +48,7 @@ export function mailRoutes(judge: Judge): Route[] {
     route({
       method: "GET",
       path: "/api/me/notices",
-      response: R.documented(
-        "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
-      ).json,
+      response: R.noticesAnswer.json,
       tag: "mail",
       summary: "Whether the judge mails you results, reports and reminders, for each of your games",
       auth: "required",
@@ -59,9 +57,7 @@ export function mailRoutes(judge: Judge): Route[] {
     route({
       method: "POST",
       path: "/api/me/notices",
-      response: R.documented(
-        "your address, whether the judge mails you, and each of your games' choice (docs/email.md)",
-      ).json,
+      response: R.noticesAnswer.json,
       tag: "mail",
       summary: "Opt out of (or back into) the judge's mail: for one game, or for every game",
       description:

@@ -50,10 +50,7 @@ export function pressRoutes(judge: Judge): Route[] {
         signedAs: optional(str({ max: 40 })),
       }),
       successStatus: 201,
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.press.sendPress(need(c.user), c.params.id!, c.body),
-      }),
+      handler: async (c) => judge.press.sendPress(need(c.user), c.params.id!, c.body),
     }),
   ];
 }

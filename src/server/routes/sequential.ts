@@ -83,10 +83,7 @@ export function sequentialRoutes(judge: Judge): Route[] {
       }),
       successStatus: 201,
       responses: { 403: "not your power", 409: "the season has been adjudicated" },
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.gm.declareContract(need(c.user), c.params.id!, c.body),
-      }),
+      handler: async (c) => judge.gm.declareContract(need(c.user), c.params.id!, c.body),
     }),
     route({
       method: "DELETE",

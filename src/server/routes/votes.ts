@@ -42,10 +42,7 @@ export function voteRoutes(judge: Judge): Route[] {
       responses: {
         409: "the game is not on, or a proposal of the same sort (to end the game, or a house-rule change) is still open",
       },
-      handler: async (c) => ({
-        status: 201,
-        body: await judge.votes.propose(need(c.user), c.params.id!, c.body),
-      }),
+      handler: async (c) => judge.votes.propose(need(c.user), c.params.id!, c.body),
     }),
     route({
       method: "POST",

@@ -168,14 +168,14 @@ describe("europe1935 committee acts in a record", () => {
     let c = committeeOfRecord(v, rec);
     assert.match(c.errors.join(), /still running/, "one at a time");
     // Hostile: Poland is not in it and... Germany's army stands in Munich: hostile if Germany is out.
-    const hostile = act(0, "uk", "conference", {
+    const withoutGermany = act(0, "uk", "conference", {
       organiser: "uk",
       name: "Without Germany",
       goal: "talk",
       location: "mun",
       participants: ["uk", "france", "italy"],
     });
-    c = committeeOfRecord(v, { ...rec, committee: [hostile] });
+    c = committeeOfRecord(v, { ...rec, committee: [withoutGermany] });
     assert.match(c.errors.join(), /hostile to the conference/, "a hostile army in the location");
     // Expiry: opened in S1935M, it ends when the game reaches S1936M.
     rec = { ...rec, committee: [munich(0)] };
@@ -187,13 +187,6 @@ describe("europe1935 committee acts in a record", () => {
     assert.equal(c.committee.conferences.current, null, "ended");
     assert.equal(c.committee.conferences.past[0]?.reason, "expired", "expired");
     // Conquest: a German army (Germany takes no part) enters Munich.
-    const withoutGermany = act(0, "uk", "conference", {
-      organiser: "uk",
-      name: "Without Germany",
-      goal: "talk",
-      location: "mun",
-      participants: ["uk", "france", "italy"],
-    });
     let war = newRecord(scenario, rules, 1);
     war = {
       ...war,
