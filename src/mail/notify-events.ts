@@ -1,6 +1,6 @@
 import type { Judge } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
-import type { Voice } from "./gateway.ts";
+import type { Voice } from "./dialect.ts";
 import type { MailGame, Player } from "./identity.ts";
 import type { OutgoingMail } from "./message.ts";
 import {
