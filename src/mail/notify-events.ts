@@ -90,23 +90,22 @@ export async function eventMail(
   const everyone = (gm && e.kind !== "press" ? [...players, gm] : players).filter((p) =>
     reads(e.audience, p),
   );
+  // The judge's own mail to everyone who reads the event.
+  const toEveryone = (
+    kind: string,
+    subject: string,
+    text: (p: Player) => string | Promise<string>,
+  ) => n.toAll(game, voice, everyone, "optional", kind, subject, text);
   switch (e.kind) {
     case "started":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
-        "started",
-        `the game has started: ${voice.phase(d.phase)}`,
-        async (p) =>
-          [
-            p.seat === -1
-              ? `Game ${game.abbr} has started; you are its game master.`
-              : `Game ${game.abbr} has started. You play ${p.powers.map((x) => voice.power(game, x)).join(" and ")}.`,
-            `${capital(voice.sends)} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`,
-            ...(p.seat === -1 ? [] : await voice.started(n.judge, game, p)),
-          ].join("\n"),
+      return toEveryone("started", `the game has started: ${voice.phase(d.phase)}`, async (p) =>
+        [
+          p.seat === -1
+            ? `Game ${game.abbr} has started; you are its game master.`
+            : `Game ${game.abbr} has started. You play ${p.powers.map((x) => voice.power(game, x)).join(" and ")}.`,
+          `${capital(voice.sends)} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`,
+          ...(p.seat === -1 ? [] : await voice.started(n.judge, game, p)),
+        ].join("\n"),
       );
     case "phase_resolved":
     case "phase_corrected": {
@@ -142,7 +141,7 @@ export async function eventMail(
       );
     }
     case "game_over":
-      return n.toAll(game, voice, everyone, "optional", "results", "the game is over", () =>
+      return toEveryone("results", "the game is over", () =>
         [
           `Game ${game.abbr} is over.${d.kind === "draw" && (e.data as { by?: string }).by === "gm" ? ` The GM declared a draw of all survivors (${(d.powers ?? []).map((x) => voice.power(game, x)).join(", ")}), seed 002 IX(2).` : ""}`,
           "",
@@ -150,18 +149,14 @@ export async function eventMail(
         ].join("\n"),
       );
     case "vote_result":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
+      return toEveryone(
         "results",
         `vote ${d.id}: ${d.passed ? "passed" : "failed"}`,
         () =>
           `The proposal "${d.text}" ${d.passed ? "passed" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`,
       );
     case "proposal":
-      return n.toAll(game, voice, everyone, "optional", "vote", `proposal ${d.id}: ${d.text}`, () =>
+      return toEveryone("vote", `proposal ${d.id}: ${d.text}`, () =>
         [
           `A proposal was made (number ${d.id}): ${d.text}.`,
           `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
@@ -175,11 +170,7 @@ export async function eventMail(
     case "deadline":
     case "paused":
     case "resumed":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
+      return toEveryone(
         "notice",
         `${e.kind === "deadline" ? "new deadline" : e.kind}: ${voice.phase(d.phase)}`,
         () =>
@@ -192,9 +183,7 @@ export async function eventMail(
     case "player_replaced":
     case "draw_warning":
     case "civil_disorder":
-      return n.toAll(game, voice, everyone, "optional", "notice", noticeSubject(e.kind, d), () =>
-        notice(voice, e.kind, d),
-      );
+      return toEveryone("notice", noticeSubject(e.kind, d), () => notice(voice, e.kind, d));
     case "proposal_refused": {
       // The proposer, mailed the reason in this same batch, gets that one mail only.
       const reason = batch.find(
@@ -233,14 +222,8 @@ export async function eventMail(
       // Public seatings go to everybody; a takeover and a hand-back to the seat's player and
       // the GM ("duty": about their own seat), unless the missed-orders mail says it.
       if (e.audience === "public")
-        return n.toAll(
-          game,
-          voice,
-          everyone,
-          "optional",
-          "notice",
-          `${d.seatName}: a built-in player`,
-          () => notice(voice, e.kind, d),
+        return toEveryone("notice", `${d.seatName}: a built-in player`, () =>
+          notice(voice, e.kind, d),
         );
       const told = batch.some(
         (x) => x.kind === "missed_orders" && (x.data as EventData | null)?.seat === d.seat,
