@@ -61,15 +61,23 @@ export interface Mailer {
     subject: string,
     text: string,
   ): OutgoingMail;
-  toAll(
-    game: MailGame,
-    voice: Voice,
-    players: readonly Player[],
-    reach: Reach,
-    kind: string,
-    subject: string,
-    text: (p: Player) => string | Promise<string>,
-  ): Promise<OutgoingMail[]>;
+}
+
+/** The same mail to each of `players` who gave an address, its text written for each. */
+async function toAll(
+  n: Mailer,
+  game: MailGame,
+  voice: Voice,
+  players: readonly Player[],
+  reach: Reach,
+  kind: string,
+  subject: string,
+  text: (p: Player) => string | Promise<string>,
+): Promise<OutgoingMail[]> {
+  const out: OutgoingMail[] = [];
+  for (const p of players)
+    if (p.address) out.push(n.mail(game, voice, p, reach, kind, subject, await text(p)));
+  return out;
 }
 
 export async function eventMail(
@@ -95,7 +103,7 @@ export async function eventMail(
     kind: string,
     subject: string,
     text: (p: Player) => string | Promise<string>,
-  ) => n.toAll(game, voice, everyone, "optional", kind, subject, text);
+  ) => toAll(n, game, voice, everyone, "optional", kind, subject, text);
   switch (e.kind) {
     case "started":
       return toEveryone("started", `the game has started: ${voice.phase(d.phase)}`, async (p) =>
@@ -190,7 +198,8 @@ export async function eventMail(
         (x) => x.kind === "proposal_refused_reason" && (x.data as EventData | null)?.id === d.id,
       );
       const proposer = reason ? audienceOf(players, reason.audience) : [];
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         everyone.filter((p) => !proposer.includes(p)),
@@ -202,7 +211,8 @@ export async function eventMail(
     }
     case "proposal_refused_reason":
       // To the proposer alone (who proposed is secret, seed 002 IX(4)); the GM gave it.
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         audienceOf(players, e.audience),
@@ -230,7 +240,8 @@ export async function eventMail(
       );
       if (e.kind === "bot_took_over" && told) return [];
       const holder = game.players.filter((p) => p.seat === d.seat);
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         game.gm ? [...holder, game.gm] : holder,
@@ -252,7 +263,8 @@ export async function eventMail(
         (x) => x.kind === "civil_disorder" && (x.data as EventData | null)?.seat === d.seat,
       );
       const names = (d.powers ?? []).map((x) => voice.power(game, x)).join(" and ");
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         to,
@@ -366,7 +378,8 @@ export async function eventMail(
       // To the author alone (nobody else learns that a message was held or refused).
       const h = e.data as HeldData;
       const refused = e.kind === "press_refused";
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         audienceOf(game.players, e.audience),
@@ -405,7 +418,7 @@ function toGm(
   subject: string,
   text: () => string,
 ): Promise<OutgoingMail[]> {
-  return n.toAll(game, voice, game.gm ? [game.gm] : [], "duty", kind, subject, text);
+  return toAll(n, game, voice, game.gm ? [game.gm] : [], "duty", kind, subject, text);
 }
 
 /** The players an event's audience (`powers:a,b`) names; nobody for "public" or "gm". */
