@@ -42,6 +42,16 @@ export async function markPlayed(trx: Tx, gameId: string, seat: number, phaseIdx
     .execute();
 }
 
+/** The seat's row, if a bot plays it. */
+function botSeat(trx: Tx, gameId: string, seat: number) {
+  return trx
+    .selectFrom("bot_seats")
+    .selectAll()
+    .where("game_id", "=", gameId)
+    .where("seat", "=", seat)
+    .executeTakeFirst();
+}
+
 /** The seat is no longer played by a bot. */
 async function removeBotSeat(trx: Tx, gameId: string, seat: number) {
   await trx
@@ -83,12 +93,7 @@ export class BotSeats extends Room {
     seat: number,
     user: Pick<User, "name">,
   ): Promise<void> {
-    const row = await trx
-      .selectFrom("bot_seats")
-      .selectAll()
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .executeTakeFirst();
+    const row = await botSeat(trx, g.game.id, seat);
     if (row?.kind !== "takeover") return;
     await removeBotSeat(trx, g.game.id, seat);
     const s = g.seats[seat]!;
@@ -113,22 +118,7 @@ export class BotSeats extends Room {
     seatName: string,
     player: string,
   ): Promise<void> {
-    const row = await trx
-      .selectFrom("bot_seats")
-      .selectAll()
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .executeTakeFirst();
-    if (!row) return;
-    await removeBotSeat(trx, g.game.id, seat);
-    await this.emit(trx, g.game.id, "bot_removed", "public", {
-      seat,
-      seatName,
-      bot: row.bot,
-      cause: "player_seated",
-      player,
-      phase: g.state.state === "forming" ? null : g.state.phase,
-    });
+    await this.leave(trx, g, seat, seatName, "player_seated", player);
   }
 
   /** The seats bots play in a game, for the seat checks of games.ts. */
@@ -218,20 +208,30 @@ export class BotSeats extends Room {
     seat: number,
     seatName: string,
   ): Promise<boolean> {
-    const row = await trx
-      .selectFrom("bot_seats")
-      .selectAll()
-      .where("game_id", "=", g.game.id)
-      .where("seat", "=", seat)
-      .executeTakeFirst();
+    return this.leave(trx, g, seat, seatName, "gm", null);
+  }
+
+  /**
+   * The seat's bot, if any, leaves: the row removed, everybody told (`bot_removed`, with the
+   * cause and the player seated). Whether a bot played the seat.
+   */
+  private async leave(
+    trx: Tx,
+    g: Pick<SeatsOf, "game" | "state">,
+    seat: number,
+    seatName: string,
+    cause: "player_seated" | "gm",
+    player: string | null,
+  ): Promise<boolean> {
+    const row = await botSeat(trx, g.game.id, seat);
     if (!row) return false;
     await removeBotSeat(trx, g.game.id, seat);
     await this.emit(trx, g.game.id, "bot_removed", "public", {
       seat,
       seatName,
       bot: row.bot,
-      cause: "gm",
-      player: null,
+      cause,
+      player,
       phase: g.state.state === "forming" ? null : g.state.phase,
     });
     return true;

@@ -1,8 +1,9 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
 import type { DB } from "../store/schema.ts";
-import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { conflict, forbidden, invalid } from "./errors.ts";
+import { lockGame } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import type { GameView, User } from "./types.ts";
 
@@ -66,12 +67,7 @@ async function requireGm(judge: ChairJudge, user: User, gameId: string) {
 
 /** Locks the game's row (as the judge's own transactions do) and reads its state. */
 async function lockState(trx: Kysely<DB>, gameId: string) {
-  const r = await trx
-    .updateTable("phase_state")
-    .set({ version: sql`version + 1` })
-    .where("game_id", "=", gameId)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) throw notFound(`no game "${gameId}"`);
+  await lockGame(trx, gameId);
   return trx
     .selectFrom("phase_state")
     .selectAll()

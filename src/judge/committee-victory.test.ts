@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type Api, serveJudge, waitFor } from "../server/testing.ts";
+import { serveJudge } from "../server/testing.ts";
 import { STORE_KINDS } from "../store/testing.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
+import { nextPhase, seatedGame } from "./committee-testing.ts";
 
 /*
  * How a game is won (issue 16, seed 000): a variant says it in its data. With a centre
@@ -21,15 +22,6 @@ interface GameJson {
   status: string;
   result: Record<string, unknown> | null;
   invites?: { code: string; role: string }[];
-}
-
-let n = 0;
-async function account(api: Api, name: string): Promise<string> {
-  const u = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: `${name}-${++n}`,
-    password: "correct horse battery",
-  });
-  return u.token;
 }
 
 /** Three land centres in a triangle; Red takes the neutral one and holds two of three. */
@@ -61,23 +53,6 @@ function duel(victoryCenters: number | null): Record<string, unknown> {
   };
 }
 
-async function game(api: Api, body: Record<string, unknown>, powers: readonly string[]) {
-  const gm = await account(api, "chair");
-  const g = await api.ok<GameJson>(
-    "POST",
-    "/api/games",
-    { name: "Victory", options: { civilDisorderAfter: 0 }, ...body },
-    gm,
-  );
-  const code = g.invites!.find((i) => i.role === "player")!.code;
-  const tok: Record<string, string> = {};
-  for (const p of powers) {
-    tok[p] = await account(api, p);
-    await api.ok("POST", `/api/invites/${code}`, { power: p }, tok[p]);
-  }
-  return { id: g.id, gm, tok };
-}
-
 for (const kind of STORE_KINDS) {
   describe(`how a game is won, in the judge on ${kind}`, () => {
     test("a centre victory ends the game; a variant without one goes on past the same position", async (t) => {
@@ -85,21 +60,17 @@ for (const kind of STORE_KINDS) {
       if (!s) return;
       const { api, clock } = s;
       const play = async (victoryCenters: number | null) => {
-        const { id, tok, gm } = await game(api, { variantData: duel(victoryCenters) }, [
-          "red",
-          "blue",
-        ]);
-        const view = () => api.ok<GameJson>("GET", `/api/games/${id}`);
+        const { id, tok, gm } = await seatedGame(
+          api,
+          "Victory",
+          { variantData: duel(victoryCenters) },
+          ["red", "blue"],
+        );
         for (const orders of [["A aaa - ccc"], ["A ccc H"]]) {
           await api.ok("POST", `/api/games/${id}/orders`, { orders }, tok.red);
-          const before = await view();
-          clock.t = Date.parse(before.deadline!) + 1;
-          await waitFor(`the phase after ${before.phase}`, async () => {
-            const g = await view();
-            return g.phaseIndex > before.phaseIndex ? g : undefined;
-          });
+          await nextPhase(api, clock, id);
         }
-        return { view: await view(), id, gm };
+        return { view: await api.ok<GameJson>("GET", `/api/games/${id}`), id, gm };
       };
       const solo = await play(2);
       assert.equal(solo.view.status, "finished", "two centres of three win: the game is over");
@@ -124,7 +95,7 @@ for (const kind of STORE_KINDS) {
       if (!s) return;
       const { api } = s;
       const powers = europe1935.powers.map((p) => p.id as string);
-      const nine = async () => game(api, { variant: "europe1935" }, powers);
+      const nine = async () => seatedGame(api, "Victory", { variant: "europe1935" }, powers);
       // Poland achieves a goal worth 2: it alone leads and wins.
       const won = await nine();
       const goals = `/api/games/${won.id}/committee/goals`;

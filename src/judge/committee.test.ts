@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
-import { type Api, serveJudge, waitFor } from "../server/testing.ts";
+import { type Api, serveJudge } from "../server/testing.ts";
 import { STORE_KINDS } from "../store/testing.ts";
 import { recordScores } from "../variants/europe1935/acts.ts";
 import { europe1935 } from "../variants/europe1935/index.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
+import { account, nextPhase, seatedGame } from "./committee-testing.ts";
 
 /*
  * The Historical Committee in the judge, through the HTTP API (docs/committee.md, "In the
@@ -49,32 +50,9 @@ interface CommitteeJson {
   goals: { id: string; power: string; text: string; status: string; achieved: boolean }[];
 }
 
-let n = 0;
-async function account(api: Api, name: string): Promise<string> {
-  const u = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: `${name}-${++n}`,
-    password: "correct horse battery",
-  });
-  return u.token;
-}
-
 /** A game of nine players; no civil disorder (phases pass with everybody holding). */
-async function nineGame(api: Api, body: Record<string, unknown>) {
-  const gm = await account(api, "chair");
-  const game = await api.ok<GameJson>(
-    "POST",
-    "/api/games",
-    { name: "Historical Committee", options: { civilDisorderAfter: 0 }, ...body },
-    gm,
-  );
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const tok: Record<string, string> = {};
-  for (const p of POWERS) {
-    tok[p] = await account(api, p);
-    await api.ok("POST", `/api/invites/${code}`, { power: p }, tok[p]);
-  }
-  return { id: game.id, gm, tok, game };
-}
+const nineGame = (api: Api, body: Record<string, unknown>) =>
+  seatedGame<GameJson>(api, "Historical Committee", body, POWERS);
 
 for (const kind of STORE_KINDS) {
   describe(`the committee in the judge on ${kind}`, () => {
@@ -86,14 +64,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(game.rules.moveWithoutCoast, "required", "the variant's rule default");
       const base = `/api/games/${id}/committee`;
       const view = () => api.ok<GameJson>("GET", `/api/games/${id}`);
-      const advance = async () => {
-        const before = await view();
-        clock.t = Date.parse(before.deadline!) + 1;
-        return waitFor(`the phase after ${before.phase}`, async () => {
-          const g = await view();
-          return g.phaseIndex > before.phaseIndex ? g : undefined;
-        });
-      };
+      const advance = () => nextPhase<GameJson>(api, clock, id);
 
       // Everybody sees the table from the start: nine powers on 0, a nine-way draw.
       let g = await view();
@@ -295,12 +266,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(game.rules.moveWithoutCoast, "required", "the file's rule defaults");
       assert.equal(game.scores, undefined, "no committee for a file variant");
       await api.ok("POST", `/api/games/${id}/orders`, { orders: ["A Ber-Sax"] }, tok.germany);
-      const before = await api.ok<GameJson>("GET", `/api/games/${id}`);
-      clock.t = Date.parse(before.deadline!) + 1;
-      await waitFor("the first phase", async () => {
-        const g = await api.ok<GameJson>("GET", `/api/games/${id}`);
-        return g.phaseIndex === 1 ? g : undefined;
-      });
+      assert.equal((await nextPhase<GameJson>(api, clock, id)).phaseIndex, 1, "the first phase");
       const record = await api.ok<GameRecord>("GET", `/api/games/${id}/record`, undefined, chair);
       assert.equal(record.variant, "mymap", "the record names it");
       assert.deepEqual(record.variantData, mine, "and carries it");

@@ -147,7 +147,11 @@ export async function committeeFields(
   g: GameData,
 ): Promise<{ scores?: ScoresView; conferences?: ConferencesView }> {
   if (!hasCommittee(g.scenario.variant)) return {};
-  const c = stateOf(g, await committeeActs(db, g.game.id));
+  return publicFields(g, stateOf(g, await committeeActs(db, g.game.id)));
+}
+
+/** The committee's public fields: the scores and the conferences. */
+function publicFields(g: GameData, c: Committee) {
   return {
     scores: scoresView(g, c),
     conferences: {
@@ -173,11 +177,7 @@ export async function committeeView(
   requireCommittee(g);
   const c = stateOf(g, await committeeActs(db, g.game.id));
   return {
-    scores: scoresView(g, c),
-    conferences: {
-      current: c.conferences.current ? conferenceView(c.conferences.current) : null,
-      past: c.conferences.past.map(conferenceView),
-    },
+    ...publicFields(g, c),
     goals: goalsFor(g, v, c.goals),
     insurrections: c.insurrections,
   };

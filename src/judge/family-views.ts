@@ -109,6 +109,17 @@ function visiblePosition(g: FamilyGame, powers: readonly string[] | null) {
   return { variant: g.rules.id, phase: g.rules.phase(g.open).name, ...shown };
 }
 
+/** Whether the user plays in the game (a seat) or is its GM: who may ask of its powers. */
+async function playsOrRuns(db: Kysely<DB>, gameId: string, user: User): Promise<boolean> {
+  const m = await db
+    .selectFrom("members")
+    .select(["role", "seat"])
+    .where("game_id", "=", gameId)
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  return m !== undefined && (m.role === "gm" || m.seat !== null);
+}
+
 /**
  * A power's report (seed 004 §8): the last adjudicated turn's, or turn `turn`'s; before the
  * first turn, the opening report. A player reads only its own power's; the GM any power's.
@@ -126,13 +137,7 @@ export async function familyReport(
   accounting?: string;
 }> {
   if (!(await isFamilyGame(db, gameId))) {
-    const m = await db
-      .selectFrom("members")
-      .select(["role", "seat"])
-      .where("game_id", "=", gameId)
-      .where("user_id", "=", user.id)
-      .executeTakeFirst();
-    if (!m || (m.role !== "gm" && m.seat === null))
+    if (!(await playsOrRuns(db, gameId, user)))
       throw forbidden("reports are read by the game's players and its game master");
     throw conflict(
       "this game has no per-player reports (only Global Diplomacy games do): read its phases at /api/games/{id}/phases",
@@ -301,13 +306,7 @@ export async function familyMapSource(
   const refused = () =>
     forbidden("a game's map is drawn for its players (each its own) and its game master");
   if (!(await isFamilyGame(db, gameId))) {
-    const m = await db
-      .selectFrom("members")
-      .select(["role", "seat"])
-      .where("game_id", "=", gameId)
-      .where("user_id", "=", user.id)
-      .executeTakeFirst();
-    if (!m || (m.role !== "gm" && m.seat === null)) throw refused();
+    if (!(await playsOrRuns(db, gameId, user))) throw refused();
     throw conflict(
       "this game's map is its variant's, the same for everybody: GET /api/variants/{id}/geometry",
     );

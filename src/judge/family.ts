@@ -1,10 +1,10 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { GameRulesError } from "../engine/game.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { DB } from "../store/schema.ts";
 import { gameFamily } from "../variants/game-rules.ts";
 import { getGame } from "../variants/registry.ts";
-import { conflict, forbidden, invalid, notFound } from "./errors.ts";
+import { conflict, forbidden, invalid } from "./errors.ts";
 import {
   type FamilyContext,
   type FamilyGame,
@@ -24,7 +24,7 @@ import {
   familyTurns,
   familyView,
 } from "./family-views.ts";
-import { FAMILY_SCENARIO, insertNewGame, iso, parseJson } from "./game-data.ts";
+import { FAMILY_SCENARIO, insertNewGame, iso, lockGame, parseJson } from "./game-data.ts";
 import { checkLabel } from "./labels.ts";
 import { latestSetRows } from "./latest.ts";
 import { recordMissed } from "./missed.ts";
@@ -96,12 +96,7 @@ export class FamilyGames {
    */
   mutate<T>(gameId: string, fn: (trx: Kysely<DB>, g: FamilyGame) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable("phase_state")
-        .set({ version: sql`version + 1` })
-        .where("game_id", "=", gameId)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) throw notFound(`no game "${gameId}"`);
+      await lockGame(trx, gameId);
       return fn(trx, await loadFamilyGame(trx, gameId));
     });
   }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { parsePhase } from "../engine/phase.ts";
 import type { PositionJson } from "../engine/position-json.ts";
 import {
@@ -129,6 +129,19 @@ async function phaseRecords(db: Kysely<DB>, gameId: string): Promise<PhaseRecord
     if (phaseCache.size > PHASE_CACHE_MAX) phaseCache.delete(phaseCache.keys().next().value!);
     return p;
   });
+}
+
+/**
+ * Takes the game's lock inside `trx`: its phase_state row updated first (version + 1), as
+ * every writer of the game does before it reads; a game that does not exist is not found.
+ */
+export async function lockGame(trx: Kysely<DB>, gameId: string): Promise<void> {
+  const r = await trx
+    .updateTable("phase_state")
+    .set({ version: sql`version + 1` })
+    .where("game_id", "=", gameId)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw notFound(`no game "${gameId}"`);
 }
 
 /** A game as stored, read on one snapshot of the database (`inSnapshot`). */

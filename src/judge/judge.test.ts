@@ -4,7 +4,16 @@ import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { Judge } from "./judge.ts";
-import { Clock, DAY, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
+import {
+  Clock,
+  DAY,
+  elevenPlayers,
+  globalGame,
+  POWERS,
+  sevenPlayerGame,
+  type TestGame,
+  user,
+} from "./testing.ts";
 
 /** Everybody orders every unit to hold, final: no NMR. */
 async function allHold(g: TestGame, except: readonly string[] = []) {
@@ -876,19 +885,8 @@ test("Global Diplomacy: whose civil disorder only the GM reads, each player who 
   const clock = new Clock();
   const judge = new Judge({ store: ts.store, now: clock.now });
   const gm = await user(judge, "gm");
-  const game = await judge.games.createGame(gm, {
-    name: "World",
-    variant: "global",
-    seed: 9,
-    options: { civilDisorderAfter: 1 },
-  });
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const players = [];
-  for (let p = 1; p <= 11; p++) {
-    const u = await user(judge, `gd${p}`);
-    await judge.games.acceptInvite(u, code, { power: String(p) });
-    players.push(u);
-  }
+  const game = await globalGame(judge, gm, { civilDisorderAfter: 1 });
+  const players = Object.values(await elevenPlayers(judge, game, "gd"));
   const seats = (await judge.views.gameView(gm, game.id)).seatList;
   const turn = (await judge.views.gameView(gm, game.id)).phase;
   // Nobody sends commands: every seat falls into civil disorder with the first turn.

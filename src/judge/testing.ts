@@ -5,7 +5,10 @@ import { getVariant } from "../variants/registry.ts";
 import { Judge, type User } from "./judge.ts";
 import type { OptionsPatch } from "./options.ts";
 
-/* Helpers for judge tests: a clock to move by hand, and a game with its seven players. */
+/*
+ * Helpers for judge tests: a clock to move by hand, a game with its seven players, a Global
+ * Diplomacy game with its eleven.
+ */
 
 export class Clock {
   constructor(public t = Date.UTC(2030, 0, 1, 12)) {}
@@ -59,6 +62,32 @@ export async function sevenPlayerGame(
     players[p] = u;
   }
   return { judge, clock, gm, players, gameId: game.id };
+}
+
+/** A Global Diplomacy game of the GM's ("World", seed 9), with the judge options given. */
+export function globalGame(judge: Judge, gm: User, options?: OptionsPatch) {
+  return judge.games.createGame(gm, { name: "World", variant: "global", seed: 9, options });
+}
+
+/**
+ * The eleven players of a Global Diplomacy game seated by its invitation: player p is the user
+ * `NAMEp`, at power p; `before` runs for each before they join. Their users by power number.
+ */
+export async function elevenPlayers(
+  judge: Judge,
+  game: { invites?: readonly { code: string; role: string }[] },
+  name: string,
+  before?: (p: number, u: User) => Promise<unknown>,
+): Promise<Record<number, User>> {
+  const code = game.invites!.find((i) => i.role === "player")!.code;
+  const players: Record<number, User> = {};
+  for (let p = 1; p <= 11; p++) {
+    const u = await user(judge, `${name}${p}`);
+    players[p] = u;
+    await before?.(p, u);
+    await judge.games.acceptInvite(u, code, { power: String(p) });
+  }
+  return players;
 }
 
 /** A game whose open phase is to hold this many stored order revisions (the soak's shape). */

@@ -1,4 +1,5 @@
-import type { ProposalKind } from "../store/schema.ts";
+import type { Insertable } from "kysely";
+import type { BallotsTable, ProposalKind } from "../store/schema.ts";
 import type { DaideSeats } from "./daide-seats.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import { parseJson, seatOf } from "./game-data.ts";
@@ -207,12 +208,7 @@ export class Votes extends Room {
         .where("kind", "in", ["draw", "concede"])
         .executeTakeFirst();
       if (!on) {
-        if (open?.kind === "draw")
-          await trx
-            .deleteFrom("ballots")
-            .where("proposal_id", "=", open.id)
-            .where("voter", "=", voter)
-            .execute();
+        if (open?.kind === "draw") await withdrawBallot(trx, open.id, voter);
         return true;
       }
       const all: string[] = survivors.flatMap((i) => g.seats[i]!.powers);
@@ -220,15 +216,13 @@ export class Votes extends Room {
         const powers = open.powers ? parseJson<string[]>(open.powers) : [];
         if (open.kind !== "draw" || powers.length !== all.length) return false;
         if (!all.every((p) => powers.includes(p))) return false;
-        await trx
-          .deleteFrom("ballots")
-          .where("proposal_id", "=", open.id)
-          .where("voter", "=", voter)
-          .execute();
-        await trx
-          .insertInto("ballots")
-          .values({ proposal_id: open.id, voter, vote: "yes", user_id: by, at: this.now() })
-          .execute();
+        await castBallot(trx, {
+          proposal_id: open.id,
+          voter,
+          vote: "yes",
+          user_id: by,
+          at: this.now(),
+        });
         return true;
       }
       await this.insertProposal(trx, g, {
@@ -261,15 +255,7 @@ export class Votes extends Room {
       const voter = this.voterKey(g, this.viewerIn(g, user), p.kind);
       if (!voter) throw forbidden("you have no vote on this proposal");
       const now = this.now();
-      await trx
-        .deleteFrom("ballots")
-        .where("proposal_id", "=", p.id)
-        .where("voter", "=", voter)
-        .execute();
-      await trx
-        .insertInto("ballots")
-        .values({ proposal_id: p.id, voter, vote, user_id: user.id, at: now })
-        .execute();
+      await castBallot(trx, { proposal_id: p.id, voter, vote, user_id: user.id, at: now });
       return { proposal: num, vote, due: g.state.phase };
     });
   }
@@ -448,6 +434,21 @@ export class Votes extends Room {
     }
     return ended;
   }
+}
+
+/** The voter's ballot on the proposal, if any, withdrawn. */
+async function withdrawBallot(trx: Tx, proposalId: number, voter: string): Promise<void> {
+  await trx
+    .deleteFrom("ballots")
+    .where("proposal_id", "=", proposalId)
+    .where("voter", "=", voter)
+    .execute();
+}
+
+/** A ballot cast: the voter's earlier one on the proposal, if any, replaced. */
+async function castBallot(trx: Tx, ballot: Insertable<BallotsTable>): Promise<void> {
+  await withdrawBallot(trx, ballot.proposal_id, ballot.voter);
+  await trx.insertInto("ballots").values(ballot).execute();
 }
 
 /** The game's proposal number `num` (its row), or not found. */

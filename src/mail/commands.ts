@@ -9,15 +9,7 @@ import { DEFAULT_OPTIONS } from "../judge/options.ts";
 import { randomId } from "../judge/password.ts";
 import { gameIds, getGame } from "../variants/registry.ts";
 import { defaultDialects } from "./dialects.ts";
-import {
-  type CommandAnswer,
-  correctByMail,
-  reasonIn,
-  refuse,
-  relocateByMail,
-  removeByMail,
-  reviewByMail,
-} from "./gm-commands.ts";
+import { type CommandAnswer, GM_COMMANDS, refuse } from "./gm-commands.ts";
 import { gameByAbbr, loadMailGame, takeSecret } from "./identity.ts";
 import type { IncomingMail } from "./message.ts";
 
@@ -164,13 +156,6 @@ async function accountOf(judge: Judge, address: string) {
     .executeTakeFirst();
   return row ? { user: { id: row.id, name: row.name } as User, secret: row.secret } : null;
 }
-
-/** The GM's corrections of the board by mail (gm-commands.ts), one reader a command. */
-const CORRECTIONS = {
-  CORRECT: correctByMail,
-  REMOVE: removeByMail,
-  RELOCATE: relocateByMail,
-} as const;
 
 /** Carries out a command mail. */
 export async function runCommand(judge: Judge, mail: IncomingMail): Promise<CommandAnswer> {
@@ -420,14 +405,17 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
           case "CORRECT":
           case "REMOVE":
           case "RELOCATE":
-            return await CORRECTIONS[c.command](
+          case "APPROVE":
+          case "REFUSE":
+            return await GM_COMMANDS[c.command]({
               judge,
               user,
               gameId,
-              abbr!.toUpperCase(),
-              c.args.slice(1),
+              abbr: abbr!.toUpperCase(),
+              command: c.command,
+              words: c.args.slice(1),
               body,
-            );
+            });
           case "WARN": {
             const view = await judge.endings.declareDraw(user, gameId, { warn: true });
             const years = view.options.drawWarningYears ?? DEFAULT_OPTIONS.drawWarningYears;
@@ -445,23 +433,6 @@ export async function runCommand(judge: Judge, mail: IncomingMail): Promise<Comm
             return {
               accepted: true,
               text: `Game ${abbr!.toUpperCase()} is over: you declared a draw of all survivors (${powers.join(", ")}). Every player is told.`,
-            };
-          }
-          case "APPROVE":
-          case "REFUSE": {
-            if (c.command === "APPROVE" || /^press$/i.test(c.args[1] ?? "")) {
-              return await reviewByMail(judge, user, gameId, abbr!.toUpperCase(), c, body);
-            }
-            const id = Number((c.args[1] ?? "").replace(/^#/, ""));
-            const how = `"REFUSE ${abbr!.toUpperCase()} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`;
-            if (!Number.isInteger(id) || id <= 0)
-              return refuse(`"${c.args[1] ?? ""}" is not a proposal's number`, how);
-            const reason = reasonIn(body, { for: "why", how });
-            if (typeof reason !== "string") return reason;
-            const r = await judge.votes.refuse(user, gameId, id, reason);
-            return {
-              accepted: true,
-              text: `Proposal ${r.proposal} of ${abbr!.toUpperCase()} is refused: nobody votes on it (seed 002 IX(5)). Every player is told; the proposer also reads your reason: ${r.reason}`,
             };
           }
           default:

@@ -1,5 +1,5 @@
+import type { MailDialect } from "./dialect.ts";
 import { EmgDialect } from "./emg.ts";
-import type { MailDialect } from "./gateway.ts";
 import { HouseRulesDialect } from "./houserules.ts";
 
 /**

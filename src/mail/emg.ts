@@ -12,7 +12,7 @@ import {
   type Refusal,
   submit,
   type Voice,
-} from "./gateway.ts";
+} from "./dialect.ts";
 import type { AccountGames, MailGame, Player, SenderProblem } from "./identity.ts";
 import type { IncomingMail } from "./message.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { configureMailGame } from "../judge/mail.ts";
-import { Clock, user } from "../judge/testing.ts";
+import { Clock, globalGame, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -23,7 +23,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.games.createGame(gm, { name: "World", variant: "global", seed: 9 });
+    const game = await globalGame(judge, gm);
     // The game's mail settings, as a GM sets them (POST /api/games/{id}/gm/mail).
     const mail = await configureMailGame(judge, gm, game.id, {
       abbreviation: "GD001",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
+import { globalGame } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -30,7 +31,7 @@ async function twoGames(t: import("node:test").TestContext) {
   const sed = await mailTestGame(ts.store);
   const { judge, clock, gm } = sed;
   await setMailAddress(judge, gm, { address: "gm@club.test" });
-  const gd = await judge.games.createGame(gm, { name: "World", variant: "global", seed: 9 });
+  const gd = await globalGame(judge, gm);
   await configureMailGame(judge, gm, gd.id, { abbreviation: "GD001", address: GD_ADDRESS });
   const { players: gdPlayers, secrets: gdSecrets } = await elevenByMail(judge, gd, "p", gdAddress);
   const postman = new Postman({ store: ts.store, now: clock.now, folder: null });

@@ -4,9 +4,10 @@ import type { Judge, User } from "../judge/judge.ts";
 
 /*
  * The GM's corrections by mail (mail/commands.ts reads the subject): REVIEW's held press
- * (APPROVE/REFUSE ... PRESS n), CORRECT the last adjudication (seed 002 VIII(1)), RELOCATE a
- * misplaced unit (VIII(3)), REMOVE an extra unit (VIII(2)), each with its "Reason:" line;
- * and the answer every mail command gives (CommandAnswer), with the one form of refusal.
+ * (APPROVE/REFUSE ... PRESS n), REFUSE a proposal (seed 002 IX(5)), CORRECT the last
+ * adjudication (VIII(1)), RELOCATE a misplaced unit (VIII(3)), REMOVE an extra unit (VIII(2)),
+ * each with its "Reason:" line; and the answer every mail command gives (CommandAnswer), with
+ * the one form of refusal.
  */
 
 /** A command's answer: whether it was done, and the text of the reply. */
@@ -20,6 +21,20 @@ export const refuse = (what: string, instead: string): CommandAnswer => ({
   text: `Your command was NOT done: nothing was changed.\n\nWhat was wrong: ${what}\nWhat to send instead: ${instead}`,
 });
 
+/**
+ * A GM's command mail as its reader takes it: the game (its id, its abbreviation in capitals),
+ * the GM, the command and the subject's words after the abbreviation, the body.
+ */
+export interface GmMail {
+  readonly judge: Judge;
+  readonly user: User;
+  readonly gameId: string;
+  readonly abbr: string;
+  readonly command: string;
+  readonly words: readonly string[];
+  readonly body: string;
+}
+
 /** A body line "Reason: <why>" (the first one gives the reason; an empty one gives none). */
 const REASON_LINE = /^[ \t]*reason[ \t]*:[ \t]*(.*)$/im;
 
@@ -29,12 +44,9 @@ const REASON_LINE = /^[ \t]*reason[ \t]*:[ \t]*(.*)$/im;
  * `fallback`, or where the reason is required a refusal saying what it is for and what to
  * send instead.
  */
-export function reasonIn(body: string, fallback: string): string;
-export function reasonIn(
-  body: string,
-  required: { for: string; how: string },
-): string | CommandAnswer;
-export function reasonIn(body: string, missing: string | { for: string; how: string }) {
+function reasonIn(body: string, fallback: string): string;
+function reasonIn(body: string, required: { for: string; how: string }): string | CommandAnswer;
+function reasonIn(body: string, missing: string | { for: string; how: string }) {
   const given = REASON_LINE.exec(body)?.[1]?.trim();
   if (given) return given;
   return typeof missing === "string"
@@ -42,29 +54,27 @@ export function reasonIn(body: string, missing: string | { for: string; how: str
     : refuse(`no line "Reason: ..." saying ${missing.for}`, missing.how);
 }
 
+/** The number a subject's word gives (`3`, `#3`), or null. */
+function numberIn(word: string | undefined): number | null {
+  const n = Number((word ?? "").replace(/^#/, ""));
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
 /**
  * APPROVE|REFUSE <ABBR> PRESS <n>: the GM publishes, or refuses to publish, a held message
  * (the option press.review, seed 002 X(1)); a refusal's reason is the body's "Reason:" line
  * (or the subject's words after the number), mailed to the author alone.
  */
-export async function reviewByMail(
-  judge: Judge,
-  user: User,
-  gameId: string,
-  abbr: string,
-  c: { command: string; args: string[] },
-  body: string,
-): Promise<CommandAnswer> {
-  const words = /^press$/i.test(c.args[1] ?? "") ? c.args.slice(2) : c.args.slice(1);
-  const n = Number((words[0] ?? "").replace(/^#/, ""));
+async function reviewByMail(m: GmMail): Promise<CommandAnswer> {
+  const { judge, user, gameId, abbr, body } = m;
+  const words = /^press$/i.test(m.words[0] ?? "") ? m.words.slice(1) : m.words;
+  const n = numberIn(words[0]);
   const how =
-    c.command === "APPROVE"
+    m.command === "APPROVE"
       ? `"APPROVE ${abbr} PRESS 2" with your secret line: the held message's number, as the judge's mail about it gives`
       : `"REFUSE ${abbr} PRESS 2" with the body lines "Secret: ..." and "Reason: <why>" (the author alone reads the reason)`;
-  if (!Number.isInteger(n) || n <= 0) {
-    return refuse(`"${words[0] ?? ""}" is not the number of a held message`, how);
-  }
-  if (c.command === "APPROVE") {
+  if (n === null) return refuse(`"${words[0] ?? ""}" is not the number of a held message`, how);
+  if (m.command === "APPROVE") {
     await judge.press.approvePress(user, gameId, n);
     return {
       accepted: true,
@@ -82,19 +92,31 @@ export async function reviewByMail(
 }
 
 /**
+ * REFUSE <ABBR> <proposal>: the GM refuses to put a proposal to the vote (seed 002 IX(5)),
+ * the body's "Reason:" line mailed to the proposer; REFUSE <ABBR> PRESS <n> is REVIEW's.
+ */
+async function refuseByMail(m: GmMail): Promise<CommandAnswer> {
+  if (/^press$/i.test(m.words[0] ?? "")) return reviewByMail(m);
+  const id = numberIn(m.words[0]);
+  const how = `"REFUSE ${m.abbr} 3" with the body lines "Secret: ..." and "Reason: <why>" (the proposer reads the reason)`;
+  if (id === null) return refuse(`"${m.words[0] ?? ""}" is not a proposal's number`, how);
+  const reason = reasonIn(m.body, { for: "why", how });
+  if (typeof reason !== "string") return reason;
+  const r = await m.judge.votes.refuse(m.user, m.gameId, id, reason);
+  return {
+    accepted: true,
+    text: `Proposal ${r.proposal} of ${m.abbr} is refused: nobody votes on it (seed 002 IX(5)). Every player is told; the proposer also reads your reason: ${r.reason}`,
+  };
+}
+
+/**
  * CORRECT: the last adjudicated phase played again (seed 002 VIII(1)), some powers' orders
  * replaced: the subject's power takes the order lines before any "<Power>:" line; each such
  * line starts another power's orders. The reply shows the corrected orders as read, with
  * their results, so that a mistyped correction is seen at once.
  */
-export async function correctByMail(
-  judge: Judge,
-  user: User,
-  gameId: string,
-  abbr: string,
-  words: readonly string[],
-  body: string,
-): Promise<CommandAnswer> {
+async function correctByMail(m: GmMail): Promise<CommandAnswer> {
+  const { judge, user, gameId, abbr, words, body } = m;
   // The subject's words after the game: a power, a phase (S1901M, or T3 in an EMG game), both.
   const isPhase = (w: string) => parsePhase(w.toUpperCase()) !== null || /^T\d+$/i.test(w);
   const phases = words.filter(isPhase);
@@ -167,14 +189,8 @@ export async function correctByMail(
  * put in the province where it should stand, or disbanded: `RELOCATE SED France A bur PAR`,
  * `RELOCATE SED France A bur DISBAND`.
  */
-export async function relocateByMail(
-  judge: Judge,
-  user: User,
-  gameId: string,
-  abbr: string,
-  args: readonly string[],
-  body: string,
-): Promise<CommandAnswer> {
+async function relocateByMail(m: GmMail): Promise<CommandAnswer> {
+  const { judge, user, gameId, abbr, words: args, body } = m;
   const how = `"RELOCATE ${abbr} France A bur PAR" (the unit as it stands, then the province where it should stand; a fleet's coast where the province has two: SPA/SC), or "RELOCATE ${abbr} France A bur DISBAND"`;
   const [power, ...rest] = args;
   if (!power || rest.length < 2) return refuse("no power, unit, or where it should stand", how);
@@ -207,14 +223,8 @@ export async function relocateByMail(
  * one whose adjudication brought the extra unit. One the last adjudication brought is refused,
  * the CORRECT to send instead named (VIII(1)).
  */
-export async function removeByMail(
-  judge: Judge,
-  user: User,
-  gameId: string,
-  abbr: string,
-  args: readonly string[],
-  body: string,
-): Promise<CommandAnswer> {
+async function removeByMail(m: GmMail): Promise<CommandAnswer> {
+  const { judge, user, gameId, abbr, words: args, body } = m;
   const [power, ...words] = args;
   const how = `"REMOVE ${abbr} France BUILT" (too many built), "REMOVE ${abbr} France NOT-REMOVED" (too few removed), or "REMOVE ${abbr} France A par" (a unit your own error put on the board); a phase such as W1901A may follow any of them: the phase whose adjudication brought the extra unit`;
   // A last word that is a phase (W1901A): the phase that brought the extra unit.
@@ -265,4 +275,13 @@ export async function removeByMail(
   };
 }
 
-export const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** The GM's corrections and reviews by mail, one reader a command. */
+export const GM_COMMANDS = {
+  CORRECT: correctByMail,
+  REMOVE: removeByMail,
+  RELOCATE: relocateByMail,
+  APPROVE: reviewByMail,
+  REFUSE: refuseByMail,
+} as const;
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

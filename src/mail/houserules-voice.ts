@@ -4,8 +4,8 @@ import { describePhase, parsePhase } from "../engine/phase.ts";
 import type { PowerId } from "../engine/types.ts";
 import type { Variant } from "../engine/variant.ts";
 import { powerLetters } from "../judge/mail.ts";
+import type { Voice } from "./dialect.ts";
 import { emgRulesFor } from "./emg.ts";
-import type { Voice } from "./gateway.ts";
 import type { MailGame } from "./identity.ts";
 
 /*

@@ -15,7 +15,7 @@ import {
   type Refusal,
   submit,
   type Voice,
-} from "./gateway.ts";
+} from "./dialect.ts";
 import {
   houseRulesVoice,
   lettersText,

@@ -4,7 +4,7 @@ import nodemailer from "nodemailer";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import { noticeSettings, setMailAddress, setNotices } from "../judge/mail.ts";
-import { Clock, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
+import { Clock, globalGame, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -394,12 +394,7 @@ describe("mail: web players' mail and opting out", () => {
     const clock = new Clock();
     const judge = new Judge({ store: ts.store, now: clock.now });
     const gm = await user(judge, "gm");
-    const game = await judge.games.createGame(gm, {
-      name: "World",
-      variant: "global",
-      seed: 9,
-      options: { civilDisorderAfter: 1 },
-    });
+    const game = await globalGame(judge, gm, { civilDisorderAfter: 1 });
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
     await setMailAddress(judge, gm, { address: "gm@club.test" });

@@ -1,6 +1,6 @@
 import type { Judge } from "../judge/judge.ts";
 import { gameLink, inviteLink } from "../judge/links.ts";
-import type { Voice } from "./gateway.ts";
+import type { Voice } from "./dialect.ts";
 import type { MailGame, Player } from "./identity.ts";
 import type { OutgoingMail } from "./message.ts";
 import {
@@ -61,15 +61,23 @@ export interface Mailer {
     subject: string,
     text: string,
   ): OutgoingMail;
-  toAll(
-    game: MailGame,
-    voice: Voice,
-    players: readonly Player[],
-    reach: Reach,
-    kind: string,
-    subject: string,
-    text: (p: Player) => string | Promise<string>,
-  ): Promise<OutgoingMail[]>;
+}
+
+/** The same mail to each of `players` who gave an address, its text written for each. */
+async function toAll(
+  n: Mailer,
+  game: MailGame,
+  voice: Voice,
+  players: readonly Player[],
+  reach: Reach,
+  kind: string,
+  subject: string,
+  text: (p: Player) => string | Promise<string>,
+): Promise<OutgoingMail[]> {
+  const out: OutgoingMail[] = [];
+  for (const p of players)
+    if (p.address) out.push(n.mail(game, voice, p, reach, kind, subject, await text(p)));
+  return out;
 }
 
 export async function eventMail(
@@ -90,23 +98,22 @@ export async function eventMail(
   const everyone = (gm && e.kind !== "press" ? [...players, gm] : players).filter((p) =>
     reads(e.audience, p),
   );
+  // The judge's own mail to everyone who reads the event.
+  const toEveryone = (
+    kind: string,
+    subject: string,
+    text: (p: Player) => string | Promise<string>,
+  ) => toAll(n, game, voice, everyone, "optional", kind, subject, text);
   switch (e.kind) {
     case "started":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
-        "started",
-        `the game has started: ${voice.phase(d.phase)}`,
-        async (p) =>
-          [
-            p.seat === -1
-              ? `Game ${game.abbr} has started; you are its game master.`
-              : `Game ${game.abbr} has started. You play ${p.powers.map((x) => voice.power(game, x)).join(" and ")}.`,
-            `${capital(voice.sends)} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`,
-            ...(p.seat === -1 ? [] : await voice.started(n.judge, game, p)),
-          ].join("\n"),
+      return toEveryone("started", `the game has started: ${voice.phase(d.phase)}`, async (p) =>
+        [
+          p.seat === -1
+            ? `Game ${game.abbr} has started; you are its game master.`
+            : `Game ${game.abbr} has started. You play ${p.powers.map((x) => voice.power(game, x)).join(" and ")}.`,
+          `${capital(voice.sends)} for ${voice.phase(d.phase)} are due by ${when(d.deadline)}.`,
+          ...(p.seat === -1 ? [] : await voice.started(n.judge, game, p)),
+        ].join("\n"),
       );
     case "phase_resolved":
     case "phase_corrected": {
@@ -142,7 +149,7 @@ export async function eventMail(
       );
     }
     case "game_over":
-      return n.toAll(game, voice, everyone, "optional", "results", "the game is over", () =>
+      return toEveryone("results", "the game is over", () =>
         [
           `Game ${game.abbr} is over.${d.kind === "draw" && (e.data as { by?: string }).by === "gm" ? ` The GM declared a draw of all survivors (${(d.powers ?? []).map((x) => voice.power(game, x)).join(", ")}), seed 002 IX(2).` : ""}`,
           "",
@@ -150,18 +157,14 @@ export async function eventMail(
         ].join("\n"),
       );
     case "vote_result":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
+      return toEveryone(
         "results",
         `vote ${d.id}: ${d.passed ? "passed" : "failed"}`,
         () =>
           `The proposal "${d.text}" ${d.passed ? "passed" : "failed"}: ${d.for} for, ${d.against} against, ${d.abstain} abstaining.`,
       );
     case "proposal":
-      return n.toAll(game, voice, everyone, "optional", "vote", `proposal ${d.id}: ${d.text}`, () =>
+      return toEveryone("vote", `proposal ${d.id}: ${d.text}`, () =>
         [
           `A proposal was made (number ${d.id}): ${d.text}.`,
           `It is decided with the ${voice.sends} of ${voice.phase(d.due ?? d.phase)}.`,
@@ -175,11 +178,7 @@ export async function eventMail(
     case "deadline":
     case "paused":
     case "resumed":
-      return n.toAll(
-        game,
-        voice,
-        everyone,
-        "optional",
+      return toEveryone(
         "notice",
         `${e.kind === "deadline" ? "new deadline" : e.kind}: ${voice.phase(d.phase)}`,
         () =>
@@ -192,16 +191,15 @@ export async function eventMail(
     case "player_replaced":
     case "draw_warning":
     case "civil_disorder":
-      return n.toAll(game, voice, everyone, "optional", "notice", noticeSubject(e.kind, d), () =>
-        notice(voice, e.kind, d),
-      );
+      return toEveryone("notice", noticeSubject(e.kind, d), () => notice(voice, e.kind, d));
     case "proposal_refused": {
       // The proposer, mailed the reason in this same batch, gets that one mail only.
       const reason = batch.find(
         (x) => x.kind === "proposal_refused_reason" && (x.data as EventData | null)?.id === d.id,
       );
       const proposer = reason ? audienceOf(players, reason.audience) : [];
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         everyone.filter((p) => !proposer.includes(p)),
@@ -213,7 +211,8 @@ export async function eventMail(
     }
     case "proposal_refused_reason":
       // To the proposer alone (who proposed is secret, seed 002 IX(4)); the GM gave it.
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         audienceOf(players, e.audience),
@@ -233,21 +232,16 @@ export async function eventMail(
       // Public seatings go to everybody; a takeover and a hand-back to the seat's player and
       // the GM ("duty": about their own seat), unless the missed-orders mail says it.
       if (e.audience === "public")
-        return n.toAll(
-          game,
-          voice,
-          everyone,
-          "optional",
-          "notice",
-          `${d.seatName}: a built-in player`,
-          () => notice(voice, e.kind, d),
+        return toEveryone("notice", `${d.seatName}: a built-in player`, () =>
+          notice(voice, e.kind, d),
         );
       const told = batch.some(
         (x) => x.kind === "missed_orders" && (x.data as EventData | null)?.seat === d.seat,
       );
       if (e.kind === "bot_took_over" && told) return [];
       const holder = game.players.filter((p) => p.seat === d.seat);
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         game.gm ? [...holder, game.gm] : holder,
@@ -269,7 +263,8 @@ export async function eventMail(
         (x) => x.kind === "civil_disorder" && (x.data as EventData | null)?.seat === d.seat,
       );
       const names = (d.powers ?? []).map((x) => voice.power(game, x)).join(" and ");
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         to,
@@ -383,7 +378,8 @@ export async function eventMail(
       // To the author alone (nobody else learns that a message was held or refused).
       const h = e.data as HeldData;
       const refused = e.kind === "press_refused";
-      return n.toAll(
+      return toAll(
+        n,
         game,
         voice,
         audienceOf(game.players, e.audience),
@@ -422,7 +418,7 @@ function toGm(
   subject: string,
   text: () => string,
 ): Promise<OutgoingMail[]> {
-  return n.toAll(game, voice, game.gm ? [game.gm] : [], "duty", kind, subject, text);
+  return toAll(n, game, voice, game.gm ? [game.gm] : [], "duty", kind, subject, text);
 }
 
 /** The players an event's audience (`powers:a,b`) names; nobody for "public" or "gm". */

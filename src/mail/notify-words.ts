@@ -1,4 +1,4 @@
-import type { ResultEvent, Voice } from "./gateway.ts";
+import type { ResultEvent, Voice } from "./dialect.ts";
 import type { MailGame } from "./identity.ts";
 
 /*

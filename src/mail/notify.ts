@@ -4,8 +4,8 @@ import type { Judge } from "../judge/judge.ts";
 import { gameLink } from "../judge/links.ts";
 import { phaseLengthMs } from "../judge/options.ts";
 import { unsubscribeKey, unsubscribeUrl } from "../judge/unsubscribe.ts";
+import type { MailDialect, Voice } from "./dialect.ts";
 import { defaultDialects } from "./dialects.ts";
-import type { MailDialect, Voice } from "./gateway.ts";
 import { loadMailGame, type MailGame, type MailGameRow, NO_SEAT, type Player } from "./identity.ts";
 import type { OutgoingMail } from "./message.ts";
 import { eventMail, type Mailer, type Reach } from "./notify-events.ts";
@@ -106,7 +106,6 @@ export class Notifier {
     return {
       judge: this.judge,
       mail: (...a) => this.mail(...a),
-      toAll: (...a) => this.toAll(...a),
     };
   }
 
@@ -299,20 +298,6 @@ export class Notifier {
     return urls;
   }
 
-  private async toAll(
-    game: MailGame,
-    voice: Voice,
-    players: readonly Player[],
-    reach: Reach,
-    kind: string,
-    subject: string,
-    text: (p: Player) => string | Promise<string>,
-  ): Promise<OutgoingMail[]> {
-    const out: OutgoingMail[] = [];
-    for (const p of players)
-      if (p.address) out.push(this.mail(game, voice, p, reach, kind, subject, await text(p)));
-    return out;
-  }
   /**
    * The mail to a player whose seat was taken from them: by civil disorder (the game's
    * `civilDisorderAfter`) or by the GM (REPLACE, gm/replace). Sent whatever they chose ("duty":

@@ -2,7 +2,7 @@ import { Judge, type User } from "../judge/judge.ts";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
 import type { OptionsPatch } from "../judge/options.ts";
 import type { Bucket } from "../judge/rate.ts";
-import { Clock, POWERS, user } from "../judge/testing.ts";
+import { Clock, elevenPlayers, POWERS, user } from "../judge/testing.ts";
 import type { Store } from "../store/db.ts";
 import { type GatewayOptions, MailGateway } from "./gateway.ts";
 import { defaultDialects } from "./service.ts";
@@ -58,9 +58,9 @@ export async function mailTestGame(
 }
 
 /**
- * The eleven players of a Global Diplomacy game seated by its invitation: player p is the user
- * `NAMEp` with the mail address `address(p)`, at power p; `before` runs for each before they
- * join. Their users and mail secrets by power number.
+ * The eleven players of a Global Diplomacy game seated by its invitation (`elevenPlayers`),
+ * player p with the mail address `address(p)`; `before` runs for each before they join.
+ * Their users and mail secrets by power number.
  */
 export async function elevenByMail(
   judge: Judge,
@@ -69,16 +69,11 @@ export async function elevenByMail(
   address: (p: number) => string,
   before?: (p: number, u: User) => Promise<unknown>,
 ): Promise<{ players: Record<number, User>; secrets: Record<number, string> }> {
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const players: Record<number, User> = {};
   const secrets: Record<number, string> = {};
-  for (let p = 1; p <= 11; p++) {
-    const u = await user(judge, `${name}${p}`);
-    players[p] = u;
+  const players = await elevenPlayers(judge, game, name, async (p, u) => {
     secrets[p] = (await setMailAddress(judge, u, { address: address(p) })).secret;
     await before?.(p, u);
-    await judge.games.acceptInvite(u, code, { power: String(p) });
-  }
+  });
   return { players, secrets };
 }
 
