@@ -154,7 +154,21 @@ for (const kind of STORE_KINDS) {
       clock.t = Date.parse(joined.deadline!) + 1;
       assert.equal(await judge.adjudication.tick(), 1, "T1 adjudicated without Ann's commands");
       const t1 = (await judge.views.familyTurns(gm, created.id)).turns[0]!;
-      assert.ok((t1.orders["11"] ?? []).length > 0, "the takeover bot's commands were played");
+      // The takeover bot played Ann's power: its set is stored as the bot's (the family bot
+      // may choose silence, the first set it weighs, when no other scores better).
+      const played = await ts.store.db
+        .selectFrom("submissions")
+        .select("user_id")
+        .where("game_id", "=", created.id)
+        .where("phase", "=", "T1")
+        .where("power", "=", "11")
+        .execute();
+      assert.deepEqual(
+        played.map((r) => r.user_id),
+        ["bot:family"],
+        "the takeover bot's set was played",
+      );
+      assert.ok(t1.orders["11"] !== undefined, "the turn's record holds its set");
       assert.deepEqual(t1.missed, ["11"], "Ann still missed the turn");
       const view = await judge.views.gameView(ann, created.id);
       assert.deepEqual(view.seatList[10]!.bot, {
