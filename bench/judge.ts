@@ -245,6 +245,10 @@ async function ordersUnderLoad() {
     // The server's defaults: the scheduler looks for due phases every second.
     ENTENTE_TICK_MS: "1000",
     ENTENTE_POLL_MS: "500",
+    // The orders-rate quota (60 sets at once, then one a second per player and game) is for
+    // a program sending in a loop; seven powers at a held 500 a second are that by design, and
+    // the quota would answer nearly all of them 429 (timing refusals, and exit status 1).
+    ENTENTE_ORDERS_BURST: "0",
   };
   let server: Awaited<ReturnType<typeof serveProcess>> | undefined;
   try {
