@@ -77,13 +77,11 @@ mkdirSync(out, { recursive: true });
 const clean = () => rmSync(out, { recursive: true, force: true });
 process.on("exit", clean);
 
+// Each bundle at its place in the order: 0001/test/e2e/web.test.mjs, ... (no extension here).
+const placed = files.map((f, i) => join(String(i + 1).padStart(4, "0"), f.replace(/\.ts$/, "")));
 const started = process.hrtime.bigint();
 const result = await build({
-  // Each bundle at its place in the order: 0001/test/e2e/web.test.mjs, ...
-  entryPoints: files.map((f, i) => ({
-    in: resolve(root, f),
-    out: join(String(i + 1).padStart(4, "0"), f.replace(/\.ts$/, "")),
-  })),
+  entryPoints: files.map((f, i) => ({ in: resolve(root, f), out: placed[i] })),
   bundle: true,
   splitting: true,
   outdir: out,
@@ -104,9 +102,7 @@ if (result === null || result.errors.length > 0) {
   console.error("scripts/test.mjs: bundling the test files failed (the errors above)");
   process.exit(1);
 }
-const bundled = files.map((f, i) =>
-  join(out, String(i + 1).padStart(4, "0"), f.replace(/\.ts$/, ".mjs")),
-);
+const bundled = placed.map((p) => join(out, `${p}.mjs`));
 const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
 console.error(`scripts/test.mjs: ${files.length} test files bundled in ${ms} ms`);
 
