@@ -6,6 +6,7 @@
  */
 
 import { formatOrder, type Order, type ParsedOrder, type UnitSpec } from "./orders.ts";
+import { formatParsed } from "./orderset.ts";
 import { type Board, coastOf, type TypedOrder } from "./research-board.ts";
 import type { OrderTexts } from "./results.ts";
 import type { Coast, PowerId, ProvinceId, UnitType } from "./types.ts";
@@ -109,28 +110,7 @@ export function parsedOfOrder(o: Order): ParsedOrder {
 
 /** A typed order written as text (`A lon - nth`), as a person would write it. */
 export function orderText(board: Board, o: TypedOrder): string {
-  const p = parsedOf(board, o);
-  const loc = (l: { province: string; coast: Coast | null }) =>
-    l.coast ? `${l.province}/${l.coast}` : l.province;
-  const unit = (u: UnitSpec) => `${u.type ?? ""} ${loc(u)}`.trim();
-  switch (p.kind) {
-    case "waive":
-      return "waive";
-    case "hold":
-      return `${unit(p.unit)} H`;
-    case "move":
-      return `${unit(p.unit)} - ${loc(p.to)}${p.viaConvoy ? " via convoy" : ""}`;
-    case "support":
-      return `${unit(p.unit)} S ${unit(p.supported)}${p.to ? ` - ${loc(p.to)}` : ""}`;
-    case "convoy":
-      return `${unit(p.unit)} C ${unit(p.convoyed)} - ${loc(p.to)}`;
-    case "disband":
-      return `${unit(p.unit)} D`;
-    case "remove":
-      return `remove ${unit(p.unit)}`;
-    case "build":
-      return `build ${p.unitType ?? ""} ${loc(p.location)}`.replace("  ", " ");
-  }
+  return formatParsed(parsedOf(board, o));
 }
 
 /** Engine orders as structured orders per power, in the order given (the typed path). */
