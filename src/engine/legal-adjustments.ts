@@ -1,7 +1,7 @@
 /**
  * Legal adjustment orders: each power's builds (every unit type on every free, owned home
- * centre) and waives, or its removals; and random adjustment orders drawn without making the
- * lists (self-play).
+ * centre) and waives, or its removals; and random adjustment orders drawn from the lists, or
+ * the same draws without making them (self-play).
  */
 
 import { adjustmentCounts, buildSites } from "./adjustments.ts";
@@ -49,6 +49,41 @@ export function legalAdjustmentOrders(
         if (u.power === power) orders.push({ kind: "remove", unit: u });
       out.set(power, { count: -n, orders });
     }
+  }
+  return out;
+}
+
+/**
+ * Random adjustments drawn from `legalAdjustmentOrders`' lists: per power, its build sites (or
+ * units to remove) shuffled by `r`, the first `count` each given one of its orders by `r.pick`;
+ * powers in `skip` are drawn for but get no orders. What `randomAdjustmentOrders` draws without
+ * the lists, and where it cannot (it returned null).
+ */
+export function randomAdjustmentOrdersFromLists(
+  variant: Variant,
+  position: Position,
+  rules: RuleOptions,
+  skip: readonly PowerId[],
+  r: Rng,
+): Order[] {
+  const out: Order[] = [];
+  for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
+    // Each build site (or unit to remove) at most once; waives fill the rest.
+    const bySite = new Map<string, Order[]>();
+    for (const o of orders) {
+      if (o.kind === "waive") continue;
+      const k = o.unit.province;
+      const list = bySite.get(k);
+      if (list) list.push(o);
+      else bySite.set(k, [o]);
+    }
+    const sites = [...bySite.values()];
+    for (let i = sites.length - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [sites[i], sites[j]] = [sites[j]!, sites[i]!];
+    }
+    const chosen = sites.slice(0, count).map((site) => r.pick(site));
+    if (!skip.includes(power)) out.push(...chosen);
   }
   return out;
 }

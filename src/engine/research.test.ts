@@ -2,16 +2,16 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { getScenario } from "../variants/scenarios.ts";
 import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
-import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
-import { formatOrder, type Order } from "./orders.ts";
+import { randomAdjustmentOrders, randomAdjustmentOrdersFromLists } from "./legal-adjustments.ts";
+import { formatOrder } from "./orders.ts";
 import { writePosition } from "./position-json.ts";
-import { type Rng, rng } from "./random.ts";
+import { rng } from "./random.ts";
 import { Game, randomLegalOrders, type StepResult } from "./research.ts";
 import { type boardOf, type TypedOrder, typedOrder } from "./research-board.ts";
 import { orderText } from "./research-parsed.ts";
 import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
-import type { Position, PowerId } from "./types.ts";
+import type { PowerId } from "./types.ts";
 
 /** A step's results as the contract would show them (the text as given aside). */
 function shown(r: StepResult) {
@@ -97,71 +97,64 @@ describe("the typed path and the text path", () => {
   });
 });
 
-test("a random legal movement order per unit is drawn as r.pick draws from the unit's list", () => {
+/**
+ * Plays a random game of classical for each seed, to the end of `untilYear`, handing `visit`
+ * each phase before it is played.
+ */
+function eachRandomPhase(
+  seeds: readonly number[],
+  untilYear: number,
+  visit: (game: Game, seed: number) => void,
+): void {
   const scenario = getScenario("classical")!;
-  let compared = 0;
-  for (const seed of [21, 22, 23]) {
+  for (const seed of seeds) {
     const game = Game.create(scenario, DATC_RULES, seed);
     const r = rng(seed);
-    while (game.winner === null && game.phaseInfo.year <= 1925) {
-      if (game.phaseInfo.type === "M") {
-        const lists = legalMovementOrders(scenario.variant, game.position, DATC_RULES);
-        const lazy = randomLegalMovementOrders(
-          scenario.variant,
-          game.position,
-          DATC_RULES,
-          rng(seed * 7 + game.index),
-        );
-        const pick = rng(seed * 7 + game.index);
-        const full = game.position.units.map((u) => pick.pick(lists.get(u.province)!));
-        assert.deepEqual(lazy, full, `seed ${seed}, ${game.phase}: the same orders drawn`);
-        compared += full.length;
-      }
+    while (game.winner === null && game.phaseInfo.year <= untilYear) {
+      visit(game, seed);
       game.stepOrders(randomLegalOrders(game, r));
     }
   }
+}
+
+test("a random legal movement order per unit is drawn as r.pick draws from the unit's list", () => {
+  const { variant } = getScenario("classical")!;
+  let compared = 0;
+  eachRandomPhase([21, 22, 23], 1925, (game, seed) => {
+    if (game.phaseInfo.type !== "M") return;
+    const lists = legalMovementOrders(variant, game.position, DATC_RULES);
+    const lazy = randomLegalMovementOrders(
+      variant,
+      game.position,
+      DATC_RULES,
+      rng(seed * 7 + game.index),
+    );
+    const pick = rng(seed * 7 + game.index);
+    const full = game.position.units.map((u) => pick.pick(lists.get(u.province)!));
+    assert.deepEqual(lazy, full, `seed ${seed}, ${game.phase}: the same orders drawn`);
+    compared += full.length;
+  });
   assert.ok(compared > 1000, `only ${compared} orders were compared`);
 });
 
 test("random adjustments are drawn as from the lists of legal adjustments", () => {
-  const scenario = getScenario("classical")!;
-  const { variant } = scenario;
-  // The draw over legalAdjustmentOrders' lists: per power, the sites (or units) shuffled,
-  // the first `count` each given one of its orders.
-  const fromLists = (position: Position, skip: readonly PowerId[], r: Rng): Order[] => {
-    const out: Order[] = [];
-    for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, DATC_RULES)) {
-      const bySite = new Map<string, Order[]>();
-      for (const o of orders) {
-        if (o.kind === "waive") continue;
-        bySite.set(o.unit.province, [...(bySite.get(o.unit.province) ?? []), o]);
-      }
-      const sites = [...bySite.values()];
-      for (let i = sites.length - 1; i > 0; i--) {
-        const j = r.int(i + 1);
-        [sites[i], sites[j]] = [sites[j]!, sites[i]!];
-      }
-      const chosen = sites.slice(0, count).map((site) => r.pick(site));
-      if (!skip.includes(power)) out.push(...chosen);
-    }
-    return out;
-  };
+  const { variant } = getScenario("classical")!;
   let compared = 0;
-  for (const seed of [31, 32, 33, 34]) {
-    const game = Game.create(scenario, DATC_RULES, seed);
-    const r = rng(seed);
-    while (game.winner === null && game.phaseInfo.year <= 1930) {
-      if (game.phaseInfo.type === "A") {
-        for (const skip of [[], ["italy" as PowerId]]) {
-          const a = randomAdjustmentOrders(variant, game.position, skip, rng(game.index));
-          const b = fromLists(game.position, skip, rng(game.index));
-          assert.deepEqual(a, b, `seed ${seed}, ${game.phase}: the same adjustments drawn`);
-          compared += b.length;
-        }
-      }
-      game.stepOrders(randomLegalOrders(game, r));
+  eachRandomPhase([31, 32, 33, 34], 1930, (game, seed) => {
+    if (game.phaseInfo.type !== "A") return;
+    for (const skip of [[], ["italy" as PowerId]]) {
+      const a = randomAdjustmentOrders(variant, game.position, skip, rng(game.index));
+      const b = randomAdjustmentOrdersFromLists(
+        variant,
+        game.position,
+        DATC_RULES,
+        skip,
+        rng(game.index),
+      );
+      assert.deepEqual(a, b, `seed ${seed}, ${game.phase}: the same adjustments drawn`);
+      compared += b.length;
     }
-  }
+  });
   assert.ok(compared > 100, `only ${compared} adjustments were compared`);
 });
 

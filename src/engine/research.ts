@@ -12,7 +12,11 @@
  */
 
 import { legalMovementOrders, randomLegalMovementOrders } from "./legal.ts";
-import { legalAdjustmentOrders, randomAdjustmentOrders } from "./legal-adjustments.ts";
+import {
+  legalAdjustmentOrders,
+  randomAdjustmentOrders,
+  randomAdjustmentOrdersFromLists,
+} from "./legal-adjustments.ts";
 import { legalRetreatOrders } from "./legal-retreats.ts";
 import type { Order, ParsedOrder } from "./orders.ts";
 import { phaseName } from "./phase.ts";
@@ -345,29 +349,12 @@ export function randomEngineOrders(
       }
       break;
     }
-    case "A": {
-      const drawn = randomAdjustmentOrders(variant, position, unplayed, r);
-      if (drawn) return drawn;
-      for (const [power, { count, orders }] of legalAdjustmentOrders(variant, position, rules)) {
-        // Each build site (or unit to remove) at most once; waives fill the rest.
-        const bySite = new Map<string, Order[]>();
-        for (const o of orders) {
-          if (o.kind === "waive") continue;
-          const k = o.unit.province;
-          const list = bySite.get(k);
-          if (list) list.push(o);
-          else bySite.set(k, [o]);
-        }
-        const sites = [...bySite.values()];
-        for (let i = sites.length - 1; i > 0; i--) {
-          const j = r.int(i + 1);
-          [sites[i], sites[j]] = [sites[j]!, sites[i]!];
-        }
-        const chosen = sites.slice(0, count).map((site) => r.pick(site));
-        if (!unplayed.includes(power)) out.push(...chosen);
-      }
-      break;
-    }
+    case "A":
+      // Drawn from the lists only where the draw without them cannot be made.
+      return (
+        randomAdjustmentOrders(variant, position, unplayed, r) ??
+        randomAdjustmentOrdersFromLists(variant, position, rules, unplayed, r)
+      );
   }
   return out;
 }
