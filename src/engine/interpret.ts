@@ -351,6 +351,7 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
       const targetType = there?.type ?? p.supported.type ?? "A";
       if (p.to === null)
         return good({ kind: "support", unit, target, targetType, to: null, toCoast: null });
+      const to = p.to.province;
       // Written out, not spread: a spread literal is built by a slow generic copy.
       if (p.arrived)
         return good({
@@ -358,18 +359,11 @@ function interpretMovement(ctx: InterpretContext, power: PowerId, p: ParsedOrder
           unit,
           target,
           targetType,
-          to: p.to.province,
+          to,
           toCoast: null,
           arrived: true,
         });
-      return good({
-        kind: "support",
-        unit,
-        target,
-        targetType,
-        to: p.to.province,
-        toCoast: p.to.coast,
-      });
+      return good({ kind: "support", unit, target, targetType, to, toCoast: p.to.coast });
     }
     case "convoy": {
       if (unit.type !== "F") return bad("only fleets can convoy");

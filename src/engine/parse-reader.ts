@@ -54,24 +54,37 @@ export class PlaceReader {
    */
   correctedName(i: number): { provinces: Province[]; len: number; score: number } | null {
     if (!this.fz) return null;
+    const run = this.wordRun(i, true);
+    let found: { provinces: Province[]; len: number; score: number } | null = null;
+    for (let k = 1; k <= run; k++) {
+      // The longest run that is close to a name (`English Chanel`, not `English`).
+      const c = correctPlaces(this.words(i, k), this.index);
+      if (c.provinces.length > 0) found = { provinces: c.provinces, len: k, score: c.score };
+    }
+    return found;
+  }
+
+  /**
+   * How many plain words stand from token i on, at most as many as the longest name (or 3): a
+   * keyword after the first ends the run, and with `coasts` a coast word after the first.
+   */
+  wordRun(i: number, coasts: boolean): number {
     let run = 0;
     while (run < Math.max(this.index.maxTokens, 3)) {
       const u = this.tokens[i + run];
       if (u?.kind !== "word" || (run > 0 && this.keyword(i + run) !== undefined)) break;
-      if (run > 0 && (BARE_COASTS.has(u.text) || COAST_DIRECTIONS.has(u.text))) break;
+      if (coasts && run > 0 && (BARE_COASTS.has(u.text) || COAST_DIRECTIONS.has(u.text))) break;
       run++;
     }
-    let found: { provinces: Province[]; len: number; score: number } | null = null;
-    for (let k = 1; k <= run; k++) {
-      const key = this.tokens
-        .slice(i, i + k)
-        .map((u) => u.text)
-        .join(" ");
-      // The longest run that is close to a name (`English Chanel`, not `English`).
-      const c = correctPlaces(key, this.index);
-      if (c.provinces.length > 0) found = { provinces: c.provinces, len: k, score: c.score };
-    }
-    return found;
+    return run;
+  }
+
+  /** The texts of the k tokens from token i, joined by spaces (`English Chanel`). */
+  words(i: number, k: number): string {
+    return this.tokens
+      .slice(i, i + k)
+      .map((u) => u.text)
+      .join(" ");
   }
 
   fail(message: string, start: number, end: number, suggestions: readonly string[] = []): Failure {
@@ -261,20 +274,11 @@ export class PlaceReader {
     }
     // The unknown name may be several words: take the run of plain words, and quote as many
     // of them as give the closest suggestion.
-    let run = 1;
-    while (run < Math.max(this.index.maxTokens, 3)) {
-      const u = this.tokens[i + run];
-      if (u?.kind !== "word" || this.keyword(i + run) !== undefined) break;
-      run++;
-    }
+    const run = this.wordRun(i, false);
     let bestLen = 1;
     let best = scorePlaces(t.text, this.index);
     for (let k = 2; k <= run; k++) {
-      const key = this.tokens
-        .slice(i, i + k)
-        .map((u) => u.text)
-        .join(" ");
-      const s = scorePlaces(key, this.index);
+      const s = scorePlaces(this.words(i, k), this.index);
       if (s.length > 0 && (best.length === 0 || s[0]!.score <= best[0]!.score)) {
         best = s;
         bestLen = k;
