@@ -10,7 +10,17 @@ import { fileURLToPath } from "node:url";
 import { classical } from "../variants/classical/index.ts";
 import type { GameMap } from "./map.ts";
 import type { ParsedOrder, UnitSpec } from "./orders.ts";
-import { at, bad, fixture, fixturePowers, move, ok, parse, u } from "./parse.fixture.ts";
+import {
+  bad,
+  convoy,
+  fixture,
+  fixturePowers,
+  move,
+  ok,
+  parse,
+  support,
+  u,
+} from "./parse.fixture.ts";
 import { parseOrder } from "./parse.ts";
 import type { ParseResult } from "./parse-types.ts";
 import { rng } from "./random.ts";
@@ -255,19 +265,15 @@ describe("parseOrder: classical map with the DATC and real games", () => {
     assert.deepEqual(read("F nrg - nat"), move(u("F", "nwg"), "nao"));
     assert.deepEqual(read("F Gulf of Lyons - Western Mediterranean"), move(u("F", "lyo"), "wes"));
     assert.deepEqual(read("F English Channel - North Sea"), move(u("F", "eng"), "nth"));
-    assert.deepEqual(read("F North Sea convoys A London to Belgium"), {
-      kind: "convoy",
-      unit: u("F", "nth"),
-      convoyed: u("A", "lon"),
-      to: at("bel"),
-    });
+    assert.deepEqual(
+      read("F North Sea convoys A London to Belgium"),
+      convoy(u("F", "nth"), u("A", "lon"), "bel"),
+    );
     assert.deepEqual(read("A Liverpool - Edinburgh"), move(u("A", "lvp"), "edi"));
-    assert.deepEqual(read("F bla S Russian F sev - rum"), {
-      kind: "support",
-      unit: u("F", "bla"),
-      supported: u("F", "sev", "russia"),
-      to: at("rum"),
-    });
+    assert.deepEqual(
+      read("F bla S Russian F sev - rum"),
+      support(u("F", "bla"), u("F", "sev", "russia"), "rum"),
+    );
     const e = bad("A Burgandy - Paris", map);
     assert.equal(e.message, 'unknown province "Burgandy": did you mean Burgundy?');
     assert.deepEqual(e.suggestions, ["Burgundy"]);

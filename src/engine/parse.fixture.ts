@@ -140,4 +140,18 @@ export const move = (unit: UnitSpec, to: string, viaConvoy = false): ParsedOrder
   viaConvoy,
 });
 
+/** A support to hold (`to` left out) or to move. */
+export const support = (
+  unit: UnitSpec,
+  supported: UnitSpec,
+  to: string | null = null,
+): ParsedOrder => ({ kind: "support", unit, supported, to: to === null ? null : at(to) });
+
+export const convoy = (unit: UnitSpec, convoyed: UnitSpec, to: string): ParsedOrder => ({
+  kind: "convoy",
+  unit,
+  convoyed,
+  to: at(to),
+});
+
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,18 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { at, bad, expectAll, fixture, move, ok, parse, u } from "./parse.fixture.ts";
+import {
+  at,
+  bad,
+  convoy,
+  expectAll,
+  fixture,
+  move,
+  ok,
+  parse,
+  support,
+  u,
+} from "./parse.fixture.ts";
 import { findPlace, suggestPlaces } from "./parse.ts";
 
 describe("parseOrder: DATC notation", () => {
@@ -26,51 +37,21 @@ describe("parseOrder: DATC notation", () => {
 
   test("supports", () => {
     expectAll([
-      [
-        "A ser S A alb-gre",
-        { kind: "support", unit: u("A", "ser"), supported: u("A", "alb"), to: at("gre") },
-      ],
-      [
-        "A bud SUPPORTS F tri-ven",
-        { kind: "support", unit: u("A", "bud"), supported: u("F", "tri"), to: at("ven") },
-      ],
-      [
-        "F den Supports A ber - kie",
-        { kind: "support", unit: u("F", "den"), supported: u("A", "ber"), to: at("kie") },
-      ],
-      [
-        "F tri S A bud",
-        { kind: "support", unit: u("F", "tri"), supported: u("A", "bud"), to: null },
-      ],
-      [
-        "F tri S A bud H",
-        { kind: "support", unit: u("F", "tri"), supported: u("A", "bud"), to: null },
-      ],
-      [
-        "F tri supports F tri",
-        { kind: "support", unit: u("F", "tri"), supported: u("F", "tri"), to: null },
-      ],
-      [
-        "F spa/nc supports F mar-gol",
-        { kind: "support", unit: u("F", "spa/nc"), supported: u("F", "mar"), to: at("lyo") },
-      ],
+      ["A ser S A alb-gre", support(u("A", "ser"), u("A", "alb"), "gre")],
+      ["A bud SUPPORTS F tri-ven", support(u("A", "bud"), u("F", "tri"), "ven")],
+      ["F den Supports A ber - kie", support(u("F", "den"), u("A", "ber"), "kie")],
+      ["F tri S A bud", support(u("F", "tri"), u("A", "bud"))],
+      ["F tri S A bud H", support(u("F", "tri"), u("A", "bud"))],
+      ["F tri supports F tri", support(u("F", "tri"), u("F", "tri"))],
+      ["F spa/nc supports F mar-gol", support(u("F", "spa/nc"), u("F", "mar"), "lyo")],
     ]);
   });
 
   test("convoys, including a convoyed unit written as a fleet", () => {
     expectAll([
-      [
-        "F nth C A lon-bel",
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("A", "lon"), to: at("bel") },
-      ],
-      [
-        "F nth convoys A yor - yor",
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("A", "yor"), to: at("yor") },
-      ],
-      [
-        "F nth Convoys F lon-bel",
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("F", "lon"), to: at("bel") },
-      ],
+      ["F nth C A lon-bel", convoy(u("F", "nth"), u("A", "lon"), "bel")],
+      ["F nth convoys A yor - yor", convoy(u("F", "nth"), u("A", "yor"), "yor")],
+      ["F nth Convoys F lon-bel", convoy(u("F", "nth"), u("F", "lon"), "bel")],
     ]);
   });
 
@@ -92,18 +73,9 @@ describe("parseOrder: the words of Droidippy records", () => {
   test("every kind of order", () => {
     expectAll([
       ["bud move ser", move(u(null, "bud"), "ser")],
-      [
-        "par support mar move bur",
-        { kind: "support", unit: u(null, "par"), supported: u(null, "mar"), to: at("bur") },
-      ],
-      [
-        "nwy support swe",
-        { kind: "support", unit: u(null, "nwy"), supported: u(null, "swe"), to: null },
-      ],
-      [
-        "nth convoy lon move bel",
-        { kind: "convoy", unit: u(null, "nth"), convoyed: u(null, "lon"), to: at("bel") },
-      ],
+      ["par support mar move bur", support(u(null, "par"), u(null, "mar"), "bur")],
+      ["nwy support swe", support(u(null, "nwy"), u(null, "swe"))],
+      ["nth convoy lon move bel", convoy(u(null, "nth"), u(null, "lon"), "bel")],
       ["lon move bel via convoy", move(u(null, "lon"), "bel", true)],
       ["build Army vie", { kind: "build", unitType: "A", location: at("vie") }],
       ["build Fleet kie", { kind: "build", unitType: "F", location: at("kie") }],
@@ -114,10 +86,7 @@ describe("parseOrder: the words of Droidippy records", () => {
       ["ven hold", { kind: "hold", unit: u(null, "ven") }],
       ["con move bul/sc", move(u(null, "con"), "bul/sc")],
       ["bul/ec move con", move(u(null, "bul/ec"), "con")],
-      [
-        "nwy support stp/nc",
-        { kind: "support", unit: u(null, "nwy"), supported: u(null, "stp/nc"), to: null },
-      ],
+      ["nwy support stp/nc", support(u(null, "nwy"), u(null, "stp/nc"))],
     ]);
   });
 });
@@ -181,13 +150,10 @@ describe("parseOrder: names and coasts", () => {
   test("multi-word names anywhere a province may stand", () => {
     expectAll([
       ["A Liverpool - Edinburgh", move(u("A", "lvp"), "edi")],
-      [
-        "F North Sea convoys A London to Belgium",
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("A", "lon"), to: at("bel") },
-      ],
+      ["F North Sea convoys A London to Belgium", convoy(u("F", "nth"), u("A", "lon"), "bel")],
       [
         "F English Channel S F North Sea - Gulf of Lyon",
-        { kind: "support", unit: u("F", "eng"), supported: u("F", "nth"), to: at("lyo") },
+        support(u("F", "eng"), u("F", "nth"), "lyo"),
       ],
       [
         "Build Fleet St. Petersburg (north coast)",
@@ -235,14 +201,14 @@ describe("parseOrder: the order words", () => {
     for (const w of ["S", "support", "supports", "SUPPORTS"]) {
       assert.deepEqual(
         ok(`A mar ${w} A par - bur`),
-        { kind: "support", unit: u("A", "mar"), supported: u("A", "par"), to: at("bur") },
+        support(u("A", "mar"), u("A", "par"), "bur"),
         w,
       );
     }
     for (const w of ["C", "convoy", "convoys"]) {
       assert.deepEqual(
         ok(`F nth ${w} A lon - bel`),
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("A", "lon"), to: at("bel") },
+        convoy(u("F", "nth"), u("A", "lon"), "bel"),
         w,
       );
     }
@@ -279,40 +245,14 @@ describe("parseOrder: the order words", () => {
 
   test("nationality of a supported or convoyed unit", () => {
     expectAll([
-      [
-        "A mun supports German A ber",
-        { kind: "support", unit: u("A", "mun"), supported: u("A", "ber", "germany"), to: null },
-      ],
-      [
-        "F bla S Russian F sev - ank",
-        { kind: "support", unit: u("F", "bla"), supported: u("F", "sev", "russia"), to: at("ank") },
-      ],
-      [
-        "A mun S Germany A ber - kie",
-        {
-          kind: "support",
-          unit: u("A", "mun"),
-          supported: u("A", "ber", "germany"),
-          to: at("kie"),
-        },
-      ],
-      [
-        "F nth C english A lon - bel",
-        { kind: "convoy", unit: u("F", "nth"), convoyed: u("A", "lon", "england"), to: at("bel") },
-      ],
-      [
-        "A mun S German ber",
-        { kind: "support", unit: u("A", "mun"), supported: u(null, "ber", "germany"), to: null },
-      ],
+      ["A mun supports German A ber", support(u("A", "mun"), u("A", "ber", "germany"))],
+      ["F bla S Russian F sev - ank", support(u("F", "bla"), u("F", "sev", "russia"), "ank")],
+      ["A mun S Germany A ber - kie", support(u("A", "mun"), u("A", "ber", "germany"), "kie")],
+      ["F nth C english A lon - bel", convoy(u("F", "nth"), u("A", "lon", "england"), "bel")],
+      ["A mun S German ber", support(u("A", "mun"), u(null, "ber", "germany"))],
       // A name that begins like a nationality is the name.
-      [
-        "F nth S English Channel",
-        { kind: "support", unit: u("F", "nth"), supported: u(null, "eng"), to: null },
-      ],
-      [
-        "F nth S English F English Channel",
-        { kind: "support", unit: u("F", "nth"), supported: u("F", "eng", "england"), to: null },
-      ],
+      ["F nth S English Channel", support(u("F", "nth"), u(null, "eng"))],
+      ["F nth S English F English Channel", support(u("F", "nth"), u("F", "eng", "england"))],
     ]);
   });
 
