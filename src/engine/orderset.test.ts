@@ -179,26 +179,14 @@ test("an order written without spaces around its dash is an order, however garbl
       position: classical.start,
     },
   );
-  assert.equal(
-    byText(set.lines, "A bud-srb").kind,
-    "order",
-    "a misspelt target is still an order line",
-  );
-  assert.equal(
-    byText(set.lines, "A bud-srb").status,
-    "unreadable",
-    "and it says it was not understood",
-  );
-  assert.equal(
-    byText(set.lines, "F tri-adr").order,
-    "F tri - adr",
-    "an unspaced dash reads as a move",
-  );
-  assert.equal(
-    byText(set.lines, "Well-known facts, I'm afraid.").kind,
-    "chatter",
-    "hyphenated prose stays chatter",
-  );
+  const expected: [string, keyof OrderLine, string, string][] = [
+    ["A bud-srb", "kind", "order", "a misspelt target is still an order line"],
+    ["A bud-srb", "status", "unreadable", "and it says it was not understood"],
+    ["F tri-adr", "order", "F tri - adr", "an unspaced dash reads as a move"],
+    ["Well-known facts, I'm afraid.", "kind", "chatter", "hyphenated prose stays chatter"],
+  ];
+  for (const [text, field, want, why] of expected)
+    assert.equal(byText(set.lines, text)[field], want, why);
 });
 
 test("a variant's own orders (europe1935's insurrections and revivals) are orders, read by the variant, in their place", () => {
