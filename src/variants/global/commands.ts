@@ -173,25 +173,14 @@ export function parseCommand(text: string, map: GlobalMap): Parsed {
   return fail("unreadable");
 }
 
-/** The area a command gives an order to (one command per area/unit a turn). */
+/**
+ * The area a command gives an order to (one command per area/unit a turn): the area of a
+ * command on one area (AA AC AF AS DU RU UU), the start of a move (CO MO SA SD), else none.
+ */
 export function commandArea(c: Command): number | undefined {
-  switch (c.op) {
-    case "AA":
-    case "AC":
-    case "AF":
-    case "AS":
-    case "DU":
-    case "RU":
-    case "UU":
-      return c.area;
-    case "CO":
-    case "MO":
-    case "SA":
-    case "SD":
-      return c.from;
-    default:
-      return undefined;
-  }
+  if ("area" in c) return c.area;
+  if ("from" in c) return c.from;
+  return undefined;
 }
 
 /**
