@@ -1,3 +1,9 @@
+/*
+ * Global Diplomacy's commands as text (seed 004, appendix A): `parseCommand` reads one line's
+ * shape (two letters, then numbers), `checkAgainstState` what the start of the turn allows
+ * (the power's own unit, a neighbour), and `readCommandSet` a power's lines, one verdict a
+ * line (one command per area, the spies a turn). The adjudicator judges the rest.
+ */
 import type { GlobalMap } from "./map.ts";
 import type { Command, CommandLine, GameState, Op, PowerId, Unit } from "./types.ts";
 import { isNaval, SEQUENCE } from "./types.ts";

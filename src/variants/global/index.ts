@@ -1,3 +1,8 @@
+/*
+ * Global Diplomacy as a game family (`global`, in registry.ts): the JSON adjudication of a
+ * map on global's rules (`adjudicateFamilyJson`; discovery/index.ts has its own for a
+ * generated map), and the family's entry points re-exported.
+ */
 import { rngFor } from "../../engine/random.ts";
 import type { GameFamily } from "../../engine/variant.ts";
 import { adjudicateTurn } from "./adjudicate.ts";

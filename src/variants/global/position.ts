@@ -1,3 +1,8 @@
+/*
+ * Global Diplomacy's position JSON (docs/global.md): a state read from it (every field
+ * checked, each error saying what is right) and written back, the `orders`, `reports` and
+ * `rules` fields of an adjudication's input, and a turn's result as output JSON.
+ */
 import type { GlobalMap } from "./map.ts";
 import { GlobalMap as MapClass } from "./map.ts";
 import { initialState, pairKey, victoryPoints } from "./state.ts";
