@@ -3,20 +3,15 @@ import { describe, test } from "node:test";
 import type { GameRecord } from "../engine/record.ts";
 import { replayRecord } from "../engine/record.ts";
 import { STORE_KINDS } from "../store/testing.ts";
+import { classical } from "../variants/classical/index.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { SseReader, serveJudge, waitFor } from "./testing.ts";
 
 const POWERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"] as const;
 type P = (typeof POWERS)[number];
-const HOMES: Record<P, string[]> = {
-  austria: ["vie", "bud", "tri"],
-  england: ["lon", "edi", "lvp"],
-  france: ["bre", "par", "mar"],
-  germany: ["kie", "ber", "mun"],
-  italy: ["nap", "rom", "ven"],
-  russia: ["stp", "mos", "war", "sev"],
-  turkey: ["ank", "con", "smy"],
-};
+/** A power's home centres: where its 1901 units stand. */
+const homes = (p: P): string[] =>
+  classical.start.units.filter((u) => u.power === p).map((u) => u.province);
 
 interface GameJson {
   id: string;
@@ -242,7 +237,7 @@ for (const kind of STORE_KINDS) {
         const centres = game.position.centers?.[p]?.length ?? 0;
         const units = game.position.units[p] ?? [];
         const occupied = new Set(units.map((u) => u.slice(2, 5)));
-        const free = HOMES[p].filter(
+        const free = homes(p).filter(
           (h) => !occupied.has(h) && game.position.centers?.[p]?.includes(h),
         );
         const builds = free

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import SQLite from "better-sqlite3";
 import { type Generated, Kysely, sql } from "kysely";
-import { arrival, GroupCommitSqliteDialect } from "./sqlite-group.ts";
+import { arrival, type GroupCommitOptions, GroupCommitSqliteDialect } from "./sqlite-group.ts";
 
 /*
  * Group commit on SQLite (src/store/sqlite-group.ts): units of work that queue up share one
@@ -17,11 +17,12 @@ interface T {
   t: { id: Generated<number>; v: string };
 }
 
-function open(dir: string) {
+/** The database x.sqlite in `dir`, in WAL mode, behind the group-commit dialect. */
+function open(dir: string, options?: GroupCommitOptions) {
   const database = new SQLite(join(dir, "x.sqlite"));
   database.pragma("journal_mode = WAL");
-  const dialect = new GroupCommitSqliteDialect(database);
-  return { db: new Kysely<T>({ dialect }), dialect };
+  const dialect = new GroupCommitSqliteDialect(database, options);
+  return { db: new Kysely<T>({ dialect }), dialect, database };
 }
 
 async function withDb(
@@ -189,10 +190,7 @@ test("the connection goes to the unit whose request arrived first", async () => 
 
 test("checkpoints off the event loop: the connection's own are off, a worker thread's connection copies the log", async () => {
   const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
-  const database = new SQLite(join(dir, "x.sqlite"));
-  database.pragma("journal_mode = WAL");
-  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 20 });
-  const db = new Kysely<T>({ dialect });
+  const { db, dialect, database } = open(dir, { checkpointMs: 20 });
   try {
     await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
     assert.equal(
@@ -235,10 +233,7 @@ test("checkpoints off the event loop: the connection's own are off, a worker thr
  */
 async function busyWriter(restartPages: number, writers: number, rows: number) {
   const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
-  const database = new SQLite(join(dir, "x.sqlite"));
-  database.pragma("journal_mode = WAL");
-  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 10, restartPages });
-  const db = new Kysely<T>({ dialect });
+  const { db, dialect } = open(dir, { checkpointMs: 10, restartPages });
   const wal = join(dir, "x.sqlite-wal");
   let largest = 0;
   try {
@@ -283,10 +278,7 @@ test("a log that a busy connection never lets start over is checkpointed holding
 
 test("if the checkpoint worker stops, SQLite's own checkpoints take over", async () => {
   const dir = mkdtempSync(join(tmpdir(), "entente-group-"));
-  const database = new SQLite(join(dir, "x.sqlite"));
-  database.pragma("journal_mode = WAL");
-  const dialect = new GroupCommitSqliteDialect(database, { checkpointMs: 10 });
-  const db = new Kysely<T>({ dialect });
+  const { db, dialect, database } = open(dir, { checkpointMs: 10 });
   try {
     await sql`create table t (id integer primary key, v text not null unique)`.execute(db);
     const ck = dialect.checkpointer!;

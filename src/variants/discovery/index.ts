@@ -13,7 +13,9 @@ import {
   GlobalPositionError,
   readGlobalPosition,
   readGlobalRules,
+  readOrders,
   readPower,
+  readReportPowers,
   writeGlobalPosition,
   writeTurnResult,
 } from "../global/position.ts";
@@ -121,22 +123,7 @@ export function adjudicateDiscoveryJson(input: Json): Record<string, unknown> {
     const state = readGlobalPosition(gmap, { ...input });
     const known = readKnowledge(dmap, gmap, state, input.known);
     const rules = readGlobalRules(input.rules);
-    const orders: Record<PowerId, string[]> = {};
-    if (input.orders !== undefined) {
-      const o = input.orders;
-      if (typeof o !== "object" || o === null || Array.isArray(o)) {
-        throw new GlobalPositionError(
-          'orders must be an object of player to command lines, e.g. {"3": ["MO 16 17"]}',
-        );
-      }
-      for (const [k, lines] of Object.entries(o)) {
-        if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string")) {
-          throw new GlobalPositionError(`orders.${k} must be a list of command lines`);
-        }
-        const p = readPower(gmap, k, "orders");
-        orders[p] = [...(orders[p] ?? []), ...(lines as string[])];
-      }
-    }
+    const orders = readOrders(gmap, input.orders, "player");
     if (state.winners) {
       throw new GlobalPositionError(
         "the game is over (winners are set); there is nothing to adjudicate",
@@ -146,12 +133,8 @@ export function adjudicateDiscoveryJson(input: Json): Record<string, unknown> {
     const out = writeTurnResult(turn.result);
     out.next = withMap(dmap, out.next as Record<string, unknown>, turn.known);
     out.spies = turn.result.spies;
-    const want = input.reports;
-    if (want !== undefined && want !== false) {
-      let ps: PowerId[];
-      if (want === true) ps = gmap.powers.map((p) => p.id);
-      else if (Array.isArray(want)) ps = want.map((w) => readPower(gmap, String(w), "reports"));
-      else throw new GlobalPositionError("reports must be true or a list of players");
+    const ps = readReportPowers(gmap, input.reports, "player");
+    if (ps !== null) {
       const reports: Record<string, string> = {};
       for (const p of ps)
         reports[String(p)] = discoveryReport(dmap, gmap, turn.result, turn.known, p);

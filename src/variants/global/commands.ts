@@ -1,5 +1,11 @@
+/*
+ * Global Diplomacy's commands as text (seed 004, appendix A): `parseCommand` reads one line's
+ * shape (two letters, then numbers), `checkAgainstState` what the start of the turn allows
+ * (the power's own unit, a neighbour), and `readCommandSet` a power's lines, one verdict a
+ * line (one command per area, the spies a turn). The adjudicator judges the rest.
+ */
 import type { GlobalMap } from "./map.ts";
-import type { Command, CommandLine, GameState, Op, PowerId } from "./types.ts";
+import type { Command, CommandLine, GameState, Op, PowerId, Unit } from "./types.ts";
 import { isNaval, SEQUENCE } from "./types.ts";
 import { worldMap } from "./world.ts";
 
@@ -173,25 +179,14 @@ export function parseCommand(text: string, map: GlobalMap): Parsed {
   return fail("unreadable");
 }
 
-/** The area a command gives an order to (one command per area/unit a turn). */
+/**
+ * The area a command gives an order to (one command per area/unit a turn): the area of a
+ * command on one area (AA AC AF AS DU RU UU), the start of a move (CO MO SA SD), else none.
+ */
 export function commandArea(c: Command): number | undefined {
-  switch (c.op) {
-    case "AA":
-    case "AC":
-    case "AF":
-    case "AS":
-    case "DU":
-    case "RU":
-    case "UU":
-      return c.area;
-    case "CO":
-    case "MO":
-    case "SA":
-    case "SD":
-      return c.from;
-    default:
-      return undefined;
-  }
+  if ("area" in c) return c.area;
+  if ("from" in c) return c.from;
+  return undefined;
 }
 
 /**
@@ -263,20 +258,24 @@ export function checkAgainstState(
   power: PowerId,
   map: GlobalMap,
 ): string | null {
-  const unitAt = (a: number) => state.units.find((u) => u.area === a);
-  const own = (a: number, what: string): string | null => {
-    const u = unitAt(a);
+  /** The power's own unit in area `a`, or why it cannot `what`. */
+  const own = (a: number, what: string): Unit | string => {
+    const u = state.units.find((x) => x.area === a);
     if (!u) return `there is no unit in ${map.areaName(a)} to ${what}`;
     if (u.power !== power)
       return `the unit in ${map.areaName(a)} belongs to ${u.power}-${map.powerName(u.power)}, not to you`;
-    return null;
+    return u;
+  };
+  /** The power's own unit in `from` when `to` is next to it (a move, a support), or why not. */
+  const ownNextTo = (from: number, to: number, what: string): Unit | string => {
+    const u = own(from, what);
+    if (typeof u === "string") return u;
+    return map.adjacent(from, to) ? u : `${map.areaName(to)} is not next to ${from}`;
   };
   switch (c.op) {
     case "MO": {
-      const e = own(c.from, "move");
-      if (e) return e;
-      const u = unitAt(c.from)!;
-      if (!map.adjacent(c.from, c.to)) return `${map.areaName(c.to)} is not next to ${c.from}`;
+      const u = ownNextTo(c.from, c.to, "move");
+      if (typeof u === "string") return u;
       if (!map.canCross(u.kind, c.from, c.to))
         return isNaval(u.kind)
           ? `a ${u.kind} cannot sail from ${c.from} to ${c.to} (no common sea)`
@@ -285,29 +284,27 @@ export function checkAgainstState(
     }
     case "SA":
     case "SD": {
-      const e = own(c.from, "give support");
-      if (e) return e;
-      const u = unitAt(c.from)!;
-      if (!map.adjacent(c.from, c.to)) return `${map.areaName(c.to)} is not next to ${c.from}`;
+      const u = ownNextTo(c.from, c.to, "give support");
+      if (typeof u === "string") return u;
       if (!map.canCross(u.kind, c.from, c.to))
         return `the ${u.kind} in ${c.from} could not move to ${map.areaName(c.to)}, so it cannot support there`;
       // Alliances and war are checked at adjudication (a DA or DW the same turn counts).
       return null;
     }
     case "CO": {
-      const e = own(c.from, "convoy");
-      if (e) return e;
-      const u = unitAt(c.from)!;
+      const u = own(c.from, "convoy");
+      if (typeof u === "string") return u;
       if (isNaval(u.kind)) return `CO carries land units; the unit in ${c.from} is a ${u.kind}`;
       return null;
     }
     case "DU":
-    case "RU":
-      return own(c.area, c.op === "DU" ? "downgrade" : "remove");
+    case "RU": {
+      const u = own(c.area, c.op === "DU" ? "downgrade" : "remove");
+      return typeof u === "string" ? u : null;
+    }
     case "UU": {
-      const e = own(c.area, "upgrade");
-      if (e) return e;
-      const u = unitAt(c.area)!;
+      const u = own(c.area, "upgrade");
+      if (typeof u === "string") return u;
       if (u.kind === "army" || u.kind === "fleet")
         return `the ${u.kind} in ${c.area} is already a 2-point unit`;
       return null;

@@ -1,3 +1,8 @@
+/*
+ * Global Diplomacy as a game family (`global`, in registry.ts): the JSON adjudication of a
+ * map on global's rules (`adjudicateFamilyJson`; discovery/index.ts has its own for a
+ * generated map), and the family's entry points re-exported.
+ */
 import { rngFor } from "../../engine/random.ts";
 import type { GameFamily } from "../../engine/variant.ts";
 import { adjudicateTurn } from "./adjudicate.ts";
@@ -6,14 +11,14 @@ import {
   GlobalPositionError,
   readGlobalPosition,
   readGlobalRules,
-  readPower,
+  readOrders,
+  readReportPowers,
   writeGlobalPosition,
   writeTurnResult,
 } from "./position.ts";
 import { randomCommands } from "./possible.ts";
 import { turnReport } from "./report.ts";
 import { initialState } from "./state.ts";
-import type { PowerId } from "./types.ts";
 import { worldData, worldGame, worldMap } from "./world.ts";
 
 export { adjudicateTurn } from "./adjudicate.ts";
@@ -42,36 +47,15 @@ export function adjudicateFamilyJson(
         'units: no power has a unit, so there is nothing to adjudicate; give each power\'s units (e.g. {"3": ["F 233", "A 16"]}), or leave "units" out for the map\'s start',
       );
     const rules = readGlobalRules(input.rules);
-    const orders: Record<PowerId, string[]> = {};
-    if (input.orders !== undefined) {
-      const o = input.orders;
-      if (typeof o !== "object" || o === null || Array.isArray(o))
-        throw new GlobalPositionError(
-          'orders must be an object of power to command lines, e.g. {"3": ["MO 16 17"]}',
-        );
-      for (const [k, lines] of Object.entries(o)) {
-        if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string"))
-          throw new GlobalPositionError(`orders.${k} must be a list of command lines`);
-        const p = readPower(map, k, "orders");
-        orders[p] = [...(orders[p] ?? []), ...(lines as string[])];
-      }
-    }
+    const orders = readOrders(map, input.orders, "power");
     if (state.winners)
       throw new GlobalPositionError(
         "the game is over (winners are set); there is nothing to adjudicate",
       );
     const result = adjudicateTurn(map, state, orders, rules);
     const out = writeTurnResult(result);
-    const want = input.reports;
-    if (want !== undefined && want !== false) {
-      const ps =
-        want === true
-          ? map.powers.map((p) => p.id)
-          : Array.isArray(want)
-            ? want.map((w) => readPower(map, String(w), "reports"))
-            : (() => {
-                throw new GlobalPositionError("reports must be true or a list of powers");
-              })();
+    const ps = readReportPowers(map, input.reports, "power");
+    if (ps !== null) {
       const reports: Record<string, string> = {};
       for (const p of ps) reports[String(p)] = turnReport(map, result, p);
       out.reports = reports;

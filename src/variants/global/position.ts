@@ -1,3 +1,8 @@
+/*
+ * Global Diplomacy's position JSON (docs/global.md): a state read from it (every field
+ * checked, each error saying what is right) and written back, the `orders`, `reports` and
+ * `rules` fields of an adjudication's input, and a turn's result as output JSON.
+ */
 import type { GlobalMap } from "./map.ts";
 import { GlobalMap as MapClass } from "./map.ts";
 import { initialState, pairKey, victoryPoints } from "./state.ts";
@@ -73,14 +78,18 @@ export function readGlobalPosition(map: GlobalMap, input: Json): GameState {
   const seed = input.seed ?? 1;
   if (typeof seed !== "number" || !Number.isInteger(seed))
     throw new GlobalPositionError(`seed must be a whole number, not ${JSON.stringify(seed)}`);
+  /** A field that is an object: its entries, or undefined where it is absent. */
+  const entries = (name: string, form: string): [string, unknown][] | undefined => {
+    const v = input[name];
+    if (v === undefined) return undefined;
+    if (!isObj(v)) throw new GlobalPositionError(`${name} must be ${form}`);
+    return Object.entries(v);
+  };
   let owners: Record<AreaId, PowerId> = { ...start.owners };
-  if (input.owners !== undefined) {
-    if (!isObj(input.owners))
-      throw new GlobalPositionError(
-        'owners must be an object of area number to power, e.g. {"17": 4}',
-      );
+  const ownerEntries = entries("owners", 'an object of area number to power, e.g. {"17": 4}');
+  if (ownerEntries) {
     owners = {};
-    for (const [a, p] of Object.entries(input.owners)) {
+    for (const [a, p] of ownerEntries) {
       const area = readArea(map, a, "owners");
       if (map.area(area)!.kind === "sea")
         throw new GlobalPositionError(
@@ -90,14 +99,12 @@ export function readGlobalPosition(map: GlobalMap, input: Json): GameState {
     }
   }
   let units: Unit[] = [...start.units];
-  if (input.units !== undefined) {
-    if (!isObj(input.units))
-      throw new GlobalPositionError(
-        'units must be an object of power to unit list, e.g. {"3": ["F 233", "A 16"]}',
-      );
+  const unitsForm = 'an object of power to unit list, e.g. {"3": ["F 233", "A 16"]}';
+  const unitEntries = entries("units", unitsForm);
+  if (unitEntries) {
     units = [];
     const seen = new Set<AreaId>();
-    for (const [pk, list] of Object.entries(input.units)) {
+    for (const [pk, list] of unitEntries) {
       const power = readPower(map, pk, "units");
       if (!Array.isArray(list))
         throw new GlobalPositionError(`units.${pk} must be a list like ["F 233"]`);
@@ -125,26 +132,21 @@ export function readGlobalPosition(map: GlobalMap, input: Json): GameState {
     units.sort((a, b) => a.area - b.area);
   }
   const relations: Record<string, Relation> = {};
-  if (input.relations !== undefined) {
-    if (!isObj(input.relations))
+  const relationsForm = 'an object like {"3-4": "war", "1-5": "alliance"}';
+  for (const [k, r] of entries("relations", relationsForm) ?? []) {
+    const m = /^(\w[\w -]*?)-(\w[\w -]*)$/.exec(k);
+    if (!m)
       throw new GlobalPositionError(
-        'relations must be an object like {"3-4": "war", "1-5": "alliance"}',
+        `relations: key ${JSON.stringify(k)} must be two powers joined by "-", e.g. "3-4"`,
       );
-    for (const [k, r] of Object.entries(input.relations)) {
-      const m = /^(\w[\w -]*?)-(\w[\w -]*)$/.exec(k);
-      if (!m)
-        throw new GlobalPositionError(
-          `relations: key ${JSON.stringify(k)} must be two powers joined by "-", e.g. "3-4"`,
-        );
-      const a = readPower(map, m[1]!, "relations");
-      const b = readPower(map, m[2]!, "relations");
-      if (a === b) throw new GlobalPositionError(`relations: ${k} names one power twice`);
-      if (r !== "war" && r !== "alliance" && r !== "neutral")
-        throw new GlobalPositionError(
-          `relations.${k} must be "war", "alliance" or "neutral", not ${JSON.stringify(r)}`,
-        );
-      if (r !== "neutral") relations[pairKey(a, b)] = r;
-    }
+    const a = readPower(map, m[1]!, "relations");
+    const b = readPower(map, m[2]!, "relations");
+    if (a === b) throw new GlobalPositionError(`relations: ${k} names one power twice`);
+    if (r !== "war" && r !== "alliance" && r !== "neutral")
+      throw new GlobalPositionError(
+        `relations.${k} must be "war", "alliance" or "neutral", not ${JSON.stringify(r)}`,
+      );
+    if (r !== "neutral") relations[pairKey(a, b)] = r;
   }
   const list = (name: string): Json[] => {
     const v = input[name];
@@ -182,16 +184,11 @@ export function readGlobalPosition(map: GlobalMap, input: Json): GameState {
     return { power: readPower(map, String(p.power), `penalties[${i}].power`), percent: p.percent };
   });
   const votes: Record<PowerId, Vote> = {};
-  if (input.votes !== undefined) {
-    if (!isObj(input.votes))
-      throw new GlobalPositionError(
-        'votes must be an object like {"3": {"turns": 20, "percent": 400}}',
-      );
-    for (const [k, v] of Object.entries(input.votes)) {
-      if (!isObj(v) || typeof v.turns !== "number" || typeof v.percent !== "number")
-        throw new GlobalPositionError(`votes.${k} must be {"turns": N, "percent": P}`);
-      votes[readPower(map, k, "votes")] = { turns: v.turns, percent: v.percent };
-    }
+  const votesForm = 'an object like {"3": {"turns": 20, "percent": 400}}';
+  for (const [k, v] of entries("votes", votesForm) ?? []) {
+    if (!isObj(v) || typeof v.turns !== "number" || typeof v.percent !== "number")
+      throw new GlobalPositionError(`votes.${k} must be {"turns": N, "percent": P}`);
+    votes[readPower(map, k, "votes")] = { turns: v.turns, percent: v.percent };
   }
   const state: GameState = {
     variant: map.data.id,
@@ -206,16 +203,11 @@ export function readGlobalPosition(map: GlobalMap, input: Json): GameState {
     initialVP: start.initialVP,
     seed,
   };
-  let initialVP: Record<PowerId, number> = { ...start.initialVP };
-  if (input.initialVP !== undefined) {
-    if (!isObj(input.initialVP))
-      throw new GlobalPositionError('initialVP must be an object like {"3": 24}');
-    initialVP = { ...initialVP };
-    for (const [k, v] of Object.entries(input.initialVP)) {
-      if (typeof v !== "number" || v <= 0)
-        throw new GlobalPositionError(`initialVP.${k} must be a positive number`);
-      initialVP[readPower(map, k, "initialVP")] = v;
-    }
+  const initialVP: Record<PowerId, number> = { ...start.initialVP };
+  for (const [k, v] of entries("initialVP", 'an object like {"3": 24}') ?? []) {
+    if (typeof v !== "number" || v <= 0)
+      throw new GlobalPositionError(`initialVP.${k} must be a positive number`);
+    initialVP[readPower(map, k, "initialVP")] = v;
   }
   const winners = Array.isArray(input.winners)
     ? input.winners.map((w) => readPower(map, String(w), "winners"))
@@ -232,6 +224,37 @@ export function readGlobalRules(x: unknown): GlobalRules {
       `rules.convoyDisruption must be "7.6" or "5.5", not ${JSON.stringify(c)}`,
     );
   return { convoyDisruption: c };
+}
+
+/**
+ * The `orders` of a position JSON: each power's command lines, the power by number or name.
+ * `who` is what the errors call a power ("power"; "player" on a discovery map).
+ */
+export function readOrders(map: GlobalMap, x: unknown, who: string): Record<PowerId, string[]> {
+  const orders: Record<PowerId, string[]> = {};
+  if (x === undefined) return orders;
+  if (!isObj(x))
+    throw new GlobalPositionError(
+      `orders must be an object of ${who} to command lines, e.g. {"3": ["MO 16 17"]}`,
+    );
+  for (const [k, lines] of Object.entries(x)) {
+    if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string"))
+      throw new GlobalPositionError(`orders.${k} must be a list of command lines`);
+    const p = readPower(map, k, "orders");
+    orders[p] = [...(orders[p] ?? []), ...(lines as string[])];
+  }
+  return orders;
+}
+
+/**
+ * The powers whose reports the `reports` field of a position JSON asks for: true for every
+ * power, or a list; null when it asks for none (absent or false). `who` as for `readOrders`.
+ */
+export function readReportPowers(map: GlobalMap, want: unknown, who: string): PowerId[] | null {
+  if (want === undefined || want === false) return null;
+  if (want === true) return map.powers.map((p) => p.id);
+  if (Array.isArray(want)) return want.map((w) => readPower(map, String(w), "reports"));
+  throw new GlobalPositionError(`reports must be true or a list of ${who}s`);
 }
 
 /** A state as position JSON (the `next` of an adjudication). */
