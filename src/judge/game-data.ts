@@ -14,14 +14,17 @@ import type { Position } from "../engine/types.ts";
 import { inSnapshot } from "../store/db.ts";
 import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
+import { botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { labelFree } from "./labels.ts";
 import type { GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
+import type { SeatView } from "./types.ts";
 
 /*
  * A game as stored, read back: its row, its options, its record (the head kept in the games
- * row and one row per adjudicated phase) with the GM's edits applied, and the phase state.
+ * row and one row per adjudicated phase) with the GM's edits applied, and the phase state;
+ * and what every family's game view holds first (its summary, seat list and invitations).
  */
 
 export type RecordHead = Omit<GameRecord, "phases">;
@@ -398,5 +401,69 @@ export function gameSummary(
     players,
     ...(bots > 0 ? { bots } : {}),
     ...(game.label ? { label: game.label } : {}),
+  };
+}
+
+/** Users' names by id (those of `ids` that exist). */
+async function userNames(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "name"])
+    .where("id", "in", [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * What a game's view holds in every family (views.ts, family-views.ts): its summary, its seat
+ * list (who holds each seat, the built-in player that plays it: `family`, a family game's) and,
+ * for the GM, the open invitations.
+ */
+export async function viewHead(
+  db: Kysely<DB>,
+  g: {
+    readonly game: Selectable<GamesTable>;
+    readonly state: Selectable<PhaseStateTable>;
+    readonly seats: readonly Seat[];
+    readonly members: readonly Selectable<MembersTable>[];
+  },
+  gm: boolean,
+  family: boolean,
+) {
+  const gameId = g.game.id;
+  const names = await userNames(
+    db,
+    g.members.map((m) => m.user_id),
+  );
+  // Seats built-in players play (bot-list.ts), marked as such for every viewer.
+  const bots = new Map((await botSeatsOf(db, gameId)).map((r) => [r.seat, r]));
+  const seatList: SeatView[] = g.seats.map((s, i) => {
+    const holder = g.members.find((m) => m.seat === i && m.role === "player");
+    const bot = bots.get(i);
+    return {
+      index: i,
+      name: s.name,
+      powers: [...s.powers],
+      player: holder ? (names.get(holder.user_id) ?? null) : null,
+      ...(bot ? { bot: botMark(bot, family) } : {}),
+    };
+  });
+  const invites = gm
+    ? await db
+        .selectFrom("invites")
+        .select(["code", "role", "seat"])
+        .where("game_id", "=", gameId)
+        .where("revoked", "=", 0)
+        .execute()
+    : undefined;
+  const players = seatList.filter((s) => s.player !== null).length;
+  return {
+    summary: gameSummary(g.game, g.state, g.seats.length, players, bots.size),
+    seatList,
+    invites,
   };
 }
