@@ -372,6 +372,43 @@ export async function insertInvite(
   return { code };
 }
 
+/**
+ * The phase state after an adjudication, in every family: phase `index` open until `deadline`,
+ * or, with a `result`, the game over (no deadline, the game finished with that result).
+ */
+export async function advancePhase(
+  trx: Kysely<DB>,
+  gameId: string,
+  next: {
+    readonly index: number;
+    readonly phase: string;
+    readonly deadline: number | null;
+    readonly result: Record<string, unknown> | null;
+    readonly now: number;
+  },
+): Promise<void> {
+  await trx
+    .updateTable("phase_state")
+    .set({
+      phase_idx: next.index,
+      phase: next.phase,
+      state: next.result ? "done" : "open",
+      deadline_at: next.result ? null : next.deadline,
+      remaining_ms: null,
+      ready: 0,
+      updated_at: next.now,
+    })
+    .where("game_id", "=", gameId)
+    .execute();
+  if (next.result) {
+    await trx
+      .updateTable("games")
+      .set({ status: "finished", result: JSON.stringify(next.result) })
+      .where("id", "=", gameId)
+      .execute();
+  }
+}
+
 /** A time as the API writes it (ISO 8601, UTC), or null. */
 export const iso = (ms: number | null): string | null =>
   ms === null ? null : new Date(ms).toISOString();
@@ -405,10 +442,7 @@ export function gameSummary(
 }
 
 /** Users' names by id (those of `ids` that exist). */
-async function userNames(
-  db: Kysely<DB>,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
+async function userNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom("users")
