@@ -12,7 +12,14 @@ import {
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
 import { inSnapshot } from "../store/db.ts";
-import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
+import type {
+  DB,
+  EditsTable,
+  GamesTable,
+  MembersTable,
+  PhaseStateTable,
+  Role,
+} from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
 import { botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
@@ -405,6 +412,39 @@ export async function advancePhase(
       .updateTable("games")
       .set({ status: "finished", result: JSON.stringify(next.result) })
       .where("id", "=", gameId)
+      .execute();
+  }
+}
+
+/**
+ * A user's place in a game (their role, their seat or none): their member row changed, or
+ * added (joined `now`) when `isMember` is false.
+ */
+export async function placeMember(
+  trx: Kysely<DB>,
+  gameId: string,
+  userId: string,
+  place: { readonly role: Role; readonly seat: number | null },
+  isMember: boolean,
+  now: number,
+): Promise<void> {
+  if (isMember) {
+    await trx
+      .updateTable("members")
+      .set({ role: place.role, seat: place.seat })
+      .where("game_id", "=", gameId)
+      .where("user_id", "=", userId)
+      .execute();
+  } else {
+    await trx
+      .insertInto("members")
+      .values({
+        game_id: gameId,
+        user_id: userId,
+        role: place.role,
+        seat: place.seat,
+        joined_at: now,
+      })
       .execute();
   }
 }
