@@ -5,7 +5,7 @@ import type { PowerId } from "../engine/types.ts";
 import type { BotPlay } from "./bot-play.ts";
 import { chairDeadline, chairTimersDue } from "./chair.ts";
 import { isFamilyGame, loadFamilyGame } from "./family.ts";
-import { type GameData, iso, loadGame, parseJson } from "./game-data.ts";
+import { advancePhase, type GameData, iso, loadGame, parseJson } from "./game-data.ts";
 import { contactWindow, recordMissed } from "./missed.ts";
 import { phaseLengthMs } from "./options.ts";
 import { applyEarlySets } from "./orders.ts";
@@ -161,26 +161,8 @@ export class Adjudication extends Room {
     const nextPhase = phase.position.phase;
     const nextType = nextPhase.slice(-1) as "M" | "R" | "A";
     const deadline = await chairDeadline(trx, g.game.id, now + phaseLengthMs(g.options, nextType));
-    await trx
-      .updateTable("phase_state")
-      .set({
-        phase_idx: idx + 1,
-        phase: nextPhase,
-        state: winner ? "done" : "open",
-        deadline_at: winner ? null : deadline,
-        remaining_ms: null,
-        ready: 0,
-        updated_at: now,
-      })
-      .where("game_id", "=", g.game.id)
-      .execute();
-    if (winner) {
-      await trx
-        .updateTable("games")
-        .set({ status: "finished", result: JSON.stringify({ kind: "solo", winner }) })
-        .where("id", "=", g.game.id)
-        .execute();
-    }
+    const result = winner ? { kind: "solo", winner } : null;
+    await advancePhase(trx, g.game.id, { index: idx + 1, phase: nextPhase, deadline, result, now });
     await this.emit(trx, g.game.id, "phase_resolved", "public", {
       index: idx,
       phase: phase.phase,

@@ -8,12 +8,12 @@ import { invalid } from "./errors.ts";
  * Which built-in players a game takes, and how a bot seat shows: the Diplomacy variants take
  * src/bots' players (index.ts `bots`), the game families (Global Diplomacy, Age of Discovery)
  * theirs (`familyBots`: src/bots/family.ts and the rules' own random sets). Kept apart from
- * bots.ts so that the family games' views (family-views.ts) read the marks without the room.
+ * bots.ts so that the games' views (game-data.ts `viewHead`) read the marks without the room.
  */
 
 export type BotSeatRow = Selectable<BotSeatsTable>;
 
-/** How a seat's bot shows in the seat list (views.ts, family-views.ts, the lobby, mail). */
+/** How a seat's bot shows in the seat list (game-data.ts `viewHead`, the lobby, mail). */
 export interface BotMark {
   readonly id: string;
   readonly kind: "gm" | "takeover";

@@ -3,7 +3,7 @@ import { findPlace } from "../engine/parse.ts";
 import { phaseName } from "../engine/phase.ts";
 import type { GameRecord, RecordAct } from "../engine/record.ts";
 import type { Phase, PowerId } from "../engine/types.ts";
-import type { DB, Role } from "../store/schema.ts";
+import type { DB } from "../store/schema.ts";
 import {
   applyAct,
   type Committee,
@@ -19,6 +19,7 @@ import { findPower } from "../variants/europe1935/insurrection.ts";
 import type { PoliticalGoal } from "../variants/europe1935/points.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
 import type { GameData } from "./game-data.ts";
+import type { Emit, RuleViewer } from "./types.ts";
 
 /*
  * The Historical Committee in a judge game (europe1935; docs/committee.md, "In the judge").
@@ -31,16 +32,6 @@ import type { GameData } from "./game-data.ts";
  * Who sees what: the victory-point table and the conferences are public; a goal's text is seen
  * by its power and the chairs until the game ends, then by everybody.
  */
-
-/** Who is asking (the part of the judge's viewer this module needs). */
-export interface CommitteeViewer {
-  readonly user: { readonly id: string } | null;
-  readonly role: Role | null;
-  readonly powers: readonly PowerId[];
-}
-
-/** Writes an event (the judge's `emit` for this game). */
-export type Emit = (kind: string, audience: string, data: unknown) => Promise<void>;
 
 /** The game view's `scores` (docs/committee.md). */
 export interface ScoresView {
@@ -96,7 +87,7 @@ export interface CommitteeView {
   readonly insurrections: readonly InsurrectionEntry[];
 }
 
-const isChair = (v: CommitteeViewer) => v.role === "gm";
+const isChair = (v: RuleViewer) => v.role === "gm";
 
 /** The game's acts, in the order they were accepted. */
 export async function committeeActs(db: Kysely<DB>, gameId: string): Promise<RecordAct[]> {
@@ -136,7 +127,7 @@ function scoresView(g: GameData, committee: Committee): ScoresView {
   };
 }
 
-function goalsFor(g: GameData, v: CommitteeViewer, goals: readonly PoliticalGoal[]): GoalView[] {
+function goalsFor(g: GameData, v: RuleViewer, goals: readonly PoliticalGoal[]): GoalView[] {
   const all = isChair(v) || g.game.status === "finished";
   return goals.filter((x) => all || v.powers.includes(x.power)).map((x) => ({ ...x }));
 }
@@ -172,7 +163,7 @@ function requireCommittee(g: GameData): void {
 export async function committeeView(
   db: Kysely<DB>,
   g: GameData,
-  v: CommitteeViewer,
+  v: RuleViewer,
 ): Promise<CommitteeView> {
   requireCommittee(g);
   const c = stateOf(g, await committeeActs(db, g.game.id));
@@ -190,7 +181,7 @@ export async function committeeView(
 export async function withCommittee<R extends GameRecord>(
   db: Kysely<DB>,
   g: GameData,
-  v: CommitteeViewer,
+  v: RuleViewer,
   record: R,
 ): Promise<R> {
   if (!hasCommittee(g.scenario.variant)) return record;
@@ -231,7 +222,7 @@ export type ActInput =
   | { readonly act: "territory"; readonly centres: number };
 
 /** The one power a player acts for: named, or the seat's only power. */
-function actingPower(g: GameData, v: CommitteeViewer, named: string | undefined): PowerId {
+function actingPower(g: GameData, v: RuleViewer, named: string | undefined): PowerId {
   if (named !== undefined) {
     const p = findPower(g.scenario.variant, named);
     if (!p) throw invalid(`unknown power "${named}"`);
@@ -246,7 +237,7 @@ function actingPower(g: GameData, v: CommitteeViewer, named: string | undefined)
 }
 
 /** The act a request stands for, stamped with who did it and when. */
-function toAct(g: GameData, v: CommitteeViewer, input: ActInput): CommitteeAct {
+function toAct(g: GameData, v: RuleViewer, input: ActInput): CommitteeAct {
   const variant = g.scenario.variant;
   const at = g.record.phases.length;
   const chair = isChair(v);
@@ -324,7 +315,7 @@ function toAct(g: GameData, v: CommitteeViewer, input: ActInput): CommitteeAct {
 export async function recordCommitteeAct(
   trx: Kysely<DB>,
   g: GameData,
-  v: CommitteeViewer,
+  v: RuleViewer,
   input: ActInput,
   now: number,
   emit: Emit,

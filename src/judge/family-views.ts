@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.ts";
 import { accountingSection } from "../variants/global/report.ts";
-import { botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import {
   type FamilyGame,
@@ -13,7 +12,7 @@ import {
   type User,
   viewer,
 } from "./family-game.ts";
-import { gameSummary, parseJson } from "./game-data.ts";
+import { parseJson, viewHead } from "./game-data.ts";
 import { gameLabel } from "./labels.ts";
 import { lostSeatField } from "./seat-loss.ts";
 
@@ -27,56 +26,21 @@ import { lostSeatField } from "./seat-loss.ts";
 export async function familyView(db: Kysely<DB>, user: User | null, gameId: string) {
   const g = await loadFamilyGame(db, gameId);
   const v = viewer(g, user);
-  const ids = g.members.map((m) => m.user_id);
-  const names = new Map(
-    ids.length === 0
-      ? []
-      : (await db.selectFrom("users").select(["id", "name"]).where("id", "in", ids).execute()).map(
-          (r) => [r.id, r.name],
-        ),
-  );
-  // Seats built-in players play (bot-list.ts), marked as such for every viewer.
-  const bots = new Map((await botSeatsOf(db, gameId)).map((r) => [r.seat, r]));
-  const seatList = g.seats.map((s, i) => {
-    const holder = g.members.find((m) => m.seat === i && m.role === "player");
-    const bot = bots.get(i);
-    return {
-      index: i,
-      name: s.name,
-      powers: [...s.powers],
-      player: holder ? (names.get(holder.user_id) ?? null) : null,
-      ...(bot ? { bot: botMark(bot, true) } : {}),
-    };
-  });
-  const invites =
-    v.role === "gm"
-      ? await db
-          .selectFrom("invites")
-          .select(["code", "role", "seat"])
-          .where("game_id", "=", gameId)
-          .where("revoked", "=", 0)
-          .execute()
-      : undefined;
+  const head = await viewHead(db, g, v.role === "gm", true);
   const st = g.state;
   const seated = new Set(g.seats.flatMap((s) => s.powers.map(String)));
   return {
-    ...gameSummary(
-      g.game,
-      st,
-      g.seats.length,
-      seatList.filter((s) => s.player !== null).length,
-      bots.size,
-    ),
+    ...head.summary,
     rules: g.head.rules,
     options: g.options,
     state: st.state,
     phaseIndex: st.phase_idx,
-    seatList,
+    seatList: head.seatList,
     position: visiblePosition(g, v.role === "gm" ? null : v.powers),
     toOrder: st.state === "done" ? [] : g.rules.mayOrder(g.open).filter((p) => seated.has(p)),
     result: g.game.result ? parseJson<unknown>(g.game.result) : null,
     you: v.role ? { role: v.role, seat: v.seat, powers: v.powers } : null,
-    ...(invites ? { invites } : {}),
+    ...(head.invites ? { invites: head.invites } : {}),
     ...(await lostSeatField(db, { user, role: v.role, seat: v.seat }, gameId)),
     family: {
       id: g.rules.id,

@@ -24,7 +24,14 @@ import {
   familyTurns,
   familyView,
 } from "./family-views.ts";
-import { FAMILY_SCENARIO, insertNewGame, iso, lockGame, parseJson } from "./game-data.ts";
+import {
+  advancePhase,
+  FAMILY_SCENARIO,
+  insertNewGame,
+  iso,
+  lockGame,
+  parseJson,
+} from "./game-data.ts";
 import { checkLabel } from "./labels.ts";
 import { latestSetRows } from "./latest.ts";
 import { recordMissed } from "./missed.ts";
@@ -336,29 +343,8 @@ export class FamilyGames {
     });
     const over = winners !== null;
     const deadline = over ? null : now + phaseLengthMs(g.options, "M");
-    await trx
-      .updateTable("phase_state")
-      .set({
-        phase_idx: idx + 1,
-        phase: next,
-        state: over ? "done" : "open",
-        deadline_at: deadline,
-        remaining_ms: null,
-        ready: 0,
-        updated_at: now,
-      })
-      .where("game_id", "=", g.game.id)
-      .execute();
-    if (over) {
-      await trx
-        .updateTable("games")
-        .set({
-          status: "finished",
-          result: JSON.stringify({ kind: "victory", winners }),
-        })
-        .where("id", "=", g.game.id)
-        .execute();
-    }
+    const result = over ? { kind: "victory", winners } : null;
+    await advancePhase(trx, g.game.id, { index: idx + 1, phase: next, deadline, result, now });
     // Who sent commands is the moderator's to know, not the other players'.
     await this.emit(trx, g.game.id, "phase_resolved", "public", {
       index: idx,

@@ -12,16 +12,26 @@ import {
 import type { Scenario, Seat } from "../engine/scenario.ts";
 import type { Position } from "../engine/types.ts";
 import { inSnapshot } from "../store/db.ts";
-import type { DB, EditsTable, GamesTable, MembersTable, PhaseStateTable } from "../store/schema.ts";
+import type {
+  DB,
+  EditsTable,
+  GamesTable,
+  MembersTable,
+  PhaseStateTable,
+  Role,
+} from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
+import { botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { labelFree } from "./labels.ts";
 import type { GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
+import type { SeatView } from "./types.ts";
 
 /*
  * A game as stored, read back: its row, its options, its record (the head kept in the games
- * row and one row per adjudicated phase) with the GM's edits applied, and the phase state.
+ * row and one row per adjudicated phase) with the GM's edits applied, and the phase state;
+ * and what every family's game view holds first (its summary, seat list and invitations).
  */
 
 export type RecordHead = Omit<GameRecord, "phases">;
@@ -369,6 +379,76 @@ export async function insertInvite(
   return { code };
 }
 
+/**
+ * The phase state after an adjudication, in every family: phase `index` open until `deadline`,
+ * or, with a `result`, the game over (no deadline, the game finished with that result).
+ */
+export async function advancePhase(
+  trx: Kysely<DB>,
+  gameId: string,
+  next: {
+    readonly index: number;
+    readonly phase: string;
+    readonly deadline: number | null;
+    readonly result: Record<string, unknown> | null;
+    readonly now: number;
+  },
+): Promise<void> {
+  await trx
+    .updateTable("phase_state")
+    .set({
+      phase_idx: next.index,
+      phase: next.phase,
+      state: next.result ? "done" : "open",
+      deadline_at: next.result ? null : next.deadline,
+      remaining_ms: null,
+      ready: 0,
+      updated_at: next.now,
+    })
+    .where("game_id", "=", gameId)
+    .execute();
+  if (next.result) {
+    await trx
+      .updateTable("games")
+      .set({ status: "finished", result: JSON.stringify(next.result) })
+      .where("id", "=", gameId)
+      .execute();
+  }
+}
+
+/**
+ * A user's place in a game (their role, their seat or none): their member row changed, or
+ * added (joined `now`) when `isMember` is false.
+ */
+export async function placeMember(
+  trx: Kysely<DB>,
+  gameId: string,
+  userId: string,
+  place: { readonly role: Role; readonly seat: number | null },
+  isMember: boolean,
+  now: number,
+): Promise<void> {
+  if (isMember) {
+    await trx
+      .updateTable("members")
+      .set({ role: place.role, seat: place.seat })
+      .where("game_id", "=", gameId)
+      .where("user_id", "=", userId)
+      .execute();
+  } else {
+    await trx
+      .insertInto("members")
+      .values({
+        game_id: gameId,
+        user_id: userId,
+        role: place.role,
+        seat: place.seat,
+        joined_at: now,
+      })
+      .execute();
+  }
+}
+
 /** A time as the API writes it (ISO 8601, UTC), or null. */
 export const iso = (ms: number | null): string | null =>
   ms === null ? null : new Date(ms).toISOString();
@@ -398,5 +478,66 @@ export function gameSummary(
     players,
     ...(bots > 0 ? { bots } : {}),
     ...(game.label ? { label: game.label } : {}),
+  };
+}
+
+/** Users' names by id (those of `ids` that exist). */
+async function userNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "name"])
+    .where("id", "in", [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * What a game's view holds in every family (views.ts, family-views.ts): its summary, its seat
+ * list (who holds each seat, the built-in player that plays it: `family`, a family game's) and,
+ * for the GM, the open invitations.
+ */
+export async function viewHead(
+  db: Kysely<DB>,
+  g: {
+    readonly game: Selectable<GamesTable>;
+    readonly state: Selectable<PhaseStateTable>;
+    readonly seats: readonly Seat[];
+    readonly members: readonly Selectable<MembersTable>[];
+  },
+  gm: boolean,
+  family: boolean,
+) {
+  const gameId = g.game.id;
+  const names = await userNames(
+    db,
+    g.members.map((m) => m.user_id),
+  );
+  // Seats built-in players play (bot-list.ts), marked as such for every viewer.
+  const bots = new Map((await botSeatsOf(db, gameId)).map((r) => [r.seat, r]));
+  const seatList: SeatView[] = g.seats.map((s, i) => {
+    const holder = g.members.find((m) => m.seat === i && m.role === "player");
+    const bot = bots.get(i);
+    return {
+      index: i,
+      name: s.name,
+      powers: [...s.powers],
+      player: holder ? (names.get(holder.user_id) ?? null) : null,
+      ...(bot ? { bot: botMark(bot, family) } : {}),
+    };
+  });
+  const invites = gm
+    ? await db
+        .selectFrom("invites")
+        .select(["code", "role", "seat"])
+        .where("game_id", "=", gameId)
+        .where("revoked", "=", 0)
+        .execute()
+    : undefined;
+  const players = seatList.filter((s) => s.player !== null).length;
+  return {
+    summary: gameSummary(g.game, g.state, g.seats.length, players, bots.size),
+    seatList,
+    invites,
   };
 }

@@ -21,6 +21,7 @@ import {
   insertNewGame,
   iso,
   parseJson,
+  placeMember,
   seatNamed,
 } from "./game-data.ts";
 import { checkLabel } from "./labels.ts";
@@ -391,20 +392,7 @@ export class Games extends Room {
             );
         }
       }
-      const now = this.now();
-      if (existing) {
-        await trx
-          .updateTable("members")
-          .set({ role: inv.role, seat })
-          .where("game_id", "=", gameId)
-          .where("user_id", "=", user.id)
-          .execute();
-      } else {
-        await trx
-          .insertInto("members")
-          .values({ game_id: gameId, user_id: user.id, role: inv.role, seat, joined_at: now })
-          .execute();
-      }
+      await placeMember(trx, gameId, user.id, { role: inv.role, seat }, !!existing, this.now());
       if (inv.seat !== null) {
         await trx.updateTable("invites").set({ revoked: 1 }).where("code", "=", code).execute();
       }

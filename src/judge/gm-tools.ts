@@ -8,7 +8,7 @@ import { chairDeadline } from "./chair.ts";
 import { type ActInput, recordCommitteeAct } from "./committee.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { type FamilyGame, isFamilyGame, playTurn, powerOf, stateAt } from "./family.ts";
-import { type GameData, iso, parseJson } from "./game-data.ts";
+import { type GameData, iso, parseJson, placeMember } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { HostedGame, JudgeCore, Tx, User } from "./room.ts";
@@ -399,25 +399,8 @@ export class GmTools extends Room {
         if (m?.role === "player" && m.seat !== null && m.seat !== input.seat) {
           throw conflict(`${u.name} already plays ${g.seats[m.seat]?.name}`);
         }
-        if (m) {
-          await trx
-            .updateTable("members")
-            .set({ role: "player", seat: input.seat })
-            .where("game_id", "=", gameId)
-            .where("user_id", "=", u.id)
-            .execute();
-        } else {
-          await trx
-            .insertInto("members")
-            .values({
-              game_id: gameId,
-              user_id: u.id,
-              role: "player",
-              seat: input.seat,
-              joined_at: this.now(),
-            })
-            .execute();
-        }
+        const place = { role: "player", seat: input.seat } as const;
+        await placeMember(trx, gameId, u.id, place, m !== undefined, this.now());
         name = u.name;
         newHolder = u.id;
         // A seat a built-in player played is the player's now (bot-seats.ts).

@@ -5,6 +5,7 @@ import { isFamilyGame } from "./family.ts";
 import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
 import { checkLabel, labelFree } from "./labels.ts";
+import { lastEventRow } from "./numbering.ts";
 import { randomId } from "./password.ts";
 import { lineProblem } from "./text.ts";
 
@@ -166,18 +167,14 @@ export async function configureMailGame(
       .select("reminded_idx")
       .where("game_id", "=", gameId)
       .executeTakeFirst();
-    const last = await db
-      .selectFrom("events")
-      .select((eb) => eb.fn.max("id").as("m"))
-      .where("game_id", "=", gameId)
-      .executeTakeFirst();
+    const last = await lastEventRow(db, gameId);
     await db
       .insertInto("mail_games")
       .values({
         game_id: gameId,
         abbr,
         address,
-        last_event: Number(last?.m ?? 0),
+        last_event: last,
         reminded_idx: web ? Number(web.reminded_idx) : -1,
         created_at: judge.now(),
       })

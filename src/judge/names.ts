@@ -19,21 +19,22 @@ export const normaliseName = (name: string): string => name.normalize("NFKC").tr
 /** The form a name is looked up by: normalised and lower-case. */
 export const nameKey = (name: string): string => normaliseName(name).toLowerCase();
 
+/** The scripts a name's letters are told apart by: Unicode's Script property of each. */
 const SCRIPTS: readonly [string, RegExp][] = [
-  ["Latin", /\p{Script=Latin}/u],
-  ["Cyrillic", /\p{Script=Cyrillic}/u],
-  ["Greek", /\p{Script=Greek}/u],
-  ["Armenian", /\p{Script=Armenian}/u],
-  ["Georgian", /\p{Script=Georgian}/u],
-  ["Hebrew", /\p{Script=Hebrew}/u],
-  ["Arabic", /\p{Script=Arabic}/u],
-  ["Devanagari", /\p{Script=Devanagari}/u],
-  ["Thai", /\p{Script=Thai}/u],
-  ["Han", /\p{Script=Han}/u],
-  ["Hiragana", /\p{Script=Hiragana}/u],
-  ["Katakana", /\p{Script=Katakana}/u],
-  ["Hangul", /\p{Script=Hangul}/u],
-];
+  "Latin",
+  "Cyrillic",
+  "Greek",
+  "Armenian",
+  "Georgian",
+  "Hebrew",
+  "Arabic",
+  "Devanagari",
+  "Thai",
+  "Han",
+  "Hiragana",
+  "Katakana",
+  "Hangul",
+].map((script) => [script, new RegExp(`\\p{Script=${script}}`, "u")]);
 
 /** Scripts that are written together: Japanese (Han, kana) and Korean (Han, Hangul). */
 const TOGETHER: readonly (readonly string[])[] = [

@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
+import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { DB } from "../store/schema.ts";
 import type { Viewer } from "./types.ts";
 
@@ -81,6 +81,16 @@ function readableEvents(db: Kysely<DB>, gameId: string, r: Reader, upTo?: number
   return cond ? q.where(cond) : q;
 }
 
+/** The rows of a readable query after the reader's `after`th, at most `limit`, with their ids. */
+async function page<T extends "press" | "events", O>(
+  q: SelectQueryBuilder<DB, T, O>,
+  after: number,
+  limit: number,
+) {
+  const rows = await q.selectAll().orderBy("id").limit(limit).offset(after).execute();
+  return rows.map((row, i) => ({ n: after + i + 1, row }));
+}
+
 /** The press rows a reader may read after their `after`th, at most `limit`, each with its id for them. */
 export async function pressPage(
   db: Kysely<DB>,
@@ -89,13 +99,7 @@ export async function pressPage(
   after: number,
   limit: number,
 ) {
-  const rows = await readablePress(db, gameId, r)
-    .selectAll()
-    .orderBy("id")
-    .limit(limit)
-    .offset(after)
-    .execute();
-  return rows.map((row, i) => ({ n: after + i + 1, row }));
+  return page(readablePress(db, gameId, r), after, limit);
 }
 
 /** The event rows a reader may read after their `after`th (up to row id `upTo`), with their ids. */
@@ -107,13 +111,7 @@ export async function eventPage(
   limit: number,
   upTo?: number,
 ) {
-  const rows = await readableEvents(db, gameId, r, upTo)
-    .selectAll()
-    .orderBy("id")
-    .limit(limit)
-    .offset(after)
-    .execute();
-  return rows.map((row, i) => ({ n: after + i + 1, row }));
+  return page(readableEvents(db, gameId, r, upTo), after, limit);
 }
 
 /** How many rows of a game's press or events a reader may read, up to row id `upTo`. */

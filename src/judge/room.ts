@@ -98,16 +98,6 @@ export abstract class Room {
     );
   }
 
-  protected async userNames(ids: readonly string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom("users")
-      .select(["id", "name"])
-      .where("id", "in", [...ids])
-      .execute();
-    return new Map(rows.map((r) => [r.id, r.name]));
-  }
-
   protected requireGm(g: Pick<GameData, "members">, user: User): void {
     const m = g.members.find((x) => x.user_id === user.id);
     if (m?.role !== "gm") throw forbidden("only the game master may do this");

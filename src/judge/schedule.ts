@@ -17,9 +17,10 @@ import {
   sequentialIndex,
 } from "../engine/sequential-schedule.ts";
 import type { Phase, PowerId } from "../engine/types.ts";
-import type { ContractsTable, DB, Role } from "../store/schema.ts";
+import type { ContractsTable, DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import type { GameData } from "./game-data.ts";
+import type { Emit, RuleViewer } from "./types.ts";
 
 /*
  * Sequential movement (seed 003) in a judge game: the schedule and the contracts are the
@@ -38,16 +39,6 @@ import type { GameData } from "./game-data.ts";
  *   contracts and the seed; results without slots (`hideSchedule`). Players see their own
  *   declarations and whether the other side matched them.
  */
-
-/** Who is asking (the part of the judge's viewer this module needs). */
-export interface SequentialViewer {
-  readonly user: { readonly id: string } | null;
-  readonly role: Role | null;
-  readonly powers: readonly PowerId[];
-}
-
-/** Writes an event (the judge's `emit` for this game). */
-export type Emit = (kind: string, audience: string, data: unknown) => Promise<void>;
 
 type ContractRow = Selectable<ContractsTable>;
 
@@ -196,10 +187,10 @@ export function effectiveRules(g: GameData, data: SequentialData): RuleOptions {
 // ---------------------------------------------------------------------------------------------
 // What each viewer sees
 
-const isGm = (v: SequentialViewer): boolean => v.role === "gm";
+const isGm = (v: RuleViewer): boolean => v.role === "gm";
 
 /** The game's rules as this viewer may read them: without the schedule, contracts and seed. */
-export function rulesFor(v: SequentialViewer, rules: RuleOptions): RuleOptions {
+export function rulesFor(v: RuleViewer, rules: RuleOptions): RuleOptions {
   if (!isSequential(rules) || isGm(v)) return rules;
   const { schedule: _s, contracts: _c, scheduleSeed: _seed, ...shown } = rules;
   return shown;
@@ -207,7 +198,7 @@ export function rulesFor(v: SequentialViewer, rules: RuleOptions): RuleOptions {
 
 /** Phase records as this viewer may read them: results that do not tell the schedule. */
 export function phasesFor(
-  v: SequentialViewer,
+  v: RuleViewer,
   rules: RuleOptions,
   phases: readonly PhaseRecord[],
 ): PhaseRecord[] {
@@ -232,11 +223,7 @@ export function phasesFor(
  * with (schedules and contracts included), so it replays exactly; anyone else's has neither
  * those nor the slots in the results.
  */
-export function sequentialRecord(
-  v: SequentialViewer,
-  g: GameData,
-  data: SequentialData,
-): GameRecord {
+export function sequentialRecord(v: RuleViewer, g: GameData, data: SequentialData): GameRecord {
   const rules = g.record.rules;
   if (!isSequential(rules)) return g.record;
   if (isGm(v)) return { ...g.record, rules: effectiveRules(g, data) };
@@ -252,7 +239,7 @@ function requireSequential(g: GameData): void {
   }
 }
 
-function requireGm(v: SequentialViewer): void {
+function requireGm(v: RuleViewer): void {
   if (!isGm(v)) {
     throw forbidden(
       "the schedule of sequential movement is seen and set only by the game master: players are never told it",
@@ -283,12 +270,7 @@ export interface ScheduleSeason {
  * first one not yet adjudicated, and for every whole block of sequential seasons whether each
  * power is first once, second once, and so on.
  */
-export function scheduleView(
-  g: GameData,
-  data: SequentialData,
-  v: SequentialViewer,
-  ahead?: number,
-) {
+export function scheduleView(g: GameData, data: SequentialData, v: RuleViewer, ahead?: number) {
   requireGm(v);
   requireSequential(g);
   const variant = g.scenario.variant;
@@ -342,7 +324,7 @@ export function scheduleView(
 export async function setSchedule(
   trx: Kysely<DB>,
   g: GameData,
-  v: SequentialViewer,
+  v: RuleViewer,
   seasonText: string,
   value: unknown,
   now: number,
@@ -420,7 +402,7 @@ function powerIdOf(g: GameData, text: string, what: string): string {
 }
 
 /** The power a declaration is made for: one of the player's (or any, for the GM). */
-function declaringPower(g: GameData, v: SequentialViewer, given: string | undefined): string {
+function declaringPower(g: GameData, v: RuleViewer, given: string | undefined): string {
   if (isGm(v)) {
     if (given === undefined)
       throw invalid("power: say for which power the GM records this declaration");
@@ -447,12 +429,12 @@ function declaringPower(g: GameData, v: SequentialViewer, given: string | undefi
  * are one sequence over every game and power, and would tell a player how many declarations
  * others made (src/judge/numbering.ts numbers press and events alike).
  */
-function ownDeclarations(rows: readonly ContractRow[], v: SequentialViewer): ContractRow[] {
+function ownDeclarations(rows: readonly ContractRow[], v: RuleViewer): ContractRow[] {
   return rows.filter((d) => isGm(v) || v.powers.includes(d.power as PowerId));
 }
 
 /** A declaration as the viewer sees it, under their id for it. */
-function ownView(g: GameData, rows: readonly ContractRow[], v: SequentialViewer, rowId: number) {
+function ownView(g: GameData, rows: readonly ContractRow[], v: RuleViewer, rowId: number) {
   const own = ownDeclarations(rows, v);
   const i = own.findIndex((r) => Number(r.id) === rowId);
   return declarationView(g, rows, own[i]!, i + 1);
@@ -489,7 +471,7 @@ function declarationView(g: GameData, rows: readonly ContractRow[], d: ContractR
 export async function declareContract(
   trx: Kysely<DB>,
   g: GameData,
-  v: SequentialViewer,
+  v: RuleViewer,
   input: ContractInput,
   now: number,
   emit: Emit,
@@ -535,7 +517,7 @@ export async function declareContract(
 export async function withdrawContract(
   trx: Kysely<DB>,
   g: GameData,
-  v: SequentialViewer,
+  v: RuleViewer,
   id: number,
   now: number,
   emit: Emit,
@@ -573,7 +555,7 @@ export async function withdrawContract(
  * The declarations this viewer may see: a player's own (with whether the other side matched),
  * the GM's every one, with the contracts that count in the first season still open.
  */
-export function contractsView(g: GameData, data: SequentialData, v: SequentialViewer) {
+export function contractsView(g: GameData, data: SequentialData, v: RuleViewer) {
   requireSequential(g);
   if (!isGm(v) && (v.role !== "player" || v.powers.length === 0)) {
     throw forbidden("contract declarations are seen only by the powers that made them and the GM");

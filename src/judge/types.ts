@@ -40,6 +40,15 @@ export interface Viewer {
   readonly powers: readonly PowerId[];
 }
 
+/**
+ * Who is asking, as far as a game's own rules need it (the committee, sequential movement):
+ * a Viewer is one.
+ */
+export type RuleViewer = Pick<Viewer, "user" | "role" | "powers">;
+
+/** Writes an event (the judge's `emit` for one game). */
+export type Emit = (kind: string, audience: string, data: unknown) => Promise<void>;
+
 export interface SeatView {
   readonly index: number;
   readonly name: string;

@@ -48,10 +48,7 @@ export class UnitEdits extends Room {
       reason: string;
     },
   ) {
-    let removed: { power: string; unit: string; rule: string | null } | null = null;
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.state.state === "done") throw conflict("the game is over");
+    const removed = await this.boardEdit(user, gameId, async (trx, g) => {
       const power = this.powerIn(g, input.power);
       if ((input.unit === undefined) === (input.cause === undefined)) {
         throw invalid(
@@ -116,9 +113,9 @@ export class UnitEdits extends Room {
         reason: input.reason,
         ...(rule ? { rule } : {}),
       });
-      removed = { power, unit, rule };
+      return { power, unit, rule };
     });
-    return { ...(await this.views.gameView(user, gameId)), removed: removed! };
+    return { ...(await this.views.gameView(user, gameId)), removed };
   }
 
   /**
@@ -141,10 +138,7 @@ export class UnitEdits extends Room {
       reason: string;
     },
   ) {
-    let relocated: { power: string; unit: string; to: string | null } | null = null;
-    await this.mutatePlayed(gameId, async (trx, g) => {
-      this.requireGm(g, user);
-      if (g.state.state === "done") throw conflict("the game is over");
+    const relocated = await this.boardEdit(user, gameId, async (trx, g) => {
       const own = g.own;
       if (own.kind !== "diplomacy")
         throw invalid(
@@ -208,9 +202,22 @@ export class UnitEdits extends Room {
         to,
         reason: input.reason,
       });
-      relocated = { power, unit, to };
+      return { power, unit, to };
     });
-    return { ...(await this.views.gameView(user, gameId)), relocated: relocated! };
+    return { ...(await this.views.gameView(user, gameId)), relocated };
+  }
+
+  /** The GM's edit of the board, in the game's lock; refused to others and once the game is over. */
+  private boardEdit<T>(
+    user: User,
+    gameId: string,
+    edit: (trx: Tx, g: PlayedGame) => Promise<T>,
+  ): Promise<T> {
+    return this.mutatePlayed(gameId, async (trx, g) => {
+      this.requireGm(g, user);
+      if (g.state.state === "done") throw conflict("the game is over");
+      return edit(trx, g);
+    });
   }
 
   /** The power the GM named, by its id or name, or a refusal listing the game's powers. */

@@ -1,10 +1,9 @@
 import type { PhaseRecord } from "../engine/record.ts";
 import type { PowerId } from "../engine/types.ts";
-import { botMark, botSeatsOf } from "./bot-list.ts";
 import { committeeFields, committeeView, withCommittee } from "./committee.ts";
 import type { DaideSeats } from "./daide-seats.ts";
 import { isFamilyGame } from "./family.ts";
-import { type GameData, gameSummary, iso, loadGame, parseJson } from "./game-data.ts";
+import { type GameData, iso, loadGame, parseJson, viewHead } from "./game-data.ts";
 import {
   eventPage,
   lastEventRow,
@@ -51,44 +50,18 @@ export class Views extends Room {
     if (await isFamilyGame(this.db, gameId)) return this.families.view(user, gameId);
     const g = await loadGame(this.db, gameId);
     const v = this.viewerIn(g, user);
-    const names = await this.userNames(g.members.map((m) => m.user_id));
-    const bots = new Map((await botSeatsOf(this.db, gameId)).map((r) => [r.seat, r]));
+    const head = await viewHead(this.db, g, v.role === "gm", false);
     const daide = await this.daideSeats.of(this.db, gameId);
     const daideSeats = new Map((daide?.seats ?? []).map((r) => [r.seat, r]));
-    const seatList = g.seats.map((s, i) => {
-      const holder = g.members.find((m) => m.seat === i && m.role === "player");
-      const bot = bots.get(i);
-      const d = daideSeats.get(i);
-      return {
-        index: i,
-        name: s.name,
-        powers: [...s.powers],
-        player: holder ? (names.get(holder.user_id) ?? null) : null,
-        ...(bot ? { bot: botMark(bot) } : {}),
-        ...(d ? { daide: { client: d.client, version: d.version } } : {}),
-      };
+    const seatList = head.seatList.map((s) => {
+      const d = daideSeats.get(s.index);
+      return d ? { ...s, daide: { client: d.client, version: d.version } } : s;
     });
     const st = g.state;
-    let invites: GameView["invites"];
-    if (v.role === "gm") {
-      const rows = await this.db
-        .selectFrom("invites")
-        .select(["code", "role", "seat"])
-        .where("game_id", "=", gameId)
-        .where("revoked", "=", 0)
-        .execute();
-      invites = rows;
-    }
     const last = g.record.phases[g.record.phases.length - 1];
     const position = last?.position ?? g.record.start;
     return {
-      ...gameSummary(
-        g.game,
-        st,
-        g.seats.length,
-        seatList.filter((s) => s.player !== null).length,
-        bots.size,
-      ),
+      ...head.summary,
       rules: rulesFor(v, g.record.rules),
       options: g.options,
       state: st.state,
@@ -100,7 +73,7 @@ export class Views extends Room {
       toOrder: st.state === "done" ? [] : this.toOrder(g),
       result: g.game.result ? parseJson<unknown>(g.game.result) : null,
       you: v.role ? { role: v.role, seat: v.seat, powers: [...v.powers] } : null,
-      ...(invites ? { invites } : {}),
+      ...(head.invites ? { invites: head.invites } : {}),
       ...(await lostSeatField(this.db, v, gameId)),
       ...(await committeeFields(this.db, g)),
     };

@@ -40,67 +40,87 @@ import type { IncomingMail } from "./message.ts";
  *   REFUSE <ABBR> PRESS <n>       (GM) refuse to publish it; the reason goes to its author
  */
 
-const COMMANDS = [
-  "HELP",
-  "REGISTER",
-  "JOIN",
-  "CREATE",
-  "START",
-  "PAUSE",
-  "RESUME",
-  "EXTEND",
-  "PROCESS",
-  "REPLACE",
-  "BOT",
-  "CORRECT",
-  "REMOVE",
-  "RELOCATE",
-  "WARN",
-  "DRAW",
-  "REFUSE",
-  "APPROVE",
+/**
+ * The commands as HELP lists them, each a usage (its first word is the command) and its lines;
+ * the one list of the commands a subject may name.
+ */
+const COMMAND_HELP = [
+  ["HELP", "this list"],
+  ["REGISTER [name]", "an account for your address; the reply brings your secret"],
+  ["JOIN <code> [power]", "join a game with its invitation code"],
+  [
+    "CREATE <ABBR> [rules]",
+    "(GM) a new game played by mail (rules: houserules, datc,",
+    "global, or discovery with a player count); body lines",
+    '"Name: <the game\'s name>" and "Address: <its address>";',
+    '"Press review: yes": you approve each player\'s press',
+  ],
+  ["START <ABBR>", "(GM) start the game"],
+  ["PAUSE <ABBR>", "(GM) pause it"],
+  ["RESUME <ABBR>", "(GM) resume it"],
+  ["EXTEND <ABBR> <hours>", "(GM) move the deadline later"],
+  ["PROCESS <ABBR>", "(GM) adjudicate the phase now"],
+  ["REPLACE <ABBR> <power> [user]", "(GM) empty a power's seat for a replacement"],
+  [
+    "BOT <ABBR> <power> [bot|OFF]",
+    "(GM) a built-in player plays a seat nobody holds (the",
+    `strongest, or one of ${bots.map((b) => b.id).join(", ")}; in Global`,
+    `Diplomacy and Age of Discovery ${familyBots.map((b) => b.id).join(" or ")}); OFF takes it off`,
+  ],
+  [
+    "CORRECT <ABBR> [power] [phase]",
+    "(GM) correct the last adjudication: body lines",
+    '"Reason: <why>", then "<Power>:" and its orders',
+  ],
+  [
+    "REMOVE <ABBR> <power> <how> [phase]",
+    "(GM) remove an extra unit; <how> is BUILT (too many",
+    "built: the excess-builds rule names it), NOT-REMOVED",
+    "(too few removed: the civil-disorder rule names it), or",
+    "the unit your own error put there (A par); [phase]: the",
+    "one that brought it, if not the record's. One from the",
+    "last adjudication is CORRECTed instead (VIII(1))",
+  ],
+  [
+    "RELOCATE <ABBR> <power> <unit> <province>",
+    "(GM) put a unit an erroneous adjudication misplaced",
+    "where it should stand (A bur PAR), or DISBAND it",
+  ],
+  ["WARN <ABBR>", "(GM) warn that a draw of all survivors may be declared"],
+  ["DRAW <ABBR>", "(GM) declare it, once the warning period has passed"],
+  [
+    "REFUSE <ABBR> <number>",
+    "(GM) refuse to put a proposal to the vote; body line",
+    '"Reason: <why>", mailed to the proposer',
+  ],
+  ["APPROVE <ABBR> PRESS <n>", "(GM) publish held press n (where press is reviewed)"],
+  [
+    "REFUSE <ABBR> PRESS <n>",
+    '(GM) refuse to publish it; body line "Reason: <why>",',
+    "mailed to its author alone",
+  ],
 ] as const;
-type Command = (typeof COMMANDS)[number];
+
+/** A usage's first word: the command it names ("START" of "START <ABBR>"). */
+type FirstWord<S extends string> = S extends `${infer W} ${string}` ? W : S;
+type Command = FirstWord<(typeof COMMAND_HELP)[number][0]>;
+const COMMANDS: ReadonlySet<string> = new Set(COMMAND_HELP.map(([usage]) => usage.split(" ")[0]!));
+
+/** A usage and its lines as HELP writes them: the lines in a column, a long usage on its own. */
+const helpEntry = ([usage, ...text]: readonly string[]): string[] => {
+  const column = " ".repeat(33);
+  const first =
+    usage!.length > 30
+      ? [`  ${usage}`, `${column}${text[0]}`]
+      : [`  ${usage!.padEnd(31)}${text[0]}`];
+  return [...first, ...text.slice(1).map((line) => `${column}${line}`)];
+};
 
 export const HELP_TEXT = [
   "The judge's commands by mail: the subject is the command, the body has your secret line",
   '("Secret: ..."; not for HELP and REGISTER). docs/email.md explains each.',
   "",
-  "  HELP                           this list",
-  "  REGISTER [name]                an account for your address; the reply brings your secret",
-  "  JOIN <code> [power]            join a game with its invitation code",
-  "  CREATE <ABBR> [rules]          (GM) a new game played by mail (rules: houserules, datc,",
-  "                                 global, or discovery with a player count); body lines",
-  '                                 "Name: <the game\'s name>" and "Address: <its address>";',
-  '                                 "Press review: yes": you approve each player\'s press',
-  "  START <ABBR>                   (GM) start the game",
-  "  PAUSE <ABBR>                   (GM) pause it",
-  "  RESUME <ABBR>                  (GM) resume it",
-  "  EXTEND <ABBR> <hours>          (GM) move the deadline later",
-  "  PROCESS <ABBR>                 (GM) adjudicate the phase now",
-  "  REPLACE <ABBR> <power> [user]  (GM) empty a power's seat for a replacement",
-  "  BOT <ABBR> <power> [bot|OFF]   (GM) a built-in player plays a seat nobody holds (the",
-  `                                 strongest, or one of ${bots.map((b) => b.id).join(", ")}; in Global`,
-  `                                 Diplomacy and Age of Discovery ${familyBots.map((b) => b.id).join(" or ")}); OFF takes it off`,
-  "  CORRECT <ABBR> [power] [phase] (GM) correct the last adjudication: body lines",
-  '                                 "Reason: <why>", then "<Power>:" and its orders',
-  "  REMOVE <ABBR> <power> <how> [phase]",
-  "                                 (GM) remove an extra unit; <how> is BUILT (too many",
-  "                                 built: the excess-builds rule names it), NOT-REMOVED",
-  "                                 (too few removed: the civil-disorder rule names it), or",
-  "                                 the unit your own error put there (A par); [phase]: the",
-  "                                 one that brought it, if not the record's. One from the",
-  "                                 last adjudication is CORRECTed instead (VIII(1))",
-  "  RELOCATE <ABBR> <power> <unit> <province>",
-  "                                 (GM) put a unit an erroneous adjudication misplaced",
-  "                                 where it should stand (A bur PAR), or DISBAND it",
-  "  WARN <ABBR>                    (GM) warn that a draw of all survivors may be declared",
-  "  DRAW <ABBR>                    (GM) declare it, once the warning period has passed",
-  "  REFUSE <ABBR> <number>         (GM) refuse to put a proposal to the vote; body line",
-  '                                 "Reason: <why>", mailed to the proposer',
-  "  APPROVE <ABBR> PRESS <n>       (GM) publish held press n (where press is reviewed)",
-  '  REFUSE <ABBR> PRESS <n>        (GM) refuse to publish it; body line "Reason: <why>",',
-  "                                 mailed to its author alone",
+  ...COMMAND_HELP.flatMap(helpEntry),
   "",
   'Orders, press and votes go to the game\'s address with the subject "ABBR 01SA",',
   '"ABBR PRESS" or "ABBR VOTE".',
@@ -116,7 +136,7 @@ export function commandOf(subject: string): { command: Command; args: string[] }
     .split(/\s+/)
     .filter((w) => w !== "");
   const first = (words[0] ?? "").toUpperCase() as Command;
-  if (!COMMANDS.includes(first)) return null;
+  if (!COMMANDS.has(first)) return null;
   return { command: first, args: words.slice(1) };
 }
 
