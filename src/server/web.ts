@@ -15,7 +15,10 @@ import { appShell, homePage } from "./page.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ENTRY = join(ROOT, "src", "web", "main.ts");
-const CSS = join(ROOT, "src", "web", "style.css");
+/** The style sheet's files (src/web/style/), served joined in this order: the cascade's. */
+const CSS = ["base", "layout", "panels", "phone"].map((f) =>
+  join(ROOT, "src", "web", "style", `${f}.css`),
+);
 
 /** Every page: scripts only from this origin, no inline script, nothing framed. */
 export const CSP =
@@ -68,7 +71,7 @@ export function clientAssets(): Promise<{ js: Asset; css: Asset }> {
     });
     const js = out.outputFiles[0];
     if (!js) throw new Error("esbuild produced no output for src/web/main.ts");
-    const css = await readFile(CSS);
+    const css = Buffer.concat(await Promise.all(CSS.map((f) => readFile(f))));
     return {
       js: asset(Buffer.from(js.contents), "text/javascript; charset=utf-8"),
       css: asset(css, "text/css; charset=utf-8"),

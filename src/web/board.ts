@@ -165,7 +165,7 @@ export class Board {
 
 /** A unit's width on a phone when the board opens (at least 20 px: issue 29). */
 const READABLE = 28;
-/** The page in one column (style.css): a phone. */
+/** The page in one column (style/): a phone. */
 const NARROW = "(max-width: 900px)";
 
 /** The supply-centre marker as the base map draws it. */

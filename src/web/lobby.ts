@@ -83,7 +83,7 @@ export function loginForm(after: () => void): HTMLElement {
   return form;
 }
 
-/** The columns of a list of games; a phone shows each name before its value (style.css). */
+/** The columns of a list of games; a phone shows each name before its value (style/). */
 const COLUMNS = ["Game", "Variant", "You", "Status", "Phase", "Deadline", "Players"];
 
 function gameRow(g: GameSummary): HTMLElement {
