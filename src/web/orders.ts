@@ -54,6 +54,10 @@ export function ordersPanel(ctx: GameCtx): Panel {
   let shownPhase: string | null = null;
   // Whether a refusal (403) is being answered by reading the view again (show, below).
   let rereading = false;
+  // A place clicked on the map while the pad is being made (the map is drawn first, the legal
+  // orders come after): kept, the last one, and given to the pad once it is there, so that the
+  // click is not lost.
+  let early: string | null = null;
   const canOrder = () => {
     const v = ctx.view();
     return (
@@ -79,7 +83,10 @@ export function ordersPanel(ctx: GameCtx): Panel {
   return {
     title: commands ? "Commands" : "Orders",
     el,
-    onProvince: (p) => input?.onProvince(p),
+    onProvince: (p) => {
+      if (input) input.onProvince(p);
+      else if (canOrder()) early = p;
+    },
     async show() {
       const v = ctx.view();
       if (!canOrder()) {
@@ -112,6 +119,9 @@ export function ordersPanel(ctx: GameCtx): Panel {
         return;
       }
       const mine = v.you!.powers.filter((p) => v.toOrder.includes(p));
+      // The pad on show is for another phase (or gone): clicks wait for the new one.
+      input = null;
+      early = null;
       let next: OrderInput;
       let sets: OrderSet[] = [];
       try {
@@ -156,6 +166,11 @@ export function ordersPanel(ctx: GameCtx): Panel {
       );
       await next.load(sets);
       await ctx.draw(v.position);
+      if (early !== null && input === next) {
+        const clicked = early;
+        early = null;
+        next.onProvince(clicked);
+      }
     },
   };
 

@@ -211,6 +211,31 @@ describe("the board in Chromium: legal targets, the legend, names clear of units
     for (const p of [page, phone]) assert.deepEqual(h.pageErrors(p), [], "no script errors");
   });
 
+  test("a unit clicked on the map before the pad has the legal orders is chosen once they come", async () => {
+    const page = await h.as("alice", DESKTOP);
+    // The legal orders are held until the click has been made: the map is drawn first (from
+    // the game's view), the pad only once they come.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(/\/api\/games\/[^/?]+\/legal$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${h.base}/game/${id}`);
+    await page.locator('.game .map g.unit[data-location="lon"]').click();
+    assert.equal(await page.locator(".orderpad").count(), 0, "the pad is not there yet");
+    release();
+    const lon = legal.units.find((u) => u.location === "lon")!;
+    await waitOutlined(
+      page,
+      unique(lon.orders.filter((o) => o.kind === "move").map((o) => o.target)),
+    );
+    await page.locator('.orderpad button[data-unit="lon"][aria-pressed="true"]').waitFor();
+    assert.deepEqual(h.pageErrors(page), [], "no script errors");
+  });
+
   test("the legend: beside the map at 1440×900, under it on a phone, never over it", async () => {
     const page = await h.as("alice", DESKTOP);
     await page.goto(`${h.base}/game/${id}`);
