@@ -1,6 +1,13 @@
+import type { ResultJson } from "../engine/position-json.ts";
+import { DATC_RULES, type RuleOptions } from "../engine/rules.ts";
+import { adjudicateJson } from "./adjudicate.ts";
 import { runCli } from "./run.ts";
 
-/* A helper for the command line's tests: a command run in the process, its output caught. */
+/*
+ * Helpers for the command line's tests: a command run in the process, its output caught; and
+ * the adjudication contract's answer for a classical position, with what the tests read of it
+ * (the units after the phase, one order's entry).
+ */
 
 /** Runs `entente ARGS` with `stdin` as its input: the exit status, what it wrote out and err. */
 export async function cli(args: string[], stdin = "") {
@@ -17,3 +24,19 @@ export async function cli(args: string[], stdin = "") {
   });
   return { status, out, err };
 }
+
+/** The contract's answer for a position of the classical map under `rules`; an error throws. */
+export function run(input: Record<string, unknown>, rules: RuleOptions = DATC_RULES): ResultJson {
+  const out = adjudicateJson({ variant: "classical", ...input }, rules);
+  if ("error" in out) throw new Error(out.error);
+  return out;
+}
+
+/** The units after the phase, each as `power:unit`, sorted. */
+export const units = (r: ResultJson): string[] =>
+  Object.entries(r.next.units)
+    .flatMap(([p, us]) => us.map((u) => `${p}:${u}`))
+    .sort();
+
+/** The entry of a power's i-th order in the answer. */
+export const entry = (r: ResultJson, power: string, i: number) => r.orders[power]![i]!;
