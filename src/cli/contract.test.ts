@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import type { ResultJson } from "../engine/position-json.ts";
 import { DATC_RULES, readRules } from "../engine/rules.ts";
 import { adjudicateAnyJson, adjudicateJson } from "./adjudicate.ts";
-import { entry, run, units } from "./testing.ts";
+import { convoyParadox, entry, quietFall, run, units } from "./testing.ts";
 
 /*
  * The engine through the contract's JSON, position by position: the phase sequence, retreats,
@@ -54,12 +54,7 @@ describe("phase sequence", () => {
   });
 
   test("winter is skipped when nobody has anything to adjust", () => {
-    const r = run({
-      phase: "F1901M",
-      units: { france: ["A par", "A mar", "F bre"] },
-      centers: { france: ["par", "bre", "mar"] },
-      orders: {},
-    });
+    const r = run(quietFall);
     assert.equal(r.next.phase, "S1902M");
   });
 
@@ -381,11 +376,7 @@ describe("rule options: each alternative changes the outcome it names", () => {
   });
 
   test("convoyParadox: all-hold makes every move of the paradox fail (DATC 6.F.14)", () => {
-    const position = { england: ["F lon", "F wal"], france: ["A bre", "F eng"] };
-    const orders = {
-      england: ["F lon S F wal - eng", "F wal - eng"],
-      france: ["A bre - lon", "F eng C A bre - lon"],
-    };
+    const { position, orders } = convoyParadox;
     // Szykman: the convoyed army does not move, so London's support holds and the fleet in the
     // Channel is dislodged.
     const sz = moves(position, orders);

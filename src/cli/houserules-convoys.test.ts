@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { datc, house, moves } from "./houserules-testing.ts";
-import { entry, units } from "./testing.ts";
+import { convoyParadox, entry, units } from "./testing.ts";
 
 /*
  * The game master's house rules (seed 002) on convoys (VI), clause by clause: retreats from a
@@ -97,11 +97,7 @@ describe("VI Convoys", () => {
     // support and the Welsh fleet's move at half: 1/2 + 1/2 cannot dislodge the Channel fleet
     // (1) even with the support, so the convoy stands, the army's attack (1/2) bounces off
     // London (1/2), and the support is cut. Nothing moves.
-    const position = { england: ["F lon", "F wal"], france: ["A bre", "F eng"] };
-    const orders = {
-      england: ["F lon S F wal - eng", "F wal - eng"],
-      france: ["A bre - lon", "F eng C A bre - lon"],
-    };
+    const { position, orders } = convoyParadox;
     const r = moves(position, orders);
     assert.equal(r.dislodged, undefined);
     assert.deepEqual(units(r), ["england:F lon", "england:F wal", "france:A bre", "france:F eng"]);

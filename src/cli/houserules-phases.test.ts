@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readRules } from "../engine/rules.ts";
 import { house, moves, type Orders, type Units } from "./houserules-testing.ts";
-import { entry, run, units } from "./testing.ts";
+import { entry, quietFall, run, units } from "./testing.ts";
 
 /*
  * The game master's house rules (seed 002) on adjustments and phases, clause by clause: builds
@@ -194,12 +194,7 @@ describe("II(5) Summer and winter phases", () => {
   });
 
   test("phases that need no orders are skipped", () => {
-    const r = house({
-      phase: "F1901M",
-      units: { france: ["A par", "A mar", "F bre"] },
-      centers: { france: ["par", "bre", "mar"] },
-      orders: {},
-    });
+    const r = house(quietFall);
     assert.equal(r.next.phase, "S1902M");
   });
 

@@ -40,3 +40,24 @@ export const units = (r: ResultJson): string[] =>
 
 /** The entry of a power's i-th order in the answer. */
 export const entry = (r: ResultJson, power: string, i: number) => r.orders[power]![i]!;
+
+/**
+ * DATC 6.F.14, the simple convoy paradox (tried under each rule profile): France convoys an
+ * army from Brest to London, whose fleet supports the Welsh fleet into the Channel, where the
+ * convoying fleet stands.
+ */
+export const convoyParadox = {
+  position: { england: ["F lon", "F wal"], france: ["A bre", "F eng"] },
+  orders: {
+    england: ["F lon S F wal - eng", "F wal - eng"],
+    france: ["A bre - lon", "F eng C A bre - lon"],
+  },
+};
+
+/** A fall in which France keeps a unit for each of its centres: no adjustments follow. */
+export const quietFall = {
+  phase: "F1901M",
+  units: { france: ["A par", "A mar", "F bre"] },
+  centers: { france: ["par", "bre", "mar"] },
+  orders: {},
+};
