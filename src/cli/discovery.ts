@@ -9,19 +9,15 @@ import {
   replayDiscoveryGame,
   selfPlayDiscovery,
 } from "../variants/discovery/moderator.ts";
+import { GlobalPositionError, readGlobalPosition } from "../variants/global/position.ts";
 import {
-  GlobalPositionError,
-  readGlobalPosition,
-  readGlobalRules,
-} from "../variants/global/position.ts";
-import type { NewGameArgs } from "./global.ts";
-import {
+  type NewGameArgs,
+  newGameFile,
   playFromFiles,
   readJsonFile,
   replayText,
   runShell,
   type ShellResult,
-  writeNewGame,
 } from "./moderator.ts";
 
 /*
@@ -34,16 +30,14 @@ import {
 const shell = (body: () => ShellResult) => runShell(body, [GenerateError]);
 
 export function discoveryNew(o: NewGameArgs & { players: number }) {
-  return shell(() => {
-    const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
-    writeNewGame(o.out, newDiscoveryGame(o.seed, o.players, rules));
-    return {
-      text: o.json
-        ? `${JSON.stringify({ out: o.out, variant: "discovery", seed: o.seed, players: o.players, turn: 1 })}\n`
-        : `${o.out}: a new game of Age of Discovery for ${o.players} players (map seed ${o.seed}), turn 1\n`,
-      status: 0,
-    };
-  });
+  return shell(() =>
+    newGameFile(
+      o,
+      (rules) => newDiscoveryGame(o.seed, o.players, rules),
+      { variant: "discovery", seed: o.seed, players: o.players, turn: 1 },
+      `a new game of Age of Discovery for ${o.players} players (map seed ${o.seed}), turn 1`,
+    ),
+  );
 }
 
 export function discoveryPlay(

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GlobalPositionError } from "../variants/global/position.ts";
-import type { TurnResult } from "../variants/global/types.ts";
+import { GlobalPositionError, readGlobalRules } from "../variants/global/position.ts";
+import type { GlobalRules, TurnResult } from "../variants/global/types.ts";
 
 /*
  * The moderator's shell shared by `entente global` and `entente discovery` (docs/global.md,
- * docs/discovery.md): whole-file writes, playing a turn from an order file and
- * writing each player's report, and turning a user's mistake into a message with status 2.
+ * docs/discovery.md): whole-file writes, a new game file, playing a turn from an order file
+ * and writing each player's report, and turning a user's mistake into a message with status 2.
  */
 
 export interface ShellResult {
@@ -22,11 +22,34 @@ export function writeWhole(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-/** A new game file, never written over an existing one. */
-export function writeNewGame(out: string, game: unknown): void {
-  if (existsSync(out))
-    throw new GlobalPositionError(`${out} exists; a new game is not written over it`);
-  writeWhole(out, `${JSON.stringify(game, null, 1)}\n`);
+/** `entente global new`'s options (and, with `players`, `entente discovery new`'s). */
+export interface NewGameArgs {
+  seed: number;
+  convoy?: string;
+  out: string;
+  json?: boolean;
+}
+
+/**
+ * `new --out FILE`: the game `make` builds under the rules the options name (the convoy rule)
+ * written to a new file, never over an existing one; what was made said in `words` after the
+ * file's name, or with --json as one line (`out` and `fields`).
+ */
+export function newGameFile(
+  o: NewGameArgs,
+  make: (rules: GlobalRules) => unknown,
+  fields: Record<string, unknown>,
+  words: string,
+): ShellResult {
+  const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
+  const game = make(rules);
+  if (existsSync(o.out))
+    throw new GlobalPositionError(`${o.out} exists; a new game is not written over it`);
+  writeWhole(o.out, `${JSON.stringify(game, null, 1)}\n`);
+  return {
+    text: o.json ? `${JSON.stringify({ out: o.out, ...fields })}\n` : `${o.out}: ${words}\n`,
+    status: 0,
+  };
 }
 
 export const readJsonFile = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));

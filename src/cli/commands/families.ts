@@ -1,8 +1,7 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_PLAYERS } from "../../variants/discovery/defaults.ts";
 import { examples, type Io, type Run, shellOut, whole } from "../define.ts";
-import type { NewGameArgs } from "../global.ts";
-import type { ShellResult } from "../moderator.ts";
+import type { NewGameArgs, ShellResult } from "../moderator.ts";
 
 /*
  * `entente global` and `entente discovery`: the game families' moderator shells (new, play,
