@@ -13,7 +13,7 @@ import { GlobalPositionError, readGlobalPosition } from "../variants/global/posi
 import {
   type NewGameArgs,
   newGameFile,
-  playFromFiles,
+  playCommand,
   readJsonFile,
   replayText,
   runShell,
@@ -40,25 +40,14 @@ export function discoveryNew(o: NewGameArgs & { players: number }) {
   );
 }
 
-export function discoveryPlay(
-  file: string,
-  ordersFile: string,
-  o: { reports?: string; json?: boolean } = {},
-) {
-  return shell(() =>
-    playFromFiles(
-      file,
-      ordersFile,
-      o.reports,
-      (json, text) => {
-        const game = readDiscoveryGame(json);
-        return playDiscoveryTurn(game, parseDiscoveryOrders(game, text));
-      },
-      (turn, p) => `turn${turn}-player${p}.txt`,
-      o.json,
-    ),
-  );
-}
+export const discoveryPlay = playCommand(
+  shell,
+  (json, text) => {
+    const game = readDiscoveryGame(json);
+    return playDiscoveryTurn(game, parseDiscoveryOrders(game, text));
+  },
+  (turn, p) => `turn${turn}-player${p}.txt`,
+);
 
 export function discoveryReplay(file: string, o: { json?: boolean } = {}) {
   return shell(() => {

@@ -11,7 +11,7 @@ import { worldMap } from "../variants/global/world.ts";
 import {
   type NewGameArgs,
   newGameFile,
-  playFromFiles,
+  playCommand,
   readJsonFile,
   replayText,
   runShell,
@@ -34,23 +34,12 @@ export function globalNew(o: NewGameArgs) {
   );
 }
 
-export function globalPlay(
-  file: string,
-  ordersFile: string,
-  o: { reports?: string; json?: boolean } = {},
-) {
-  return runShell(() =>
-    playFromFiles(
-      file,
-      ordersFile,
-      o.reports,
-      (json, text) =>
-        playGlobalTurn(worldMap, readGlobalGame(worldMap, json), parseOrderFile(worldMap, text)),
-      (turn, p) => `turn${turn}-power${p}.txt`,
-      o.json,
-    ),
-  );
-}
+export const globalPlay = playCommand(
+  runShell,
+  (json, text) =>
+    playGlobalTurn(worldMap, readGlobalGame(worldMap, json), parseOrderFile(worldMap, text)),
+  (turn, p) => `turn${turn}-power${p}.txt`,
+);
 
 export function globalReplay(file: string, o: { json?: boolean } = {}) {
   return runShell(() => {

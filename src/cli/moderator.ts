@@ -54,6 +54,25 @@ export function newGameFile(
 
 export const readJsonFile = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
 
+/** A family's turn played from its game file's JSON and an order file's text. */
+export type PlayTurn = (
+  game: unknown,
+  orders: string,
+) => { game: unknown; reports: Record<string, string>; result: TurnResult };
+
+/**
+ * A family's `play` command: `playFromFiles` with the family's turn and report names, run in
+ * its shell (runShell with the family's own user errors).
+ */
+export const playCommand =
+  (
+    shell: (body: () => ShellResult) => ShellResult,
+    play: PlayTurn,
+    reportName: (turn: number, player: string) => string,
+  ) =>
+  (file: string, ordersFile: string, o: { reports?: string; json?: boolean } = {}) =>
+    shell(() => playFromFiles(file, ordersFile, o.reports, play, reportName, o.json));
+
 /**
  * `play GAME.json ORDERS.txt [--reports DIR]`: one turn from an order file; the game file is
  * rewritten whole, each player's report written to DIR (default: `reports` beside the game).
@@ -62,10 +81,7 @@ export function playFromFiles(
   file: string,
   ordersFile: string,
   reportsDir: string | undefined,
-  play: (
-    game: unknown,
-    orders: string,
-  ) => { game: unknown; reports: Record<string, string>; result: TurnResult },
+  play: PlayTurn,
   reportName: (turn: number, player: string) => string,
   json = false,
 ): ShellResult {
