@@ -11,7 +11,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { testStore } from "../store/testing.ts";
-import { client, listening, portRange, refused, setUp, type View } from "./daide-testing.ts";
+import {
+  client,
+  daideGame,
+  listening,
+  portRange,
+  refused,
+  setUp,
+  type View,
+} from "./daide-testing.ts";
 import { serve, serveJudge, waitFor } from "./testing.ts";
 
 for (const kind of ["sqlite", "postgres"] as const)
@@ -288,14 +296,7 @@ test("DAIDE seats are refused where they cannot be: no ports, a seat twice, a ba
 test("a DAIDE client that leaves before the start frees its seat for the next one", async (t) => {
   const s = await setUp(t);
   if (!s) return;
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    { name: "Wait", daide: ["russia"] },
-    s.gm,
-  );
-  const port = game.daide!.port!;
-  await listening(port);
+  const { game, port } = await daideGame(s, { name: "Wait", daide: ["russia"] });
   const clientOf = async () =>
     (await s.api.ok<View>("GET", `/api/games/${game.id}`)).seatList.find((x) => x.daide)!.daide!
       .client;
@@ -329,14 +330,10 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
     name: "gamemaster",
     password: "gm secret words",
   });
-  const game = await first.api.ok<View>(
-    "POST",
-    "/api/games",
+  const { game, port } = await daideGame(
+    { api: first.api, gm: gm.token },
     { name: "Restart", daide: ["england"] },
-    gm.token,
   );
-  const port = game.daide!.port!;
-  await listening(port);
   const eng = await client(t, port);
   eng.send("NME ('EngBot') ('1.0')");
   assert.equal(await eng.text("YES"), "YES (NME ('EngBot') ('1.0'))");
