@@ -20,7 +20,7 @@ import {
   setUp,
   type View,
 } from "./daide-testing.ts";
-import { serve, serveJudge, waitFor } from "./testing.ts";
+import { type Api, serve, serveJudge, waitFor } from "./testing.ts";
 
 for (const kind of ["sqlite", "postgres"] as const)
   test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
@@ -265,32 +265,18 @@ test("DAIDE seats are refused where they cannot be: no ports, a seat twice, a ba
     name: "gamemaster",
     password: "gm secret words",
   });
-  const none = await plain.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "No ports", daide: ["england"] },
-    u.token,
-  );
-  assert.equal(none.status, 400);
-  assert.match(none.body.error, /--daide-ports/);
+  /** The game `body` asks for is refused (400), the error saying `why`. */
+  const refusedGame = async (api: Api, gm: string, body: object, why: RegExp) => {
+    const r = await api.call<{ error: string }>("POST", "/api/games", body, gm);
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, why);
+  };
+  await refusedGame(plain.api, u.token, { name: "No ports", daide: ["england"] }, /--daide-ports/);
   const s = await setUp(t);
   if (!s) return;
-  const both = await s.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "Both", daide: ["england"], bots: { england: "hold" } },
-    s.gm,
-  );
-  assert.equal(both.status, 400);
-  assert.match(both.body.error, /England .*choose one/);
-  const narnia = await s.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "Narnia", daide: ["narnia"] },
-    s.gm,
-  );
-  assert.equal(narnia.status, 400);
-  assert.match(narnia.body.error, /nobody plays "narnia"/);
+  const both = { name: "Both", daide: ["england"], bots: { england: "hold" } };
+  await refusedGame(s.api, s.gm, both, /England .*choose one/);
+  await refusedGame(s.api, s.gm, { name: "Narnia", daide: ["narnia"] }, /nobody plays "narnia"/);
 });
 
 test("a DAIDE client that leaves before the start frees its seat for the next one", async (t) => {
