@@ -15,7 +15,7 @@ import {
   newGameFile,
   playCommand,
   readJsonFile,
-  replayText,
+  replayCommand,
   runShell,
   type ShellResult,
 } from "./moderator.ts";
@@ -49,12 +49,10 @@ export const discoveryPlay = playCommand(
   (turn, p) => `turn${turn}-player${p}.txt`,
 );
 
-export function discoveryReplay(file: string, o: { json?: boolean } = {}) {
-  return shell(() => {
-    const game = readDiscoveryGame(readJsonFile(file));
-    return replayText(file, game.history.length, replayDiscoveryGame(game), o.json);
-  });
-}
+export const discoveryReplay = replayCommand(shell, (json) => {
+  const game = readDiscoveryGame(json);
+  return { turns: game.history.length, ok: replayDiscoveryGame(game) };
+});
 
 /** The moderator's view of the whole map, or what player `player` knows of it. */
 export function discoveryMap(file: string, o: { player?: string } = {}) {

@@ -12,8 +12,7 @@ import {
   type NewGameArgs,
   newGameFile,
   playCommand,
-  readJsonFile,
-  replayText,
+  replayCommand,
   runShell,
 } from "./moderator.ts";
 
@@ -41,12 +40,10 @@ export const globalPlay = playCommand(
   (turn, p) => `turn${turn}-power${p}.txt`,
 );
 
-export function globalReplay(file: string, o: { json?: boolean } = {}) {
-  return runShell(() => {
-    const game = readGlobalGame(worldMap, readJsonFile(file));
-    return replayText(file, game.history.length, replayGlobalGame(worldMap, game).ok, o.json);
-  });
-}
+export const globalReplay = replayCommand(runShell, (json) => {
+  const game = readGlobalGame(worldMap, json);
+  return { turns: game.history.length, ok: replayGlobalGame(worldMap, game).ok };
+});
 
 export function globalSelfPlay(o: { seed: number; games: number }) {
   return runShell(() => {

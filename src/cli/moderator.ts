@@ -113,12 +113,7 @@ export function playFromFiles(
   return { text: `${lines.join("\n")}\n`, status: 0 };
 }
 
-export const replayText = (
-  file: string,
-  turns: number,
-  ok: boolean,
-  json?: boolean,
-): ShellResult => ({
+const replayText = (file: string, turns: number, ok: boolean, json?: boolean): ShellResult => ({
   text: json
     ? `${JSON.stringify({ game: file, ok, turns })}\n`
     : ok
@@ -126,6 +121,22 @@ export const replayText = (
       : `${file}: the replay does not give the stored position\n`,
   status: ok ? 0 : 1,
 });
+
+/**
+ * A family's `replay GAME.json [--json]` command: `replay` reads the game file's JSON and says
+ * how many turns it holds and whether playing them again gives the stored position; run in the
+ * family's shell.
+ */
+export const replayCommand =
+  (
+    shell: (body: () => ShellResult) => ShellResult,
+    replay: (game: unknown) => { turns: number; ok: boolean },
+  ) =>
+  (file: string, o: { json?: boolean } = {}) =>
+    shell(() => {
+      const r = replay(readJsonFile(file));
+      return replayText(file, r.turns, r.ok, o.json);
+    });
 
 /**
  * Runs a subcommand: a user's mistake (a bad option, unreadable JSON, a missing file, or one
