@@ -29,24 +29,20 @@ describe("VI Convoys", () => {
       { england: ["A nwy - swe", "F ska C A nwy - swe"], russia: ["A swe - nwy"] },
     );
     assert.ok(units(own).includes("england:A swe"), "by convoy: no head-to-head, they swap");
-    const foreign = moves(
-      { england: ["A nwy"], germany: ["F ska"], russia: ["A swe"] },
-      {
-        england: ["A nwy - swe"],
-        germany: ["F ska C A nwy - swe"],
-        russia: ["A swe - nwy"],
-      },
+    // A German fleet convoys England's army, written plainly or explicitly via convoy.
+    const foreign = (order: string) =>
+      moves(
+        { england: ["A nwy"], germany: ["F ska"], russia: ["A swe"] },
+        { england: [order], germany: ["F ska C A nwy - swe"], russia: ["A swe - nwy"] },
+      );
+    assert.ok(
+      units(foreign("A nwy - swe")).includes("england:A nwy"),
+      "over land: a head-to-head bounce",
     );
-    assert.ok(units(foreign).includes("england:A nwy"), "over land: a head-to-head bounce");
-    const explicit = moves(
-      { england: ["A nwy"], germany: ["F ska"], russia: ["A swe"] },
-      {
-        england: ["A nwy - swe via convoy"],
-        germany: ["F ska C A nwy - swe"],
-        russia: ["A swe - nwy"],
-      },
+    assert.ok(
+      units(foreign("A nwy - swe via convoy")).includes("england:A swe"),
+      "explicitly via convoy",
     );
-    assert.ok(units(explicit).includes("england:A swe"), "explicitly via convoy");
   });
 
   test("VI(3) a route named in the order is ignored: any fleets ordered to convoy carry it", () => {
