@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import type { ResultJson } from "../engine/position-json.ts";
 import { DATC_RULES, readRules } from "../engine/rules.ts";
 import { adjudicateAnyJson, adjudicateJson } from "./adjudicate.ts";
+import { convoyParadox, entry, quietFall, run, units } from "./testing.ts";
 
 /*
  * The engine through the contract's JSON, position by position: the phase sequence, retreats,
@@ -10,19 +11,6 @@ import { adjudicateAnyJson, adjudicateJson } from "./adjudicate.ts";
  */
 
 type Units = Record<string, string[]>;
-
-function run(input: Record<string, unknown>): ResultJson {
-  const out = adjudicateJson({ variant: "classical", ...input }, DATC_RULES);
-  if ("error" in out) throw new Error(out.error);
-  return out;
-}
-
-const units = (r: ResultJson): string[] =>
-  Object.entries(r.next.units)
-    .flatMap(([p, us]) => us.map((u) => `${p}:${u}`))
-    .sort();
-
-const result = (r: ResultJson, power: string, i: number) => r.orders[power]![i]!;
 
 function moves(units0: Units, orders: Record<string, string[]>, rules?: unknown): ResultJson {
   return run({ phase: "S1901M", units: units0, orders, ...(rules === undefined ? {} : { rules }) });
@@ -66,12 +54,7 @@ describe("phase sequence", () => {
   });
 
   test("winter is skipped when nobody has anything to adjust", () => {
-    const r = run({
-      phase: "F1901M",
-      units: { france: ["A par", "A mar", "F bre"] },
-      centers: { france: ["par", "bre", "mar"] },
-      orders: {},
-    });
+    const r = run(quietFall);
     assert.equal(r.next.phase, "S1902M");
   });
 
@@ -123,7 +106,7 @@ describe("retreats", () => {
       },
       orders: { france: ["A par - gas"], england: ["A bel - hol"] },
     });
-    assert.equal(result(r, "france", 0).result, "succeeds");
+    assert.equal(entry(r, "france", 0).result, "succeeds");
     const r2 = run({
       ...base,
       units: { germany: ["A bur", "A hol"] },
@@ -133,9 +116,9 @@ describe("retreats", () => {
       },
       orders: { france: ["A par - bre"], england: ["A pic - bre"] },
     });
-    assert.equal(result(r2, "france", 0).result, "fails");
-    assert.equal(result(r2, "england", 0).result, "fails");
-    assert.match(result(r2, "france", 0).reason ?? "", /bounced/);
+    assert.equal(entry(r2, "france", 0).result, "fails");
+    assert.equal(entry(r2, "england", 0).result, "fails");
+    assert.match(entry(r2, "france", 0).reason ?? "", /bounced/);
     assert.deepEqual(units(r2), ["germany:A bur", "germany:A hol"]);
   });
 
@@ -150,10 +133,10 @@ describe("retreats", () => {
       contested: ["gas"],
       orders: { france: ["A par - gas"] },
     });
-    assert.equal(result(r, "france", 0).result, "invalid");
-    assert.match(result(r, "france", 0).reason ?? "", /standoff/);
-    assert.equal(result(r, "italy", 0).text, null);
-    assert.equal(result(r, "italy", 0).order, "A mar D");
+    assert.equal(entry(r, "france", 0).result, "invalid");
+    assert.match(entry(r, "france", 0).reason ?? "", /standoff/);
+    assert.equal(entry(r, "italy", 0).text, null);
+    assert.equal(entry(r, "italy", 0).order, "A mar D");
     assert.deepEqual(units(r), ["germany:A bur"]);
     const r2 = run({
       phase: "S1901R",
@@ -161,7 +144,7 @@ describe("retreats", () => {
       dislodged: { france: [{ unit: "A par", from: "bur" }] },
       orders: { france: ["A par - bur"] },
     });
-    assert.match(result(r2, "france", 0).reason ?? "", /attacker came from/);
+    assert.match(entry(r2, "france", 0).reason ?? "", /attacker came from/);
   });
 
   test("retreatToConvoyedAttackerOrigin decides whether a unit may retreat where a convoyed attacker came from", () => {
@@ -172,16 +155,16 @@ describe("retreats", () => {
       orders: { france: ["A pic - bre"] },
     };
     const pos = { ...input, units: { england: ["A bel"] }, orders: { france: ["A pic - bur"] } };
-    assert.equal(result(run(pos), "france", 0).result, "succeeds");
+    assert.equal(entry(run(pos), "france", 0).result, "succeeds");
     const toOrigin = {
       phase: "S1901R",
       units: { england: ["F eng"] },
       dislodged: { france: [{ unit: "A bel", from: "hol", viaConvoy: true }] },
       orders: { france: ["A bel - hol"] },
     };
-    assert.equal(result(run(toOrigin), "france", 0).result, "succeeds");
+    assert.equal(entry(run(toOrigin), "france", 0).result, "succeeds");
     const strict = run({ ...toOrigin, rules: { retreatToConvoyedAttackerOrigin: false } });
-    assert.equal(result(strict, "france", 0).result, "invalid");
+    assert.equal(entry(strict, "france", 0).result, "invalid");
   });
 });
 
@@ -270,14 +253,14 @@ describe("explanations", () => {
       for (const o of list)
         if (o.result !== "succeeds") assert.ok(o.reason && o.reason.length > 5, JSON.stringify(o));
     }
-    assert.match(result(r, "germany", 2).reason ?? "", /own power/);
+    assert.match(entry(r, "germany", 2).reason ?? "", /own power/);
     assert.match(
-      result(r, "france", 0).reason ?? "",
+      entry(r, "france", 0).reason ?? "",
       /head-to-head.*supported by A ruh.*1 against 2/,
     );
-    assert.match(result(r, "france", 1).reason ?? "", /did not move to gas/);
-    assert.match(result(r, "france", 2).reason ?? "", /unknown province/);
-    assert.match(result(r, "england", 0).reason ?? "", /ordered more than once/);
+    assert.match(entry(r, "france", 1).reason ?? "", /did not move to gas/);
+    assert.match(entry(r, "france", 2).reason ?? "", /unknown province/);
+    assert.match(entry(r, "england", 0).reason ?? "", /ordered more than once/);
   });
 
   test("units with no order appear with the order they were deemed to have", () => {
@@ -293,8 +276,8 @@ describe("explanations", () => {
 
   test("an order for another power's unit is invalid and the unit holds", () => {
     const r = moves({ england: ["F lon"] }, { germany: ["F lon - nth"] });
-    assert.equal(result(r, "germany", 0).result, "invalid");
-    assert.match(result(r, "germany", 0).reason ?? "", /English, not yours/);
+    assert.equal(entry(r, "germany", 0).result, "invalid");
+    assert.match(entry(r, "germany", 0).reason ?? "", /English, not yours/);
   });
 });
 
@@ -354,7 +337,7 @@ describe("rule options: each alternative changes the outcome it names", () => {
 
   test("moveWithoutCoast: default takes the first coast", () => {
     const r = moves({ france: ["F mao"] }, { france: ["F mao - spa"] });
-    assert.equal(result(r, "france", 0).result, "invalid");
+    assert.equal(entry(r, "france", 0).result, "invalid");
     const d = moves(
       { france: ["F mao"] },
       { france: ["F mao - spa"] },
@@ -393,16 +376,12 @@ describe("rule options: each alternative changes the outcome it names", () => {
   });
 
   test("convoyParadox: all-hold makes every move of the paradox fail (DATC 6.F.14)", () => {
-    const position = { england: ["F lon", "F wal"], france: ["A bre", "F eng"] };
-    const orders = {
-      england: ["F lon S F wal - eng", "F wal - eng"],
-      france: ["A bre - lon", "F eng C A bre - lon"],
-    };
+    const { position, orders } = convoyParadox;
     // Szykman: the convoyed army does not move, so London's support holds and the fleet in the
     // Channel is dislodged.
     const sz = moves(position, orders);
     assert.deepEqual(Object.keys(sz.dislodged ?? {}), ["france"]);
-    assert.match(result(sz, "france", 0).reason ?? "", /paradox/);
+    assert.match(entry(sz, "france", 0).reason ?? "", /paradox/);
     const hold = moves(position, orders, { convoyParadox: "all-hold" });
     assert.equal(hold.dislodged, undefined);
     assert.deepEqual(units(hold), [
@@ -435,11 +414,11 @@ describe("explanations of successes", () => {
       },
     );
     assert.equal(
-      result(r, "france", 0).explanation,
+      entry(r, "france", 0).explanation,
       "moved with strength 3 (supported by A gas, A mar) against A bur's hold 2 (supported by A mun), dislodging A bur",
     );
-    assert.equal(result(r, "france", 1).explanation, "support given to A par - bur");
-    assert.equal(result(r, "germany", 1).explanation, "support given to A bur to hold");
+    assert.equal(entry(r, "france", 1).explanation, "support given to A par - bur");
+    assert.equal(entry(r, "germany", 1).explanation, "support given to A bur to hold");
     const held = moves(
       { england: ["A yor", "F nth"], france: ["A wal"] },
       {
@@ -448,7 +427,7 @@ describe("explanations of successes", () => {
       },
     );
     assert.equal(
-      result(held, "england", 0).explanation,
+      entry(held, "england", 0).explanation,
       "held with strength 2 (supported by F nth) against A wal - yor 1",
     );
   });

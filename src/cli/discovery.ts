@@ -9,19 +9,15 @@ import {
   replayDiscoveryGame,
   selfPlayDiscovery,
 } from "../variants/discovery/moderator.ts";
+import { GlobalPositionError, readGlobalPosition } from "../variants/global/position.ts";
 import {
-  GlobalPositionError,
-  readGlobalPosition,
-  readGlobalRules,
-} from "../variants/global/position.ts";
-import type { NewGameArgs } from "./global.ts";
-import {
-  playFromFiles,
+  type NewGameArgs,
+  newGameFile,
+  playCommand,
   readJsonFile,
-  replayText,
+  replayCommand,
   runShell,
   type ShellResult,
-  writeNewGame,
 } from "./moderator.ts";
 
 /*
@@ -34,44 +30,29 @@ import {
 const shell = (body: () => ShellResult) => runShell(body, [GenerateError]);
 
 export function discoveryNew(o: NewGameArgs & { players: number }) {
-  return shell(() => {
-    const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
-    writeNewGame(o.out, newDiscoveryGame(o.seed, o.players, rules));
-    return {
-      text: o.json
-        ? `${JSON.stringify({ out: o.out, variant: "discovery", seed: o.seed, players: o.players, turn: 1 })}\n`
-        : `${o.out}: a new game of Age of Discovery for ${o.players} players (map seed ${o.seed}), turn 1\n`,
-      status: 0,
-    };
-  });
-}
-
-export function discoveryPlay(
-  file: string,
-  ordersFile: string,
-  o: { reports?: string; json?: boolean } = {},
-) {
   return shell(() =>
-    playFromFiles(
-      file,
-      ordersFile,
-      o.reports,
-      (json, text) => {
-        const game = readDiscoveryGame(json);
-        return playDiscoveryTurn(game, parseDiscoveryOrders(game, text));
-      },
-      (turn, p) => `turn${turn}-player${p}.txt`,
-      o.json,
+    newGameFile(
+      o,
+      (rules) => newDiscoveryGame(o.seed, o.players, rules),
+      { variant: "discovery", seed: o.seed, players: o.players, turn: 1 },
+      `a new game of Age of Discovery for ${o.players} players (map seed ${o.seed}), turn 1`,
     ),
   );
 }
 
-export function discoveryReplay(file: string, o: { json?: boolean } = {}) {
-  return shell(() => {
-    const game = readDiscoveryGame(readJsonFile(file));
-    return replayText(file, game.history.length, replayDiscoveryGame(game), o.json);
-  });
-}
+export const discoveryPlay = playCommand(
+  shell,
+  (json, text) => {
+    const game = readDiscoveryGame(json);
+    return playDiscoveryTurn(game, parseDiscoveryOrders(game, text));
+  },
+  (turn, p) => `turn${turn}-player${p}.txt`,
+);
+
+export const discoveryReplay = replayCommand(shell, (json) => {
+  const game = readDiscoveryGame(json);
+  return { turns: game.history.length, ok: replayDiscoveryGame(game) };
+});
 
 /** The moderator's view of the whole map, or what player `player` knows of it. */
 export function discoveryMap(file: string, o: { player?: string } = {}) {

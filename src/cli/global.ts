@@ -6,9 +6,15 @@ import {
   replayGlobalGame,
   selfPlayGame,
 } from "../variants/global/moderator.ts";
-import { GlobalPositionError, readGlobalRules } from "../variants/global/position.ts";
+import { GlobalPositionError } from "../variants/global/position.ts";
 import { worldMap } from "../variants/global/world.ts";
-import { playFromFiles, readJsonFile, replayText, runShell, writeNewGame } from "./moderator.ts";
+import {
+  type NewGameArgs,
+  newGameFile,
+  playCommand,
+  replayCommand,
+  runShell,
+} from "./moderator.ts";
 
 /*
  * `entente global ...`: the moderator's shell around the pure engine (docs/global.md). The
@@ -16,51 +22,28 @@ import { playFromFiles, readJsonFile, replayText, runShell, writeNewGame } from 
  * returns the text for standard output and an exit status, or an error message (status 2).
  */
 
-/** `entente global new`'s options (and, with `players`, `entente discovery new`'s). */
-export interface NewGameArgs {
-  seed: number;
-  convoy?: string;
-  out: string;
-  json?: boolean;
-}
-
 export function globalNew(o: NewGameArgs) {
-  return runShell(() => {
-    const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
-    writeNewGame(o.out, newGlobalGame(worldMap, o.seed, rules));
-    return {
-      text: o.json
-        ? `${JSON.stringify({ out: o.out, variant: "global", seed: o.seed, turn: 1 })}\n`
-        : `${o.out}: a new game of Global Diplomacy, turn 1\n`,
-      status: 0,
-    };
-  });
-}
-
-export function globalPlay(
-  file: string,
-  ordersFile: string,
-  o: { reports?: string; json?: boolean } = {},
-) {
   return runShell(() =>
-    playFromFiles(
-      file,
-      ordersFile,
-      o.reports,
-      (json, text) =>
-        playGlobalTurn(worldMap, readGlobalGame(worldMap, json), parseOrderFile(worldMap, text)),
-      (turn, p) => `turn${turn}-power${p}.txt`,
-      o.json,
+    newGameFile(
+      o,
+      (rules) => newGlobalGame(worldMap, o.seed, rules),
+      { variant: "global", seed: o.seed, turn: 1 },
+      "a new game of Global Diplomacy, turn 1",
     ),
   );
 }
 
-export function globalReplay(file: string, o: { json?: boolean } = {}) {
-  return runShell(() => {
-    const game = readGlobalGame(worldMap, readJsonFile(file));
-    return replayText(file, game.history.length, replayGlobalGame(worldMap, game).ok, o.json);
-  });
-}
+export const globalPlay = playCommand(
+  runShell,
+  (json, text) =>
+    playGlobalTurn(worldMap, readGlobalGame(worldMap, json), parseOrderFile(worldMap, text)),
+  (turn, p) => `turn${turn}-power${p}.txt`,
+);
+
+export const globalReplay = replayCommand(runShell, (json) => {
+  const game = readGlobalGame(worldMap, json);
+  return { turns: game.history.length, ok: replayGlobalGame(worldMap, game).ok };
+});
 
 export function globalSelfPlay(o: { seed: number; games: number }) {
   return runShell(() => {

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GlobalPositionError } from "../variants/global/position.ts";
-import type { TurnResult } from "../variants/global/types.ts";
+import { GlobalPositionError, readGlobalRules } from "../variants/global/position.ts";
+import type { GlobalRules, TurnResult } from "../variants/global/types.ts";
 
 /*
  * The moderator's shell shared by `entente global` and `entente discovery` (docs/global.md,
- * docs/discovery.md): whole-file writes, playing a turn from an order file and
- * writing each player's report, and turning a user's mistake into a message with status 2.
+ * docs/discovery.md): whole-file writes, a new game file, playing a turn from an order file
+ * and writing each player's report, and turning a user's mistake into a message with status 2.
  */
 
 export interface ShellResult {
@@ -22,14 +22,56 @@ export function writeWhole(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-/** A new game file, never written over an existing one. */
-export function writeNewGame(out: string, game: unknown): void {
-  if (existsSync(out))
-    throw new GlobalPositionError(`${out} exists; a new game is not written over it`);
-  writeWhole(out, `${JSON.stringify(game, null, 1)}\n`);
+/** `entente global new`'s options (and, with `players`, `entente discovery new`'s). */
+export interface NewGameArgs {
+  seed: number;
+  convoy?: string;
+  out: string;
+  json?: boolean;
+}
+
+/**
+ * `new --out FILE`: the game `make` builds under the rules the options name (the convoy rule)
+ * written to a new file, never over an existing one; what was made said in `words` after the
+ * file's name, or with --json as one line (`out` and `fields`).
+ */
+export function newGameFile(
+  o: NewGameArgs,
+  make: (rules: GlobalRules) => unknown,
+  fields: Record<string, unknown>,
+  words: string,
+): ShellResult {
+  const rules = readGlobalRules(o.convoy ? { convoyDisruption: o.convoy } : undefined);
+  const game = make(rules);
+  if (existsSync(o.out))
+    throw new GlobalPositionError(`${o.out} exists; a new game is not written over it`);
+  writeWhole(o.out, `${JSON.stringify(game, null, 1)}\n`);
+  return {
+    text: o.json ? `${JSON.stringify({ out: o.out, ...fields })}\n` : `${o.out}: ${words}\n`,
+    status: 0,
+  };
 }
 
 export const readJsonFile = (file: string): unknown => JSON.parse(readFileSync(file, "utf8"));
+
+/** A family's turn played from its game file's JSON and an order file's text. */
+export type PlayTurn = (
+  game: unknown,
+  orders: string,
+) => { game: unknown; reports: Record<string, string>; result: TurnResult };
+
+/**
+ * A family's `play` command: `playFromFiles` with the family's turn and report names, run in
+ * its shell (runShell with the family's own user errors).
+ */
+export const playCommand =
+  (
+    shell: (body: () => ShellResult) => ShellResult,
+    play: PlayTurn,
+    reportName: (turn: number, player: string) => string,
+  ) =>
+  (file: string, ordersFile: string, o: { reports?: string; json?: boolean } = {}) =>
+    shell(() => playFromFiles(file, ordersFile, o.reports, play, reportName, o.json));
 
 /**
  * `play GAME.json ORDERS.txt [--reports DIR]`: one turn from an order file; the game file is
@@ -39,10 +81,7 @@ export function playFromFiles(
   file: string,
   ordersFile: string,
   reportsDir: string | undefined,
-  play: (
-    game: unknown,
-    orders: string,
-  ) => { game: unknown; reports: Record<string, string>; result: TurnResult },
+  play: PlayTurn,
   reportName: (turn: number, player: string) => string,
   json = false,
 ): ShellResult {
@@ -74,12 +113,7 @@ export function playFromFiles(
   return { text: `${lines.join("\n")}\n`, status: 0 };
 }
 
-export const replayText = (
-  file: string,
-  turns: number,
-  ok: boolean,
-  json?: boolean,
-): ShellResult => ({
+const replayText = (file: string, turns: number, ok: boolean, json?: boolean): ShellResult => ({
   text: json
     ? `${JSON.stringify({ game: file, ok, turns })}\n`
     : ok
@@ -87,6 +121,22 @@ export const replayText = (
       : `${file}: the replay does not give the stored position\n`,
   status: ok ? 0 : 1,
 });
+
+/**
+ * A family's `replay GAME.json [--json]` command: `replay` reads the game file's JSON and says
+ * how many turns it holds and whether playing them again gives the stored position; run in the
+ * family's shell.
+ */
+export const replayCommand =
+  (
+    shell: (body: () => ShellResult) => ShellResult,
+    replay: (game: unknown) => { turns: number; ok: boolean },
+  ) =>
+  (file: string, o: { json?: boolean } = {}) =>
+    shell(() => {
+      const r = replay(readJsonFile(file));
+      return replayText(file, r.turns, r.ok, o.json);
+    });
 
 /**
  * Runs a subcommand: a user's mistake (a bad option, unreadable JSON, a missing file, or one

@@ -27,6 +27,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, version as esbuildVersion, stop } from "esbuild";
 import { bundlePlugin } from "./bundle-plugin.mjs";
+import { workerBuildOptions } from "./worker-build.mjs";
 
 /** The project's root (src/cli/../..). */
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,15 +45,10 @@ const WORKER_CODE = 'Symbol.for("entente.selfplayWorkerCode")';
 
 async function workerBundle() {
   const result = await build({
+    ...workerBuildOptions,
     entryPoints: [fileURLToPath(new URL("./selfplay-worker.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    write: false,
     metafile: true,
     absWorkingDir: root,
-    logLevel: "silent",
   });
   const code = result.outputFiles[0]?.text;
   // The bundle is CommonJS, where a module's URL would be empty: esbuild warns of that.

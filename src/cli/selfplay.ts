@@ -11,6 +11,7 @@ import { CliError } from "./errors.ts";
 import { progressBar } from "./progress.ts";
 import { scenarioArg } from "./scenario-arg.ts";
 import { type GameOutcome, playOne, takeGame, type WorkerJob } from "./selfplay-share.ts";
+import { workerBuildOptions } from "./worker-build.mjs";
 import { DEFAULT_YEARS, lastYear } from "./years.ts";
 
 export interface SelfPlayArgs {
@@ -83,13 +84,8 @@ export async function workerScript(): Promise<string> {
   if (typeof handedOver === "string") return handedOver;
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
+    ...workerBuildOptions,
     entryPoints: [fileURLToPath(new URL("./selfplay-worker.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    write: false,
-    logLevel: "silent",
   });
   // esbuild's service process is not needed any more (nor its memory).
   await esbuild.stop();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { deltaE, LAND, over, SEA } from "./colour.ts";
-import { drawBoard, drawnOrderFromText, powerColours } from "./layers.ts";
+import { drawBoard, drawnOrderFromText, drawnResults, powerColours } from "./layers.ts";
 import type { MapGeometry } from "./types.ts";
 
 /* The board's layers, on a small hand-made geometry (no map building needed). */
@@ -79,6 +79,59 @@ describe("drawnOrderFromText", () => {
       const got = drawnOrderFromText("red", text, "fails");
       assert.deepEqual(got, want && { power: "red", result: "fails", ...want }, `reading ${text}`);
     }
+  });
+});
+
+describe("drawnResults", () => {
+  it("notes each order's explanation, the reason where there is none; drops what it cannot draw", () => {
+    const drawn = drawnResults({
+      red: [
+        // The explanation says what the reader corrected; the reason alone does not.
+        {
+          order: "A aaa - bbb",
+          result: "fails",
+          reason: "bounced with A ccc - bbb",
+          explanation: 'bounced with A ccc - bbb (read "Bbbb" as Bbb)',
+        },
+        { order: "A aaa H", result: "succeeds", explanation: "held with strength 1" },
+        // A record written to the plain contract: a reason, no explanation.
+        { order: "F ccc - bbb", result: "fails", reason: "bounced with A aaa - bbb" },
+        { order: null, result: "invalid", reason: "not understood" },
+      ],
+      blue: [
+        { order: "A bbb H", result: "dislodged" },
+        { order: "gibberish here", result: "fails" },
+      ],
+    });
+    assert.deepEqual(drawn, [
+      {
+        power: "red",
+        result: "fails",
+        unitType: "A",
+        unit: "aaa",
+        kind: "move",
+        target: "bbb",
+        note: 'bounced with A ccc - bbb (read "Bbbb" as Bbb)',
+      },
+      {
+        power: "red",
+        result: "succeeds",
+        unitType: "A",
+        unit: "aaa",
+        kind: "hold",
+        note: "held with strength 1",
+      },
+      {
+        power: "red",
+        result: "fails",
+        unitType: "F",
+        unit: "ccc",
+        kind: "move",
+        target: "bbb",
+        note: "bounced with A aaa - bbb",
+      },
+      { power: "blue", unitType: "A", unit: "bbb", kind: "hold" },
+    ]);
   });
 });
 

@@ -133,6 +133,40 @@ export function drawnOrderFromText(
   return null;
 }
 
+/** What an adjudicated order's entry holds (the contract's `orders` output, a record's phase). */
+export interface OrderOutcomeJson {
+  readonly order: string | null;
+  readonly result: string;
+  readonly reason?: string;
+  readonly explanation?: string;
+}
+
+/**
+ * An adjudicated phase's orders as the board draws them, each with its result and, as its
+ * note, the explanation: how it came out in words, successes too (where there is no reason),
+ * with what the reader corrected (the reason alone leaves that out); the reason where there is
+ * no explanation (a record written to the plain contract, docs/adjudicate-json.md).
+ */
+export function drawnResults(
+  results: Readonly<Record<string, readonly OrderOutcomeJson[]>>,
+): DrawnOrder[] {
+  const out: DrawnOrder[] = [];
+  for (const [power, list] of Object.entries(results)) {
+    for (const r of list) {
+      if (!r.order) continue;
+      const result =
+        r.result === "succeeds" || r.result === "fails" || r.result === "invalid"
+          ? r.result
+          : undefined;
+      const d = drawnOrderFromText(power, r.order, result);
+      if (!d) continue;
+      const note = r.explanation ?? r.reason;
+      out.push(note ? { ...d, note } : d);
+    }
+  }
+  return out;
+}
+
 const esc = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const n = (v: number) => Math.round(v * 10) / 10;

@@ -1,7 +1,7 @@
 import type { ResultJson } from "../engine/position-json.ts";
 import type { GameRecord } from "../engine/record.ts";
-import { drawnOrderFromText } from "./layers.ts";
-import type { BoardView, DrawnOrder } from "./types.ts";
+import { drawnResults } from "./layers.ts";
+import type { BoardView } from "./types.ts";
 
 /*
  * What the board shows for one phase of a game record (docs/records.md): the position the
@@ -41,28 +41,15 @@ export function boardOfRecordPhase(
 
 /**
  * A position and what its orders did (the adjudicate contract's output, or a record's phase)
- * as a board: the orders as understood, their results and reasons, the units dislodged.
+ * as a board: the orders as understood, their results and explanations (`drawnResults`), the
+ * units dislodged.
  */
 export function boardOfResult(
   position: BoardView["position"],
   results: ResultJson["orders"],
   dislodged?: ResultJson["dislodged"],
 ): BoardView {
-  const orders: DrawnOrder[] = [];
-  for (const [power, list] of Object.entries(results)) {
-    for (const r of list) {
-      if (!r.order) continue;
-      const res =
-        r.result === "succeeds" || r.result === "fails" || r.result === "invalid"
-          ? r.result
-          : undefined;
-      const o = drawnOrderFromText(power, r.order, res);
-      if (!o) continue;
-      const note = r.reason ?? r.explanation;
-      if (note) o.note = note;
-      orders.push(o);
-    }
-  }
+  const orders = drawnResults(results);
   const dislodgedHere = Object.values(dislodged ?? {}).flatMap((list) =>
     list.map((d) => d.unit.split(" ")[1] ?? ""),
   );

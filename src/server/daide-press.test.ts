@@ -11,7 +11,7 @@ import { type TestContext, test } from "node:test";
 import { daideMap } from "../daide/mapdef.ts";
 import type { TestClient } from "../daide/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { client, listening, setUp, type View, webPlayer } from "./daide-testing.ts";
+import { client, daideGame, listening, setUp, type View, webPlayer } from "./daide-testing.ts";
 
 interface PressMessage {
   from: string | null;
@@ -41,15 +41,9 @@ test("press in a judge game: DAIDE to DAIDE as FRM, to web players as text, web 
   const s = await setUp(t);
   if (!s) return;
   const { api } = s;
-  const game = await api.ok<View>(
-    "POST",
-    "/api/games",
-    { name: "Talking bots", daide: ["england", "france"] },
-    s.gm,
-  );
+  const { game, port } = await daideGame(s, { name: "Talking bots", daide: ["england", "france"] });
   const germany = await webPlayer(s, game, "germany");
   const austria = await webPlayer(s, game, "austria");
-  const port = game.daide!.port!;
   const { eng, fra } = await engAndFra(t, port);
   const watcher = await client(t, port);
   await watcher.observe();
@@ -171,14 +165,13 @@ for (const [what, press] of [
   test(`${what}: HLO says LVL 0, SND gets REJ, web press is no FRM`, async (t) => {
     const s = await setUp(t);
     if (!s) return;
-    const game = await s.api.ok<View>(
-      "POST",
-      "/api/games",
-      { name: "Gunboat", daide: ["england", "france"], options: { press } },
-      s.gm,
-    );
+    const { game, port } = await daideGame(s, {
+      name: "Gunboat",
+      daide: ["england", "france"],
+      options: { press },
+    });
     const germany = await webPlayer(s, game, "germany");
-    const { eng, fra } = await engAndFra(t, game.daide!.port!);
+    const { eng, fra } = await engAndFra(t, port);
     await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
     assert.match(await eng.text("HLO"), /^HLO \(ENG\) \(\d+\) \(\(LVL 0\)/);
     await eng.text("NOW");
@@ -202,15 +195,12 @@ for (const [what, press] of [
 test("europe1935 in a judge game: ORD and HST a client can read, with a committee order in the phase", async (t) => {
   const s = await setUp(t);
   if (!s) return;
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    { name: "Committee and bots", variant: "europe1935", daide: ["france"] },
-    s.gm,
-  );
+  const { game, port } = await daideGame(s, {
+    name: "Committee and bots",
+    variant: "europe1935",
+    daide: ["france"],
+  });
   const uk = await webPlayer(s, game, "uk");
-  const port = game.daide!.port!;
-  await listening(port);
   const map = daideMap(getScenario("europe1935")!);
   const fra = await client(t, port, map.names);
   await seat(fra, "FraBot", "europe1935");
@@ -254,19 +244,12 @@ test("the summary at the end names the built-in players' seats", async (t) => {
   const s = await setUp(t);
   if (!s) return;
   const others = ["austria", "france", "germany", "italy", "russia", "turkey"];
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    {
-      name: "Holding",
-      daide: ["england"],
-      bots: Object.fromEntries(others.map((p) => [p, "hold"])),
-      options: { resolveEarly: true },
-    },
-    s.gm,
-  );
-  const port = game.daide!.port!;
-  await listening(port);
+  const { game, port } = await daideGame(s, {
+    name: "Holding",
+    daide: ["england"],
+    bots: Object.fromEntries(others.map((p) => [p, "hold"])),
+    options: { resolveEarly: true },
+  });
   const eng = await client(t, port);
   await seat(eng, "EngBot");
   await eng.text("NOW (SPR 1901)");
@@ -284,13 +267,8 @@ test("the summary at the end names the built-in players' seats", async (t) => {
 test("a DAIDE seat's press is under a web player's quota: 60 messages in 10 minutes, then REJ", async (t) => {
   const s = await setUp(t);
   if (!s) return;
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    { name: "Chatty", daide: ["england", "france"] },
-    s.gm,
-  );
-  const { eng } = await engAndFra(t, game.daide!.port!);
+  const { game, port } = await daideGame(s, { name: "Chatty", daide: ["england", "france"] });
+  const { eng } = await engAndFra(t, port);
   await s.api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, s.gm);
   await eng.text("NOW");
   for (let i = 0; i < 60; i++) {

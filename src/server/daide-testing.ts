@@ -5,12 +5,12 @@ import { daideMap } from "../daide/mapdef.ts";
 import { TestClient } from "../daide/testing.ts";
 import type { StoreKind } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { type ServedJudge, serveJudge, waitFor } from "./testing.ts";
+import { type Api, type ServedJudge, serveJudge, waitFor } from "./testing.ts";
 
 /*
  * Helpers for the tests of DAIDE clients in the judge's own games (daide.test.ts,
- * daide-press.test.ts): a judge served with DAIDE ports and a GM, its games' ports, DAIDE
- * clients that end with the test, and web players seated by invitation.
+ * daide-press.test.ts): a judge served with DAIDE ports and a GM, a game with DAIDE seats and
+ * its port, DAIDE clients that end with the test, and web players seated by invitation.
  */
 
 /** What the tests read of a game's view (GET /api/games/:id). */
@@ -66,6 +66,20 @@ export function refused(port: number): Promise<boolean> {
 /** Waits until the game's port takes connections (the server listens at its next tick). */
 export async function listening(port: number): Promise<void> {
   await waitFor(`port ${port} listening`, async () => !(await refused(port)), 30_000);
+}
+
+/**
+ * A game the GM creates (`body`: POST /api/games's, its DAIDE seats among it), as the GM sees
+ * it, and its DAIDE port, once the port takes connections.
+ */
+export async function daideGame(
+  s: { api: Api; gm: string },
+  body: Record<string, unknown>,
+): Promise<{ game: View; port: number }> {
+  const game = await s.api.ok<View>("POST", "/api/games", body, s.gm);
+  const port = game.daide!.port!;
+  await listening(port);
+  return { game, port };
 }
 
 /** A judge served with DAIDE ports (serveJudge), and its GM's token; null: no such store. */

@@ -11,8 +11,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { testStore } from "../store/testing.ts";
-import { client, listening, portRange, refused, setUp, type View } from "./daide-testing.ts";
-import { serve, serveJudge, waitFor } from "./testing.ts";
+import {
+  client,
+  daideGame,
+  listening,
+  portRange,
+  refused,
+  setUp,
+  type View,
+} from "./daide-testing.ts";
+import { type Api, serve, serveJudge, waitFor } from "./testing.ts";
 
 for (const kind of ["sqlite", "postgres"] as const)
   test(`a judge game with DAIDE seats and web seats on ${kind}: one adjudicated phase both ways, IAM, the end frees the port`, async (t) => {
@@ -257,45 +265,24 @@ test("DAIDE seats are refused where they cannot be: no ports, a seat twice, a ba
     name: "gamemaster",
     password: "gm secret words",
   });
-  const none = await plain.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "No ports", daide: ["england"] },
-    u.token,
-  );
-  assert.equal(none.status, 400);
-  assert.match(none.body.error, /--daide-ports/);
+  /** The game `body` asks for is refused (400), the error saying `why`. */
+  const refusedGame = async (api: Api, gm: string, body: object, why: RegExp) => {
+    const r = await api.call<{ error: string }>("POST", "/api/games", body, gm);
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, why);
+  };
+  await refusedGame(plain.api, u.token, { name: "No ports", daide: ["england"] }, /--daide-ports/);
   const s = await setUp(t);
   if (!s) return;
-  const both = await s.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "Both", daide: ["england"], bots: { england: "hold" } },
-    s.gm,
-  );
-  assert.equal(both.status, 400);
-  assert.match(both.body.error, /England .*choose one/);
-  const narnia = await s.api.call<{ error: string }>(
-    "POST",
-    "/api/games",
-    { name: "Narnia", daide: ["narnia"] },
-    s.gm,
-  );
-  assert.equal(narnia.status, 400);
-  assert.match(narnia.body.error, /nobody plays "narnia"/);
+  const both = { name: "Both", daide: ["england"], bots: { england: "hold" } };
+  await refusedGame(s.api, s.gm, both, /England .*choose one/);
+  await refusedGame(s.api, s.gm, { name: "Narnia", daide: ["narnia"] }, /nobody plays "narnia"/);
 });
 
 test("a DAIDE client that leaves before the start frees its seat for the next one", async (t) => {
   const s = await setUp(t);
   if (!s) return;
-  const game = await s.api.ok<View>(
-    "POST",
-    "/api/games",
-    { name: "Wait", daide: ["russia"] },
-    s.gm,
-  );
-  const port = game.daide!.port!;
-  await listening(port);
+  const { game, port } = await daideGame(s, { name: "Wait", daide: ["russia"] });
   const clientOf = async () =>
     (await s.api.ok<View>("GET", `/api/games/${game.id}`)).seatList.find((x) => x.daide)!.daide!
       .client;
@@ -329,14 +316,10 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
     name: "gamemaster",
     password: "gm secret words",
   });
-  const game = await first.api.ok<View>(
-    "POST",
-    "/api/games",
+  const { game, port } = await daideGame(
+    { api: first.api, gm: gm.token },
     { name: "Restart", daide: ["england"] },
-    gm.token,
   );
-  const port = game.daide!.port!;
-  await listening(port);
   const eng = await client(t, port);
   eng.send("NME ('EngBot') ('1.0')");
   assert.equal(await eng.text("YES"), "YES (NME ('EngBot') ('1.0'))");

@@ -2,7 +2,6 @@ import { drawBoard, drawnOrderFromText, legendEntries } from "../render/layers.t
 import type { BoardPosition, BoardView, DrawnOrder, MapGeometry } from "../render/types.ts";
 import { get } from "./api.ts";
 import { h } from "./dom.ts";
-import type { OrderOutcome } from "./types.ts";
 import { Zoom } from "./zoom.ts";
 
 /*
@@ -178,23 +177,6 @@ export function drawnOrders(list: readonly { power: string; text: string }[]): D
   for (const o of list) {
     const d = drawnOrderFromText(o.power, o.text);
     if (d) out.push(d);
-  }
-  return out;
-}
-
-/** An adjudicated phase's results as the board draws them (with results and notes). */
-export function drawnResults(results: Record<string, OrderOutcome[]>): DrawnOrder[] {
-  const out: DrawnOrder[] = [];
-  for (const [power, list] of Object.entries(results)) {
-    for (const r of list) {
-      if (!r.order) continue;
-      const result =
-        r.result === "succeeds" || r.result === "fails" || r.result === "invalid"
-          ? r.result
-          : undefined;
-      const d = drawnOrderFromText(power, r.order, result);
-      if (d) out.push(r.explanation ? { ...d, note: r.explanation } : d);
-    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
+import { drawnResults } from "../render/layers.ts";
 import type { DrawnOrder } from "../render/types.ts";
 import { get, post, session } from "./api.ts";
-import { Board, drawnResults, geometry } from "./board.ts";
+import { Board, geometry } from "./board.ts";
 import { chairClock } from "./clock.ts";
 import { liveUpdates, powersOf } from "./context.ts";
 import { fill, h, message } from "./dom.ts";

@@ -1,6 +1,7 @@
+import { drawnResults } from "../render/layers.ts";
 import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
-import { drawnResults, geometry, palette } from "./board.ts";
+import { geometry, palette } from "./board.ts";
 import type { GameCtx, Panel } from "./context.ts";
 import { fill, h } from "./dom.ts";
 import { receivedSets, setList } from "./orders.ts";

@@ -1,6 +1,7 @@
+import { drawnResults } from "../render/layers.ts";
 import type { BoardPosition } from "../render/types.ts";
 import { get, post } from "./api.ts";
-import { Board, drawnOrders, drawnResults } from "./board.ts";
+import { Board, drawnOrders } from "./board.ts";
 import { powersOf } from "./context.ts";
 import { fill, h, message } from "./dom.ts";
 import { outcomeList } from "./history.ts";

@@ -1,8 +1,7 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_PLAYERS } from "../../variants/discovery/defaults.ts";
 import { examples, type Io, type Run, shellOut, whole } from "../define.ts";
-import type { NewGameArgs } from "../global.ts";
-import type { ShellResult } from "../moderator.ts";
+import type { NewGameArgs, ShellResult } from "../moderator.ts";
 
 /*
  * `entente global` and `entente discovery`: the game families' moderator shells (new, play,
@@ -10,11 +9,6 @@ import type { ShellResult } from "../moderator.ts";
  */
 
 export function addFamilies(program: Command, io: Io, run: Run): void {
-  const convoy = () =>
-    new Option("--convoy <RULE>", "convoy disruption rule (docs/global.md)").choices([
-      "7.6",
-      "5.5",
-    ]);
   const global = program
     .command("global")
     .summary("moderate a Global Diplomacy game (docs/global.md)")
@@ -23,18 +17,16 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
     ["entente global new --seed 17 --out game.json", "turn 1, all neutral"],
     ["entente global play game.json orders.txt", "a turn; each power's report"],
   ]);
-  examples(
-    global
-      .command("new")
-      .summary("start a game file")
-      .option("--seed <S>", "the game's seed", whole(), 1)
-      .addOption(convoy())
-      .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
-      .option("--json", "the summary as one JSON line")
-      .action(
-        run(async (o: NewGameArgs) => shellOut(io, (await import("../global.ts")).globalNew(o))),
-      ),
-    [["entente global new --seed 17 --out game.json", "a new game"]],
+  moderatorNew(
+    global,
+    {
+      summary: "start a game file",
+      seed: "the game's seed",
+      make: async (o: NewGameArgs) => (await import("../global.ts")).globalNew(o),
+      example: ["entente global new --seed 17 --out game.json", "a new game"],
+    },
+    run,
+    io,
   );
   moderatorTurns(
     global,
@@ -75,21 +67,18 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
     ["entente discovery new --players 12 --out game.json", "a game on a new map"],
     ["entente discovery map game.json --player 3", "what player 3 knows"],
   ]);
-  examples(
-    discovery
-      .command("new")
-      .summary("start a game file on a generated map")
-      .option("--seed <S>", "the map's seed", whole(), 1)
-      .option("--players <N>", "how many play (9-20)", whole(), DEFAULT_PLAYERS)
-      .addOption(convoy())
-      .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
-      .option("--json", "the summary as one JSON line")
-      .action(
-        run(async (o: NewGameArgs & { players: number }) =>
-          shellOut(io, (await import("../discovery.ts")).discoveryNew(o)),
-        ),
-      ),
-    [["entente discovery new --seed 5 --players 12 --out game.json", "twelve players"]],
+  moderatorNew(
+    discovery,
+    {
+      summary: "start a game file on a generated map",
+      seed: "the map's seed",
+      more: (c) => c.option("--players <N>", "how many play (9-20)", whole(), DEFAULT_PLAYERS),
+      make: async (o: NewGameArgs & { players: number }) =>
+        (await import("../discovery.ts")).discoveryNew(o),
+      example: ["entente discovery new --seed 5 --players 12 --out game.json", "twelve players"],
+    },
+    run,
+    io,
   );
   moderatorTurns(
     discovery,
@@ -132,6 +121,38 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
         ),
       ),
     [["entente discovery selfplay --players 12 --games 2", "two games on new maps"]],
+  );
+}
+
+/**
+ * A moderator's shell's `new` (entente global, entente discovery): a game file started from the
+ * seed (and what `more` adds: discovery's players), the convoy rule, the file, --json.
+ */
+function moderatorNew<O extends NewGameArgs>(
+  parent: Command,
+  spec: {
+    summary: string;
+    seed: string;
+    more?: (c: Command) => Command;
+    make: (o: O) => Promise<ShellResult>;
+    example: readonly [string, string];
+  },
+  run: Run,
+  io: Io,
+): void {
+  const c = parent.command("new").summary(spec.summary).option("--seed <S>", spec.seed, whole(), 1);
+  examples(
+    (spec.more ? spec.more(c) : c)
+      .addOption(
+        new Option("--convoy <RULE>", "convoy disruption rule (docs/global.md)").choices([
+          "7.6",
+          "5.5",
+        ]),
+      )
+      .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
+      .option("--json", "the summary as one JSON line")
+      .action(run(async (o: O) => shellOut(io, await spec.make(o)))),
+    [spec.example],
   );
 }
 
