@@ -19,29 +19,37 @@ import { webRoutes } from "./web-routes.ts";
 /*
  * The REST API: every route, its input schema and its handler, one file a resource in
  * routes/ (accounts, games, votes, press, ...), gathered here in the order the OpenAPI
- * document at /api/docs lists them (it is generated from this table: openapi.ts).
+ * document at /api/docs lists them (it is generated from these tables: openapi.ts). The
+ * server registers each resource as one Fastify plugin (server.ts), so that a hook or a
+ * decorator a resource adds stays with its own routes.
  */
 
-export function apiRoutes(
+/** One resource of the API: its name (the plugin's, in `app.printPlugins()`) and its routes. */
+export interface Resource {
+  readonly name: string;
+  readonly routes: readonly Route[];
+}
+
+export function apiResources(
   judge: Judge,
   hub: EventHub,
   info: { database: string; readiness: Readiness },
-): Route[] {
+): Resource[] {
   return [
-    ...catalogueRoutes(judge, info),
-    ...accountRoutes(judge),
-    ...gameRoutes(judge),
-    ...familyRoutes(judge),
-    ...voteRoutes(judge),
-    ...pressRoutes(judge),
-    ...mailRoutes(judge),
-    ...eventRoutes(judge, hub),
-    ...sequentialRoutes(judge),
-    ...committeeRoutes(judge),
-    ...gmRoutes(judge),
+    { name: "catalogue", routes: catalogueRoutes(judge, info) },
+    { name: "accounts", routes: accountRoutes(judge) },
+    { name: "games", routes: gameRoutes(judge) },
+    { name: "families", routes: familyRoutes(judge) },
+    { name: "votes", routes: voteRoutes(judge) },
+    { name: "press", routes: pressRoutes(judge) },
+    { name: "mail", routes: mailRoutes(judge) },
+    { name: "events", routes: eventRoutes(judge, hub) },
+    { name: "sequential", routes: sequentialRoutes(judge) },
+    { name: "committee", routes: committeeRoutes(judge) },
+    { name: "gm", routes: gmRoutes(judge) },
     // The web client's routes: legal orders, typed-order checks, the sandbox, the chair.
-    ...webRoutes(judge),
+    { name: "web", routes: webRoutes(judge) },
     // The game's history as pictures: the GIF and a phase's PNG (pictures.ts).
-    ...pictureRoutes(judge),
+    { name: "pictures", routes: pictureRoutes(judge) },
   ];
 }

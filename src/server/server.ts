@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type RouteOptions,
 } from "fastify";
 import { JudgeError } from "../judge/errors.ts";
 import type { Judge, User } from "../judge/judge.ts";
@@ -20,14 +21,15 @@ import { attackMail, Limits, type LimitsConfig, RateLimited, SECURITY_HEADERS } 
 import { API_INFO, COMPONENTS, routeSchema } from "./openapi.ts";
 import { Readiness, type ReadinessOptions } from "./readiness.ts";
 import { allowedAt, badEscapeMessage, type Reply, type Route } from "./router.ts";
-import { apiRoutes } from "./routes.ts";
+import { apiResources } from "./routes.ts";
 import { type JsonSchema, ValidationError, validatorFor } from "./schema.ts";
 import { warmUp } from "./warm.ts";
 import { serveWeb } from "./web.ts";
 
 /*
- * The HTTP server over the judge, on Fastify: each route of the table (routes.ts: one file a
- * resource in routes/, web-routes.ts, pictures.ts) is registered with its schemas (Fastify
+ * The HTTP server over the judge, on Fastify: each resource of the table (routes.ts: one file
+ * a resource in routes/, web-routes.ts, pictures.ts) is one plugin, its routes registered in it
+ * with their schemas (Fastify
  * validates every body, path parameter and query with Ajv; @fastify/swagger documents the
  * same schemas, @fastify/swagger-ui renders them at /api/docs), bearer tokens, JSON bodies
  * only (415 otherwise, 413 over the bound, 400 when malformed or nested too deep),
@@ -183,7 +185,8 @@ async function buildApp(
 ): Promise<{ app: FastifyInstance; routes: Route[]; hub: EventHub }> {
   const { judge } = opts;
   const hub = new EventHub(judge, opts.pollMs ?? 500);
-  const routes: Route[] = apiRoutes(judge, hub, { database: judge.store.dialect, readiness });
+  const resources = apiResources(judge, hub, { database: judge.store.dialect, readiness });
+  const routes: Route[] = resources.flatMap((r) => r.routes);
   const limits = new Limits(opts.limits, judge.now, {
     key: () => judgeKey(judge.store, "login-devices"),
     // The owner of an account under attack is told by mail, once for each attack.
@@ -409,99 +412,109 @@ async function buildApp(
   });
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  for (const r of routes) {
-    app.route({
-      method: r.method,
-      url: r.path.replace(/\{(\w+)\}/g, ":$1"),
-      schema: routeSchema(r),
-      // Who calls, before the body is read: a refused caller is told so first.
-      onRequest: async (request) => {
-        // The request's work is done in its arrival's name: the store serves the oldest
-        // request first (src/store/sqlite-group.ts), so its later steps do not queue behind
-        // requests that came after it.
-        const arrived = performance.now();
-        for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
-          const bad = lineProblem(v, `the path's ${k}`);
-          if (bad) throw new HttpError(400, bad);
-        }
-        const query = new URL(request.url, "http://localhost").searchParams;
-        // A query parameter the route does not take is refused, not ignored: a caller who
-        // wrote `votes/1?power=england` meant something the route would not have done.
-        const unknown = unknownQueryMessage(r, query);
-        if (unknown) throw new HttpError(400, unknown);
-        for (const [k, v] of query) {
-          const bad =
-            lineProblem(v, `the query's ${k}`) ?? lineProblem(k, "a query parameter's name");
-          if (bad) throw new HttpError(400, bad);
-        }
-        const header = request.headers.authorization;
-        let token: string | null = null;
-        if (header) {
-          const m = /^Bearer\s+(\S+)$/i.exec(header);
-          if (!m) throw new HttpError(401, 'the Authorization header must be "Bearer <token>"');
-          token = m[1]!;
-        } else if (r.path.endsWith("/events")) {
-          token = new URL(request.url, "http://localhost").searchParams.get("token");
-        }
-        const user = token
-          ? await arrival.run(arrived, () => judge.accounts.authenticate(token))
-          : null;
-        if (token && !user)
-          throw new HttpError(
-            401,
-            "this token is unknown or revoked, or has expired (unused for too long: docs/judge.md); log in again",
-          );
-        if (r.auth === "required" && !user) {
-          throw new HttpError(
-            401,
-            "log in first: send Authorization: Bearer <token> (from /api/login)",
-          );
-        }
-        callers.set(request, { user, token, arrived });
-      },
-      // A body that may be left out is checked as an empty object.
-      ...(r.bodyOptional
-        ? {
-            preValidation: async (request: FastifyRequest) => {
-              if (request.body === undefined || request.body === null) request.body = {};
-            },
-          }
-        : {}),
-      handler: async (request, reply) => {
-        const { user, token, arrived } = callers.get(request) ?? {
-          user: null,
-          token: null,
-          arrived: performance.now(),
-        };
-        const query = new URL(request.url, "http://localhost").searchParams;
-        const params = request.params as Record<string, string>;
-        const body = request.body;
-        const out: Reply = await arrival.run(arrived, () =>
-          limits.around(
-            `${r.method} ${r.path}`,
-            request.raw,
-            body,
-            () => r.handle({ user, token, params, query, body, req: request.raw, res: reply.raw }),
-            user,
-          ),
+  /** A route of the table as Fastify takes it: who calls, the body, the handler's answer. */
+  const fastifyRoute = (r: Route): RouteOptions => ({
+    method: r.method,
+    url: r.path.replace(/\{(\w+)\}/g, ":$1"),
+    schema: routeSchema(r),
+    // Who calls, before the body is read: a refused caller is told so first.
+    onRequest: async (request) => {
+      // The request's work is done in its arrival's name: the store serves the oldest
+      // request first (src/store/sqlite-group.ts), so its later steps do not queue behind
+      // requests that came after it.
+      const arrived = performance.now();
+      for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+        const bad = lineProblem(v, `the path's ${k}`);
+        if (bad) throw new HttpError(400, bad);
+      }
+      const query = new URL(request.url, "http://localhost").searchParams;
+      // A query parameter the route does not take is refused, not ignored: a caller who
+      // wrote `votes/1?power=england` meant something the route would not have done.
+      const unknown = unknownQueryMessage(r, query);
+      if (unknown) throw new HttpError(400, unknown);
+      for (const [k, v] of query) {
+        const bad =
+          lineProblem(v, `the query's ${k}`) ?? lineProblem(k, "a query parameter's name");
+        if (bad) throw new HttpError(400, bad);
+      }
+      const header = request.headers.authorization;
+      let token: string | null = null;
+      if (header) {
+        const m = /^Bearer\s+(\S+)$/i.exec(header);
+        if (!m) throw new HttpError(401, 'the Authorization header must be "Bearer <token>"');
+        token = m[1]!;
+      } else if (r.path.endsWith("/events")) {
+        token = new URL(request.url, "http://localhost").searchParams.get("token");
+      }
+      const user = token
+        ? await arrival.run(arrived, () => judge.accounts.authenticate(token))
+        : null;
+      if (token && !user)
+        throw new HttpError(
+          401,
+          "this token is unknown or revoked, or has expired (unused for too long: docs/judge.md); log in again",
         );
-        if (out && typeof out === "object" && "streamed" in out) {
-          reply.hijack();
-          return reply;
+      if (r.auth === "required" && !user) {
+        throw new HttpError(
+          401,
+          "log in first: send Authorization: Bearer <token> (from /api/login)",
+        );
+      }
+      callers.set(request, { user, token, arrived });
+    },
+    // A body that may be left out is checked as an empty object.
+    ...(r.bodyOptional
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            if (request.body === undefined || request.body === null) request.body = {};
+          },
         }
-        reply.header("cache-control", "no-store");
-        if (
-          out &&
-          typeof out === "object" &&
-          "status" in out &&
-          "body" in out &&
-          typeof out.status === "number"
-        ) {
-          return reply.code(out.status).send(out.body);
-        }
-        return reply.send(out);
-      },
+      : {}),
+    handler: async (request, reply) => {
+      const { user, token, arrived } = callers.get(request) ?? {
+        user: null,
+        token: null,
+        arrived: performance.now(),
+      };
+      const query = new URL(request.url, "http://localhost").searchParams;
+      const params = request.params as Record<string, string>;
+      const body = request.body;
+      const out: Reply = await arrival.run(arrived, () =>
+        limits.around(
+          `${r.method} ${r.path}`,
+          request.raw,
+          body,
+          () => r.handle({ user, token, params, query, body, req: request.raw, res: reply.raw }),
+          user,
+        ),
+      );
+      if (out && typeof out === "object" && "streamed" in out) {
+        reply.hijack();
+        return reply;
+      }
+      reply.header("cache-control", "no-store");
+      if (
+        out &&
+        typeof out === "object" &&
+        "status" in out &&
+        "body" in out &&
+        typeof out.status === "number"
+      ) {
+        return reply.code(out.status).send(out.body);
+      }
+      return reply.send(out);
+    },
+  });
+  // One plugin a resource, in the table's order (the OpenAPI document's): encapsulated, so a
+  // hook or decorator a resource may add stays with its routes; named for `app.printPlugins()`.
+  for (const resource of resources) {
+    const plugin = async (scope: FastifyInstance) => {
+      for (const r of resource.routes) scope.route(fastifyRoute(r));
+    };
+    Object.defineProperty(plugin, Symbol.for("fastify.display-name"), {
+      value: `resource: ${resource.name}`,
     });
+    await app.register(plugin);
   }
   return { app, routes, hub };
 }
