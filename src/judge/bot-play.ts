@@ -335,36 +335,19 @@ export class BotPlay extends Room {
     const by = new Map<string, string>();
     const choice = g.options.botTakeover;
     if (!choice || missed.length === 0) return { orders, by };
-    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
     const bySeat = new Map<number, PowerId[]>();
     for (const p of missed) {
       const seat = g.seats.findIndex((s) => s.powers.includes(p));
       if (seat >= 0) bySeat.set(seat, [...(bySeat.get(seat) ?? []), p]);
     }
-    for (const [seat, powers] of bySeat) {
-      const row = rows.get(seat);
-      const bot = botOf(row?.bot ?? choice);
-      const s = g.seats[seat]!;
-      let sent: Map<PowerId, readonly string[]>;
-      try {
-        sent = await this.sendOrders(trx, g, bot.id, powers, s.powers);
-      } catch (e) {
-        // A bot's failure never holds up the adjudication: its powers hold, as without it.
-        this.log(
-          `game ${g.game.id}: the built-in player ${bot.id} failed for ${s.name}: ${(e as Error).stack ?? e}`,
-        );
-        continue;
-      }
+    const pick = (id: string) => botOf(id).id;
+    await this.takeOverSeats(trx, g, bySeat, choice, pick, async (bot, powers, seat) => {
+      const sent = await this.sendOrders(trx, g, bot, powers, g.seats[seat]!.powers);
       for (const [p, o] of sent) {
         orders.set(p, o);
-        by.set(p, bot.id);
+        by.set(p, bot);
       }
-      if (row) {
-        await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
-        continue;
-      }
-      await this.botSeats.recordTakeover(trx, g, seat, bot.id, powers);
-    }
+    });
     return { orders, by };
   }
 
@@ -392,30 +375,53 @@ export class BotPlay extends Room {
     );
     const missed = this.families.toOrder(g).filter((p) => !sent.has(p));
     if (missed.length === 0) return by;
-    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
+    const bySeat = new Map<number, string[]>();
     for (const [seat, s] of g.seats.entries()) {
       const powers = s.powers.filter((p) => missed.includes(p));
-      if (powers.length === 0) continue;
+      if (powers.length > 0) bySeat.set(seat, powers);
+    }
+    await this.takeOverSeats(trx, g, bySeat, choice, familyBotOf, async (bot, powers, seat) => {
+      for (const power of powers) {
+        const set = decideFamily(g, bot, power);
+        await this.storeFamilySet(trx, g, bot, power, set, g.seats[seat]!.powers);
+        by.set(power, bot);
+      }
+    });
+    return by;
+  }
+
+  /**
+   * The takeover's seat loop, for Diplomacy and family games alike: each seat with powers that
+   * missed the phase is played by its own bot (a bot seat whose player is away) or the game's
+   * takeover bot (`pick`: the bot's id as the game kind knows it); a bot's failure is logged
+   * and its powers are left as without it (they hold, or stay silent), never holding up the
+   * adjudication. A seat that had a bot is marked played; one that had none gets a takeover
+   * bot, and its player and the GM are told (`recordTakeover`).
+   */
+  private async takeOverSeats<P extends string>(
+    trx: Tx,
+    g: GameData | FamilyGame,
+    bySeat: ReadonlyMap<number, readonly P[]>,
+    choice: string,
+    pick: (id: string) => string,
+    play: (bot: string, powers: readonly P[], seat: number) => Promise<void>,
+  ): Promise<void> {
+    if (bySeat.size === 0) return;
+    const rows = new Map((await botSeatsOf(trx, g.game.id)).map((r) => [r.seat, r]));
+    for (const [seat, powers] of bySeat) {
       const row = rows.get(seat);
-      const bot = familyBotOf(row?.bot ?? choice);
+      const bot = pick(row?.bot ?? choice);
+      const s = g.seats[seat]!;
       try {
-        for (const power of powers) {
-          await this.storeFamilySet(trx, g, bot, power, decideFamily(g, bot, power), s.powers);
-          by.set(power, bot);
-        }
+        await play(bot, powers, seat);
       } catch (e) {
-        // A bot's failure never holds up the adjudication: its powers are silent, as without it.
         this.log(
           `game ${g.game.id}: the built-in player ${bot} failed for ${s.name}: ${(e as Error).stack ?? e}`,
         );
         continue;
       }
-      if (row) {
-        await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
-        continue;
-      }
-      await this.botSeats.recordTakeover(trx, g, seat, bot, powers);
+      if (row) await markPlayed(trx, g.game.id, seat, g.state.phase_idx);
+      else await this.botSeats.recordTakeover(trx, g, seat, bot, powers);
     }
-    return by;
   }
 }
