@@ -1,9 +1,8 @@
-import { invalid } from "../../judge/errors.ts";
 import type { Judge } from "../../judge/judge.ts";
 import { discoveryMapFor } from "../../render/families.ts";
 import * as R from "../responses.ts";
 import { type Route, route } from "../router.ts";
-import { need } from "./shared.ts";
+import { need, wholeQuery } from "./shared.ts";
 
 /*
  * The game families' routes (global, seed 004, docs/global.md; discovery): a power's report,
@@ -28,10 +27,13 @@ export function familyRoutes(judge: Judge): Route[] {
       },
       responses: { 403: "not your power's report", 409: "the game has no reports" },
       handler: async (c) => {
-        const raw = c.query.get("turn");
-        const turn = raw === null || raw === "" ? undefined : Number(raw);
-        if (turn !== undefined && (!Number.isInteger(turn) || turn < 1))
-          throw invalid(`"turn" must be a turn number (1, 2, ...), not "${raw}"`);
+        const turn = wholeQuery(
+          c.query,
+          "turn",
+          1,
+          Number.MAX_SAFE_INTEGER,
+          "a turn number (1, 2, ...)",
+        );
         return judge.views.report(need(c.user), c.params.id!, {
           power: c.query.get("power") ?? undefined,
           turn,

@@ -3,7 +3,7 @@ import type { Judge } from "../../judge/judge.ts";
 import * as R from "../responses.ts";
 import { type Route, route } from "../router.ts";
 import { either, list, obj, oneOf, optional, str } from "../schema.ts";
-import { need, power } from "./shared.ts";
+import { need, power, wholeQuery } from "./shared.ts";
 
 /*
  * Sequential movement's routes (seed 003, docs/sequential.md): the schedule of resolution
@@ -27,10 +27,13 @@ export function sequentialRoutes(judge: Judge): Route[] {
       },
       responses: { 403: "you are not the game master", 409: "the game is not sequential" },
       handler: async (c) => {
-        const raw = c.query.get("ahead");
-        const ahead = raw === null ? undefined : Number(raw);
-        if (ahead !== undefined && (!Number.isInteger(ahead) || ahead < 0 || ahead > 200))
-          throw invalid(`"ahead" must be a whole number of seasons from 0 to 200, not "${raw}"`);
+        const ahead = wholeQuery(
+          c.query,
+          "ahead",
+          0,
+          200,
+          "a whole number of seasons from 0 to 200",
+        );
         return judge.views.schedule(need(c.user), c.params.id!, ahead);
       },
     }),

@@ -108,3 +108,23 @@ export const afterParam = (q: URLSearchParams, header?: string | string[]): numb
     throw invalid(`"after" must be an id (a whole number from 0), not "${raw}"`);
   return n;
 };
+
+/**
+ * A whole-number query parameter from `min` to `max`; left out or empty (`?turn=`), undefined
+ * (the route's default). Anything else is refused, saying what the parameter `must` be.
+ */
+export const wholeQuery = (
+  q: URLSearchParams,
+  key: string,
+  min: number,
+  max: number,
+  must: string,
+): number | undefined => {
+  const raw = q.get(key);
+  if (raw === null || raw === "") return undefined;
+  // Digits only: Number() would read " " as 0 and "1e2" as 100.
+  const n = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw invalid(`"${key}" must be ${must}, not "${raw}"`);
+  return n;
+};
