@@ -14,6 +14,11 @@ import { type GameOutcome, playOne, takeGame, type WorkerJob } from "./selfplay-
 import { workerBuildOptions } from "./worker-build.mjs";
 import { DEFAULT_YEARS, lastYear } from "./years.ts";
 
+/*
+ * `entente selfplay`: seeded games of random legal orders, many at once (worker threads,
+ * shards of a run), written as records or counted (the research corpus and the benchmark's
+ * game hash, bench/selfplay-hash.ts); the game families' self-play (playFamilyGame) beside.
+ */
 export interface SelfPlayArgs {
   variant: string;
   players?: string;

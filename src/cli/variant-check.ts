@@ -4,6 +4,10 @@ import type { Location } from "../engine/types.ts";
 import { loadVariant } from "../variants/data.ts";
 import { summarize } from "../variants/variant-summary.ts";
 
+/*
+ * `entente variant check FILE`: a variant data file read and checked, its problems listed
+ * with their paths, or its summary.
+ */
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 const loc = (l: Location): string => (l.coast ? `${l.province}/${l.coast}` : l.province);
 

@@ -12,6 +12,10 @@ import {
 import type { Variant } from "../../engine/variant.ts";
 import { classicalMapData } from "./map.ts";
 
+/*
+ * The classical game (the 1982 rulebook's Europe of 1901): its seven powers, its map (map.ts)
+ * and the 1901 start, as the engine's `Variant`.
+ */
 const powers: readonly Power[] = [
   { id: powerId("austria"), name: "Austria", adjective: "Austrian", letter: "A" },
   { id: powerId("england"), name: "England", adjective: "English", letter: "E" },

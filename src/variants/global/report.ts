@@ -13,6 +13,11 @@ import {
 import type { AreaId, CommandResult, GameState, PowerId, TurnResult, Unit } from "./types.ts";
 import { UNIT_LETTERS } from "./types.ts";
 
+/*
+ * A Global Diplomacy turn's report as the rules print it (seed 004): captures, news bulletins,
+ * each power's situation and possible commands, and the accounting of supply and victory
+ * points.
+ */
 const pad = (s: string | number, n: number): string => String(s).padEnd(n);
 const lpad = (s: string | number, n: number): string => String(s).padStart(n);
 
