@@ -28,10 +28,10 @@ import { serveWeb } from "./web.ts";
 
 /*
  * The HTTP server over the judge, on Fastify: each resource of the table (routes.ts: one file
- * a resource in routes/, web-routes.ts, pictures.ts) is one plugin, its routes registered in it
- * with their schemas (Fastify
- * validates every body, path parameter and query with Ajv; @fastify/swagger documents the
- * same schemas, @fastify/swagger-ui renders them at /api/docs), bearer tokens, JSON bodies
+ * a resource in routes/, web-routes.ts, pictures.ts) is one plugin, its routes registered in
+ * it with their schemas (Fastify validates every body, path parameter and query with Ajv;
+ * @fastify/swagger documents the same schemas, @fastify/swagger-ui renders them at
+ * /api/docs), bearer tokens, JSON bodies
  * only (415 otherwise, 413 over the bound, 400 when malformed or nested too deep),
  * server-sent events, the web client's pages, one error shape
  * ({"error": "..."}) for every refusal, and the scheduler that adjudicates phases whose
