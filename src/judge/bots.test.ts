@@ -7,7 +7,15 @@ import { getScenario } from "../variants/scenarios.ts";
 import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
 import type { LineDiagnostic } from "./orders.ts";
-import { Clock, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
+import {
+  type Clock,
+  clockedJudge,
+  judgeWithGm,
+  POWERS,
+  sevenPlayerGame,
+  type TestGame,
+  user,
+} from "./testing.ts";
 
 /* Built-in players at the table (issue 31): bot seats, the takeover option, practice games. */
 
@@ -39,9 +47,7 @@ for (const kind of STORE_KINDS) {
     test("bot seats chosen at creation send legal final orders as each phase opens, reproducibly seeded; the game advances", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const created = await judge.games.createGame(gm, {
         name: "Bots",
         seed: 3,
@@ -103,8 +109,7 @@ for (const kind of STORE_KINDS) {
     test("the bot's orders are the bot's own for the game id and phase: the same in a second judge", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const judge = new Judge({ store: ts.store, now: new Clock().now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, {
         name: "Seeded",
         seed: 1,
@@ -131,9 +136,7 @@ for (const kind of STORE_KINDS) {
     test("the GM seats a bot later and takes it off; a bot cannot take a player's seat; a player seated takes the bot's", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, { name: "Later", seed: 2 });
       const code = g.invites!.find((i) => i.role === "player")!.code;
       const ann = await user(judge, "ann");
@@ -290,9 +293,7 @@ for (const kind of STORE_KINDS) {
     test("restart: the bot seats and their orders survive, and the first tick sends what a crash kept from being sent", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, {
         name: "Restart",
         seed: 5,
@@ -338,8 +339,7 @@ for (const kind of STORE_KINDS) {
     test("practice: one click, the player gets a power and six bots the others; it starts at once and resolves when the player is done", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
+      const { clock, judge } = clockedJudge(ts.store);
       const ann = await user(judge, "ann");
       const view = await judge.bots.practice(ann, { power: "russia" });
       assert.equal(view.status, "active");

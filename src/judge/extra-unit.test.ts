@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testStore } from "../store/testing.ts";
-import { Judge, type User } from "./judge.ts";
-import { Clock, POWERS, rewritePhase, user, withoutCentres } from "./testing.ts";
+import type { User } from "./judge.ts";
+import { judgeWithGm, POWERS, rewritePhase, user, withoutCentres } from "./testing.ts";
 
 /*
  * Seed 002 VIII(2): an extra unit removed by the house rule that applies, not picked by hand:
@@ -20,9 +20,7 @@ for (const [rules, excess] of [
   test(`an extra unit by the house rule (${rules}): the excess build, then the farthest from home`, async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
+    const { clock, judge, gm } = await judgeWithGm(ts.store);
     const created = await judge.games.createGame(gm, { name: "Dutchman", rules, seed: 7 });
     const code = created.invites!.find((i) => i.role === "player")!.code;
     const players = {} as Record<(typeof POWERS)[number], User>;

@@ -4,8 +4,7 @@ import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { gameFamily } from "../variants/game-rules.ts";
 import { botSeed } from "./bot-play.ts";
 import { familyBotLines } from "./family-rules.ts";
-import { Judge } from "./judge.ts";
-import { Clock, user } from "./testing.ts";
+import { clockedJudge, judgeWithGm, user } from "./testing.ts";
 
 /*
  * Built-in players in Global Diplomacy games (issue 31): seated at creation and by the GM,
@@ -25,9 +24,7 @@ for (const kind of STORE_KINDS) {
     test("bot seats send legal final commands as each turn opens, seen by the GM only; the game plays on", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       // A bot the family does not take: a 400 naming the ones it does.
       await assert.rejects(
         judge.games.createGame(gm, { name: "G", variant: "global", bots: { "1": "entente" } }),
@@ -134,9 +131,7 @@ for (const kind of STORE_KINDS) {
     test("botTakeover: the family bot plays a power whose player sent no commands, from then on, until the player sends commands again", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const others = Object.fromEntries(
         Array.from({ length: 10 }, (_, i) => [String(i + 1), "random"]),
       );
@@ -189,8 +184,7 @@ for (const kind of STORE_KINDS) {
     test("practice: one click in Global Diplomacy, the player gets a power and bots the ten others; it resolves when the player is done", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
+      const { judge } = clockedJudge(ts.store);
       const ann = await user(judge, "ann");
       await assert.rejects(judge.bots.practice(ann, { variant: "global", bot: "entente" }), {
         kind: "invalid",

@@ -5,10 +5,10 @@ import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { Judge } from "./judge.ts";
 import {
-  Clock,
   DAY,
   elevenPlayers,
   globalGame,
+  judgeWithGm,
   POWERS,
   sevenPlayerGame,
   type TestGame,
@@ -823,9 +823,7 @@ for (const kind of STORE_KINDS) {
     test("deadlines in minutes for live play; a seat with several powers orders each", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const game = await judge.games.createGame(gm, {
         name: "Four",
         scenario: "4",
@@ -882,9 +880,7 @@ for (const kind of STORE_KINDS) {
 test("Global Diplomacy: whose civil disorder only the GM reads, each player who lost the seat is told of their own", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
-  const gm = await user(judge, "gm");
+  const { clock, judge, gm } = await judgeWithGm(ts.store);
   const game = await globalGame(judge, gm, { civilDisorderAfter: 1 });
   const players = Object.values(await elevenPlayers(judge, game, "gd"));
   const seats = (await judge.views.gameView(gm, game.id)).seatList;

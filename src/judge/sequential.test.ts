@@ -7,7 +7,7 @@ import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { JudgeError } from "./errors.ts";
 import { Judge, type User } from "./judge.ts";
-import { Clock, POWERS, user } from "./testing.ts";
+import { Clock, judgeWithGm, POWERS, user } from "./testing.ts";
 
 /*
  * Sequential movement (seed 003) in a judge game (src/judge/schedule.ts): the schedule and
@@ -90,8 +90,7 @@ async function everything(g: SeqGame, u: User | null): Promise<string> {
 test("a game's sequential rules are checked when it is created; the schedule is not a rule", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
-  const judge = new Judge({ store: ts.store, now: new Clock().now });
-  const gm = await user(judge, "gm");
+  const { judge, gm } = await judgeWithGm(ts.store);
   await assert.rejects(
     judge.games.createGame(gm, {
       name: "Bad",

@@ -6,8 +6,8 @@ import { Judge, type User } from "./judge.ts";
 import type { OptionsPatch } from "./options.ts";
 
 /*
- * Helpers for judge tests: a clock to move by hand, a game with its seven players, a Global
- * Diplomacy game with its eleven.
+ * Helpers for judge tests: a clock to move by hand, a judge on it with its GM, a game with its
+ * seven players, a Global Diplomacy game with its eleven.
  */
 
 export class Clock {
@@ -46,13 +46,26 @@ export async function user(judge: Judge, name: string): Promise<User> {
   return (await judge.accounts.register(`${name}${++counter}`, "correct horse battery")).user;
 }
 
+/** A judge on `store` whose clock the test moves (a new one unless `clock` is given). */
+export function clockedJudge(store: Store, clock = new Clock()): { judge: Judge; clock: Clock } {
+  return { judge: new Judge({ store, now: clock.now }), clock };
+}
+
+/** A judge on `store` whose clock the test moves (`clockedJudge`), and a user to be its GM. */
+export async function judgeWithGm(
+  store: Store,
+  clock = new Clock(),
+): Promise<{ judge: Judge; clock: Clock; gm: User }> {
+  const { judge } = clockedJudge(store, clock);
+  return { judge, clock, gm: await user(judge, "gm") };
+}
+
 export async function sevenPlayerGame(
   store: Store,
   options: OptionsPatch = {},
   clock = new Clock(),
 ): Promise<TestGame> {
-  const judge = new Judge({ store, now: clock.now });
-  const gm = await user(judge, "gm");
+  const { judge, gm } = await judgeWithGm(store, clock);
   const game = await judge.games.createGame(gm, { name: "Test game", options, seed: 7 });
   const code = game.invites!.find((i) => i.role === "player")!.code;
   const players = {} as Record<(typeof POWERS)[number], User>;

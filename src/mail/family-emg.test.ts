@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Judge } from "../judge/judge.ts";
 import { configureMailGame } from "../judge/mail.ts";
-import { Clock, globalGame, user } from "../judge/testing.ts";
+import { globalGame, judgeWithGm } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -20,9 +19,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
   test("turns are checked line by line and overwrite; reports are the player's own", async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
+    const { clock, judge, gm } = await judgeWithGm(ts.store);
     const game = await globalGame(judge, gm);
     // The game's mail settings, as a GM sets them (POST /api/games/{id}/gm/mail).
     const mail = await configureMailGame(judge, gm, game.id, {
@@ -187,9 +184,7 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
     test(`the GM's game id names the game in reports and mail; reports open with the account (${kind})`, async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return t.skip(`no ${kind} server`);
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       await assert.rejects(
         judge.games.createGame(gm, { name: "World", variant: "global", label: "GD 7" }),
         (e: Error & { kind?: string }) =>

@@ -4,7 +4,7 @@ import nodemailer from "nodemailer";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import { noticeSettings, setMailAddress, setNotices } from "../judge/mail.ts";
-import { Clock, globalGame, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
+import { Clock, globalGame, judgeWithGm, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
@@ -391,9 +391,7 @@ describe("mail: web players' mail and opting out", () => {
   test("in Global Diplomacy, whose civil disorder only the GM reads, the player who lost the seat is told too", async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
+    const { clock, judge, gm } = await judgeWithGm(ts.store);
     const game = await globalGame(judge, gm, { civilDisorderAfter: 1 });
     const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
@@ -441,9 +439,7 @@ describe("mail: web players' mail and opting out", () => {
     test(`a game never set up for mail: its players with an address are mailed from the judge's address (${kind})`, async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return t.skip(`no ${kind} server`);
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const game = await judge.games.createGame(gm, {
         name: "On the web",
         rules: "houserules",

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Judge } from "../judge/judge.ts";
-import { Clock, POWERS } from "../judge/testing.ts";
+import { clockedJudge, POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { type Delivered, mailOverSmtp, until } from "./smtp-testing.ts";
 import { addressOf, GAME_ADDRESS } from "./testing.ts";
@@ -32,8 +31,7 @@ const LETTER: Record<string, string> = {
 test("three game years by mail over SMTP: sign-up, orders, press, votes, a missed phase, the GM's acts", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
+  const { clock, judge } = clockedJudge(ts.store);
   const { boxes, mail, client } = await mailOverSmtp(t, judge);
 
   /** Sends a mail and waits for the judge's answer to it (the last one to the sender). */
