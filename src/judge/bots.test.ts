@@ -7,13 +7,13 @@ import { getScenario } from "../variants/scenarios.ts";
 import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
 import type { LineDiagnostic } from "./orders.ts";
+import type { TestGame } from "./testing.ts";
 import {
-  type Clock,
   clockedJudge,
   judgeWithGm,
   POWERS,
+  passDeadline,
   sevenPlayerGame,
-  type TestGame,
   user,
 } from "./testing.ts";
 
@@ -29,17 +29,6 @@ async function holds(judge: Judge, u: import("./judge.ts").User, gameId: string)
     : [];
   if (view.toOrder.includes(view.you!.powers[0]!))
     await judge.submissions.submitOrders(u, gameId, { orders: units, final: true });
-}
-
-async function passDeadline(
-  judge: Judge,
-  clock: Clock,
-  viewer: import("./judge.ts").User,
-  id: string,
-) {
-  const view = await judge.views.gameView(viewer, id);
-  if (view.deadline) clock.t = Date.parse(view.deadline) + 1;
-  return judge.adjudication.tick();
 }
 
 for (const kind of STORE_KINDS) {
@@ -215,7 +204,7 @@ for (const kind of STORE_KINDS) {
       const g: TestGame = await sevenPlayerGame(ts.store, { botTakeover: "random" });
       const { judge, players, gm, gameId } = g;
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
-      assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
+      assert.equal(await passDeadline(g), 1);
       const first = (await judge.views.record(gameId)).phases[0]!;
       assert.equal(
         first.orders.france?.length,
@@ -272,14 +261,14 @@ for (const kind of STORE_KINDS) {
       sets = (await judge.submissions.currentOrders(gm, gameId)).sets;
       assert.deepEqual(sets.find((s) => s.power === "france")!.orders, ["A par H"]);
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
-      assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
+      assert.equal(await passDeadline(g), 1);
       const second = (await judge.views.record(gameId)).phases[1]!;
       assert.deepEqual(second.orders.france, ["A par H"]);
       // Without the option a missed power holds, as before.
       const plain = await sevenPlayerGame(ts.store);
       for (const p of POWERS)
         if (p !== "france") await holds(plain.judge, plain.players[p], plain.gameId);
-      await passDeadline(plain.judge, plain.clock, plain.gm, plain.gameId);
+      await passDeadline(plain);
       assert.equal(
         (await plain.judge.views.record(plain.gameId)).phases[0]!.orders.france,
         undefined,

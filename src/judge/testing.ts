@@ -7,7 +7,8 @@ import type { OptionsPatch } from "./options.ts";
 
 /*
  * Helpers for judge tests: a clock to move by hand, a judge on it with its GM, a game with its
- * seven players, a Global Diplomacy game with its eleven.
+ * seven players (everybody holding, the deadline passed), a Global Diplomacy game with its
+ * eleven.
  */
 
 export class Clock {
@@ -29,6 +30,8 @@ export const POWERS = [
   "russia",
   "turkey",
 ] as const;
+
+export type Power = (typeof POWERS)[number];
 
 export interface TestGame {
   readonly judge: Judge;
@@ -101,6 +104,26 @@ export async function elevenPlayers(
     await judge.games.acceptInvite(u, code, { power: String(p) });
   }
   return players;
+}
+
+/** Everybody (but the powers in `except`) orders every unit to hold, final: no NMR. */
+export async function allHold(g: TestGame, except: readonly string[] = []) {
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
+  for (const p of view.toOrder) {
+    if (except.includes(p)) continue;
+    const units = view.phase?.endsWith("M") ? (view.position.units[p] ?? []) : [];
+    await g.judge.submissions.submitOrders(g.players[p as Power], g.gameId, {
+      orders: units.map((u) => `${u} H`),
+      final: true,
+    });
+  }
+}
+
+/** Moves the clock past the deadline and runs the scheduler once. */
+export async function passDeadline(g: TestGame): Promise<number> {
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
+  if (view.deadline) g.clock.t = Date.parse(view.deadline) + 1;
+  return g.judge.adjudication.tick();
 }
 
 /** A game whose open phase is to hold this many stored order revisions (the soak's shape). */
