@@ -3,9 +3,7 @@ import { describe, test } from "node:test";
 import { configureMailGame } from "../judge/mail.ts";
 import { globalGame, judgeWithGm } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { elevenByMail, gatewayOf, rawMail } from "./testing.ts";
+import { elevenByMail, gatewayOf, notifierOf, outboxMails, rawMail } from "./testing.ts";
 
 /*
  * EMGTURN and EMGREPORT (seed 004 §9.0) for a Global Diplomacy game in the judge, through the
@@ -116,10 +114,9 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.doesNotMatch(it.text, /meet me in Picardy/, "Italy does not see it");
 
     // What the judge mails by itself: each player its own report, once.
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman });
+    const notifier = notifierOf(judge);
     const queued = await notifier.tick();
-    const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+    const outbox = await outboxMails(ts.store);
     const started = outbox.filter((m) => m.kind === "started");
     const results = outbox.filter((m) => m.kind === "results");
     const missed = outbox.filter((m) => m.kind === "nmr");
@@ -159,12 +156,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     await judge.units.removeUnit(gm, game.id, { power: "Germany", unit: unit!, reason: "extra" });
     await judge.votes.propose(players[3]!, game.id, { kind: "draw" });
     await notifier.tick();
-    const later = await ts.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("id", ">", outbox.at(-1)!.id)
-      .orderBy("id")
-      .execute();
+    const later = await outboxMails(ts.store, undefined, Number(outbox.at(-1)!.id));
     const notices = later.filter((m) => m.kind === "notice");
     assert.deepEqual(
       notices.map((m) => m.to_addr),
@@ -263,9 +255,8 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
         clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
         assert.equal(await judge.adjudication.tick(), 1, `turn ${turn} adjudicated`);
       }
-      const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-      await new Notifier({ judge, postman }).tick();
-      const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+      await notifierOf(judge).tick();
+      const outbox = await outboxMails(ts.store);
       const report2 = outbox.find(
         (m) => m.to_addr === addressOf(3) && m.subject === "GD007: report of turn 2",
       );

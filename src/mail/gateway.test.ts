@@ -3,14 +3,14 @@ import { describe, test } from "node:test";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
 import { globalGame } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
 import {
   addressOf,
   elevenByMail,
   GAME_ADDRESS,
   gatewayOf,
   mailTestGame,
+  notifierOf,
+  outboxMails,
   rawMail,
 } from "./testing.ts";
 
@@ -34,17 +34,10 @@ async function twoGames(t: import("node:test").TestContext) {
   const gd = await globalGame(judge, gm);
   await configureMailGame(judge, gm, gd.id, { abbreviation: "GD001", address: GD_ADDRESS });
   const { players: gdPlayers, secrets: gdSecrets } = await elevenByMail(judge, gd, "p", gdAddress);
-  const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-  const notifier = new Notifier({ judge, postman, reminderMs: 12 * 3_600_000 });
+  const notifier = notifierOf(judge, { reminderMs: 12 * 3_600_000 });
   const gw = gatewayOf(judge);
-  const outbox = (gameId: string, kind: string) =>
-    ts.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .where("kind", "=", kind)
-      .orderBy("id")
-      .execute();
+  const outbox = async (gameId: string, kind: string) =>
+    (await outboxMails(ts.store, kind)).filter((m) => m.game_id === gameId);
   return { sed, judge, clock, gm, gdId: gd.id, gdPlayers, gdSecrets, notifier, gw, outbox };
 }
 

@@ -4,9 +4,14 @@ import { replayRecord } from "../engine/record.ts";
 import { loadGame } from "../judge/game-data.ts";
 import { setMailAddress } from "../judge/mail.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
+import {
+  GAME_ADDRESS,
+  gatewayOf,
+  mailTestGame,
+  notifierOf,
+  outboxMails,
+  rawMail,
+} from "./testing.ts";
 
 /*
  * Seed 002 VIII(3): a unit an erroneous adjudication put where it should not be is relocated
@@ -22,8 +27,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
   if (!ts) return;
   const g = await mailTestGame(ts.store);
   const { judge, clock, gm, gameId, players } = g;
-  const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-  const notifier = new Notifier({ judge, postman });
+  const notifier = notifierOf(judge);
   await notifier.tick();
   // Spring 1901: France's army goes to Burgundy, Germany's to the Ruhr.
   await judge.submissions.submitOrders(players.france, gameId, {
@@ -119,9 +123,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
 
   // Every player is mailed both acts, at once (no results come with them).
   await notifier.tick();
-  const notices = (await ts.store.db.selectFrom("outbox").selectAll().execute()).filter(
-    (m) => m.kind === "notice",
-  );
+  const notices = await outboxMails(ts.store, "notice");
   assert.equal(notices.length, 16, "two notices to each of the seven players and the GM");
   assert.equal(new Set(notices.map((m) => m.to_addr)).size, 8);
   assert.ok(

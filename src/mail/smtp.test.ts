@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testStore } from "../store/testing.ts";
 import { mailOverSmtp, until } from "./smtp-testing.ts";
-import { addressOf, GAME_ADDRESS, mailTestGame } from "./testing.ts";
+import { addressOf, GAME_ADDRESS, mailTestGame, outboxMails } from "./testing.ts";
 
 /*
  * A whole phase of a seven-player game by mail, over real SMTP on loopback: the players' mail
@@ -170,7 +170,7 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   );
   assert.match(results[0]!.text, /A ven - tyr|A Venise - Tyrolia/, "the orders are in the results");
   // The outbox keeps every mail, sent.
-  const box = await g.judge.store.db.selectFrom("outbox").selectAll().execute();
+  const box = await outboxMails(g.judge.store);
   assert.equal(
     box.length,
     24,
