@@ -11,9 +11,11 @@ import type { TestGame } from "./testing.ts";
 import {
   clockedJudge,
   judgeWithGm,
+  nmrPowers,
   POWERS,
   passDeadline,
   sevenPlayerGame,
+  storedSets,
   user,
 } from "./testing.ts";
 
@@ -87,12 +89,7 @@ for (const kind of STORE_KINDS) {
         "the record replays",
       );
       // No bot power is ever an NMR.
-      const nmrs = await ts.store.db
-        .selectFrom("nmrs")
-        .select("power")
-        .where("game_id", "=", created.id)
-        .execute();
-      assert.deepEqual(nmrs, []);
+      assert.deepEqual(await nmrPowers(ts.store, created.id), []);
     });
 
     test("the bot's orders are the bot's own for the game id and phase: the same in a second judge", async (t) => {
@@ -317,12 +314,7 @@ for (const kind of STORE_KINDS) {
       );
       // Sent once: a second tick adds no revision.
       await again.adjudication.tick();
-      const rows = await ts.store.db
-        .selectFrom("submissions")
-        .select("id")
-        .where("game_id", "=", g.id)
-        .execute();
-      assert.equal(rows.length, 2);
+      assert.equal((await storedSets(ts.store, g.id)).length, 2);
     });
 
     test("practice: one click, the player gets a power and six bots the others; it starts at once and resolves when the player is done", async (t) => {
@@ -342,11 +334,7 @@ for (const kind of STORE_KINDS) {
         [],
         "the bots' sets are theirs",
       );
-      const bots = await ts.store.db
-        .selectFrom("submissions")
-        .select(["power", "user_id", "final"])
-        .where("game_id", "=", view.id)
-        .execute();
+      const bots = await storedSets(ts.store, view.id);
       assert.deepEqual(
         bots.map((b) => [b.power, b.user_id, b.final]).sort(),
         POWERS.filter((p) => p !== "russia").map((p) => [p, `bot:${defaultBot().id}`, 1]),

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { DAY, POWERS, passDeadline, sevenPlayerGame } from "./testing.ts";
+import { DAY, nmrPowers, POWERS, passDeadline, passDeadlines, sevenPlayerGame } from "./testing.ts";
 
 /*
  * The GM's tools on SQLite and PostgreSQL: pause, resume, moving the deadline, correcting the
@@ -57,12 +57,7 @@ for (const kind of STORE_KINDS) {
         .where("superseded", "=", 1)
         .execute();
       assert.equal(superseded.length, 1, "the old result is kept for the audit");
-      const nmrs = await ts.store.db
-        .selectFrom("nmrs")
-        .select("power")
-        .where("power", "=", "italy")
-        .execute();
-      assert.equal(nmrs.length, 0);
+      assert.equal((await nmrPowers(ts.store, g.gameId)).includes("italy"), false);
 
       // An extra unit is removed at once (seed 002 VIII(2)).
       await assert.rejects(
@@ -114,15 +109,11 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 0 });
       const { judge, gm, players } = g;
-      await passDeadline(g);
-      await passDeadline(g);
-      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1902M");
+      assert.equal(await passDeadlines(g, 2), "S1902M");
       await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: true }), {
         kind: "conflict",
       });
-      await passDeadline(g);
-      await passDeadline(g);
-      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1903M");
+      assert.equal(await passDeadlines(g, 2), "S1903M");
       await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: false }), {
         kind: "conflict",
         message: /warn/,
@@ -141,9 +132,7 @@ for (const kind of STORE_KINDS) {
         kind: "conflict",
         message: /runs 1 game year\(s\): the draw may be declared from S1904M/,
       });
-      await passDeadline(g);
-      await passDeadline(g);
-      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1904M");
+      assert.equal(await passDeadlines(g, 2), "S1904M");
       const view = await judge.endings.declareDraw(gm, g.gameId, { warn: false });
       assert.equal(view.status, "finished");
       assert.deepEqual(view.result, { kind: "draw", powers: [...POWERS], by: "gm", years: 3 });
@@ -154,15 +143,10 @@ for (const kind of STORE_KINDS) {
       if (!ts) return;
       const g = await sevenPlayerGame(ts.store, { drawAfterYearsWithoutChange: 1 });
       const { judge, gm, players } = g;
-      await passDeadline(g);
-      await passDeadline(g);
-      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1902M");
+      assert.equal(await passDeadlines(g, 2), "S1902M");
       await judge.endings.declareDraw(gm, g.gameId, { warn: true });
       await judge.submissions.submitOrders(players.france, g.gameId, { orders: ["A mar-spa"] });
-      await passDeadline(g);
-      await passDeadline(g);
-      await passDeadline(g);
-      assert.equal((await judge.views.gameView(gm, g.gameId)).phase, "S1903M");
+      assert.equal(await passDeadlines(g, 3), "S1903M");
       await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: false }), {
         kind: "conflict",
         message: /changed hands in F1902M, after the warning given in S1902M: the warning lapsed/,

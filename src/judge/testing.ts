@@ -63,21 +63,31 @@ export async function judgeWithGm(
   return { judge, clock, gm: await user(judge, "gm") };
 }
 
+/**
+ * A classical game (seed 7) with its seven players seated, created by the judge options given
+ * and, in `game`, its name and rules.
+ */
 export async function sevenPlayerGame(
   store: Store,
   options: OptionsPatch = {},
   clock = new Clock(),
+  game: { readonly name?: string; readonly rules?: string } = {},
 ): Promise<TestGame> {
   const { judge, gm } = await judgeWithGm(store, clock);
-  const game = await judge.games.createGame(gm, { name: "Test game", options, seed: 7 });
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const players = {} as Record<(typeof POWERS)[number], User>;
+  const created = await judge.games.createGame(gm, {
+    name: game.name ?? "Test game",
+    options,
+    seed: 7,
+    ...(game.rules !== undefined && { rules: game.rules }),
+  });
+  const code = created.invites!.find((i) => i.role === "player")!.code;
+  const players = {} as Record<Power, User>;
   for (const p of POWERS) {
     const u = await user(judge, p);
     await judge.games.acceptInvite(u, code, { power: p });
     players[p] = u;
   }
-  return { judge, clock, gm, players, gameId: game.id };
+  return { judge, clock, gm, players, gameId: created.id };
 }
 
 /** A Global Diplomacy game of the GM's ("World", seed 9), with the judge options given. */
@@ -124,6 +134,32 @@ export async function passDeadline(g: TestGame): Promise<number> {
   const view = await g.judge.views.gameView(g.gm, g.gameId);
   if (view.deadline) g.clock.t = Date.parse(view.deadline) + 1;
   return g.judge.adjudication.tick();
+}
+
+/** Passes `n` deadlines in turn (`passDeadline`): the phase the game is in then. */
+export async function passDeadlines(g: TestGame, n: number): Promise<string | null> {
+  for (let i = 0; i < n; i++) await passDeadline(g);
+  return (await g.judge.views.gameView(g.gm, g.gameId)).phase;
+}
+
+/** The powers recorded as having missed orders (NMRs) in `gameId`, in `phase` only if given. */
+export async function nmrPowers(store: Store, gameId: string, phase?: string): Promise<string[]> {
+  let q = store.db.selectFrom("nmrs").select("power").where("game_id", "=", gameId);
+  if (phase !== undefined) q = q.where("phase", "=", phase);
+  return (await q.orderBy("power").execute()).map((r) => r.power);
+}
+
+/**
+ * The order sets stored for `gameId`, every revision in the order written (in `phase` only if
+ * given): the power, who sent it (a user's id, or `bot:NAME` for a built-in player), final.
+ */
+export async function storedSets(store: Store, gameId: string, phase?: string) {
+  let q = store.db
+    .selectFrom("submissions")
+    .select(["power", "user_id", "final"])
+    .where("game_id", "=", gameId);
+  if (phase !== undefined) q = q.where("phase", "=", phase);
+  return q.orderBy("id").execute();
 }
 
 /** A game whose open phase is to hold this many stored order revisions (the soak's shape). */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { setMailAddress } from "../judge/mail.ts";
-import { Clock, clockedJudge, DAY, POWERS } from "../judge/testing.ts";
+import { Clock, clockedJudge, DAY, POWERS, storedSets } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { MAIL_GAMES_PER_USER } from "./commands.ts";
 import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
@@ -154,13 +154,9 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     assert.match(bot.text, /Turkey in SED is played by the built-in player random/);
     const turkey = (await view()).seatList.find((s) => s.powers.includes("turkey"))!;
     assert.equal(turkey.bot?.id, "random", "marked as played by a bot");
-    const sets = await ts.store.db
-      .selectFrom("submissions")
-      .select(["power", "user_id"])
-      .where("user_id", "=", "bot:random")
-      .execute();
+    const sets = await storedSets(ts.store, (await view()).id);
     assert.deepEqual(
-      sets.map((x) => x.power),
+      sets.filter((x) => x.user_id === "bot:random").map((x) => x.power),
       ["turkey"],
       "the bot's orders for the open phase are on file",
     );

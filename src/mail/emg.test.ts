@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { EmgDialect, type EmgRules, readEnvelope } from "./emg.ts";
 import { MailGateway } from "./gateway.ts";
 import { HouseRulesDialect } from "./houserules.ts";
-import { addressOf, GAME_ADDRESS, gameByMail, type Power, rawMail } from "./testing.ts";
+import { addressOf, emgBody, GAME_ADDRESS, gameByMail, type Power, rawMail } from "./testing.ts";
 
 /*
  * The EMG envelope (seed 004 §9) read by the gateway: EMGSTART, account, game, commands,
@@ -47,15 +47,11 @@ describe("mail: Global Diplomacy's envelope (seed 004 §9)", () => {
   test("turns overwrite, ids are checked, reports are mailed", async (t) => {
     const { g } = await gameByMail(t);
     const gw = new MailGateway(g.judge, [new EmgDialect(() => rules), new HouseRulesDialect()]);
+    /** An EMG mail from a player to the game. */
+    const raw = (from: Power, subject: string, lines: string[]) =>
+      rawMail({ from: addressOf(from), to: GAME_ADDRESS, subject, text: emgBody(lines) });
     const emg = async (from: Power, subject: string, lines: string[]) => {
-      const r = await gw.receive(
-        rawMail({
-          from: addressOf(from),
-          to: GAME_ADDRESS,
-          subject,
-          text: ["EMGSTART", ...lines, "EMGEND"].join("\n"),
-        }),
-      );
+      const r = await gw.receive(raw(from, subject, lines));
       assert.equal(r.dialect, "emg", "read as EMG mail");
       return { accepted: r.accepted, text: r.replies[0]!.text };
     };
@@ -78,28 +74,14 @@ describe("mail: Global Diplomacy's envelope (seed 004 §9)", () => {
     const report = await emg("russia", "EMGREPORT", [s, "SED"]);
     assert.match(report.text, /Report for Russia, Spring 1901 movement/, "a report");
     assert.match(report.text, /Commands on file:\n {2}DW 4/, "with the commands on file");
-    const forged = await gw.receive(
-      rawMail({
-        from: addressOf("austria"),
-        to: GAME_ADDRESS,
-        subject: "EMGTURN",
-        text: `EMGSTART\n${s}\nSED\nDW 1\nEMGEND`,
-      }),
-    );
+    const forged = await gw.receive(raw("austria", "EMGTURN", [s, "SED", "DW 1"]));
     assert.match(
       forged.replies[0]!.text,
       /account id .* is invalid for mail from austria@players\.test/,
       "someone else's account id",
     );
     const noRules = new MailGateway(g.judge, [new EmgDialect(() => null)]);
-    const r = await noRules.receive(
-      rawMail({
-        from: addressOf("russia"),
-        to: GAME_ADDRESS,
-        subject: "EMGTURN",
-        text: `EMGSTART\n${s}\nSED\nDW 1\nEMGEND`,
-      }),
-    );
+    const r = await noRules.receive(raw("russia", "EMGTURN", [s, "SED", "DW 1"]));
     assert.match(r.replies[0]!.text, /does not take EMG commands/, "a variant without EMG rules");
   });
 });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { configureMailGame } from "../judge/mail.ts";
-import { globalGame, judgeWithGm } from "../judge/testing.ts";
+import { globalGame, judgeWithGm, nmrPowers } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { elevenByMail, gatewayOf, notifierOf, outboxMails, rawMail } from "./testing.ts";
+import { elevenByMail, emgBody, gatewayOf, notifierOf, outboxMails, rawMail } from "./testing.ts";
 
 /*
  * EMGTURN and EMGREPORT (seed 004 §9.0) for a Global Diplomacy game in the judge, through the
@@ -28,13 +28,10 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const { players, secrets } = await elevenByMail(judge, game, "p", addressOf);
     const gw = gatewayOf(judge);
     const emg = async (from: number, subject: string, lines: string[]) => {
+      // Spacing around the lines does not matter.
+      const text = emgBody(lines.map((l) => `   ${l}  `));
       const r = await gw.receive(
-        rawMail({
-          from: addressOf(from),
-          to: GAME_ADDRESS,
-          subject,
-          text: ["EMGSTART", ...lines.map((l) => `   ${l}  `), "EMGEND"].join("\n"),
-        }),
+        rawMail({ from: addressOf(from), to: GAME_ADDRESS, subject, text }),
       );
       assert.equal(r.dialect, "emg", "read as EMG mail");
       return { accepted: r.accepted, text: r.replies[0]?.text ?? "", to: r.replies[0]?.to };
@@ -125,14 +122,10 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
       started.length + results.length + missed.length,
       "the mails queued are in the outbox",
     );
-    const silent = await ts.store.db
-      .selectFrom("nmrs")
-      .select("power")
-      .where("game_id", "=", game.id)
-      .execute();
+    const silent = await nmrPowers(ts.store, game.id);
     assert.deepEqual(
       missed.map((m) => m.to_addr).sort(),
-      silent.map((r) => addressOf(Number(r.power))).sort(),
+      silent.map((p) => addressOf(Number(p))).sort(),
       "each player who sent no commands is told, and only they (the GM has no address)",
     );
     assert.equal(started.length, 11, "a start mail to each player (the GM has no address)");
@@ -225,12 +218,7 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       const emg = async (from: number, subject: string, lines: string[]) =>
         (
           await gw.receive(
-            rawMail({
-              from: addressOf(from),
-              to: GAME_ADDRESS,
-              subject,
-              text: ["EMGSTART", ...lines, "EMGEND"].join("\n"),
-            }),
+            rawMail({ from: addressOf(from), to: GAME_ADDRESS, subject, text: emgBody(lines) }),
           )
         ).replies[0]?.text ?? "";
 

@@ -6,6 +6,7 @@ import { testStore } from "../store/testing.ts";
 import {
   addressOf,
   elevenByMail,
+  emgBody,
   GAME_ADDRESS,
   gatewayOf,
   mailTestGame,
@@ -66,7 +67,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
         from: gdAddress(3),
         to: GD_ADDRESS,
         subject: "EMGTURN",
-        text: `EMGSTART\n  ${gdSecrets[3]}\n  GD001\n    VC 20 400\nEMGEND`,
+        text: emgBody([`  ${gdSecrets[3]}`, "  GD001", "    VC 20 400"]),
       }),
     );
     assert.equal(
@@ -124,7 +125,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: gdAddress(5),
       to: GD_ADDRESS,
       subject: "EMGTURN",
-      text: `EMGSTART\n${gdSecrets[5]}\nGD001\nVC 20 400\nMO 999 1\nEMGEND`,
+      text: emgBody([gdSecrets[5]!, "GD001", "VC 20 400", "MO 999 1"]),
     });
     assert.match(
       command,
@@ -138,7 +139,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: gdAddress(5),
       to: GD_ADDRESS,
       subject: "EMGREPORT",
-      text: `EMGSTART\n${sed.secrets.france}\nGD001\nEMGEND`,
+      text: emgBody([sed.secrets.france, "GD001"]),
     });
     assert.match(
       account,
@@ -151,7 +152,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: addressOf("france"),
       to: GAME_ADDRESS,
       subject: "EMGTURN",
-      text: `EMGSTART\n${sed.secrets.france}\nSED\nA par-bur\nEMGEND`,
+      text: emgBody([sed.secrets.france, "SED", "A par-bur"]),
     });
     assert.match(
       emgToSed,
@@ -215,13 +216,7 @@ A vie-gal\nFinal`,
 F lon-nth`,
     );
     for (const p of [1, 2, 3]) {
-      const r = await mail(
-        gdAddress(p),
-        GD_ADDRESS,
-        "EMGTURN",
-        `EMGSTART\n${gdSecrets[p]}
-GD001\nEMGEND`,
-      );
+      const r = await mail(gdAddress(p), GD_ADDRESS, "EMGTURN", emgBody([gdSecrets[p]!, "GD001"]));
       assert.equal(r.accepted, true, `power ${p}'s (empty) turn`);
     }
     const deadline = Date.parse((await judge.views.gameView(gm, sed.gameId)).deadline!);
@@ -299,8 +294,7 @@ GD001\nEMGEND`,
       gdAddress(7),
       GD_ADDRESS,
       "EMGREPORT",
-      `EMGSTART\n${gdSecrets[7]}
-GD001\nEMGEND`,
+      emgBody([gdSecrets[7]!, "GD001"]),
     );
     assert.equal(report.replies[0]!.kind, "report", "a report");
     assert.match(report.replies[0]!.text, /Turn 1 report[\s\S]*Great Power 7-/, "its own");

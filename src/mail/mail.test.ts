@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
+import { nmrPowers } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import {
   addressOf,
@@ -193,12 +194,11 @@ describe("mail: the house rules' envelope", () => {
       ["A gal", "A ser", "F alb", "F tri"],
       "the early build was made",
     );
-    const nmr = await g.judge.store.db
-      .selectFrom("nmrs")
-      .select(["power", "phase"])
-      .where("phase", "=", "W1901A")
-      .execute();
-    assert.deepEqual(nmr, [], "no missed orders for Austria in winter");
+    assert.deepEqual(
+      await nmrPowers(g.judge.store, g.gameId, "W1901A"),
+      [],
+      "no missed orders for Austria in winter",
+    );
   });
 
   test("orders sent early by the API too", async (t) => {

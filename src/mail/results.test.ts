@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, type TestContext, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
+import { nmrPowers } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import {
   addressOf,
@@ -148,13 +149,8 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.match(winter, / {2}Austria +4 centres, {2}3 units {2}bud tri vie war/, "as it stands");
     assert.match(winter, / {2}Russia +3 centres, {2}3 units/, "Russia's dislodged unit disbanded");
     // Austria could build and sent nothing: it waived its build, no NMR (seed 001 §3).
-    const nmrs = await g.judge.store.db
-      .selectFrom("nmrs")
-      .select("power")
-      .where("phase", "=", "W1901R")
-      .execute();
     assert.deepEqual(
-      nmrs.map((r) => r.power),
+      await nmrPowers(g.judge.store, g.gameId, "W1901R"),
       ["russia"],
       "only Russia, which had a dislodged unit to retreat, missed orders",
     );

@@ -140,6 +140,11 @@ export function rawMail(m: {
   return `${head.join("\r\n")}\r\n\r\n${m.text.replace(/\r?\n/g, "\r\n")}`;
 }
 
+/** The body of an EMG mail (seed 004 §9): these lines between EMGSTART and EMGEND. */
+export function emgBody(lines: readonly string[]): string {
+  return ["EMGSTART", ...lines, "EMGEND"].join("\n");
+}
+
 /** A gateway without a postman: the replies are only returned. */
 export function gatewayOf(judge: Judge, options: GatewayOptions = {}): MailGateway {
   return new MailGateway(judge, defaultDialects(), null, options);
