@@ -88,32 +88,33 @@ describe("mail: web players' mail and opting out", () => {
     await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 0, user: newcomer.name });
     await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 6 });
     await notifier.tick();
-    const austria = await to("austria", before);
-    assert.deepEqual(
-      austria.map((m) => m.subject),
-      [`${g.gameId}: you no longer hold Austria`],
-      "Austria's former player is told, and not of Turkey's seat",
-    );
-    assert.match(
-      austria[0]!.body,
-      new RegExp(
-        `^The GM gave your seat, Austria, in game ${g.gameId} to ${newcomer.name}\\.\nYou stay in the game as an observer, and can no longer send orders or press in it\\.\nOnly the GM can give the seat back to you: if you think this is a mistake, write to the GM\\.\n`,
-      ),
-    );
-    duty(austria[0]!, "Austria");
-    const turkey = await to("turkey", before);
-    assert.deepEqual(
-      turkey.map((m) => m.subject),
-      [`${g.gameId}: you no longer hold Turkey`],
-      "Turkey's former player, this game's mail off, is told",
-    );
-    assert.match(
-      turkey[0]!.body,
-      new RegExp(
-        `^The GM took your seat, Turkey, in game ${g.gameId} and opened it for a replacement\\.\n`,
-      ),
-    );
-    duty(turkey[0]!, "Turkey");
+    for (const [p, Name, what, body] of [
+      [
+        "austria",
+        "Austria",
+        "Austria's former player is told, and not of Turkey's seat",
+        new RegExp(
+          `^The GM gave your seat, Austria, in game ${g.gameId} to ${newcomer.name}\\.\nYou stay in the game as an observer, and can no longer send orders or press in it\\.\nOnly the GM can give the seat back to you: if you think this is a mistake, write to the GM\\.\n`,
+        ),
+      ],
+      [
+        "turkey",
+        "Turkey",
+        "Turkey's former player, this game's mail off, is told",
+        new RegExp(
+          `^The GM took your seat, Turkey, in game ${g.gameId} and opened it for a replacement\\.\n`,
+        ),
+      ],
+    ] as const) {
+      const mails = await to(p, before);
+      assert.deepEqual(
+        mails.map((m) => m.subject),
+        [`${g.gameId}: you no longer hold ${Name}`],
+        what,
+      );
+      assert.match(mails[0]!.body, body);
+      duty(mails[0]!, Name);
+    }
 
     // It was the last: the next phase's results go to none of them.
     const later = Number((await outbox()).at(-1)!.id);
