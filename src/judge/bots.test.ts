@@ -7,7 +7,6 @@ import { getScenario } from "../variants/scenarios.ts";
 import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
 import type { LineDiagnostic } from "./orders.ts";
-import type { TestGame } from "./testing.ts";
 import {
   clockedJudge,
   judgeWithGm,
@@ -15,6 +14,7 @@ import {
   POWERS,
   passDeadline,
   sevenPlayerGame,
+  sevenPlayerGameOn,
   storedSets,
   user,
 } from "./testing.ts";
@@ -196,9 +196,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("botTakeover: a bot plays a power whose player missed orders, the player and the GM are told, and the player takes it back by sending orders", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g: TestGame = await sevenPlayerGame(ts.store, { botTakeover: "random" });
+      const g = await sevenPlayerGameOn(t, kind, { botTakeover: "random" });
+      if (!g) return;
       const { judge, players, gm, gameId } = g;
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
       assert.equal(await passDeadline(g), 1);
@@ -262,7 +261,7 @@ for (const kind of STORE_KINDS) {
       const second = (await judge.views.record(gameId)).phases[1]!;
       assert.deepEqual(second.orders.france, ["A par H"]);
       // Without the option a missed power holds, as before.
-      const plain = await sevenPlayerGame(ts.store);
+      const plain = await sevenPlayerGame(g.judge.store);
       for (const p of POWERS)
         if (p !== "france") await holds(plain.judge, plain.players[p], plain.gameId);
       await passDeadline(plain);

@@ -1,9 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { DAY, nmrPowers, POWERS, passDeadline, passDeadlines, sevenPlayerGame } from "./testing.ts";
+import {
+  DAY,
+  nmrPowers,
+  POWERS,
+  passDeadline,
+  passDeadlines,
+  sevenPlayerGameOn,
+} from "./testing.ts";
 
 /*
  * The GM's tools on SQLite and PostgreSQL: pause, resume, moving the deadline, correcting the
@@ -15,9 +22,8 @@ import { DAY, nmrPowers, POWERS, passDeadline, passDeadlines, sevenPlayerGame } 
 for (const kind of STORE_KINDS) {
   describe(`judge on ${kind}`, () => {
     test("GM: pause, resume, move the deadline, correct the last adjudication, remove a unit, end", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, players, gm } = g;
       await assert.rejects(judge.gm.pause(players.england, g.gameId), { kind: "forbidden" });
       g.clock.advance(DAY);
@@ -51,13 +57,13 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(phases[0]!.orders.france, ["A par-bur", "A mar-spa", "F bre-mao"]);
       view = await judge.views.gameView(gm, g.gameId);
       assert.deepEqual([...view.position.units.italy!].sort(), ["A apu", "A pie", "F ion"]);
-      const superseded = await ts.store.db
+      const superseded = await g.judge.store.db
         .selectFrom("phases")
         .select("superseded")
         .where("superseded", "=", 1)
         .execute();
       assert.equal(superseded.length, 1, "the old result is kept for the audit");
-      assert.equal((await nmrPowers(ts.store, g.gameId)).includes("italy"), false);
+      assert.equal((await nmrPowers(g.judge.store, g.gameId)).includes("italy"), false);
 
       // An extra unit is removed at once (seed 002 VIII(2)).
       await assert.rejects(
@@ -105,9 +111,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("the GM may declare a draw after two game years with no centre change, a year after a warning", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 0 });
+      const g = await sevenPlayerGameOn(t, kind, { civilDisorderAfter: 0 });
+      if (!g) return;
       const { judge, gm, players } = g;
       assert.equal(await passDeadlines(g, 2), "S1902M");
       await assert.rejects(judge.endings.declareDraw(gm, g.gameId, { warn: true }), {
@@ -139,9 +144,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("a draw warning lapses when a supply centre changes hands in its period", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { drawAfterYearsWithoutChange: 1 });
+      const g = await sevenPlayerGameOn(t, kind, { drawAfterYearsWithoutChange: 1 });
+      if (!g) return;
       const { judge, gm, players } = g;
       assert.equal(await passDeadlines(g, 2), "S1902M");
       await judge.endings.declareDraw(gm, g.gameId, { warn: true });

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { Judge } from "./judge.ts";
-import { DAY, judgeWithGm, nmrPowers, POWERS, sevenPlayerGame, user } from "./testing.ts";
+import {
+  DAY,
+  judgeWithGm,
+  nmrPowers,
+  POWERS,
+  sevenPlayerGame,
+  sevenPlayerGameOn,
+  user,
+} from "./testing.ts";
 
 /*
  * The judge on SQLite and PostgreSQL: accounts (register, log in, tokens), orders (private
@@ -41,9 +49,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("orders: private until adjudicated, per-line diagnostics, the last set wins whole", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, players } = g;
       let view = await judge.views.gameView(players.england, g.gameId);
       assert.equal(view.status, "active");
@@ -119,7 +126,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(view.phase, "F1901M");
       assert.deepEqual(view.position.units.england, ["F eng", "F edi", "A lvp"]);
       assert.deepEqual(
-        await nmrPowers(ts.store, g.gameId),
+        await nmrPowers(g.judge.store, g.gameId),
         POWERS.filter((p) => p !== "england"),
       );
       // Orders written for the phase just adjudicated are refused, not moved to the next.
@@ -164,9 +171,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("press: white and grey to one, some or all; grey authorship hidden; dark grey and black refused", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, players } = g;
       await judge.press.sendPress(players.england, g.gameId, {
         to: ["france"],

@@ -7,7 +7,7 @@ import {
   globalGame,
   judgeWithGm,
   passDeadline,
-  sevenPlayerGame,
+  sevenPlayerGameOn,
   user,
 } from "./testing.ts";
 
@@ -21,9 +21,8 @@ import {
 for (const kind of STORE_KINDS) {
   describe(`judge on ${kind}`, () => {
     test("missed orders: adjudicated without them, recorded; civil disorder after two; GM replaces", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 2 });
+      const g = await sevenPlayerGameOn(t, kind, { civilDisorderAfter: 2 });
+      if (!g) return;
       await allHold(g, ["italy"]);
       await passDeadline(g);
       let view = await g.judge.views.gameView(g.gm, g.gameId);
@@ -146,9 +145,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("missed orders, by default: the seat is kept, player and GM told, the GM after the contact window", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       assert.equal((await g.judge.views.gameView(g.gm, g.gameId)).options.contactWindowHours, 24);
       await allHold(g, ["italy", "russia"]);
       await passDeadline(g);

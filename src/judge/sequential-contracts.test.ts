@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import {
   everything,
@@ -9,7 +9,7 @@ import {
   firstThen,
   play,
   rejectsWith,
-  sequentialGame,
+  sequentialGameOn,
 } from "./sequential-testing.ts";
 
 /*
@@ -31,9 +31,8 @@ describe("contracts", () => {
 
   for (const kind of STORE_KINDS) {
     test(`matched: both declared; the contracted units move together in Italy's slot (${kind})`, async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sequentialGame(ts.store);
+      const g = await sequentialGameOn(t, kind);
+      if (!g) return;
       const { judge, gm, players } = g;
       await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
       const a = await judge.gm.declareContract(players.austria, g.gameId, { with: "Italy" });
@@ -101,9 +100,8 @@ describe("contracts", () => {
   }
 
   test("unmatched: one side declared; the other power's support is void", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
     const { judge, gm, players } = g;
     await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
     await judge.gm.declareContract(players.austria, g.gameId, { with: "italy" });
@@ -138,9 +136,9 @@ describe("contracts", () => {
   });
 
   test("who may declare, for which seasons, and who sees declarations", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const { judge, gm, players, observer, gameId } = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
+    const { judge, gm, players, observer, gameId } = g;
     await assert.rejects(
       judge.gm.declareContract(observer, gameId, { with: "italy" }),
       rejectsWith("forbidden", /declared by the players/),

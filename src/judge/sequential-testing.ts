@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import type { TestContext } from "node:test";
 import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
+import { type StoreKind, testStore } from "../store/testing.ts";
 import { JudgeError } from "./errors.ts";
 import type { Judge, User } from "./judge.ts";
 import { type Clock, judgeWithGm, type Power as P, POWERS, user } from "./testing.ts";
@@ -46,6 +48,18 @@ export async function sequentialGame(
   const observer = await user(judge, "watcher");
   await judge.games.acceptInvite(observer, code("observer"), {});
   return { judge, clock, gm, players, observer, gameId: game.id };
+}
+
+/**
+ * A sequential-movement game (`sequentialGame`) on a fresh store of `kind` for test `t`;
+ * undefined where that store cannot be had (PostgreSQL not running).
+ */
+export async function sequentialGameOn(
+  t: TestContext,
+  kind: StoreKind = "sqlite",
+): Promise<SeqGame | undefined> {
+  const ts = await testStore(t, kind);
+  return ts ? sequentialGame(ts.store) : undefined;
 }
 
 /** Sends these orders (final) and adjudicates the phase. */

@@ -11,6 +11,7 @@ import {
   play,
   rejectsWith,
   sequentialGame,
+  sequentialGameOn,
 } from "./sequential-testing.ts";
 import { judgeWithGm, POWERS } from "./testing.ts";
 
@@ -59,9 +60,8 @@ test("a game's sequential rules are checked when it is created; the schedule is 
 
 describe("the schedule is kept from the players", () => {
   test("player, observer and anonymous see no schedule, seed or slot; the GM sees all", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
     const { judge, gm, players, observer } = g;
     await judge.gm.setSchedule(gm, g.gameId, "S1901", firstThen("austria", "russia"));
     // Rule 2 of the seed: Austria, first, gets into Galicia and keeps Russia out.
@@ -136,9 +136,8 @@ describe("the schedule is kept from the players", () => {
   });
 
   test("a simultaneous season: the standard rules, and players are not told it was one", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
     const { judge, gm, players } = g;
     await judge.gm.setSchedule(gm, g.gameId, "S1901", "simultaneous");
     let view = await judge.views.schedule(gm, g.gameId, 2);
@@ -187,10 +186,9 @@ describe("the schedule is kept from the players", () => {
 
 describe("the GM's schedule", () => {
   test("generated per game: every block of seven sequential seasons balanced, changing after each", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
-    const other = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
+    const other = await sequentialGame(g.judge.store);
     const { judge, gm } = g;
     // Two simultaneous seasons in the middle: blocks count sequential seasons only.
     await judge.gm.setSchedule(gm, g.gameId, "F1902", "simultaneous");
@@ -235,9 +233,9 @@ describe("the GM's schedule", () => {
   });
 
   test("the GM sets a season, goes back to the generated one; bad schedules are refused", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const { judge, gm, gameId } = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
+    const { judge, gm, gameId } = g;
     const generated = (await judge.views.schedule(gm, gameId, 3)).seasons[1]!;
     const mine = firstThen("turkey", "england");
     let view = await judge.gm.setSchedule(gm, gameId, "f1901", mine);

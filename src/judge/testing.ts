@@ -1,6 +1,8 @@
+import type { TestContext } from "node:test";
 import { formatOrder } from "../engine/orders.ts";
 import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
+import { type StoreKind, testStore } from "../store/testing.ts";
 import { getVariant } from "../variants/registry.ts";
 import { Judge, type User } from "./judge.ts";
 import type { OptionsPatch } from "./options.ts";
@@ -61,6 +63,19 @@ export async function judgeWithGm(
 ): Promise<{ judge: Judge; clock: Clock; gm: User }> {
   const { judge } = clockedJudge(store, clock);
   return { judge, clock, gm: await user(judge, "gm") };
+}
+
+/**
+ * A seven-player game (`sevenPlayerGame`, by the judge options given) on a fresh store of
+ * `kind` for test `t`; undefined where that store cannot be had (PostgreSQL not running).
+ */
+export async function sevenPlayerGameOn(
+  t: TestContext,
+  kind: StoreKind,
+  options: OptionsPatch = {},
+): Promise<TestGame | undefined> {
+  const ts = await testStore(t, kind);
+  return ts ? sevenPlayerGame(ts.store, options) : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
-import { allHold, POWERS, passDeadline, sevenPlayerGame } from "./testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
+import { allHold, POWERS, passDeadline, sevenPlayerGame, sevenPlayerGameOn } from "./testing.ts";
 
 /*
  * Votes on SQLite and PostgreSQL: unanimity of those not abstaining (uncast is no, only the
@@ -12,9 +12,8 @@ import { allHold, POWERS, passDeadline, sevenPlayerGame } from "./testing.ts";
 for (const kind of STORE_KINDS) {
   describe(`judge on ${kind}`, () => {
     test("votes: unanimity of those not abstaining, uncast is no, only counts published", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, players } = g;
       const p1 = await judge.votes.propose(players.england, g.gameId, { kind: "draw" });
       assert.deepEqual(p1.powers, [...POWERS]);
@@ -108,9 +107,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("proposing is voting yes: the proposer need not vote again, and may change it", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, players } = g;
       const p1 = await judge.votes.propose(players.england, g.gameId, { kind: "draw" });
       assert.equal(p1.yourVote, "yes", "the answer says the proposer's vote");
@@ -124,7 +122,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(list[0]!.counts, { for: 7, against: 0, abstain: 0 });
 
       // Another game: the proposer changes their mind (IX(5) C: they may vote against it).
-      const h = await sevenPlayerGame(ts.store);
+      const h = await sevenPlayerGame(g.judge.store);
       const p2 = await h.judge.votes.propose(h.players.france, h.gameId, { kind: "draw" });
       await h.judge.votes.vote(h.players.france, h.gameId, p2.id, "no");
       for (const p of POWERS)
@@ -136,9 +134,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("a house-rule change passes with the GM's vote and changes the options", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const rule = await g.judge.votes.propose(g.gm, g.gameId, {
         kind: "houserule",
         text: "Resolve early",
@@ -155,9 +152,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("the GM refuses a repetitive proposal with a reason: nobody votes, the proposer is told why", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       const { judge, gm, players } = g;
       const p = await judge.votes.propose(players.turkey, g.gameId, { kind: "draw" });
       await judge.votes.vote(players.italy, g.gameId, p.id, "yes");

@@ -23,25 +23,25 @@ import {
 
 describe("mail: the house rules' envelope", () => {
   test("subjects: each mistake named, with how to write it", async (t) => {
-    const { g, gw } = await gameByMail(t);
-    const season = await sendAs(g, gw, "austria", "SED 01XA", "A vie-gal");
+    const { g, send } = await gameByMail(t);
+    const season = await send("austria", "SED 01XA", "A vie-gal");
     assert.equal(season.accepted, false, "unknown season refused");
     assert.match(season.text, /"X" is not a season letter: use S \(spring moves\), U/, "season");
-    const power = await sendAs(g, gw, "austria", "SED 01SZ", "A vie-gal");
+    const power = await send("austria", "SED 01SZ", "A vie-gal");
     assert.match(
       power.text,
       /no power has the letter "Z".*A Austria, E England/s,
       "letters listed",
     );
-    const year = await sendAs(g, gw, "austria", "SED 1SA", "A vie-gal");
+    const year = await send("austria", "SED 1SA", "A vie-gal");
     assert.match(year.text, /must be two digits \(01 for 1901\)/, "year");
-    const game = await sendAs(g, gw, "austria", "XYZ 01SA", "A vie-gal");
+    const game = await send("austria", "XYZ 01SA", "A vie-gal");
     assert.match(
       game.text,
       /no game here has the abbreviation "XYZ".*games played by mail: SED/s,
       "abbr",
     );
-    const nothing = await sendAs(g, gw, "austria", "orders", "A vie-gal");
+    const nothing = await send("austria", "orders", "A vie-gal");
     assert.equal(nothing.accepted, false, "a subject with no code is refused");
     assert.match(nothing.text, /"SED 01SA" is game SED, 1901, spring moves, Austria/, "the format");
     assert.deepEqual(
@@ -50,21 +50,21 @@ describe("mail: the house rules' envelope", () => {
       "nothing stored",
     );
     // The other power's letter with one's own secret and address: not the sender's power.
-    const other = await sendAs(g, gw, "austria", "SED 01SR", "A war-ukr");
+    const other = await send("austria", "SED 01SR", "A war-ukr");
     assert.match(other.text, /not the registered address of the player of Russia/, "other power");
   });
 
   test("the To line: not Cc, not Bcc", async (t) => {
-    const { g, gw } = await gameByMail(t);
-    const bcc = await sendAs(g, gw, "england", "SED 01SE", "F lon-nth", { to: "me@players.test" });
+    const { send } = await gameByMail(t);
+    const bcc = await send("england", "SED 01SE", "F lon-nth", { to: "me@players.test" });
     assert.equal(bcc.accepted, false, "Bcc refused");
     assert.match(bcc.text, /not on the To line \(Bcc\?\)/, "Bcc named");
-    const cc = await sendAs(g, gw, "england", "SED 01SE", "F lon-nth", {
+    const cc = await send("england", "SED 01SE", "F lon-nth", {
       to: "me@players.test",
       cc: GAME_ADDRESS,
     });
     assert.match(cc.text, /on the Cc line/, "Cc named");
-    const both = await sendAs(g, gw, "england", "SED 01SE", "F lon-nth", {
+    const both = await send("england", "SED 01SE", "F lon-nth", {
       to: `me@players.test, ${GAME_ADDRESS}`,
     });
     assert.equal(both.accepted, true, "To with others is fine");
@@ -120,10 +120,8 @@ describe("mail: the house rules' envelope", () => {
   });
 
   test("bodies: the one reader, its diagnostics, Final, the last set wins", async (t) => {
-    const { g, gw } = await gameByMail(t);
-    const first = await sendAs(
-      g,
-      gw,
+    const { g, send } = await gameByMail(t);
+    const first = await send(
       "germany",
       "SED 01SG",
       "Hi!\n> quoted old orders\nA ber-kei\nA mun-ruh\nF kie-den\n",
@@ -131,13 +129,7 @@ describe("mail: the house rules' envelope", () => {
     assert.equal(first.accepted, true, "a set with a bad order is stored (as written)");
     assert.match(first.text, /A ber-kei\s+-> A ber - kie \(read "kei" as Kiel\)/, "typo read");
     assert.match(first.text, /> quoted old orders\s+-> ignored/, "quote ignored");
-    const bad = await sendAs(
-      g,
-      gw,
-      "germany",
-      "SED 01SG",
-      "A ber - xyzzy\nA mun-ruh\nF kie-xyzzy\n",
-    );
+    const bad = await send("germany", "SED 01SG", "A ber - xyzzy\nA mun-ruh\nF kie-xyzzy\n");
     assert.match(bad.text, /A ber - xyzzy\s+-> NOT VALID: /, "the bad line is named");
     assert.match(
       bad.text,
@@ -145,16 +137,16 @@ describe("mail: the house rules' envelope", () => {
       "a garbled order without spaces round its dash is an order too, named as not valid",
     );
     assert.match(bad.text, /2 orders are not valid as written/, "and both are counted");
-    const foreign = await sendAs(g, gw, "germany", "SED 01SG", "Austria:\nA vie-gal\n");
+    const foreign = await send("germany", "SED 01SG", "Austria:\nA vie-gal\n");
     assert.equal(foreign.accepted, false, "orders for a power one does not play");
     assert.match(foreign.text, /you do not play Austria/, "named");
-    const last = await sendAs(g, gw, "germany", "SED 01SG", "A ber-kie\nFinal\n");
+    const last = await send("germany", "SED 01SG", "A ber-kie\nFinal\n");
     assert.match(
       last.text,
       /Orders on file for Germany[^\n]*FINAL[^\n]*:\n {2}A ber-kie\n\n/,
       "set replaced whole",
     );
-    const later = await sendAs(g, gw, "germany", "SED 02SG", "A kie-den");
+    const later = await send("germany", "SED 02SG", "A kie-den");
     assert.match(later.text, /S1902M, a movement phase not open yet/, "a movement phase to come");
     const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
     assert.deepEqual(
@@ -165,8 +157,8 @@ describe("mail: the house rules' envelope", () => {
   });
 
   test("orders sent early for a winter phase are used when it comes (seed 002 II(5))", async (t) => {
-    const { g, gw } = await gameByMail(t);
-    const early = await sendAs(g, gw, "austria", "SED 01WA", "build A bud\nbuild F tri");
+    const { g, send } = await gameByMail(t);
+    const early = await send("austria", "SED 01WA", "build A bud\nbuild F tri");
     assert.equal(early.accepted, true, "kept");
     assert.match(early.text, /W1901R\) is still to come: this set is kept for it/, "said so");
     assert.match(
@@ -174,7 +166,7 @@ describe("mail: the house rules' envelope", () => {
       /Kept for Winter 1901 retreats and adjustments \(W1901R\), Austria:\n {2}build A bud/,
       "listed",
     );
-    await sendAs(g, gw, "austria", "SED 01SA", "A bud-ser\nF tri-alb\nA vie-gal");
+    await send("austria", "SED 01SA", "A bud-ser\nF tri-alb\nA vie-gal");
     const due = async () => {
       const v = await g.judge.views.gameView(g.gm, g.gameId);
       g.clock.t = Date.parse(v.deadline!) + 1;
@@ -183,7 +175,7 @@ describe("mail: the house rules' envelope", () => {
     };
     let v = await due();
     assert.equal(v.phase, "F1901M", "fall");
-    await sendAs(g, gw, "austria", "SED 01FA", "A ser H\nF alb H\nA gal H");
+    await send("austria", "SED 01FA", "A ser H\nF alb H\nA gal H");
     v = await due();
     assert.equal(v.phase, "W1901A", "winter adjustments (no retreats to make)");
     assert.deepEqual(v.toOrder, ["austria"], "Austria builds");
@@ -219,7 +211,7 @@ describe("mail: the house rules' envelope", () => {
 
 describe("mail: press and votes", () => {
   test("press by mail goes through the judge: grey press without its author", async (t) => {
-    const { g, gw } = await gameByMail(t);
+    const { g, send } = await gameByMail(t);
     const notifier = notifierOf(g.judge);
     await setMailAddress(g.judge, g.gm, { address: "gm@club.test" });
     await notifier.tick(); // the start of the game
@@ -230,24 +222,16 @@ describe("mail: press and votes", () => {
       /you are its game master/,
       "the GM's copy",
     );
-    const sent = await sendAs(
-      g,
-      gw,
+    const sent = await send(
       "austria",
       "SED PRESS",
       "To: Italy, R\nKind: grey\n\nShall we?\n-- \nA.",
     );
     assert.equal(sent.accepted, true, "press accepted");
     assert.match(sent.text, /grey press \(number 1\) was sent to Italy, Russia/, "summary");
-    const none = await sendAs(g, gw, "austria", "SED PRESS", "Hello everybody");
+    const none = await send("austria", "SED PRESS", "Hello everybody");
     assert.match(none.text, /does not start with a "To:" line/, "the To: line is needed");
-    const black = await sendAs(
-      g,
-      gw,
-      "austria",
-      "SED PRESS",
-      "To: all\nKind: black\n\nI am the GM",
-    );
+    const black = await send("austria", "SED PRESS", "To: all\nKind: black\n\nI am the GM");
     assert.match(black.text, /black press .* is not accepted/, "the judge's rules apply");
     const before = (await outboxMails(g.judge.store)).length;
     await notifier.tick();
@@ -272,13 +256,13 @@ describe("mail: press and votes", () => {
   });
 
   test("votes by mail", async (t) => {
-    const { g, gw } = await gameByMail(t);
-    const r = await sendAs(g, gw, "turkey", "SED VOTE", "propose draw\nvote 1 yes\nlist\ndance");
+    const { g, send } = await gameByMail(t);
+    const r = await send("turkey", "SED VOTE", "propose draw\nvote 1 yes\nlist\ndance");
     assert.equal(r.accepted, true, "done");
     assert.match(r.text, /proposal 1: "A draw including all survivors"/, "proposed");
     assert.match(r.text, /your vote on proposal 1 is yes/, "voted");
     assert.match(r.text, /dance\s+-> NOT UNDERSTOOD/, "a bad command is named");
-    const no = await sendAs(g, gw, "italy", "SED VOTE", "vote 1 no\nvote 9 yes");
+    const no = await send("italy", "SED VOTE", "vote 1 no\nvote 9 yes");
     assert.match(no.text, /vote 9 yes\s+-> NOT DONE: no proposal 9/, "the judge's error");
     const props = await g.judge.votes.proposals(g.players.italy, g.gameId);
     assert.equal(props[0]!.yourVote, "no", "Italy's vote stored");

@@ -7,15 +7,7 @@ import { HouseRulesDialect } from "./houserules.ts";
 import { readImapUrl } from "./imap.ts";
 import { Postman } from "./postman.ts";
 import { MailConfigError, mailConfig } from "./service.ts";
-import {
-  addressOf,
-  GAME_ADDRESS,
-  gameByMail,
-  notifierOf,
-  outboxMails,
-  rawMail,
-  sendAs,
-} from "./testing.ts";
+import { addressOf, GAME_ADDRESS, gameByMail, notifierOf, outboxMails, sendAs } from "./testing.ts";
 
 /*
  * What the judge mails by itself and the mail settings around it: reminders before the
@@ -25,11 +17,11 @@ import {
 
 describe("mail: the judge's own mail", () => {
   test("reminders before the deadline, to players without final orders", async (t) => {
-    const { g, gw } = await gameByMail(t);
+    const { g, send } = await gameByMail(t);
     const notifier = notifierOf(g.judge, { reminderMs: 12 * 3_600_000 });
     await notifier.tick();
-    await sendAs(g, gw, "austria", "SED 01SA", "A vie-gal\nFinal");
-    await sendAs(g, gw, "england", "SED 01SE", "F lon-nth");
+    await send("austria", "SED 01SA", "A vie-gal\nFinal");
+    await send("england", "SED 01SE", "F lon-nth");
     const reminders = () => outboxMails(g.judge.store, "reminder");
     assert.equal(await notifier.tick(), 0, "too early");
     const v = await g.judge.views.gameView(g.gm, g.gameId);
@@ -46,7 +38,7 @@ describe("mail: the judge's own mail", () => {
   });
 
   test("settings: addresses, the game's mail, the GM's outbox", async (t) => {
-    const { g, gw } = await gameByMail(t);
+    const { g, send } = await gameByMail(t);
     await assert.rejects(setMailAddress(g.judge, g.players.italy, { address: "not an address" }), {
       kind: "invalid",
     });
@@ -57,7 +49,7 @@ describe("mail: the judge's own mail", () => {
       newSecret: true,
     });
     assert.notEqual(fresh.secret, g.secrets.italy, "a new secret on request");
-    const old = await sendAs(g, gw, "italy", "SED 01SI", "A ven H");
+    const old = await send("italy", "SED 01SI", "A ven H");
     assert.equal(old.accepted, false, "the old secret no longer works");
     await assert.rejects(
       configureMailGame(g.judge, g.players.italy, g.gameId, {
@@ -99,14 +91,7 @@ describe("mail: the judge's own mail", () => {
       .execute();
     const postman = new Postman({ store: g.judge.store, now: g.judge.now });
     const gw2 = new MailGateway(g.judge, [new HouseRulesDialect()], postman);
-    await gw2.receive(
-      rawMail({
-        from: addressOf("italy"),
-        to: GAME_ADDRESS,
-        subject: "SED 01SI",
-        text: `Secret: ${fresh.secret}\nA ven H`,
-      }),
-    );
+    await sendAs(g, gw2, "italy", "SED 01SI", "A ven H", { secret: fresh.secret });
     const box = await outbox(g.judge, g.gm, g.gameId);
     assert.equal(box.length, 1, "the reply is in the GM's outbox");
     assert.equal(box[0]!.to, addressOf("italy"), "to Italy");
@@ -118,12 +103,12 @@ describe("mail: the judge's own mail", () => {
 
 describe("mail: what results mails may say", () => {
   test("a sequential game's results mail never names the secret schedule (seed 003)", async (t) => {
-    const { g, gw } = await gameByMail(t, { profile: "datc", movement: "sequential" });
+    const { g, send } = await gameByMail(t, { profile: "datc", movement: "sequential" });
     const notifier = notifierOf(g.judge);
     await notifier.tick();
     // Austria and Russia both go for Galicia: whoever is earlier on the schedule gets in.
-    await sendAs(g, gw, "austria", "SED 01SA", "A vie-gal\nA bud-ser\nF tri-alb");
-    await sendAs(g, gw, "russia", "SED 01SR", "A war-gal\nA mos-ukr\nF sev-bla\nF stp-bot");
+    await send("austria", "SED 01SA", "A vie-gal\nA bud-ser\nF tri-alb");
+    await send("russia", "SED 01SR", "A war-gal\nA mos-ukr\nF sev-bla\nF stp-bot");
     const v = await g.judge.views.gameView(g.gm, g.gameId);
     g.clock.t = Date.parse(v.deadline!) + 1;
     assert.equal(await g.judge.adjudication.tick(), 1, "spring adjudicated");

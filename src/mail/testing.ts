@@ -65,16 +65,27 @@ export async function mailTestGame(
 
 /**
  * A SQLite store for the test, the seven-player game by mail on it (`mailTestGame`, played by
- * `rules`) and a gateway for its mail.
+ * `rules`), a gateway for its mail, and `sendAs` through that gateway.
  */
 export async function gameByMail(
   t: TestContext,
   rules: string | Record<string, unknown> = "houserules",
-): Promise<{ g: MailTestGame; gw: MailGateway }> {
+) {
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "sqlite store");
   const g = await mailTestGame(ts.store, rules);
-  return { g, gw: gatewayOf(g.judge) };
+  const gw = gatewayOf(g.judge);
+  /** A mail from a player to the game (`sendAs`): whether it was accepted, and the answer. */
+  const send = (from: Power, subject: string, body: string, extra?: SendExtra) =>
+    sendAs(g, gw, from, subject, body, extra);
+  return { g, gw, send };
+}
+
+/** How a player's mail differs from the plain one: its To and Cc lines, its secret (null: none). */
+export interface SendExtra {
+  readonly to?: string;
+  readonly cc?: string;
+  readonly secret?: string | null;
 }
 
 /**
@@ -87,7 +98,7 @@ export async function sendAs(
   from: Power,
   subject: string,
   body: string,
-  extra: { to?: string; cc?: string; secret?: string | null } = {},
+  extra: SendExtra = {},
 ): Promise<{ accepted: boolean; text: string }> {
   const secret = extra.secret === undefined ? g.secrets[from] : extra.secret;
   const text = `${secret === null ? "" : `Secret: ${secret}\n`}${body}`;
