@@ -2,17 +2,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
 import { nmrPowers } from "../judge/testing.ts";
-import { testStore } from "../store/testing.ts";
 import {
   addressOf,
   GAME_ADDRESS,
   gameByMail,
-  gatewayOf,
-  mailTestGame,
   notifierOf,
   outboxMails,
   rawMail,
-  sendAs,
 } from "./testing.ts";
 
 /*
@@ -271,15 +267,13 @@ describe("mail: press and votes", () => {
 
 describe("mail: limits", () => {
   test("a sender is read at most N mails a window: told once, then not answered, read again later", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    assert.ok(ts, "sqlite store");
-    const g = await mailTestGame(ts.store);
-    const gw = gatewayOf(g.judge, { perSender: { max: 3, windowMs: 10 * 60_000 } });
+    const limit = { perSender: { max: 3, windowMs: 10 * 60_000 } };
+    const { g, gw, send } = await gameByMail(t, "houserules", limit);
     for (let i = 1; i <= 3; i++) {
-      const r = await sendAs(g, gw, "england", "SED 01SE", `F lon-nth\nA lvp-yor\nF edi-nwg`);
+      const r = await send("england", "SED 01SE", `F lon-nth\nA lvp-yor\nF edi-nwg`);
       assert.equal(r.accepted, true, `mail ${i} is read`);
     }
-    const fourth = await sendAs(g, gw, "england", "SED 01SE", "F lon-eng");
+    const fourth = await send("england", "SED 01SE", "F lon-eng");
     assert.equal(fourth.accepted, false, "the fourth in the window is not read");
     assert.match(
       fourth.text,
@@ -296,7 +290,7 @@ describe("mail: limits", () => {
       }),
     );
     assert.equal(fifth.replies.length, 0, "told once a window: no reply storm");
-    const other = await sendAs(g, gw, "france", "SED 01SF", "A par-bur");
+    const other = await send("france", "SED 01SF", "A par-bur");
     assert.equal(other.accepted, true, "other senders are not held up");
     const sets = await g.judge.submissions.currentOrders(g.gm, g.gameId);
     assert.deepEqual(
@@ -305,7 +299,7 @@ describe("mail: limits", () => {
       "the refused mails changed nothing on file",
     );
     g.clock.advance(10 * 60_000 + 1);
-    const later = await sendAs(g, gw, "england", "SED 01SE", "F lon-eng\nA lvp-yor\nF edi-nwg");
+    const later = await send("england", "SED 01SE", "F lon-eng\nA lvp-yor\nF edi-nwg");
     assert.equal(later.accepted, true, "after the window the sender is read again");
   });
 });

@@ -8,9 +8,9 @@ import { testStore } from "../store/testing.ts";
 import {
   addressOf,
   GAME_ADDRESS,
+  gameByMail,
   gatewayOf,
   lastMailId,
-  mailTestGame,
   notifierOf,
   outboxMails,
   rawMail,
@@ -26,14 +26,11 @@ import {
 
 describe("mail: web players' mail and opting out", () => {
   test("results and reminders to every address but those who opted out; each mail says how", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await mailTestGame(ts.store);
+    const { g, gw } = await gameByMail(t);
     const { judge, clock } = g;
-    const gw = gatewayOf(judge);
     const notifier = notifierOf(judge, { reminderMs: 12 * 3_600_000 });
-    const mails = (kind: string, after = 0) => outboxMails(ts.store, kind, after);
-    const last = () => lastMailId(ts.store);
+    const mails = (kind: string, after = 0) => outboxMails(g.judge.store, kind, after);
+    const last = () => lastMailId(g.judge.store);
     await notifier.tick();
     assert.equal((await mails("started")).length, 7, "every address gets the start");
 

@@ -65,16 +65,17 @@ export async function mailTestGame(
 
 /**
  * A SQLite store for the test, the seven-player game by mail on it (`mailTestGame`, played by
- * `rules`), a gateway for its mail, and `sendAs` through that gateway.
+ * `rules`), a gateway for its mail (with `options`), and `sendAs` through that gateway.
  */
 export async function gameByMail(
   t: TestContext,
   rules: string | Record<string, unknown> = "houserules",
+  options: GatewayOptions = {},
 ) {
   const ts = await testStore(t, "sqlite");
   assert.ok(ts, "sqlite store");
   const g = await mailTestGame(ts.store, rules);
-  const gw = gatewayOf(g.judge);
+  const gw = gatewayOf(g.judge, options);
   /** A mail from a player to the game (`sendAs`): whether it was accepted, and the answer. */
   const send = (from: Power, subject: string, body: string, extra?: SendExtra) =>
     sendAs(g, gw, from, subject, body, extra);
