@@ -7,7 +7,17 @@ import { getScenario } from "../variants/scenarios.ts";
 import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
 import type { LineDiagnostic } from "./orders.ts";
-import { Clock, POWERS, sevenPlayerGame, type TestGame, user } from "./testing.ts";
+import {
+  clockedJudge,
+  judgeWithGm,
+  nmrPowers,
+  POWERS,
+  passDeadline,
+  sevenPlayerGame,
+  sevenPlayerGameOn,
+  storedSets,
+  user,
+} from "./testing.ts";
 
 /* Built-in players at the table (issue 31): bot seats, the takeover option, practice games. */
 
@@ -23,25 +33,12 @@ async function holds(judge: Judge, u: import("./judge.ts").User, gameId: string)
     await judge.submissions.submitOrders(u, gameId, { orders: units, final: true });
 }
 
-async function passDeadline(
-  judge: Judge,
-  clock: Clock,
-  viewer: import("./judge.ts").User,
-  id: string,
-) {
-  const view = await judge.views.gameView(viewer, id);
-  if (view.deadline) clock.t = Date.parse(view.deadline) + 1;
-  return judge.adjudication.tick();
-}
-
 for (const kind of STORE_KINDS) {
   describe(`built-in players on ${kind}`, () => {
     test("bot seats chosen at creation send legal final orders as each phase opens, reproducibly seeded; the game advances", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const created = await judge.games.createGame(gm, {
         name: "Bots",
         seed: 3,
@@ -92,19 +89,13 @@ for (const kind of STORE_KINDS) {
         "the record replays",
       );
       // No bot power is ever an NMR.
-      const nmrs = await ts.store.db
-        .selectFrom("nmrs")
-        .select("power")
-        .where("game_id", "=", created.id)
-        .execute();
-      assert.deepEqual(nmrs, []);
+      assert.deepEqual(await nmrPowers(ts.store, created.id), []);
     });
 
     test("the bot's orders are the bot's own for the game id and phase: the same in a second judge", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const judge = new Judge({ store: ts.store, now: new Clock().now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, {
         name: "Seeded",
         seed: 1,
@@ -131,9 +122,7 @@ for (const kind of STORE_KINDS) {
     test("the GM seats a bot later and takes it off; a bot cannot take a player's seat; a player seated takes the bot's", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, { name: "Later", seed: 2 });
       const code = g.invites!.find((i) => i.role === "player")!.code;
       const ann = await user(judge, "ann");
@@ -207,12 +196,11 @@ for (const kind of STORE_KINDS) {
     });
 
     test("botTakeover: a bot plays a power whose player missed orders, the player and the GM are told, and the player takes it back by sending orders", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g: TestGame = await sevenPlayerGame(ts.store, { botTakeover: "random" });
+      const g = await sevenPlayerGameOn(t, kind, { botTakeover: "random" });
+      if (!g) return;
       const { judge, players, gm, gameId } = g;
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
-      assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
+      assert.equal(await passDeadline(g), 1);
       const first = (await judge.views.record(gameId)).phases[0]!;
       assert.equal(
         first.orders.france?.length,
@@ -269,14 +257,14 @@ for (const kind of STORE_KINDS) {
       sets = (await judge.submissions.currentOrders(gm, gameId)).sets;
       assert.deepEqual(sets.find((s) => s.power === "france")!.orders, ["A par H"]);
       for (const p of POWERS) if (p !== "france") await holds(judge, players[p], gameId);
-      assert.equal(await passDeadline(judge, g.clock, gm, gameId), 1);
+      assert.equal(await passDeadline(g), 1);
       const second = (await judge.views.record(gameId)).phases[1]!;
       assert.deepEqual(second.orders.france, ["A par H"]);
       // Without the option a missed power holds, as before.
-      const plain = await sevenPlayerGame(ts.store);
+      const plain = await sevenPlayerGame(g.judge.store);
       for (const p of POWERS)
         if (p !== "france") await holds(plain.judge, plain.players[p], plain.gameId);
-      await passDeadline(plain.judge, plain.clock, plain.gm, plain.gameId);
+      await passDeadline(plain);
       assert.equal(
         (await plain.judge.views.record(plain.gameId)).phases[0]!.orders.france,
         undefined,
@@ -290,9 +278,7 @@ for (const kind of STORE_KINDS) {
     test("restart: the bot seats and their orders survive, and the first tick sends what a crash kept from being sent", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const g = await judge.games.createGame(gm, {
         name: "Restart",
         seed: 5,
@@ -327,19 +313,13 @@ for (const kind of STORE_KINDS) {
       );
       // Sent once: a second tick adds no revision.
       await again.adjudication.tick();
-      const rows = await ts.store.db
-        .selectFrom("submissions")
-        .select("id")
-        .where("game_id", "=", g.id)
-        .execute();
-      assert.equal(rows.length, 2);
+      assert.equal((await storedSets(ts.store, g.id)).length, 2);
     });
 
     test("practice: one click, the player gets a power and six bots the others; it starts at once and resolves when the player is done", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
+      const { clock, judge } = clockedJudge(ts.store);
       const ann = await user(judge, "ann");
       const view = await judge.bots.practice(ann, { power: "russia" });
       assert.equal(view.status, "active");
@@ -353,11 +333,7 @@ for (const kind of STORE_KINDS) {
         [],
         "the bots' sets are theirs",
       );
-      const bots = await ts.store.db
-        .selectFrom("submissions")
-        .select(["power", "user_id", "final"])
-        .where("game_id", "=", view.id)
-        .execute();
+      const bots = await storedSets(ts.store, view.id);
       assert.deepEqual(
         bots.map((b) => [b.power, b.user_id, b.final]).sort(),
         POWERS.filter((p) => p !== "russia").map((p) => [p, `bot:${defaultBot().id}`, 1]),

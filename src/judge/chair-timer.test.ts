@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { serveJudge, waitFor } from "../server/testing.ts";
 import { STORE_KINDS } from "../store/testing.ts";
+import type { ChairTimerView as Timer } from "./chair.ts";
 
 /*
  * The chairs' timers (seed 000; src/judge/chair.ts, docs/committee.md "Running a session"):
@@ -9,17 +10,6 @@ import { STORE_KINDS } from "../store/testing.ts";
  * clock; a run-out orders timer tells the chair, and resolves the phase when the game's
  * option says so.
  */
-
-interface Timer {
-  stage: string | null;
-  length: number;
-  running: boolean;
-  endsAt: number | null;
-  remainingMs: number;
-  ended: boolean;
-  now: number;
-  lengths: Record<string, number>;
-}
 
 for (const kind of STORE_KINDS) {
   describe(`the chairs' timers on ${kind}`, () => {
@@ -50,29 +40,25 @@ for (const kind of STORE_KINDS) {
       await api.ok("POST", `/api/invites/${code}`, { seat: 1 }, tok.bob);
       await api.ok("POST", `/api/games/${game.id}/chair`, { on: true }, tok.gm);
       await api.ok("POST", `/api/games/${game.id}/gm/start`, undefined, tok.gm);
-      return { ...served, tok, id: game.id };
+      const path = `/api/games/${game.id}/chair/timer`;
+      /** A change to the timer by the chair (or by `token`): the answer, whatever it is. */
+      const timerCall = (body: Record<string, unknown>, token = tok.gm) =>
+        api.call("POST", path, body, token);
+      /** A change to the timer by the chair, which must succeed: the timer then. */
+      const setTimer = (body: Record<string, unknown>) => api.ok<Timer>("POST", path, body, tok.gm);
+      return { ...served, tok, id: game.id, timerCall, setTimer };
     }
 
     test("kept by the judge, set by the chair, seen by everybody, told when it runs out", async (t) => {
       const s = await setup(t, { civilDisorderAfter: 0 });
       if (!s) return;
-      const { api, tok, id, clock } = s;
+      const { api, tok, id, clock, timerCall, setTimer } = s;
       const timer = async (token?: string) =>
         (await api.ok<{ timer: Timer }>("GET", `/api/games/${id}/chair`, undefined, token)).timer;
       assert.equal((await timer()).stage, null, "no timer before the chair starts one");
-      const refused = await api.call(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "speech" },
-        tok.alice,
-      );
+      const refused = await timerCall({ action: "start", stage: "speech" }, tok.alice);
       assert.equal(refused.status, 403, "a delegation cannot set the chairs' timer");
-      const started = await api.ok<Timer>(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "diplomacy" },
-        tok.gm,
-      );
+      const started = await setTimer({ action: "start", stage: "diplomacy" });
       assert.equal(started.length, 1800, "30 minutes of diplomacy before the first turn");
       assert.equal(started.endsAt, clock.now() + 1_800_000, "ends by the judge's clock");
       clock.advance(600_000);
@@ -81,43 +67,18 @@ for (const kind of STORE_KINDS) {
       assert.equal(seen.running, true);
       assert.equal(seen.now, clock.now(), "with the judge's clock to count down from");
       assert.deepEqual(await timer(tok.bob), seen, "a delegation reads the same time");
-      const paused = await api.ok<Timer>(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "pause" },
-        tok.gm,
-      );
+      const paused = await setTimer({ action: "pause" });
       assert.equal(paused.running, false);
       clock.advance(3_600_000);
       assert.equal((await timer()).remainingMs, 1_200_000, "a paused timer keeps its time");
-      await api.ok("POST", `/api/games/${id}/chair/timer`, { action: "resume" }, tok.gm);
+      await setTimer({ action: "resume" });
       assert.equal((await timer()).endsAt, clock.now() + 1_200_000, "and resumes with it");
-      const again = await api.call(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "resume" },
-        tok.gm,
-      );
+      const again = await timerCall({ action: "resume" });
       assert.equal(again.status, 409, "resuming a running timer is refused");
-      const noStage = await api.call(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start" },
-        tok.gm,
-      );
+      const noStage = await timerCall({ action: "start" });
       assert.equal(noStage.status, 400, "a start names its stage");
-      await api.ok(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "lengths", lengths: { orders: 120 } },
-        tok.gm,
-      );
-      const orders = await api.ok<Timer>(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "orders" },
-        tok.gm,
-      );
+      await setTimer({ action: "lengths", lengths: { orders: 120 } });
+      const orders = await setTimer({ action: "start", stage: "orders" });
       assert.equal(orders.length, 120, "the chair's length for order writing");
       assert.equal(orders.lengths.firstDiplomacy, 1800, "the other lengths kept");
       clock.advance(121_000);
@@ -152,19 +113,9 @@ for (const kind of STORE_KINDS) {
       );
       const v = await api.ok<{ phase: string }>("GET", `/api/games/${id}`);
       assert.equal(v.phase, "S1901M", "the phase waits for the chair");
-      const second = await api.ok<Timer>(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "speech", seconds: 90 },
-        tok.gm,
-      );
+      const second = await setTimer({ action: "start", stage: "speech", seconds: 90 });
       assert.equal(second.length, 90, "a start may give its own length");
-      const reset = await api.ok<Timer>(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "reset" },
-        tok.gm,
-      );
+      const reset = await setTimer({ action: "reset" });
       assert.equal(reset.stage, null);
       assert.equal(reset.lengths.orders, 120, "a reset keeps the lengths");
     });
@@ -172,14 +123,9 @@ for (const kind of STORE_KINDS) {
     test("resolveWhenOrdersTimerEnds: the orders timer running out resolves the phase", async (t) => {
       const s = await setup(t, { civilDisorderAfter: 0, resolveWhenOrdersTimerEnds: true });
       if (!s) return;
-      const { api, tok, id, clock } = s;
+      const { api, tok, id, clock, setTimer } = s;
       await api.ok("POST", `/api/games/${id}/orders`, { orders: ["F lon - nth"] }, tok.alice);
-      await api.ok(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "speech", seconds: 60 },
-        tok.gm,
-      );
+      await setTimer({ action: "start", stage: "speech", seconds: 60 });
       clock.advance(61_000);
       await waitFor("the speech timer to run out", async () => {
         const c = await api.ok<{ timer: Timer }>("GET", `/api/games/${id}/chair`);
@@ -190,12 +136,7 @@ for (const kind of STORE_KINDS) {
         "S1901M",
         "a speech timer running out resolves nothing",
       );
-      await api.ok(
-        "POST",
-        `/api/games/${id}/chair/timer`,
-        { action: "start", stage: "orders", seconds: 60 },
-        tok.gm,
-      );
+      await setTimer({ action: "start", stage: "orders", seconds: 60 });
       clock.advance(61_000);
       const next = await waitFor("the phase to be resolved", async () => {
         const v = await api.ok<{ phase: string }>("GET", `/api/games/${id}`);

@@ -139,37 +139,40 @@ for (const kind of STORE_KINDS) {
           body,
           who,
         );
-      r = await conference(tok.uk, {
-        name: "Munich",
-        goal: "Sudetenland",
-        location: "Munich",
-        participants: ["France", "Italy"],
-      });
-      assert.equal(r.status, 400, "hostile army");
-      assert.match(JSON.stringify(r.body), /hostile to the conference/, "says why");
-      r = await conference(tok.uk, {
-        name: "Dresden",
-        goal: "talk",
-        location: "Saxony",
-        participants: ["France"],
-      });
-      assert.equal(r.status, 400, "two delegations");
-      assert.match(JSON.stringify(r.body), /less than 3 delegations/, "says why");
-      r = await conference(tok.uk, {
-        name: "Dresden",
-        goal: "talk",
-        location: "Saxony",
-        participants: ["france", "italy"],
-      });
+      /** A conference called by `who` that the judge refuses (400, `what`), saying `why`. */
+      const refused = async (
+        who: string | undefined,
+        body: Record<string, unknown>,
+        what: string,
+        why: RegExp,
+      ) => {
+        const answer = await conference(who, body);
+        assert.equal(answer.status, 400, what);
+        assert.match(JSON.stringify(answer.body), why, "says why");
+      };
+      const munich = { name: "Munich", goal: "Sudetenland", location: "Munich" };
+      await refused(
+        tok.uk,
+        { ...munich, participants: ["France", "Italy"] },
+        "hostile army",
+        /hostile to the conference/,
+      );
+      const dresden = { name: "Dresden", goal: "talk", location: "Saxony" };
+      await refused(
+        tok.uk,
+        { ...dresden, participants: ["France"] },
+        "two delegations",
+        /less than 3 delegations/,
+      );
+      r = await conference(tok.uk, { ...dresden, participants: ["france", "italy"] });
       assert.equal(r.status, 201, JSON.stringify(r.body));
-      r = await conference(tok.france, {
-        name: "Paris",
-        goal: "more talk",
-        location: "Paris",
-        participants: ["uk", "italy"],
-      });
-      assert.equal(r.status, 400, "one at a time");
-      assert.match(JSON.stringify(r.body), /still running/, "says why");
+      const paris = { name: "Paris", goal: "more talk", location: "Paris" };
+      await refused(
+        tok.france,
+        { ...paris, participants: ["uk", "italy"] },
+        "one at a time",
+        /still running/,
+      );
       g = await view();
       assert.equal(g.conferences?.current?.name, "Dresden", "shown to everyone");
       assert.deepEqual(
@@ -190,12 +193,7 @@ for (const kind of STORE_KINDS) {
       );
 
       // A new one at Paris (French army, France invited) lasts a year at most.
-      r = await conference(tok.france, {
-        name: "Paris",
-        goal: "more talk",
-        location: "Paris",
-        participants: ["uk", "italy"],
-      });
+      r = await conference(tok.france, { ...paris, participants: ["uk", "italy"] });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       for (g = await advance(); g.phase !== "F1936M"; g = await advance()) {
         assert.equal(g.conferences?.current?.name, "Paris", `still running in ${g.phase}`);

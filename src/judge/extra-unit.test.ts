@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testStore } from "../store/testing.ts";
-import { Judge, type User } from "./judge.ts";
-import { Clock, POWERS, rewritePhase, user, withoutCentres } from "./testing.ts";
+import type { Judge } from "./judge.ts";
+import { Clock, rewritePhase, sevenPlayerGame, withoutCentres } from "./testing.ts";
 
 /*
  * Seed 002 VIII(2): an extra unit removed by the house rule that applies, not picked by hand:
@@ -10,6 +10,9 @@ import { Clock, POWERS, rewritePhase, user, withoutCentres } from "./testing.ts"
  * where that unit stands now; too few removed, the civil-disorder rule (V(4)) names the unit
  * farthest from home on the board as it stands.
  */
+
+/** What the GM's removal of a unit asks (`judge.units.removeUnit`). */
+type RemoveUnit = Parameters<Judge["units"]["removeUnit"]>[2];
 
 for (const [rules, excess] of [
   // DATC: builds beyond the number are taken in the order written: the last written is over.
@@ -20,17 +23,8 @@ for (const [rules, excess] of [
   test(`an extra unit by the house rule (${rules}): the excess build, then the farthest from home`, async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
-    const created = await judge.games.createGame(gm, { name: "Dutchman", rules, seed: 7 });
-    const code = created.invites!.find((i) => i.role === "player")!.code;
-    const players = {} as Record<(typeof POWERS)[number], User>;
-    for (const p of POWERS) {
-      players[p] = await user(judge, p);
-      await judge.games.acceptInvite(players[p], code, { power: p });
-    }
-    const id = created.id;
+    const g = await sevenPlayerGame(ts.store, {}, new Clock(), { name: "Dutchman", rules });
+    const { clock, judge, gm, players, gameId: id } = g;
     const pass = async (france: string[]) => {
       const view = await judge.views.gameView(gm, id);
       if (france.length > 0)
@@ -39,29 +33,26 @@ for (const [rules, excess] of [
       assert.equal(await judge.adjudication.tick(), 1, `${view.phase} adjudicated`);
       return (await judge.views.gameView(gm, id)).phase!;
     };
+    /** The GM's removal of an extra unit, asked so (reason "x"), is refused, saying `message`. */
+    const refused = (ask: Omit<RemoveUnit, "reason">, message: RegExp) =>
+      assert.rejects(judge.units.removeUnit(gm, id, { ...ask, reason: "x" }), {
+        kind: "invalid",
+        message,
+      });
     await pass(["A par-bur", "A mar-spa", "F bre-mao"]);
     const winter = await pass(["F mao-por", "A bur-bel"]);
     await pass(["build A par", "build F bre", "build A mar"]);
     // The record shows no excess (six centres, six units): nothing to remove, and why.
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
-      {
-        kind: "invalid",
-        message: new RegExp(
-          `France built 3 units in ${winter} and had as many units as supply centres after it \\(6 units, 6 centres\\): no build was over the number, so there is no extra unit to remove`,
-        ),
-      },
+    await refused(
+      { power: "france", cause: "built" },
+      new RegExp(
+        `France built 3 units in ${winter} and had as many units as supply centres after it \\(6 units, 6 centres\\): no build was over the number, so there is no extra unit to remove`,
+      ),
     );
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, { power: "france", cause: "not-removed", reason: "x" }),
-      { kind: "invalid", message: /no removal was ever due for France/ },
-    );
+    await refused({ power: "france", cause: "not-removed" }, /no removal was ever due for France/);
     // The unit built over the number walks off before anybody notices.
     await pass([`${excess} - gas`]);
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, { power: "france", cause: "built", reason: "x" }),
-      { kind: "invalid", message: /no build was over the number/ },
-    );
+    await refused({ power: "france", cause: "built" }, /no build was over the number/);
     // An erroneous adjudication published: the centre table miscounted in the fall (France
     // owed a removal) and in the winter, where France built two over the number.
     await rewritePhase(ts.store, id, "F1901M", (r) =>
@@ -69,31 +60,15 @@ for (const [rules, excess] of [
     );
     await rewritePhase(ts.store, id, winter, (r) => withoutCentres(r, "france", ["spa", "por"]));
 
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, {
-        power: "france",
-        unit: "A gas",
-        cause: "built",
-        reason: "x",
-      }),
-      { kind: "invalid", message: /not both/ },
+    await refused({ power: "france", unit: "A gas", cause: "built" }, /not both/);
+    await refused({ power: "england", cause: "built" }, /England has built no unit/);
+    await refused(
+      { power: "france", cause: "built", phase: "S1901M" },
+      /France built nothing in S1901M/,
     );
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, { power: "england", cause: "built", reason: "x" }),
-      { kind: "invalid", message: /England has built no unit/ },
-    );
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, {
-        power: "france",
-        cause: "built",
-        phase: "S1901M",
-        reason: "x",
-      }),
-      { kind: "invalid", message: /France built nothing in S1901M/ },
-    );
-    await assert.rejects(
-      judge.units.removeUnit(gm, id, { power: "narnia", cause: "built", reason: "x" }),
-      { kind: "invalid", message: /unknown power "narnia"; the powers are Austria/ },
+    await refused(
+      { power: "narnia", cause: "built" },
+      /unknown power "narnia"; the powers are Austria/,
     );
     const built = await judge.units.removeUnit(gm, id, {
       power: "France",

@@ -4,8 +4,7 @@ import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { gameFamily } from "../variants/game-rules.ts";
 import { botSeed } from "./bot-play.ts";
 import { familyBotLines } from "./family-rules.ts";
-import { Judge } from "./judge.ts";
-import { Clock, user } from "./testing.ts";
+import { clockedJudge, judgeWithGm, storedSets, user } from "./testing.ts";
 
 /*
  * Built-in players in Global Diplomacy games (issue 31): seated at creation and by the GM,
@@ -25,9 +24,7 @@ for (const kind of STORE_KINDS) {
     test("bot seats send legal final commands as each turn opens, seen by the GM only; the game plays on", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       // A bot the family does not take: a 400 naming the ones it does.
       await assert.rejects(
         judge.games.createGame(gm, { name: "G", variant: "global", bots: { "1": "entente" } }),
@@ -96,12 +93,7 @@ for (const kind of STORE_KINDS) {
             familyBotLines(family, open, "1", botSeed(created.id, "T1", "1")),
           );
         }
-        const senders = await ts.store.db
-          .selectFrom("submissions")
-          .select(["power", "user_id"])
-          .where("game_id", "=", created.id)
-          .where("phase", "=", `T${turn}`)
-          .execute();
+        const senders = await storedSets(ts.store, created.id, `T${turn}`);
         assert.deepEqual(senders.map((r) => [r.power, r.user_id]).sort(), [
           ["1", "bot:family"],
           ["2", "bot:random"],
@@ -117,15 +109,8 @@ for (const kind of STORE_KINDS) {
       // The GM corrects turn 3: the open turn's position is another, and the bots send its
       // commands again.
       const t4 = async () =>
-        (
-          await ts.store.db
-            .selectFrom("submissions")
-            .select("power")
-            .where("game_id", "=", created.id)
-            .where("phase", "=", "T4")
-            .where("user_id", "=", "bot:family")
-            .execute()
-        ).length;
+        (await storedSets(ts.store, created.id, "T4")).filter((r) => r.user_id === "bot:family")
+          .length;
       assert.equal(await t4(), 1);
       await judge.gm.correct(gm, created.id, { orders: { "3": [] }, reason: "a lost letter" });
       assert.equal(await t4(), 2, "the family bot sent T4's commands again");
@@ -134,9 +119,7 @@ for (const kind of STORE_KINDS) {
     test("botTakeover: the family bot plays a power whose player sent no commands, from then on, until the player sends commands again", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       const others = Object.fromEntries(
         Array.from({ length: 10 }, (_, i) => [String(i + 1), "random"]),
       );
@@ -189,8 +172,7 @@ for (const kind of STORE_KINDS) {
     test("practice: one click in Global Diplomacy, the player gets a power and bots the ten others; it resolves when the player is done", async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return;
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
+      const { judge } = clockedJudge(ts.store);
       const ann = await user(judge, "ann");
       await assert.rejects(judge.bots.practice(ann, { variant: "global", bot: "entente" }), {
         kind: "invalid",
@@ -201,11 +183,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(view.phase, "T1");
       assert.deepEqual(view.you, { role: "player", seat: 2, powers: ["3"] });
       assert.equal(view.seatList.filter((s) => s.bot?.id === "family").length, 10);
-      const sent = await ts.store.db
-        .selectFrom("submissions")
-        .select(["power", "user_id", "final"])
-        .where("game_id", "=", view.id)
-        .execute();
+      const sent = await storedSets(ts.store, view.id);
       assert.equal(sent.length, 10);
       assert.ok(sent.every((r) => r.user_id === "bot:family" && r.final === 1 && r.power !== "3"));
       assert.deepEqual((await judge.submissions.currentOrders(ann, view.id)).sets, []);

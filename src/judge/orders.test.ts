@@ -235,9 +235,13 @@ test("early orders: only for the retreat and adjustment phases that can still co
 
 test("a dated sheet (seed 000): its date is no order; a date of another phase refuses the sheet whole", () => {
   const germany = powerId("germany");
-  const r = readSubmission(europe1935, europe1935.start, DATC_RULES, [germany], {
-    orders: "Germany, Spring 1935\n1. A Mun - Sax\n2) F Ham H",
-  });
+  /** Germany's sheet of orders in 1935, read on `position` (null: the phase is `options`'). */
+  const sheet = (
+    position: typeof europe1935.start | null,
+    orders: string,
+    options?: Parameters<typeof readSubmission>[5],
+  ) => readSubmission(europe1935, position, DATC_RULES, [germany], { orders }, options);
+  const r = sheet(europe1935.start, "Germany, Spring 1935\n1. A Mun - Sax\n2) F Ham H");
   assert.deepEqual(
     r.lines.map((l) => [l.kind, l.ok]),
     [
@@ -248,38 +252,14 @@ test("a dated sheet (seed 000): its date is no order; a date of another phase re
   );
   assert.deepEqual(r.sets.get(germany), ["A Mun - Sax", "F Ham H"], "the orders, without marks");
   assert.throws(
-    () =>
-      readSubmission(europe1935, europe1935.start, DATC_RULES, [germany], {
-        orders: "Orders for Spring 1936\nA Mun - Sax",
-      }),
+    () => sheet(europe1935.start, "Orders for Spring 1936\nA Mun - Sax"),
     /dated "Orders for Spring 1936", but the phase open for orders is Spring 1935 movement \(S1935M\)/,
   );
   assert.throws(
     () =>
-      readSubmission(
-        europe1935,
-        europe1935.start,
-        DATC_RULES,
-        [germany],
-        { orders: "Spring 1935\nA Mun - Sax" },
-        { mode: "mail" },
-      ) &&
-      readSubmission(
-        europe1935,
-        null,
-        DATC_RULES,
-        [germany],
-        { orders: "Fall 1935\nA Mun H" },
-        { phase: parsePhase("F1935R")!, mode: "mail" },
-      ) &&
-      readSubmission(
-        europe1935,
-        null,
-        DATC_RULES,
-        [germany],
-        { orders: "Spring 1936\nA Mun H" },
-        { phase: parsePhase("F1935R")! },
-      ),
+      sheet(europe1935.start, "Spring 1935\nA Mun - Sax", { mode: "mail" }) &&
+      sheet(null, "Fall 1935\nA Mun H", { phase: parsePhase("F1935R")!, mode: "mail" }) &&
+      sheet(null, "Spring 1936\nA Mun H", { phase: parsePhase("F1935R")! }),
     /phase open for orders is Fall 1935 retreats/,
     "early orders are checked against the phase they are for",
   );

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
-import { sevenPlayerGame } from "./testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
+import { sevenPlayerGame, sevenPlayerGameOn } from "./testing.ts";
 
 /*
  * The GM's review of press (seed 002 X(1), the game option press.review; src/judge/press.ts):
@@ -14,9 +14,8 @@ const bodies = (ms: readonly { body: string }[]) => ms.map((m) => m.body);
 for (const kind of STORE_KINDS) {
   describe(`press review on ${kind}`, () => {
     test("held press is read by its author and the GM only until approved, then delivered as sent", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { press: { review: true } });
+      const g = await sevenPlayerGameOn(t, kind, { press: { review: true } });
+      if (!g) return;
       const { judge, players, clock } = g;
       const sentAt = clock.t;
       const sent = await judge.press.sendPress(players.england, g.gameId, {
@@ -113,9 +112,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test("refused press is never delivered; its author alone is told the reason", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { press: { review: true } });
+      const g = await sevenPlayerGameOn(t, kind, { press: { review: true } });
+      if (!g) return;
       const { judge, players } = g;
       await judge.press.sendPress(players.russia, g.gameId, { to: "all", body: "Rude words" });
       await assert.rejects(judge.press.refusePress(g.gm, g.gameId, 1, "  "), {
@@ -149,15 +147,14 @@ for (const kind of STORE_KINDS) {
     });
 
     test("the GM's own press is not held; with the option off press goes out at once", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store, { press: { review: true } });
+      const g = await sevenPlayerGameOn(t, kind, { press: { review: true } });
+      if (!g) return;
       const sent = await g.judge.press.sendPress(g.gm, g.gameId, { to: "all", body: "Welcome" });
       assert.equal("id" in sent && sent.id, 1);
       assert.deepEqual(bodies(await g.judge.press.press(g.players.italy, g.gameId)), ["Welcome"]);
       assert.deepEqual(await g.judge.press.heldPress(g.gm, g.gameId), []);
 
-      const off = await sevenPlayerGame(ts.store);
+      const off = await sevenPlayerGame(g.judge.store);
       const plain = await off.judge.press.sendPress(off.players.england, off.gameId, {
         to: ["france"],
         body: "Hi",

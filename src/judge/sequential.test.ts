@@ -1,97 +1,30 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type GameRecord, type PhaseRecord, replayRecord } from "../engine/record.ts";
+import { type GameRecord, replayRecord } from "../engine/record.ts";
 import { serveJudge } from "../server/testing.ts";
-import type { Store } from "../store/db.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
-import { JudgeError } from "./errors.ts";
-import { Judge, type User } from "./judge.ts";
-import { Clock, POWERS, user } from "./testing.ts";
+import {
+  everything,
+  explained,
+  firstThen,
+  play,
+  rejectsWith,
+  sequentialGame,
+  sequentialGameOn,
+} from "./sequential-testing.ts";
+import { judgeWithGm, POWERS } from "./testing.ts";
 
 /*
- * Sequential movement (seed 003) in a judge game (src/judge/schedule.ts): the schedule and
- * the contracts are the judge's; the GM sees and sets the schedule; players declare
- * contracts; nobody else learns the schedule, from any view.
+ * Sequential movement (seed 003) in a judge game (src/judge/schedule.ts): the schedule is the
+ * judge's; the GM sees and sets it; nobody else learns it, from any view, through the judge or
+ * over the API. The contracts players declare: sequential-contracts.test.ts.
  */
-
-type P = (typeof POWERS)[number];
-
-interface SeqGame {
-  readonly judge: Judge;
-  readonly clock: Clock;
-  readonly gm: User;
-  readonly players: Record<P, User>;
-  readonly observer: User;
-  readonly gameId: string;
-}
-
-async function sequentialGame(store: Store, rules: Record<string, unknown> = {}): Promise<SeqGame> {
-  const clock = new Clock();
-  const judge = new Judge({ store, now: clock.now });
-  const gm = await user(judge, "gm");
-  const game = await judge.games.createGame(gm, {
-    name: "Hoyle",
-    rules: { movement: "sequential", ...rules },
-    seed: 7,
-  });
-  const code = (role: string) => game.invites!.find((i) => i.role === role)!.code;
-  const players = {} as Record<P, User>;
-  for (const p of POWERS) {
-    const u = await user(judge, p);
-    await judge.games.acceptInvite(u, code("player"), { power: p });
-    players[p] = u;
-  }
-  const observer = await user(judge, "watcher");
-  await judge.games.acceptInvite(observer, code("observer"), {});
-  return { judge, clock, gm, players, observer, gameId: game.id };
-}
-
-/** Sends these orders (final) and adjudicates the phase. */
-async function play(g: SeqGame, orders: Partial<Record<P, string[]>>): Promise<void> {
-  for (const [p, list] of Object.entries(orders)) {
-    await g.judge.submissions.submitOrders(g.players[p as P], g.gameId, {
-      orders: list,
-      final: true,
-    });
-  }
-  const view = await g.judge.views.gameView(g.gm, g.gameId);
-  g.clock.t = Date.parse(view.deadline!) + 1;
-  assert.equal(await g.judge.adjudication.tick(), 1, "one phase adjudicated");
-}
-
-const firstThen = (...powers: P[]): string[] => [
-  ...powers,
-  ...POWERS.filter((p) => !powers.includes(p)),
-];
-
-/** The explanation of a power's order starting with `text`. */
-function explained(phases: readonly PhaseRecord[], power: P, text: string): string {
-  const last = phases[phases.length - 1]!;
-  const r = last.results[power]!.find((o) => (o.text ?? "").startsWith(text));
-  assert.ok(r, `${power}: no result for ${text}`);
-  return `${r.result}: ${r.explanation ?? ""} ${r.reason ?? ""}`;
-}
-
-const rejectsWith = (kind: string, re: RegExp) => (e: unknown) =>
-  e instanceof JudgeError && e.kind === kind && re.test(e.message);
-
-/** Everything a viewer can read of the game, as text. */
-async function everything(g: SeqGame, u: User | null): Promise<string> {
-  const parts = [
-    await g.judge.views.gameView(u, g.gameId),
-    await g.judge.views.phases(g.gameId, u),
-    await g.judge.views.recordFor(u, g.gameId),
-    await g.judge.views.events(u, g.gameId),
-  ];
-  return JSON.stringify(parts);
-}
 
 test("a game's sequential rules are checked when it is created; the schedule is not a rule", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
-  const judge = new Judge({ store: ts.store, now: new Clock().now });
-  const gm = await user(judge, "gm");
+  const { judge, gm } = await judgeWithGm(ts.store);
   await assert.rejects(
     judge.games.createGame(gm, {
       name: "Bad",
@@ -127,9 +60,8 @@ test("a game's sequential rules are checked when it is created; the schedule is 
 
 describe("the schedule is kept from the players", () => {
   test("player, observer and anonymous see no schedule, seed or slot; the GM sees all", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
     const { judge, gm, players, observer } = g;
     await judge.gm.setSchedule(gm, g.gameId, "S1901", firstThen("austria", "russia"));
     // Rule 2 of the seed: Austria, first, gets into Galicia and keeps Russia out.
@@ -204,9 +136,8 @@ describe("the schedule is kept from the players", () => {
   });
 
   test("a simultaneous season: the standard rules, and players are not told it was one", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
     const { judge, gm, players } = g;
     await judge.gm.setSchedule(gm, g.gameId, "S1901", "simultaneous");
     let view = await judge.views.schedule(gm, g.gameId, 2);
@@ -255,10 +186,9 @@ describe("the schedule is kept from the players", () => {
 
 describe("the GM's schedule", () => {
   test("generated per game: every block of seven sequential seasons balanced, changing after each", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
-    const other = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
+    const other = await sequentialGame(g.judge.store);
     const { judge, gm } = g;
     // Two simultaneous seasons in the middle: blocks count sequential seasons only.
     await judge.gm.setSchedule(gm, g.gameId, "F1902", "simultaneous");
@@ -303,9 +233,9 @@ describe("the GM's schedule", () => {
   });
 
   test("the GM sets a season, goes back to the generated one; bad schedules are refused", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const { judge, gm, gameId } = await sequentialGame(ts.store);
+    const g = await sequentialGameOn(t);
+    if (!g) return;
+    const { judge, gm, gameId } = g;
     const generated = (await judge.views.schedule(gm, gameId, 3)).seasons[1]!;
     const mine = firstThen("turkey", "england");
     let view = await judge.gm.setSchedule(gm, gameId, "f1901", mine);
@@ -340,186 +270,6 @@ describe("the GM's schedule", () => {
     await assert.rejects(
       judge.gm.setSchedule(gm, gameId, "Winter 1901", "simultaneous"),
       rejectsWith("invalid", /is not a season; write it as S1901 or F1901/),
-    );
-  });
-});
-
-describe("contracts", () => {
-  // Germany first into Tyrolia; then Austria, supported by Italy, attacks it there. Italy
-  // writes the seed's notation.
-  const orders = {
-    germany: ["A mun - tyr"],
-    austria: ["A vie - tyr"],
-    italy: ["A(Ven) S A(Vie)-Tyr"],
-  };
-  const schedule = firstThen("germany", "austria", "italy");
-
-  for (const kind of STORE_KINDS) {
-    test(`matched: both declared; the contracted units move together in Italy's slot (${kind})`, async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sequentialGame(ts.store);
-      const { judge, gm, players } = g;
-      await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
-      const a = await judge.gm.declareContract(players.austria, g.gameId, { with: "Italy" });
-      assert.deepEqual(
-        { power: a.power, with: a.with, from: a.from, until: a.until, season: a.season },
-        { power: "austria", with: "italy", from: "S1901", until: "S1901", season: "S1901" },
-        "one season, the first still open",
-      );
-      assert.equal(a.matched, false, "not matched yet");
-      const i = await judge.gm.declareContract(players.italy, g.gameId, {
-        with: "austria",
-        until: "withdrawn",
-      });
-      assert.equal(i.matched, true, "Italy's matches Austria's");
-      assert.equal(
-        (await judge.views.contracts(players.austria, g.gameId)).declarations[0]!.matched,
-        true,
-        "Austria sees that Italy matched",
-      );
-      assert.deepEqual(
-        (await judge.views.contracts(gm, g.gameId)).contracts,
-        [["austria", "italy"]],
-        "the GM sees the contract that counts",
-      );
-      await play(g, orders);
-      const gmPhases = await judge.views.phases(g.gameId, gm);
-      assert.match(
-        explained(gmPhases, "austria", "A vie"),
-        /^succeeds: .*slot 3 of 7 \(with Italy's orders: contracted units/,
-      );
-      assert.match(
-        explained(gmPhases, "germany", "A mun"),
-        /then dislodged from tyr by A vie - tyr/,
-      );
-      const view = await judge.views.gameView(players.germany, g.gameId);
-      assert.equal(view.phase, "S1901R", "Germany must retreat");
-      assert.ok(view.position.units.austria!.includes("A tyr"), "Austria in Tyrolia");
-      assert.doesNotMatch(
-        await everything(g, players.germany),
-        /slot \d|contracted|under contract/,
-        "Germany is not told why",
-      );
-      // Italy's contract stands until withdrawn; withdrawn now, it stops before F1901.
-      const w = await judge.gm.withdrawContract(players.italy, g.gameId, i.id);
-      assert.deepEqual([w.withdrawnFrom, w.season], ["F1901", null], "withdrawn from F1901");
-      const sched = await judge.views.schedule(gm, g.gameId, 1);
-      assert.deepEqual(sched.seasons[0]!.contracts, [["austria", "italy"]], "S1901 kept it");
-      // A GM's correction plays S1901 again with the same schedule and contracts.
-      await judge.gm.correct(gm, g.gameId, { reason: "played again" });
-      const again = await judge.views.gameView(gm, g.gameId);
-      assert.equal(again.phase, "S1901R", "the same outcome: Germany must retreat");
-      assert.ok(again.position.units.austria!.includes("A tyr"), "Austria still in Tyrolia");
-      const record = await judge.views.recordFor(gm, g.gameId);
-      assert.deepEqual(
-        record.rules.contracts,
-        { S1901: [["austria", "italy"]] },
-        "the GM's record has it",
-      );
-      assert.deepEqual(
-        replayRecord(getScenario("classical")!, record as GameRecord),
-        { ok: true },
-        "replays",
-      );
-    });
-  }
-
-  test("unmatched: one side declared; the other power's support is void", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await sequentialGame(ts.store);
-    const { judge, gm, players } = g;
-    await judge.gm.setSchedule(gm, g.gameId, "S1901", schedule);
-    await judge.gm.declareContract(players.austria, g.gameId, { with: "italy" });
-    assert.deepEqual(
-      (await judge.views.contracts(players.italy, g.gameId)).declarations,
-      [],
-      "Italy is not shown Austria's declaration",
-    );
-    const italyEvents = JSON.stringify(await judge.views.events(players.italy, g.gameId));
-    assert.doesNotMatch(italyEvents, /contract/, "nor told of it by an event");
-    assert.match(
-      JSON.stringify(await judge.views.events(players.austria, g.gameId)),
-      /contract_declared/,
-      "Austria's events have it",
-    );
-    await play(g, orders);
-    const phases = await judge.views.phases(g.gameId, players.italy);
-    assert.match(
-      explained(phases, "italy", "A(Ven)"),
-      /^fails: support for a unit of Austria needs a contract between Italy and Austria/,
-      "Italy is told why its support failed",
-    );
-    assert.match(explained(phases, "austria", "A vie"), /^fails/, "Austria bounced");
-    const view = await judge.views.gameView(players.germany, g.gameId);
-    assert.ok(view.position.units.germany!.includes("A tyr"), "Germany keeps Tyrolia");
-    assert.equal(view.phase, "F1901M", "nobody dislodged");
-    assert.equal(
-      (await judge.views.contracts(players.austria, g.gameId)).declarations[0]!.season,
-      null,
-      "Austria's one-season declaration has nothing left to cover",
-    );
-  });
-
-  test("who may declare, for which seasons, and who sees declarations", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const { judge, gm, players, observer, gameId } = await sequentialGame(ts.store);
-    await assert.rejects(
-      judge.gm.declareContract(observer, gameId, { with: "italy" }),
-      rejectsWith("forbidden", /declared by the players/),
-    );
-    await assert.rejects(
-      judge.views.contracts(observer, gameId),
-      rejectsWith("forbidden", /only by the powers that made them and the GM/),
-    );
-    await assert.rejects(
-      judge.gm.declareContract(players.austria, gameId, { with: "italy", power: "france" }),
-      rejectsWith("forbidden", /you do not play france/),
-    );
-    await assert.rejects(
-      judge.gm.declareContract(players.austria, gameId, { with: "austria" }),
-      rejectsWith("invalid", /cannot contract with itself/),
-    );
-    await assert.rejects(
-      judge.gm.declareContract(players.austria, gameId, { with: "prussia" }),
-      rejectsWith("invalid", /unknown power "prussia"/),
-    );
-    await assert.rejects(
-      judge.gm.declareContract(players.austria, gameId, {
-        with: "italy",
-        season: "F1901",
-        until: "S1901",
-      }),
-      rejectsWith("invalid", /until: S1901 is before F1901/),
-    );
-    await assert.rejects(
-      judge.gm.declareContract(gm, gameId, { with: "italy" }),
-      rejectsWith("invalid", /say for which power the GM records/),
-    );
-    // The GM may record a declaration made to it (by mail) for a power.
-    const d = await judge.gm.declareContract(gm, gameId, {
-      power: "italy",
-      with: "austria",
-      season: "F1902",
-      until: "S1903",
-    });
-    assert.deepEqual([d.from, d.until, d.season], ["F1902", "S1903", "F1902"], "a run of seasons");
-    assert.equal(
-      (await judge.views.contracts(players.italy, gameId)).declarations.length,
-      1,
-      "Italy's own",
-    );
-    await assert.rejects(
-      judge.gm.withdrawContract(players.austria, gameId, d.id),
-      rejectsWith("not-found", /no contract declaration/),
-      "another power's declaration is not even said to exist",
-    );
-    await judge.gm.withdrawContract(players.italy, gameId, d.id);
-    await assert.rejects(
-      judge.gm.withdrawContract(players.italy, gameId, d.id),
-      rejectsWith("conflict", /already withdrawn/),
     );
   });
 });

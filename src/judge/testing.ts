@@ -1,13 +1,16 @@
+import type { TestContext } from "node:test";
 import { formatOrder } from "../engine/orders.ts";
 import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
+import { type StoreKind, testStore } from "../store/testing.ts";
 import { getVariant } from "../variants/registry.ts";
 import { Judge, type User } from "./judge.ts";
 import type { OptionsPatch } from "./options.ts";
 
 /*
- * Helpers for judge tests: a clock to move by hand, a game with its seven players, a Global
- * Diplomacy game with its eleven.
+ * Helpers for judge tests: a clock to move by hand, a judge on it with its GM, a game with its
+ * seven players (everybody holding, the deadline passed), a Global Diplomacy game with its
+ * eleven.
  */
 
 export class Clock {
@@ -30,6 +33,8 @@ export const POWERS = [
   "turkey",
 ] as const;
 
+export type Power = (typeof POWERS)[number];
+
 export interface TestGame {
   readonly judge: Judge;
   readonly clock: Clock;
@@ -46,22 +51,58 @@ export async function user(judge: Judge, name: string): Promise<User> {
   return (await judge.accounts.register(`${name}${++counter}`, "correct horse battery")).user;
 }
 
+/** A judge on `store` whose clock the test moves (a new one unless `clock` is given). */
+export function clockedJudge(store: Store, clock = new Clock()): { judge: Judge; clock: Clock } {
+  return { judge: new Judge({ store, now: clock.now }), clock };
+}
+
+/** A judge on `store` whose clock the test moves (`clockedJudge`), and a user to be its GM. */
+export async function judgeWithGm(
+  store: Store,
+  clock = new Clock(),
+): Promise<{ judge: Judge; clock: Clock; gm: User }> {
+  const { judge } = clockedJudge(store, clock);
+  return { judge, clock, gm: await user(judge, "gm") };
+}
+
+/**
+ * A seven-player game (`sevenPlayerGame`, by the judge options given) on a fresh store of
+ * `kind` for test `t`; undefined where that store cannot be had (PostgreSQL not running).
+ */
+export async function sevenPlayerGameOn(
+  t: TestContext,
+  kind: StoreKind,
+  options: OptionsPatch = {},
+): Promise<TestGame | undefined> {
+  const ts = await testStore(t, kind);
+  return ts ? sevenPlayerGame(ts.store, options) : undefined;
+}
+
+/**
+ * A classical game (seed 7) with its seven players seated, created by the judge options given
+ * and, in `game`, its name and rules.
+ */
 export async function sevenPlayerGame(
   store: Store,
   options: OptionsPatch = {},
   clock = new Clock(),
+  game: { readonly name?: string; readonly rules?: string } = {},
 ): Promise<TestGame> {
-  const judge = new Judge({ store, now: clock.now });
-  const gm = await user(judge, "gm");
-  const game = await judge.games.createGame(gm, { name: "Test game", options, seed: 7 });
-  const code = game.invites!.find((i) => i.role === "player")!.code;
-  const players = {} as Record<(typeof POWERS)[number], User>;
+  const { judge, gm } = await judgeWithGm(store, clock);
+  const created = await judge.games.createGame(gm, {
+    name: game.name ?? "Test game",
+    options,
+    seed: 7,
+    ...(game.rules !== undefined && { rules: game.rules }),
+  });
+  const code = created.invites!.find((i) => i.role === "player")!.code;
+  const players = {} as Record<Power, User>;
   for (const p of POWERS) {
     const u = await user(judge, p);
     await judge.games.acceptInvite(u, code, { power: p });
     players[p] = u;
   }
-  return { judge, clock, gm, players, gameId: game.id };
+  return { judge, clock, gm, players, gameId: created.id };
 }
 
 /** A Global Diplomacy game of the GM's ("World", seed 9), with the judge options given. */
@@ -88,6 +129,52 @@ export async function elevenPlayers(
     await judge.games.acceptInvite(u, code, { power: String(p) });
   }
   return players;
+}
+
+/** Everybody (but the powers in `except`) orders every unit to hold, final: no NMR. */
+export async function allHold(g: TestGame, except: readonly string[] = []) {
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
+  for (const p of view.toOrder) {
+    if (except.includes(p)) continue;
+    const units = view.phase?.endsWith("M") ? (view.position.units[p] ?? []) : [];
+    await g.judge.submissions.submitOrders(g.players[p as Power], g.gameId, {
+      orders: units.map((u) => `${u} H`),
+      final: true,
+    });
+  }
+}
+
+/** Moves the clock past the deadline and runs the scheduler once. */
+export async function passDeadline(g: TestGame): Promise<number> {
+  const view = await g.judge.views.gameView(g.gm, g.gameId);
+  if (view.deadline) g.clock.t = Date.parse(view.deadline) + 1;
+  return g.judge.adjudication.tick();
+}
+
+/** Passes `n` deadlines in turn (`passDeadline`): the phase the game is in then. */
+export async function passDeadlines(g: TestGame, n: number): Promise<string | null> {
+  for (let i = 0; i < n; i++) await passDeadline(g);
+  return (await g.judge.views.gameView(g.gm, g.gameId)).phase;
+}
+
+/** The powers recorded as having missed orders (NMRs) in `gameId`, in `phase` only if given. */
+export async function nmrPowers(store: Store, gameId: string, phase?: string): Promise<string[]> {
+  let q = store.db.selectFrom("nmrs").select("power").where("game_id", "=", gameId);
+  if (phase !== undefined) q = q.where("phase", "=", phase);
+  return (await q.orderBy("power").execute()).map((r) => r.power);
+}
+
+/**
+ * The order sets stored for `gameId`, every revision in the order written (in `phase` only if
+ * given): the power, who sent it (a user's id, or `bot:NAME` for a built-in player), final.
+ */
+export async function storedSets(store: Store, gameId: string, phase?: string) {
+  let q = store.db
+    .selectFrom("submissions")
+    .select(["power", "user_id", "final"])
+    .where("game_id", "=", gameId);
+  if (phase !== undefined) q = q.where("phase", "=", phase);
+  return q.orderBy("id").execute();
 }
 
 /** A game whose open phase is to hold this many stored order revisions (the soak's shape). */

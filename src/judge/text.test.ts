@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
-import { sevenPlayerGame } from "./testing.ts";
+import { STORE_KINDS } from "../store/testing.ts";
+import { sevenPlayerGameOn } from "./testing.ts";
 import { jsonTextProblem, lineProblem, textProblem } from "./text.ts";
 
 /*
@@ -30,9 +30,8 @@ test("one-line text, text of lines, and any JSON body", () => {
 for (const kind of STORE_KINDS) {
   describe(`the judge refuses NUL and bidi overrides on ${kind}`, () => {
     test("orders and press (the mail path's calls) are a 400's refusal, not a store error", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const g = await sevenPlayerGame(ts.store);
+      const g = await sevenPlayerGameOn(t, kind);
+      if (!g) return;
       await g.judge.adjudication.tick();
       const france = g.players.france;
       await assert.rejects(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { startServer } from "../server/server.ts";
-import { Api } from "../server/testing.ts";
+import { Api, accounts } from "../server/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { MailGateway } from "./gateway.ts";
 import { Postman } from "./postman.ts";
@@ -18,34 +18,19 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
   const server = await startServer({ judge, port: 0, host: "127.0.0.1", tickMs: 60_000 });
   t.after(() => server.close());
   const api = new Api(`http://127.0.0.1:${server.port}`);
-  const gm = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: "gm",
-    password: "correct horse battery",
-  });
-  const ann = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: "ann",
-    password: "correct horse battery",
-  });
+  const tok = await accounts(api, ["gm", "ann", "bob"]);
   const game = await api.ok<{ id: string; invites: { code: string; role: string }[] }>(
     "POST",
     "/api/games",
     { name: "By mail", scenario: "2" },
-    gm.token,
+    tok.gm,
   );
   const code = game.invites.find((i) => i.role === "player")!.code;
-  await api.ok("POST", `/api/invites/${code}`, {}, ann.token);
-  const bob = await api.ok<{ token: string }>("POST", "/api/users", {
-    name: "bob",
-    password: "correct horse battery",
-  });
-  await api.ok("POST", `/api/invites/${code}`, {}, bob.token);
+  await api.ok("POST", `/api/invites/${code}`, {}, tok.ann);
+  await api.ok("POST", `/api/invites/${code}`, {}, tok.bob);
 
-  assert.equal(
-    (await api.call("GET", "/api/me/mail", undefined, ann.token)).status,
-    404,
-    "none yet",
-  );
-  const bad = await api.call("POST", "/api/me/mail", { address: "nowhere" }, ann.token);
+  assert.equal((await api.call("GET", "/api/me/mail", undefined, tok.ann)).status, 404, "none yet");
+  const bad = await api.call("POST", "/api/me/mail", { address: "nowhere" }, tok.ann);
   assert.equal(bad.status, 400, "a bad address");
   assert.match(
     String((bad.body as { error: string }).error),
@@ -56,18 +41,18 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
     "POST",
     "/api/me/mail",
     { address: "Ann@Example.org" },
-    ann.token,
+    tok.ann,
   );
   assert.equal(mine.address, "ann@example.org", "kept in lower case");
   assert.match(mine.secret, /^\S{12}$/, "a secret");
-  assert.deepEqual(await api.ok("GET", "/api/me/mail", undefined, ann.token), mine, "read back");
+  assert.deepEqual(await api.ok("GET", "/api/me/mail", undefined, tok.ann), mine, "read back");
   assert.equal((await api.call("GET", "/api/me/mail")).status, 401, "only for oneself");
 
   const notGm = await api.call(
     "POST",
     `/api/games/${game.id}/gm/mail`,
     { abbreviation: "BYM", address: "bym@judge.test" },
-    ann.token,
+    tok.ann,
   );
   assert.equal(notGm.status, 403, "only the GM sets up mail");
   assert.equal(
@@ -79,7 +64,7 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
     "POST",
     `/api/games/${game.id}/gm/mail`,
     { abbreviation: "bym", address: "bym@judge.test" },
-    gm.token,
+    tok.gm,
   );
   assert.equal(settings.abbreviation, "BYM", "upper case");
   assert.deepEqual(await api.ok("GET", `/api/games/${game.id}/mail`), settings, "public");
@@ -96,7 +81,7 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
   );
   assert.equal(r.accepted, true, `accepted: ${r.replies[0]?.text}`);
   assert.equal(
-    (await api.call("GET", `/api/games/${game.id}/outbox`, undefined, ann.token)).status,
+    (await api.call("GET", `/api/games/${game.id}/outbox`, undefined, tok.ann)).status,
     403,
     "not for players",
   );
@@ -109,7 +94,7 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
     "GET",
     `/api/games/${game.id}/outbox`,
     undefined,
-    gm.token,
+    tok.gm,
   );
   assert.deepEqual(
     box.map((m) => [m.to, m.subject, m.sentAt]),
@@ -120,7 +105,7 @@ test("API: addresses and secrets, the game's mail settings, the GM's outbox", as
     "GET",
     `/api/games/${game.id}/outbox?after=${box[0]!.id}`,
     undefined,
-    gm.token,
+    tok.gm,
   );
   assert.deepEqual(after, [], "after an id");
 });

@@ -3,9 +3,7 @@ import { describe, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
 import { POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { addressOf, mailTestGame } from "./testing.ts";
+import { addressOf, mailTestGame, notifierOf, outboxMails } from "./testing.ts";
 
 /*
  * Built-in players by mail (issue 31, docs/email.md): with the option botTakeover, the player
@@ -23,12 +21,8 @@ describe("mail: a bot takes over after missed orders", () => {
     });
     const { judge, clock, gm } = g;
     await setMailAddress(judge, gm, { address: "gm@club.test" });
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman });
-    const outbox = async (after = 0) =>
-      (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-        (m) => Number(m.id) > after,
-      );
+    const notifier = notifierOf(judge);
+    const outbox = (after = 0) => outboxMails(ts.store, undefined, after);
     await notifier.tick();
     const start = Number((await outbox()).at(-1)?.id ?? 0);
     for (const p of POWERS) {

@@ -4,8 +4,7 @@ import { setChairMode, setChairTimer } from "../judge/chair.ts";
 import { setMailAddress } from "../judge/mail.ts";
 import { sevenPlayerGame } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
+import { notifierOf, outboxMails } from "./testing.ts";
 
 /* The chairs' timer running out (src/judge/chair.ts) reaches a chair who takes mail. */
 
@@ -14,8 +13,7 @@ test("a chair with an address is mailed when the orders timer runs out; nobody e
   if (!ts) return;
   const g = await sevenPlayerGame(ts.store, {});
   const { judge, clock } = g;
-  const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-  const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
+  const notifier = notifierOf(judge, { judgeAddress: "judge@entente.test" });
   await setMailAddress(judge, g.gm, { address: "chair@club.test" });
   await setMailAddress(judge, g.players.france, { address: "france@players.test" });
   await notifier.tick();
@@ -24,7 +22,7 @@ test("a chair with an address is mailed when the orders timer runs out; nobody e
   clock.advance(61_000);
   await judge.adjudication.tick();
   await notifier.tick();
-  const out = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+  const out = await outboxMails(ts.store);
   const up = out.filter((m) => /time is up/.test(m.subject));
   assert.deepEqual(
     up.map((m) => m.to_addr),
@@ -35,6 +33,6 @@ test("a chair with an address is mailed when the orders timer runs out; nobody e
   assert.match(up[0]!.body, /Reveal and resolve the orders on the projector page/);
   await judge.adjudication.tick();
   await notifier.tick();
-  const again = await ts.store.db.selectFrom("outbox").selectAll().execute();
+  const again = await outboxMails(ts.store);
   assert.equal(again.filter((m) => /time is up/.test(m.subject)).length, 1, "once");
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { setMailAddress } from "../judge/mail.ts";
-import { Clock, DAY, POWERS } from "../judge/testing.ts";
+import { Clock, clockedJudge, DAY, POWERS, storedSets } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { MAIL_GAMES_PER_USER } from "./commands.ts";
 import { addressOf, GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
@@ -21,8 +21,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
   test("a GM creates and runs a game, players register and join, all by mail", async (t) => {
     const ts = await testStore(t, "sqlite");
     assert.ok(ts, "sqlite store");
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
+    const { judge } = clockedJudge(ts.store);
     const gw = gatewayOf(judge);
     const send = async (from: string, subject: string, text = "", to = JUDGE) => {
       const r = await gw.receive(rawMail({ from, to, subject, text }));
@@ -155,13 +154,9 @@ describe("mail: sign-up and the GM's commands by mail", () => {
     assert.match(bot.text, /Turkey in SED is played by the built-in player random/);
     const turkey = (await view()).seatList.find((s) => s.powers.includes("turkey"))!;
     assert.equal(turkey.bot?.id, "random", "marked as played by a bot");
-    const sets = await ts.store.db
-      .selectFrom("submissions")
-      .select(["power", "user_id"])
-      .where("user_id", "=", "bot:random")
-      .execute();
+    const sets = await storedSets(ts.store, (await view()).id);
     assert.deepEqual(
-      sets.map((x) => x.power),
+      sets.filter((x) => x.user_id === "bot:random").map((x) => x.power),
       ["turkey"],
       "the bot's orders for the open phase are on file",
     );
@@ -236,8 +231,7 @@ describe("mail: sign-up and the GM's commands by mail", () => {
   test("games created by mail count against the user's quota (the server's, in the store)", async (t) => {
     const ts = await testStore(t, "sqlite");
     assert.ok(ts, "sqlite store");
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
+    const { clock, judge } = clockedJudge(ts.store);
     const gw = gatewayOf(judge);
     const send = async (subject: string, text = "") => {
       const r = await gw.receive(rawMail({ from: GM, to: JUDGE, subject, text }));

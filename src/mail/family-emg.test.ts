@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Judge } from "../judge/judge.ts";
 import { configureMailGame } from "../judge/mail.ts";
-import { Clock, globalGame, user } from "../judge/testing.ts";
+import { globalGame, judgeWithGm, nmrPowers } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { elevenByMail, gatewayOf, rawMail } from "./testing.ts";
+import { elevenByMail, emgBody, gatewayOf, notifierOf, outboxMails, rawMail } from "./testing.ts";
 
 /*
  * EMGTURN and EMGREPORT (seed 004 §9.0) for a Global Diplomacy game in the judge, through the
@@ -20,9 +17,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
   test("turns are checked line by line and overwrite; reports are the player's own", async (t) => {
     const ts = await testStore(t, "sqlite");
     if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
+    const { clock, judge, gm } = await judgeWithGm(ts.store);
     const game = await globalGame(judge, gm);
     // The game's mail settings, as a GM sets them (POST /api/games/{id}/gm/mail).
     const mail = await configureMailGame(judge, gm, game.id, {
@@ -33,13 +28,10 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     const { players, secrets } = await elevenByMail(judge, game, "p", addressOf);
     const gw = gatewayOf(judge);
     const emg = async (from: number, subject: string, lines: string[]) => {
+      // Spacing around the lines does not matter.
+      const text = emgBody(lines.map((l) => `   ${l}  `));
       const r = await gw.receive(
-        rawMail({
-          from: addressOf(from),
-          to: GAME_ADDRESS,
-          subject,
-          text: ["EMGSTART", ...lines.map((l) => `   ${l}  `), "EMGEND"].join("\n"),
-        }),
+        rawMail({ from: addressOf(from), to: GAME_ADDRESS, subject, text }),
       );
       assert.equal(r.dialect, "emg", "read as EMG mail");
       return { accepted: r.accepted, text: r.replies[0]?.text ?? "", to: r.replies[0]?.to };
@@ -119,10 +111,9 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     assert.doesNotMatch(it.text, /meet me in Picardy/, "Italy does not see it");
 
     // What the judge mails by itself: each player its own report, once.
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman });
+    const notifier = notifierOf(judge);
     const queued = await notifier.tick();
-    const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+    const outbox = await outboxMails(ts.store);
     const started = outbox.filter((m) => m.kind === "started");
     const results = outbox.filter((m) => m.kind === "results");
     const missed = outbox.filter((m) => m.kind === "nmr");
@@ -131,14 +122,10 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
       started.length + results.length + missed.length,
       "the mails queued are in the outbox",
     );
-    const silent = await ts.store.db
-      .selectFrom("nmrs")
-      .select("power")
-      .where("game_id", "=", game.id)
-      .execute();
+    const silent = await nmrPowers(ts.store, game.id);
     assert.deepEqual(
       missed.map((m) => m.to_addr).sort(),
-      silent.map((r) => addressOf(Number(r.power))).sort(),
+      silent.map((p) => addressOf(Number(p))).sort(),
       "each player who sent no commands is told, and only they (the GM has no address)",
     );
     assert.equal(started.length, 11, "a start mail to each player (the GM has no address)");
@@ -162,12 +149,7 @@ describe("mail: EMG for Global Diplomacy judge games", () => {
     await judge.units.removeUnit(gm, game.id, { power: "Germany", unit: unit!, reason: "extra" });
     await judge.votes.propose(players[3]!, game.id, { kind: "draw" });
     await notifier.tick();
-    const later = await ts.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("id", ">", outbox.at(-1)!.id)
-      .orderBy("id")
-      .execute();
+    const later = await outboxMails(ts.store, undefined, Number(outbox.at(-1)!.id));
     const notices = later.filter((m) => m.kind === "notice");
     assert.deepEqual(
       notices.map((m) => m.to_addr),
@@ -187,9 +169,7 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
     test(`the GM's game id names the game in reports and mail; reports open with the account (${kind})`, async (t) => {
       const ts = await testStore(t, kind);
       if (!ts) return t.skip(`no ${kind} server`);
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
+      const { clock, judge, gm } = await judgeWithGm(ts.store);
       await assert.rejects(
         judge.games.createGame(gm, { name: "World", variant: "global", label: "GD 7" }),
         (e: Error & { kind?: string }) =>
@@ -238,12 +218,7 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
       const emg = async (from: number, subject: string, lines: string[]) =>
         (
           await gw.receive(
-            rawMail({
-              from: addressOf(from),
-              to: GAME_ADDRESS,
-              subject,
-              text: ["EMGSTART", ...lines, "EMGEND"].join("\n"),
-            }),
+            rawMail({ from: addressOf(from), to: GAME_ADDRESS, subject, text: emgBody(lines) }),
           )
         ).replies[0]?.text ?? "";
 
@@ -268,9 +243,8 @@ describe("EMG: the game id its players know, and the accounting section (seed 00
         clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
         assert.equal(await judge.adjudication.tick(), 1, `turn ${turn} adjudicated`);
       }
-      const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-      await new Notifier({ judge, postman }).tick();
-      const outbox = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+      await notifierOf(judge).tick();
+      const outbox = await outboxMails(ts.store);
       const report2 = outbox.find(
         (m) => m.to_addr === addressOf(3) && m.subject === "GD007: report of turn 2",
       );

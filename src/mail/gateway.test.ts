@@ -3,14 +3,15 @@ import { describe, test } from "node:test";
 import { configureMailGame, setMailAddress } from "../judge/mail.ts";
 import { globalGame } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
 import {
   addressOf,
   elevenByMail,
+  emgBody,
   GAME_ADDRESS,
   gatewayOf,
   mailTestGame,
+  notifierOf,
+  outboxMails,
   rawMail,
 } from "./testing.ts";
 
@@ -34,17 +35,10 @@ async function twoGames(t: import("node:test").TestContext) {
   const gd = await globalGame(judge, gm);
   await configureMailGame(judge, gm, gd.id, { abbreviation: "GD001", address: GD_ADDRESS });
   const { players: gdPlayers, secrets: gdSecrets } = await elevenByMail(judge, gd, "p", gdAddress);
-  const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-  const notifier = new Notifier({ judge, postman, reminderMs: 12 * 3_600_000 });
+  const notifier = notifierOf(judge, { reminderMs: 12 * 3_600_000 });
   const gw = gatewayOf(judge);
-  const outbox = (gameId: string, kind: string) =>
-    ts.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .where("kind", "=", kind)
-      .orderBy("id")
-      .execute();
+  const outbox = async (gameId: string, kind: string) =>
+    (await outboxMails(ts.store, kind)).filter((m) => m.game_id === gameId);
   return { sed, judge, clock, gm, gdId: gd.id, gdPlayers, gdSecrets, notifier, gw, outbox };
 }
 
@@ -73,7 +67,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
         from: gdAddress(3),
         to: GD_ADDRESS,
         subject: "EMGTURN",
-        text: `EMGSTART\n  ${gdSecrets[3]}\n  GD001\n    VC 20 400\nEMGEND`,
+        text: emgBody([`  ${gdSecrets[3]}`, "  GD001", "    VC 20 400"]),
       }),
     );
     assert.equal(
@@ -131,7 +125,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: gdAddress(5),
       to: GD_ADDRESS,
       subject: "EMGTURN",
-      text: `EMGSTART\n${gdSecrets[5]}\nGD001\nVC 20 400\nMO 999 1\nEMGEND`,
+      text: emgBody([gdSecrets[5]!, "GD001", "VC 20 400", "MO 999 1"]),
     });
     assert.match(
       command,
@@ -145,7 +139,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: gdAddress(5),
       to: GD_ADDRESS,
       subject: "EMGREPORT",
-      text: `EMGSTART\n${sed.secrets.france}\nGD001\nEMGEND`,
+      text: emgBody([sed.secrets.france, "GD001"]),
     });
     assert.match(
       account,
@@ -158,7 +152,7 @@ describe("mail: one gateway for a classical game and a Global Diplomacy game", (
       from: addressOf("france"),
       to: GAME_ADDRESS,
       subject: "EMGTURN",
-      text: `EMGSTART\n${sed.secrets.france}\nSED\nA par-bur\nEMGEND`,
+      text: emgBody([sed.secrets.france, "SED", "A par-bur"]),
     });
     assert.match(
       emgToSed,
@@ -222,13 +216,7 @@ A vie-gal\nFinal`,
 F lon-nth`,
     );
     for (const p of [1, 2, 3]) {
-      const r = await mail(
-        gdAddress(p),
-        GD_ADDRESS,
-        "EMGTURN",
-        `EMGSTART\n${gdSecrets[p]}
-GD001\nEMGEND`,
-      );
+      const r = await mail(gdAddress(p), GD_ADDRESS, "EMGTURN", emgBody([gdSecrets[p]!, "GD001"]));
       assert.equal(r.accepted, true, `power ${p}'s (empty) turn`);
     }
     const deadline = Date.parse((await judge.views.gameView(gm, sed.gameId)).deadline!);
@@ -306,8 +294,7 @@ GD001\nEMGEND`,
       gdAddress(7),
       GD_ADDRESS,
       "EMGREPORT",
-      `EMGSTART\n${gdSecrets[7]}
-GD001\nEMGEND`,
+      emgBody([gdSecrets[7]!, "GD001"]),
     );
     assert.equal(report.replies[0]!.kind, "report", "a report");
     assert.match(report.replies[0]!.text, /Turn 1 report[\s\S]*Great Power 7-/, "its own");

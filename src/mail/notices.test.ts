@@ -1,20 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import nodemailer from "nodemailer";
 import { Judge } from "../judge/judge.ts";
 import { readPublicUrl } from "../judge/links.ts";
 import { noticeSettings, setMailAddress, setNotices } from "../judge/mail.ts";
-import { Clock, globalGame, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
+import { Clock, POWERS, sevenPlayerGame, user } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { mailConfig, startMail } from "./service.ts";
 import {
   addressOf,
-  elevenByMail,
   GAME_ADDRESS,
+  gameByMail,
   gatewayOf,
-  mailTestGame,
+  lastMailId,
+  notifierOf,
+  outboxMails,
   rawMail,
 } from "./testing.ts";
 
@@ -22,33 +20,17 @@ import {
  * Players of the web page who gave an address get the judge's mail as mail players do, and
  * anybody may opt out of it, for one game or all (the API, the NOTICES mail command; every
  * such mail says how). With a public address the mails link to the game and its invitations;
- * without one they carry no link. A game never set up for mail is mailed all the same, from the
- * judge's own address, when the judge sends mail at all.
+ * without one they carry no link. The GM's duties are mailed with notices off. (A player who
+ * loses a seat: seat-notices.test.ts; a game never set up for mail: judge-address.test.ts.)
  */
 
 describe("mail: web players' mail and opting out", () => {
   test("results and reminders to every address but those who opted out; each mail says how", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const g = await mailTestGame(ts.store);
+    const { g, gw } = await gameByMail(t);
     const { judge, clock } = g;
-    const gw = gatewayOf(judge);
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman, reminderMs: 12 * 3_600_000 });
-    const mails = async (kind: string, after = 0) =>
-      (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-        (m) => m.kind === kind && Number(m.id) > after,
-      );
-    const last = async () =>
-      Number(
-        (
-          await ts.store.db
-            .selectFrom("outbox")
-            .select("id")
-            .orderBy("id", "desc")
-            .executeTakeFirst()
-        )?.id ?? 0,
-      );
+    const notifier = notifierOf(judge, { reminderMs: 12 * 3_600_000 });
+    const mails = (kind: string, after = 0) => outboxMails(g.judge.store, kind, after);
+    const last = () => lastMailId(g.judge.store);
     await notifier.tick();
     assert.equal((await mails("started")).length, 7, "every address gets the start");
 
@@ -189,13 +171,12 @@ describe("mail: web players' mail and opting out", () => {
     assert.match(joined, new RegExp(`The game on the web: ${base}/game/${gameId}`), "its page");
     // The GM starts it; the start mail and the results carry the game's link.
     await send("gm@club.test", "START SED", `Secret: ${gm}`);
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman });
+    const notifier = notifierOf(judge);
     await notifier.tick();
     clock.t = Date.parse((await judge.views.gameView(null, gameId)).deadline!) + 1;
     await judge.adjudication.tick();
     await notifier.tick();
-    const out = await ts.store.db.selectFrom("outbox").selectAll().execute();
+    const out = await outboxMails(ts.store);
     const results = out.filter((m) => m.kind === "results" && m.to_addr === "ann@players.test");
     assert.equal(results.length, 1, "Ann's results");
     assert.match(results[0]!.body, new RegExp(`The game on the web: ${base}/game/${gameId}\\n`));
@@ -214,9 +195,8 @@ describe("mail: web players' mail and opting out", () => {
     const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 1 });
     const { judge, clock } = g;
     const JUDGE = "judge@entente.test";
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
     // A judge that reads mail: its opt-out (line and List-Unsubscribe) is a mailto:.
-    const notifier = new Notifier({ judge, postman, judgeAddress: JUDGE, takesMail: true });
+    const notifier = notifierOf(judge, { judgeAddress: JUDGE, takesMail: true });
     await notifier.tick();
     await setMailAddress(judge, g.gm, { address: "gm@club.test" });
     for (const p of ["austria", "germany"] as const)
@@ -228,7 +208,7 @@ describe("mail: web players' mail and opting out", () => {
     clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
     assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
     await notifier.tick();
-    const out = await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute();
+    const out = await outboxMails(ts.store);
     const toGm = out.filter((m) => m.to_addr === "gm@club.test");
     const needed = toGm.filter((m) => /a replacement may be arranged for Germany/.test(m.subject));
     assert.equal(needed.length, 1, "the GM, notices off, is told to replace Germany");
@@ -263,353 +243,4 @@ describe("mail: web players' mail and opting out", () => {
       `mailto:${JUDGE}?subject=NOTICES%20OFF%20${g.gameId}`,
     ]);
   });
-
-  test("a player who loses the seat is told, notices on or off: by civil disorder and by the GM", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    // A seat silent for one phase falls into civil disorder.
-    const g = await sevenPlayerGame(ts.store, { civilDisorderAfter: 1 });
-    const { judge, clock } = g;
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({
-      judge,
-      postman,
-      judgeAddress: "judge@entente.test",
-      takesMail: true,
-    });
-    await notifier.tick();
-    await setMailAddress(judge, g.gm, { address: "gm@club.test" });
-    const told = ["austria", "germany", "italy", "turkey"] as const;
-    for (const p of told) await setMailAddress(judge, g.players[p], { address: addressOf(p) });
-    // Italy turned off every mail, Turkey this game's; Germany and Austria did not.
-    await setNotices(judge, g.players.italy, { notices: false });
-    await setNotices(judge, g.players.turkey, { notices: false, game: g.gameId });
-    const outbox = async (after = 0) =>
-      (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-        (m) => Number(m.id) > after,
-      );
-    const to = async (p: (typeof told)[number], after = 0) =>
-      (await outbox(after)).filter((m) => m.to_addr === addressOf(p));
-    const duty = (m: { body: string; list_unsubscribe: string | null }, what: string) => {
-      assert.equal(m.list_unsubscribe, null, `${what}: no List-Unsubscribe`);
-      assert.doesNotMatch(m.body, /Not wanted\?|NOTICES OFF|untick it/i, `${what}: no opt-out`);
-      assert.match(
-        m.body,
-        /\nSent even with the judge's mail turned off: it is about the seat you held\. It is the last mail of this game to you: .*\n$/,
-        `${what}: why it came`,
-      );
-    };
-
-    // Germany and Italy send nothing: both seats fall into civil disorder with the results.
-    for (const p of POWERS)
-      if (p !== "germany" && p !== "italy")
-        await judge.submissions.submitOrders(g.players[p], g.gameId, { orders: [], final: true });
-    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
-    const view = await judge.views.gameView(g.gm, g.gameId);
-    assert.equal(view.seatList[3]!.player, null, "Germany's seat is empty");
-    assert.equal(view.seatList[4]!.player, null, "Italy's seat is empty");
-    await notifier.tick();
-    for (const p of ["germany", "italy"] as const) {
-      const Name = p === "germany" ? "Germany" : "Italy";
-      const mails = await to(p);
-      assert.deepEqual(
-        mails.map((m) => m.kind),
-        ["seat"],
-        `${Name}'s former player (notices ${p === "italy" ? "off" : "on"}) is told, once`,
-      );
-      const m = mails[0]!;
-      assert.equal(
-        m.subject,
-        `${g.gameId}: ${Name} is in civil disorder: you no longer hold the seat`,
-      );
-      assert.match(
-        m.body,
-        new RegExp(
-          `^You no longer hold ${Name} in game ${g.gameId}: you missed 1 phase in a row, and in this game a seat is declared in civil disorder once its player has missed 1 phase in a row \\(the game's option civilDisorderAfter; seed 002 VII\\(6\\)\\)\\.`,
-        ),
-        "why",
-      );
-      assert.match(
-        m.body,
-        /\nYou stay in the game as an observer, and can no longer send orders or press in it\.\n/,
-      );
-      assert.match(
-        m.body,
-        /\nThe seat is open for a replacement, by an invitation the GM holds: the GM decides who takes it, and may give it back to you\. If you want to play on, write to the GM\.\n/,
-        "what is left to them",
-      );
-      assert.doesNotMatch(m.body, /invitation code|JOIN/, "the seat's invitation is the GM's");
-      duty(m, Name);
-    }
-
-    // The GM gives Austria's seat to a newcomer and opens Turkey's.
-    const before = Number((await outbox()).at(-1)!.id);
-    const newcomer = await user(judge, "newcomer");
-    await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 0, user: newcomer.name });
-    await judge.gm.replacePlayer(g.gm, g.gameId, { seat: 6 });
-    await notifier.tick();
-    const austria = await to("austria", before);
-    assert.deepEqual(
-      austria.map((m) => m.subject),
-      [`${g.gameId}: you no longer hold Austria`],
-      "Austria's former player is told, and not of Turkey's seat",
-    );
-    assert.match(
-      austria[0]!.body,
-      new RegExp(
-        `^The GM gave your seat, Austria, in game ${g.gameId} to ${newcomer.name}\\.\nYou stay in the game as an observer, and can no longer send orders or press in it\\.\nOnly the GM can give the seat back to you: if you think this is a mistake, write to the GM\\.\n`,
-      ),
-    );
-    duty(austria[0]!, "Austria");
-    const turkey = await to("turkey", before);
-    assert.deepEqual(
-      turkey.map((m) => m.subject),
-      [`${g.gameId}: you no longer hold Turkey`],
-      "Turkey's former player, this game's mail off, is told",
-    );
-    assert.match(
-      turkey[0]!.body,
-      new RegExp(
-        `^The GM took your seat, Turkey, in game ${g.gameId} and opened it for a replacement\\.\n`,
-      ),
-    );
-    duty(turkey[0]!, "Turkey");
-
-    // It was the last: the next phase's results go to none of them.
-    const later = Number((await outbox()).at(-1)!.id);
-    clock.t = Date.parse((await judge.views.gameView(g.gm, g.gameId)).deadline!) + 1;
-    assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
-    await notifier.tick();
-    assert.ok(
-      (await outbox(later)).some((m) => m.kind === "results"),
-      "the results went out (to the GM)",
-    );
-    for (const p of told) assert.deepEqual(await to(p, later), [], `nothing more to ${p}`);
-  });
-
-  test("in Global Diplomacy, whose civil disorder only the GM reads, the player who lost the seat is told too", async (t) => {
-    const ts = await testStore(t, "sqlite");
-    if (!ts) return;
-    const clock = new Clock();
-    const judge = new Judge({ store: ts.store, now: clock.now });
-    const gm = await user(judge, "gm");
-    const game = await globalGame(judge, gm, { civilDisorderAfter: 1 });
-    const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-    const notifier = new Notifier({ judge, postman, judgeAddress: "judge@entente.test" });
-    await setMailAddress(judge, gm, { address: "gm@club.test" });
-    const mailOf = (p: number) => `gd${p}@players.test`;
-    // Player 5 turned the judge's mail off.
-    await elevenByMail(judge, game, "gd", mailOf, async (p, u) => {
-      if (p === 5) await setNotices(judge, u, { notices: false });
-    });
-    await notifier.tick();
-    const first = Number(
-      (await ts.store.db.selectFrom("outbox").select("id").orderBy("id", "desc").executeTakeFirst())
-        ?.id ?? 0,
-    );
-    // Nobody sends commands: every seat falls into civil disorder with the first turn.
-    clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
-    assert.equal(await judge.adjudication.tick(), 1, "turn 1 adjudicated");
-    assert.ok(
-      (await judge.views.gameView(gm, game.id)).seatList.every((x) => x.player === null),
-      "every seat emptied",
-    );
-    await notifier.tick();
-    const out = (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-      (m) => Number(m.id) > first,
-    );
-    for (let p = 1; p <= 11; p++) {
-      const mine = out.filter((m) => m.to_addr === mailOf(p));
-      assert.deepEqual(
-        mine.map((m) => m.kind),
-        ["seat"],
-        `player ${p}${p === 5 ? " (mail off)" : ""} is told, once`,
-      );
-      assert.match(mine[0]!.subject, /: .+ is in civil disorder: you no longer hold the seat$/);
-      assert.match(mine[0]!.body, /adjudicated without commands/, "in the game's words");
-      assert.match(mine[0]!.body, /can no longer send commands or press in it\./);
-      assert.equal(mine[0]!.list_unsubscribe, null);
-    }
-    assert.ok(
-      out.some((m) => m.to_addr === "gm@club.test" && /in civil disorder/.test(m.body)),
-      "the GM reads the civil disorder",
-    );
-  });
-
-  for (const kind of ["sqlite", "postgres"] as const)
-    test(`a game never set up for mail: its players with an address are mailed from the judge's address (${kind})`, async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return t.skip(`no ${kind} server`);
-      const clock = new Clock();
-      const judge = new Judge({ store: ts.store, now: clock.now });
-      const gm = await user(judge, "gm");
-      const game = await judge.games.createGame(gm, {
-        name: "On the web",
-        rules: "houserules",
-        seed: 7,
-      });
-      const code = game.invites!.find((i) => i.role === "player")!.code;
-      const players = {} as Record<(typeof POWERS)[number], Awaited<ReturnType<typeof user>>>;
-      for (const p of POWERS) {
-        players[p] = await user(judge, p);
-        await judge.games.acceptInvite(players[p], code, { power: p });
-      }
-      const JUDGE = "judge@entente.test";
-      // The mail service as `serve` runs it: with an SMTP server (here a transport that only
-      // writes the message out) the judge's address sends; without one, nothing is ever mailed.
-      const env = {
-        ENTENTE_OUTBOX: "none",
-        ENTENTE_MAIL_TICK_MS: "0",
-        ENTENTE_REMINDER_HOURS: "12",
-      };
-      const sending = await startMail(
-        judge,
-        mailConfig({ ...env, ENTENTE_MAIL_FROM: JUDGE }),
-        () => {},
-        nodemailer.createTransport({ streamTransport: true }),
-      );
-      const unconfigured = await startMail(judge, mailConfig({ ...env, ENTENTE_MAIL_FROM: JUDGE }));
-      t.after(async () => {
-        await sending.close();
-        await unconfigured.close();
-      });
-      const notifier = sending.notifier;
-      const silent = unconfigured.notifier;
-      const outbox = async (after = 0) =>
-        (await ts.store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-          (m) => Number(m.id) > after,
-        );
-      assert.equal(
-        (await judge.views.gameView(gm, game.id)).phase,
-        "S1901M",
-        "started with full seats",
-      );
-      // Nobody has an address yet: the start is passed over, never mailed later.
-      assert.equal(await notifier.tick(), 0);
-      for (const p of ["france", "england", "germany", "italy"] as const)
-        await setMailAddress(judge, players[p], { address: addressOf(p) });
-      await setMailAddress(judge, gm, { address: "gm@club.test" });
-      await setNotices(judge, players.italy, { notices: false, game: game.id });
-      assert.equal(
-        await notifier.tick(),
-        0,
-        "no mail about what happened before anybody had an address",
-      );
-      await judge.submissions.submitOrders(players.france, game.id, {
-        orders: ["A par H"],
-        final: true,
-      });
-
-      // Reminders: none from a judge that sends no mail; to those who owe orders otherwise.
-      clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) - 11 * 3_600_000;
-      assert.equal(await silent.tick(), 0, "no mail configured: no mail");
-      assert.equal((await outbox()).length, 0);
-      await notifier.tick();
-      const reminders = await outbox();
-      assert.deepEqual(
-        reminders.map((m) => [m.kind, m.to_addr, m.from_addr]).sort(),
-        [
-          ["reminder", addressOf("england"), JUDGE],
-          ["reminder", addressOf("germany"), JUDGE],
-        ],
-        "England and Germany owe orders; France sent them, Italy opted out, the others gave no address",
-      );
-      const reminder = reminders[0]!;
-      assert.match(reminder.subject, new RegExp(`^${game.id}: reminder: orders for S1901M due`));
-      assert.match(reminder.body, /NO ORDERS on file/);
-      assert.match(
-        reminder.body,
-        /"On the web" is played on the judge's web page: orders there, not by mail/,
-      );
-      assert.match(
-        reminder.body,
-        /untick it in your mail settings on the web page \(POST \/api\/me\/notices/i,
-      );
-      assert.doesNotMatch(
-        reminder.body,
-        /NOTICES OFF|YYSP|Secret/,
-        "no mail commands for a web game",
-      );
-
-      // The results: to everybody with an address who did not opt out, the GM too; the missed
-      // orders at once to the player and the GM, with how to replace on the web page.
-      const before = Number(reminders.at(-1)!.id);
-      clock.t = Date.parse((await judge.views.gameView(gm, game.id)).deadline!) + 1;
-      assert.equal(await judge.adjudication.tick(), 1, "adjudicated");
-      await notifier.tick();
-      const after = await outbox(before);
-      assert.ok(
-        after.every((m) => m.from_addr === JUDGE && m.game_id === game.id),
-        "from the judge",
-      );
-      assert.deepEqual(
-        after
-          .filter((m) => m.kind === "results")
-          .map((m) => m.to_addr)
-          .sort(),
-        [addressOf("england"), addressOf("france"), addressOf("germany"), "gm@club.test"],
-      );
-      const results = after.find((m) => m.kind === "results" && m.to_addr === addressOf("france"))!;
-      assert.match(results.subject, /results of Spring 1901 movement \(S1901M\)/);
-      assert.match(results.body, /France:\n {2}A par H/, "the orders as published");
-      assert.match(results.body, /No orders received from Germany: its units held\./);
-      assert.doesNotMatch(results.body, /Power letters/);
-      const nmr = after.filter((m) => m.kind === "nmr");
-      assert.ok(
-        nmr.some((m) => m.to_addr === addressOf("germany") && /You keep your seat/.test(m.body)),
-        "Germany is told of its own seat",
-      );
-      const italy = nmr.find((m) => m.to_addr === addressOf("italy"));
-      assert.ok(
-        italy,
-        "the mail about Italy's own seat reaches it although it opted out of the game's mail",
-      );
-      assert.doesNotMatch(italy.body, /Not wanted\?|untick it/i, "and offers no opt-out");
-      assert.match(italy.body, /\nSent even with the judge's mail turned off: .*your own seat/);
-      const gmNmr = nmr.find(
-        (m) => m.to_addr === "gm@club.test" && /no orders received from Germany/i.test(m.subject),
-      );
-      assert.ok(gmNmr, "and the GM");
-      assert.doesNotMatch(gmNmr.body, /Not wanted\?|untick it/i);
-      assert.match(
-        gmNmr.body,
-        /\nSent even with the judge's mail turned off: it is about your duties as this game's GM .*it stops when the game ends\.\n$/,
-      );
-      assert.ok(
-        after
-          .filter((m) => m.kind === "results")
-          .every((m) => /\nNot wanted\? Untick it in your mail settings/.test(m.body)),
-        "the results offer the opt-out",
-      );
-      // Nothing twice.
-      assert.equal(await notifier.tick(), 0);
-      // The contact window passes: the GM is told how to replace on the web page (no mail
-      // command: the game takes none).
-      const last = Number(after.at(-1)!.id);
-      clock.t += 25 * 3_600_000;
-      await judge.adjudication.tick();
-      await notifier.tick();
-      const suggested = (await outbox(last)).filter(
-        (m) =>
-          m.to_addr === "gm@club.test" &&
-          /a replacement may be arranged for Germany/.test(m.subject),
-      );
-      assert.equal(suggested.length, 1, "the GM is told once");
-      assert.match(
-        suggested[0]!.body,
-        new RegExp(`POST /api/games/${game.id}/gm/replace \\{"seat": \\d+\\}`),
-      );
-      assert.doesNotMatch(suggested[0]!.body, /REPLACE /);
-      assert.doesNotMatch(suggested[0]!.body, /Not wanted\?/, "the GM's duty: no opt-out offered");
-      assert.match(suggested[0]!.body, /your duties as this game's GM/);
-      // A proposal: voted on the page, not by mail.
-      const beforeVote = Number((await outbox()).at(-1)!.id);
-      await judge.votes.propose(players.france, game.id, { kind: "draw" });
-      await notifier.tick();
-      const proposals = (await outbox(beforeVote)).filter((m) => m.kind === "vote");
-      assert.equal(proposals.length, 4, "France, England, Germany and the GM");
-      assert.match(proposals[0]!.body, /Vote on the game's page\.\n/);
-      assert.doesNotMatch(proposals[0]!.body, /Vote by mail/);
-    });
 });

@@ -3,10 +3,7 @@ import { test } from "node:test";
 import { replayRecord } from "../engine/record.ts";
 import { loadGame } from "../judge/game-data.ts";
 import { setMailAddress } from "../judge/mail.ts";
-import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
-import { GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
+import { GAME_ADDRESS, gameByMail, notifierOf, outboxMails, rawMail } from "./testing.ts";
 
 /*
  * Seed 002 VIII(3): a unit an erroneous adjudication put where it should not be is relocated
@@ -18,12 +15,9 @@ import { GAME_ADDRESS, gatewayOf, mailTestGame, rawMail } from "./testing.ts";
  */
 
 test("VIII(3): the GM relocates or disbands a misplaced unit; every player is told", async (t) => {
-  const ts = await testStore(t, "sqlite");
-  if (!ts) return;
-  const g = await mailTestGame(ts.store);
+  const { g, gw } = await gameByMail(t);
   const { judge, clock, gm, gameId, players } = g;
-  const postman = new Postman({ store: ts.store, now: clock.now, folder: null });
-  const notifier = new Notifier({ judge, postman });
+  const notifier = notifierOf(judge);
   await notifier.tick();
   // Spring 1901: France's army goes to Burgundy, Germany's to the Ruhr.
   await judge.submissions.submitOrders(players.france, gameId, {
@@ -74,11 +68,14 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
       assert.match(e.message, message);
       return true;
     });
-  assert.equal((await loadGame(ts.store.db, gameId)).record.edits, undefined, "nothing changed");
+  assert.equal(
+    (await loadGame(g.judge.store.db, gameId)).record.edits,
+    undefined,
+    "nothing changed",
+  );
 
   // By mail: the GM's command, refused when incomplete, then done.
   const secret = (await setMailAddress(judge, gm, { address: "gm@club.test" })).secret;
-  const gw = gatewayOf(judge);
   const send = async (subject: string, text: string) =>
     (await gw.receive(rawMail({ from: "gm@club.test", to: GAME_ADDRESS, subject, text })))
       .replies[0]!;
@@ -101,7 +98,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
   });
   assert.deepEqual(disbanded.relocated, { power: "germany", unit: "A ruh", to: null });
 
-  const after = await loadGame(ts.store.db, gameId);
+  const after = await loadGame(g.judge.store.db, gameId);
   assert.deepEqual([...after.record.phases.at(-1)!.position.units.france!].sort(), [
     "A mar",
     "A par",
@@ -119,9 +116,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
 
   // Every player is mailed both acts, at once (no results come with them).
   await notifier.tick();
-  const notices = (await ts.store.db.selectFrom("outbox").selectAll().execute()).filter(
-    (m) => m.kind === "notice",
-  );
+  const notices = await outboxMails(g.judge.store, "notice");
   assert.equal(notices.length, 16, "two notices to each of the seven players and the GM");
   assert.equal(new Set(notices.map((m) => m.to_addr)).size, 8);
   assert.ok(
@@ -148,7 +143,7 @@ test("VIII(3): the GM relocates or disbands a misplaced unit; every player is to
   });
   clock.t = Date.parse((await judge.views.gameView(gm, gameId)).deadline!) + 1;
   assert.equal(await judge.adjudication.tick(), 1, "F1901M adjudicated");
-  const fall = await loadGame(ts.store.db, gameId);
+  const fall = await loadGame(g.judge.store.db, gameId);
   assert.ok(
     fall.record.phases[1]!.position.units.france!.includes("A pic"),
     "A par moved to Picardy",

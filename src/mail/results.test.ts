@@ -1,17 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, type TestContext, test } from "node:test";
 import { setMailAddress } from "../judge/mail.ts";
+import { nmrPowers } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
-import { Notifier } from "./notify.ts";
-import { Postman } from "./postman.ts";
 import {
   addressOf,
-  GAME_ADDRESS,
+  gameByMail,
   gatewayOf,
+  lastMailId,
   type MailTestGame,
   mailTestGame,
+  notifierOf,
+  outboxMails,
   type Power,
-  rawMail,
+  sendAs,
 } from "./testing.ts";
 
 /*
@@ -39,26 +41,16 @@ async function holds(g: MailTestGame, season: "S" | "F") {
   }
 }
 
+/** A player's mail to the game, with their secret: the answer. */
 async function send(g: MailTestGame, from: Power, subject: string, body: string) {
-  const r = await gatewayOf(g.judge).receive(
-    rawMail({
-      from: addressOf(from),
-      to: GAME_ADDRESS,
-      subject,
-      text: `Secret: ${g.secrets[from]}\n${body}`,
-    }),
-  );
-  return r.replies[0]!.text;
+  return (await sendAs(g, gatewayOf(g.judge), from, subject, body)).text;
 }
 
 /** The house-rules game by mail, its GM at GM's address, and the notifier mailing for it. */
 async function mailedGame(t: TestContext) {
-  const ts = await testStore(t, "sqlite");
-  assert.ok(ts, "sqlite store");
-  const g = await mailTestGame(ts.store);
+  const { g } = await gameByMail(t);
   await setMailAddress(g.judge, g.gm, { address: GM });
-  const postman = new Postman({ store: g.judge.store, now: g.judge.now });
-  return { g, notifier: new Notifier({ judge: g.judge, postman }) };
+  return { g, notifier: notifierOf(g.judge) };
 }
 
 describe("mail: the results mail is the adjudication as published", () => {
@@ -66,13 +58,9 @@ describe("mail: the results mail is the adjudication as published", () => {
     const { g, notifier } = await mailedGame(t);
     await notifier.tick();
     const results = async (phase: string) =>
-      (
-        await g.judge.store.db
-          .selectFrom("outbox")
-          .selectAll()
-          .where("kind", "=", "results")
-          .execute()
-      ).filter((m) => m.subject.includes(`(${phase})`) || m.body.includes(`(${phase}):`));
+      (await outboxMails(g.judge.store, "results")).filter(
+        (m) => m.subject.includes(`(${phase})`) || m.body.includes(`(${phase}):`),
+      );
     const adjudicate = async () => {
       const v = await g.judge.views.gameView(g.gm, g.gameId);
       g.clock.t = Date.parse(v.deadline!) + 1;
@@ -99,11 +87,8 @@ describe("mail: the results mail is the adjudication as published", () => {
       ].sort(),
       "one results mail to each player and the GM, the vote's outcome inside it",
     );
-    const votes = await g.judge.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("subject", "like", "%vote 1%")
-      .execute();
+    // As SQL's LIKE reads it: in any case.
+    const votes = (await outboxMails(g.judge.store)).filter((m) => /vote 1/i.test(m.subject));
     assert.equal(votes.length, 0, "no separate mail for the vote's outcome");
     const eng = spring.find((m) => m.to_addr === addressOf("england"))!.body;
     assert.match(
@@ -164,13 +149,8 @@ describe("mail: the results mail is the adjudication as published", () => {
     assert.match(winter, / {2}Austria +4 centres, {2}3 units {2}bud tri vie war/, "as it stands");
     assert.match(winter, / {2}Russia +3 centres, {2}3 units/, "Russia's dislodged unit disbanded");
     // Austria could build and sent nothing: it waived its build, no NMR (seed 001 §3).
-    const nmrs = await g.judge.store.db
-      .selectFrom("nmrs")
-      .select("power")
-      .where("phase", "=", "W1901R")
-      .execute();
     assert.deepEqual(
-      nmrs.map((r) => r.power),
+      await nmrPowers(g.judge.store, g.gameId, "W1901R"),
       ["russia"],
       "only Russia, which had a dislodged unit to retreat, missed orders",
     );
@@ -184,11 +164,7 @@ describe("mail: the results mail is the adjudication as published", () => {
       reason: "two units in one province",
     });
     await notifier.tick();
-    const notices = await g.judge.store.db
-      .selectFrom("outbox")
-      .selectAll()
-      .where("kind", "=", "notice")
-      .execute();
+    const notices = await outboxMails(g.judge.store, "notice");
     assert.equal(notices.length, 8, "to the seven players and the GM");
     for (const m of notices)
       assert.match(m.body, /The GM removed italy's A ven: two units in one province/, m.to_addr);
@@ -196,8 +172,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     // Missed orders (seed 002 VII(6)): the player keeps the seat; the player and the GM are
     // mailed at once; once the contact window has passed, the GM is told a replacement may be
     // arranged, with the mail command; the seat is emptied only by the GM.
-    const nmrMails = async () =>
-      g.judge.store.db.selectFrom("outbox").selectAll().where("kind", "=", "nmr").execute();
+    const nmrMails = () => outboxMails(g.judge.store, "nmr");
     const atOnce = (await nmrMails()).filter((m) => m.subject.includes("(W1901R)"));
     assert.deepEqual(
       atOnce.map((m) => m.to_addr).sort(),
@@ -246,15 +221,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     const { g, notifier } = await mailedGame(t);
     await send(g, "italy", "SED VOTE", "propose houserule: armies wear hats");
     await notifier.tick();
-    const before = Number(
-      (
-        await g.judge.store.db
-          .selectFrom("outbox")
-          .select("id")
-          .orderBy("id", "desc")
-          .executeTakeFirst()
-      )?.id ?? 0,
-    );
+    const before = await lastMailId(g.judge.store);
     // Between two ticks of the notifier: a refusal, a removal, then the deadline.
     await g.judge.votes.refuse(g.gm, g.gameId, 1, "humorous");
     await g.judge.units.removeUnit(g.gm, g.gameId, {
@@ -266,9 +233,7 @@ describe("mail: the results mail is the adjudication as published", () => {
     g.clock.t = Date.parse(v.deadline!) + 1;
     assert.equal(await g.judge.adjudication.tick(), 1);
     await notifier.tick();
-    const mails = (await g.judge.store.db.selectFrom("outbox").selectAll().execute()).filter(
-      (m) => Number(m.id) > before,
-    );
+    const mails = await outboxMails(g.judge.store, undefined, before);
     const everybody = [
       ...["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(addressOf),
       GM,

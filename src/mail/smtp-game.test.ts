@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Judge } from "../judge/judge.ts";
-import { Clock, POWERS } from "../judge/testing.ts";
+import { clockedJudge, POWERS } from "../judge/testing.ts";
 import { testStore } from "../store/testing.ts";
 import { type Delivered, mailOverSmtp, until } from "./smtp-testing.ts";
 import { addressOf, GAME_ADDRESS } from "./testing.ts";
@@ -32,8 +31,7 @@ const LETTER: Record<string, string> = {
 test("three game years by mail over SMTP: sign-up, orders, press, votes, a missed phase, the GM's acts", async (t) => {
   const ts = await testStore(t, "sqlite");
   if (!ts) return;
-  const clock = new Clock();
-  const judge = new Judge({ store: ts.store, now: clock.now });
+  const { clock, judge } = clockedJudge(ts.store);
   const { boxes, mail, client } = await mailOverSmtp(t, judge);
 
   /** Sends a mail and waits for the judge's answer to it (the last one to the sender). */
@@ -48,13 +46,15 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
 
   const gmSecret = secretIn((await ask(GM, "REGISTER gamemaster")).text);
   assert.ok(gmSecret, "the GM's secret came back by mail");
-  const created = await ask(
-    GM,
+  /** The GM's command by mail, their secret on its first line: the text of the judge's answer. */
+  const gmAsks = async (subject: string, rest = "") =>
+    (await ask(GM, subject, `Secret: ${gmSecret}${rest === "" ? "" : `\n${rest}`}`)).text;
+  const created = await gmAsks(
     "CREATE SED houserules",
-    `Secret: ${gmSecret}\nName: Speed Europa\nAddress: ${GAME_ADDRESS}\nPress review: yes`,
+    `Name: Speed Europa\nAddress: ${GAME_ADDRESS}\nPress review: yes`,
   );
-  const code = /player: (\S+)/.exec(created.text)?.[1];
-  assert.ok(code, `the invitation code is in the GM's reply: ${created.text}`);
+  const code = /player: (\S+)/.exec(created)?.[1];
+  assert.ok(code, `the invitation code is in the GM's reply: ${created}`);
   const secrets: Record<string, string> = {};
   for (const p of POWERS) {
     secrets[p] = secretIn((await ask(addressOf(p), `REGISTER ${p}-player`)).text);
@@ -96,29 +96,19 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
     if (phase === "S1904M") break;
     if (phase === "S1902M") {
       // Nothing to remove: no build was made, no removal ever due; each refused with why.
-      gmSays.removeBuilt = (
-        await ask(GM, "REMOVE SED Germany BUILT", `Secret: ${gmSecret}\nReason: too many units`)
-      ).text;
-      gmSays.removeNotRemoved = (
-        await ask(GM, "REMOVE SED France NOT-REMOVED", `Secret: ${gmSecret}`)
-      ).text;
+      gmSays.removeBuilt = await gmAsks("REMOVE SED Germany BUILT", `Reason: too many units`);
+      gmSays.removeNotRemoved = await gmAsks("REMOVE SED France NOT-REMOVED");
       // An older phase than the last adjudication: refused, the phase that can be named.
-      gmSays.correctOld = (
-        await ask(
-          GM,
-          "CORRECT SED France S1901M",
-          `Secret: ${gmSecret}\nReason: late orders\nA par - bur`,
-        )
-      ).text;
+      gmSays.correctOld = await gmAsks(
+        "CORRECT SED France S1901M",
+        `Reason: late orders\nA par - bur`,
+      );
       // France's orders for F1901M reached the GM in time, but not the judge as written: the
       // GM corrects the last adjudication, naming it, by mail (seed 002 VIII(1)).
-      gmSays.correct = (
-        await ask(
-          GM,
-          "CORRECT SED France F1901M",
-          `Secret: ${gmSecret}\nReason: France's orders reached the GM before the deadline\nA par - bur\nA mar H\nF bre H`,
-        )
-      ).text;
+      gmSays.correct = await gmAsks(
+        "CORRECT SED France F1901M",
+        `Reason: France's orders reached the GM before the deadline\nA par - bur\nA mar H\nF bre H`,
+      );
       all.push(...(await deliver()));
       view = await judge.views.gameView(null, gameId);
     }
@@ -169,18 +159,10 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
         `Secret: ${secrets.italy}\nTo: England\n\nYour fleet is a rowing boat`,
         GAME_ADDRESS,
       );
-      gmSays.approve = (await ask(GM, "APPROVE SED PRESS 1", `Secret: ${gmSecret}`)).text;
-      await ask(GM, "APPROVE SED PRESS 2", `Secret: ${gmSecret}`);
-      gmSays.refusePressNoReason = (
-        await ask(GM, "REFUSE SED PRESS 3", `Secret: ${gmSecret}`)
-      ).text;
-      gmSays.refusePress = (
-        await ask(
-          GM,
-          "REFUSE SED PRESS 3",
-          `Secret: ${gmSecret}\nReason: insults are not published`,
-        )
-      ).text;
+      gmSays.approve = await gmAsks("APPROVE SED PRESS 1");
+      await gmAsks("APPROVE SED PRESS 2");
+      gmSays.refusePressNoReason = await gmAsks("REFUSE SED PRESS 3");
+      gmSays.refusePress = await gmAsks("REFUSE SED PRESS 3", `Reason: insults are not published`);
     }
     if (phase === "F1901M") {
       await ask(
@@ -199,10 +181,8 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
         `Secret: ${secrets.italy}\npropose houserule: all press in verse`,
         GAME_ADDRESS,
       );
-      gmSays.refuse = (
-        await ask(GM, "REFUSE SED 2", `Secret: ${gmSecret}\nReason: humorous, not put to the vote`)
-      ).text;
-      gmSays.warn = (await ask(GM, "WARN SED", `Secret: ${gmSecret}`)).text;
+      gmSays.refuse = await gmAsks("REFUSE SED 2", `Reason: humorous, not put to the vote`);
+      gmSays.warn = await gmAsks("WARN SED");
       all.push(...(await deliver()));
     }
     if (phase === "F1903M") {
@@ -227,13 +207,13 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
         `Secret: ${secrets.turkey}\nbuild A con`,
         GAME_ADDRESS,
       );
-      gmSays.replace = (await ask(GM, "REPLACE SED Turkey hal", `Secret: ${gmSecret}`)).text;
+      gmSays.replace = await gmAsks("REPLACE SED Turkey hal");
       from.turkey = { address: HAL, secret: halSecret };
       all.push(...(await deliver()));
     }
     if (phase === "F1902M") {
-      const ext = await ask(GM, "EXTEND SED 24", `Secret: ${gmSecret}`);
-      assert.match(ext.text, /deadline/i, `the GM's act by mail is answered: ${ext.text}`);
+      const ext = await gmAsks("EXTEND SED 24");
+      assert.match(ext, /deadline/i, `the GM's act by mail is answered: ${ext}`);
       all.push(...(await deliver()));
     }
     const v = await judge.views.gameView(null, gameId);
@@ -246,7 +226,7 @@ test("three game years by mail over SMTP: sign-up, orders, press, votes, a misse
   }
 
   // A year after the warning, no centre having changed hands: the GM declares the draw.
-  gmSays.draw = (await ask(GM, "DRAW SED", `Secret: ${gmSecret}`)).text;
+  gmSays.draw = await gmAsks("DRAW SED");
   all.push(...(await deliver()));
 
   const everybody = [...POWERS.map(addressOf), GM].sort();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testStore } from "../store/testing.ts";
 import { mailOverSmtp, until } from "./smtp-testing.ts";
-import { addressOf, GAME_ADDRESS, mailTestGame } from "./testing.ts";
+import { addressOf, GAME_ADDRESS, mailTestGame, outboxMails } from "./testing.ts";
 
 /*
  * A whole phase of a seven-player game by mail, over real SMTP on loopback: the players' mail
@@ -26,52 +26,46 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
     assert.match(m.subject, /^SED: the game has started/, "start subject");
     assert.match(m.text, /Power letters for subjects: A Austria, E England/, "the letters");
   }
-  const send = (m: { from: string; to?: string; cc?: string; subject: string; text: string }) =>
-    client.sendMail({ to: m.to ?? GAME_ADDRESS, ...m });
+  /** A player's mail To the game, unless `extra` says otherwise. */
+  const send = (
+    p: string,
+    subject: string,
+    text: string,
+    extra: { to?: string; cc?: string } = {},
+  ) => client.sendMail({ from: addressOf(p), to: GAME_ADDRESS, subject, text, ...extra });
   const s = g.secrets;
 
   // Austria: good orders, final, with a greeting and a signature around them.
-  await send({
-    from: addressOf("austria"),
-    subject: "SED 01SA",
-    text: `Dear GM,\n\nSecret: ${s.austria}\nA vie-gal\nA bud-ser\nF tri-alb\nFinal\n\n-- \nThe Archduke\n`,
-  });
+  await send(
+    "austria",
+    "SED 01SA",
+    `Dear GM,\n\nSecret: ${s.austria}\nA vie-gal\nA bud-ser\nF tri-alb\nFinal\n\n-- \nThe Archduke\n`,
+  );
   // England: a malformed subject.
-  await send({
-    from: addressOf("england"),
-    subject: "SED Spring 1901 England",
-    text: `Secret: ${s.england}\nF lon-nth\nF edi-nwg\nA lvp-yor\n`,
-  });
+  await send(
+    "england",
+    "SED Spring 1901 England",
+    `Secret: ${s.england}\nF lon-nth\nF edi-nwg\nA lvp-yor\n`,
+  );
   // France: the game's address only on the Cc line.
-  await send({
-    from: addressOf("france"),
+  await send("france", "SED 01SF", `Secret: ${s.france}\nA par-bur\nA mar-spa\nF bre-mao\n`, {
     to: "ally@players.test",
     cc: GAME_ADDRESS,
-    subject: "SED 01SF",
-    text: `Secret: ${s.france}\nA par-bur\nA mar-spa\nF bre-mao\n`,
   });
   // Germany: forged by the Russian player (Germany's address, Russia's secret).
-  await send({
-    from: addressOf("germany"),
-    subject: "SED 01SG",
-    text: `Secret: ${s.russia}\nA ber-pru\nA mun-boh\nF kie-hol\n`,
-  });
+  await send("germany", "SED 01SG", `Secret: ${s.russia}\nA ber-pru\nA mun-boh\nF kie-hol\n`);
   // Italy: typos everywhere (the house rules read them as meant, seed 002 III(2)).
-  await send({
-    from: addressOf("italy"),
-    subject: "Re: SED 01SI",
-    text: `Secret: ${s.italy}\nA Venise - Tyrolia\nF Napels - Ionain Sea\nA Rom - Apulai\n`,
-  });
-  await send({
-    from: addressOf("russia"),
-    subject: "SED 01SR",
-    text: `Secret: ${s.russia}\nA war-ukr\nA mos-stp\nF sev-bla\nF stp/sc-bot\nfinal\n`,
-  });
-  await send({
-    from: addressOf("turkey"),
-    subject: "SED 01ST",
-    text: `Secret: ${s.turkey}\nF ank-bla\nA con-bul\nA smy-arm\n`,
-  });
+  await send(
+    "italy",
+    "Re: SED 01SI",
+    `Secret: ${s.italy}\nA Venise - Tyrolia\nF Napels - Ionain Sea\nA Rom - Apulai\n`,
+  );
+  await send(
+    "russia",
+    "SED 01SR",
+    `Secret: ${s.russia}\nA war-ukr\nA mos-stp\nF sev-bla\nF stp/sc-bot\nfinal\n`,
+  );
+  await send("turkey", "SED 01ST", `Secret: ${s.turkey}\nF ank-bla\nA con-bul\nA smy-arm\n`);
 
   const replies = await until("seven replies", () =>
     boxes.got.length >= 7 ? [...boxes.got] : undefined,
@@ -170,7 +164,7 @@ test("a phase by mail over SMTP: seven order mails, the replies, the adjudicatio
   );
   assert.match(results[0]!.text, /A ven - tyr|A Venise - Tyrolia/, "the orders are in the results");
   // The outbox keeps every mail, sent.
-  const box = await g.judge.store.db.selectFrom("outbox").selectAll().execute();
+  const box = await outboxMails(g.judge.store);
   assert.equal(
     box.length,
     24,

@@ -9,7 +9,7 @@ import { defaultDialects } from "./dialects.ts";
 import { MailGateway } from "./gateway.ts";
 import { Notifier } from "./notify.ts";
 import { Postman } from "./postman.ts";
-import { addressOf, GAME_ADDRESS, mailTestGame, rawMail } from "./testing.ts";
+import { addressOf, GAME_ADDRESS, mailTestGame, outboxMails, rawMail } from "./testing.ts";
 
 /*
  * List-Unsubscribe (RFC 2369) on the judge's own mail, with the one-click POST of RFC 8058
@@ -42,10 +42,7 @@ for (const kind of STORE_KINDS) {
     } as unknown as Transporter;
     const postman = new Postman({ store, now: clock.now, smtp: transport });
     const notifier = new Notifier({ judge: served.judge, postman, reminderMs: 12 * 3_600_000 });
-    const outbox = async (kindOf: string) =>
-      (await store.db.selectFrom("outbox").selectAll().orderBy("id").execute()).filter(
-        (m) => m.kind === kindOf,
-      );
+    const outbox = (kindOf: string) => outboxMails(store, kindOf);
     const headerOf = (raw: string, name: string) =>
       new RegExp(`^${name}: (.*(?:\\r\\n[ \\t].*)*)`, "im")
         .exec(raw)?.[1]
