@@ -5,6 +5,7 @@
  */
 
 import { dedupe, type Entry, finish, unitKey } from "./entries.ts";
+import { minusOneList } from "./filled.ts";
 import { type InterpretContext, makeContext } from "./interpret.ts";
 import type { GameMap } from "./map.ts";
 import { boardAfter, movementWords, resolveMovement } from "./movement.ts";
@@ -42,7 +43,7 @@ function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[
     slot = new Int32Array(ctx.map.provinces.length).fill(-1);
     unitSlots.set(ctx.map, slot);
   }
-  const place = new Array<number>(units.length);
+  const place = minusOneList(units.length);
   let ok = true;
   for (let k = 0; k < units.length; k++) {
     const p = index.get(units[k]!.province) ?? -1;
@@ -50,7 +51,7 @@ function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[
     if (p === -1 || slot[p] !== -1) ok = false;
     else slot[p] = k;
   }
-  const chosen = new Array<number>(units.length).fill(-1);
+  const chosen = minusOneList(units.length);
   for (let j = 0; ok && j < entries.length; j++) {
     const o = entries[j]!.order;
     if (!o || o.kind === "waive" || o.kind === "build") continue;
@@ -121,7 +122,7 @@ export function movementPhase(
   const orders: MovementOrder[] = [];
   const owner: (Entry | null)[] = [];
   // Per entry, the unit whose order it is (-1: none; invalid or set aside).
-  const unitOf = new Array<number>(entries.length).fill(-1);
+  const unitOf = minusOneList(entries.length);
   // Seed 002 III(5) (`supportHoldAfterIllegalMove: false`): a unit its power ordered to move,
   // even impossibly, receives no support to hold.
   const movers = new Set<ProvinceId>();

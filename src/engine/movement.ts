@@ -12,6 +12,7 @@
  * `movement-words.ts` (the explanations), and `Resolver` here (the run).
  */
 
+import { minusOneList, zeroList } from "./filled.ts";
 import type { GameMap } from "./map.ts";
 import { Restart, UNRESOLVED } from "./movement-decisions.ts";
 import { MovementExplained } from "./movement-words.ts";
@@ -136,7 +137,7 @@ class Resolver extends MovementExplained {
         this.backup.fill(0);
       }
     }
-    const dislodgedBy = new Array<number>(n).fill(-1);
+    const dislodgedBy = minusOneList(n);
     for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       if (o.kind === "move" && this.res[i]) continue;
@@ -162,7 +163,7 @@ class Resolver extends MovementExplained {
     // Provinces moved into that are left empty, where some move stood off.
     const contested: ProvinceId[] = [];
     const { into } = this;
-    const occupied = new Array<number>(into.length).fill(0);
+    const occupied = zeroList(into.length);
     for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       if (o.kind === "move" && this.res[i]) occupied[this.intoThere[i]!] = 1;
