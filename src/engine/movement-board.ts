@@ -72,11 +72,27 @@ export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
   return tablesOf(map).index;
 }
 
+/**
+ * Each order's kind as a number (`MovementBoard.kindOf`): the resolver's loops and decisions
+ * test it where they need nothing else of the order, instead of reading `kind` from orders
+ * of four shapes (a polymorphic read). Anything else than a move, a support or a convoy is
+ * OTHER (a hold).
+ */
+export const OTHER = 0;
+export const MOVE = 1;
+export const SUPPORT = 2;
+export const CONVOY = 3;
+
+const kindCode = (o: MovementOrder): number =>
+  o.kind === "move" ? MOVE : o.kind === "support" ? SUPPORT : o.kind === "convoy" ? CONVOY : OTHER;
+
 /** A route's fleets, all accepted (`hasRoute` without a condition). */
 const anyFleet = (_c: number): boolean => true;
 
 export class MovementBoard {
   protected readonly n: number;
+  /** Per order, its kind: MOVE, SUPPORT, CONVOY or OTHER. */
+  protected readonly kindOf: number[];
   /**
    * Per order, the order it points at: for a move, the unit standing where it goes; for a
    * support, the supported unit; for a convoy, the army it names. -1 where no unit stands.
@@ -152,6 +168,8 @@ export class MovementBoard {
     // province (the per-map scratch tables, cleared again below).
     const { index, orderAt, listAt } = tablesOf(map);
     const place = minusOneList(n);
+    const kindOf = zeroList(n);
+    this.kindOf = kindOf;
     const { into, intoProvince } = this;
     // The provinces moved into (their indices), to clear `listAt` after.
     const listed: number[] = [];
@@ -159,7 +177,9 @@ export class MovementBoard {
     const moves: number[] = [];
     try {
       for (let i = 0; i < n; i++) {
-        const k = index.get(orders[i]!.unit.province) ?? -1;
+        const o = orders[i]!;
+        kindOf[i] = kindCode(o);
+        const k = index.get(o.unit.province) ?? -1;
         place[i] = k;
         if (k !== -1) orderAt[k] = i;
       }
