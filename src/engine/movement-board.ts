@@ -130,10 +130,15 @@ export class MovementBoard {
   protected readonly started: number[];
   protected clock = 0;
 
+  /**
+   * `places`: each order's unit's province index on the map (`provinceIndex`, -1 for none),
+   * when the caller has them (`movementPhase`); looked up otherwise.
+   */
   constructor(
     protected readonly map: GameMap,
     protected readonly orders: readonly MovementOrder[],
     protected readonly rules: RuleOptions,
+    places: readonly number[] | null = null,
   ) {
     const n = orders.length;
     this.n = n;
@@ -179,7 +184,7 @@ export class MovementBoard {
       for (let i = 0; i < n; i++) {
         const o = orders[i]!;
         kindOf[i] = kindCode(o);
-        const k = index.get(o.unit.province) ?? -1;
+        const k = places === null ? (index.get(o.unit.province) ?? -1) : places[i]!;
         place[i] = k;
         if (k !== -1) orderAt[k] = i;
       }

@@ -110,12 +110,17 @@ export function movementWords(res: MovementResolution): MovementWords {
   };
 }
 
+/**
+ * `places`, if given: each order's unit's province index on the map (`provinceIndex`, -1 for
+ * a province the map lacks), which the resolver would otherwise look up.
+ */
 export function resolveMovement(
   map: GameMap,
   orders: readonly MovementOrder[],
   rules: RuleOptions,
+  places: readonly number[] | null = null,
 ): MovementResolution {
-  return new Resolver(map, orders, rules).run();
+  return new Resolver(map, orders, rules, places).run();
 }
 
 class Resolver extends MovementExplained {
