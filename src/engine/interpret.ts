@@ -5,6 +5,7 @@
  */
 
 import { minimalRouteSeas, seaRoute } from "./convoy.ts";
+import { minusOneList } from "./filled.ts";
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, Order, ParsedOrder, UnitSpec } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -80,7 +81,7 @@ class UnitsByProvince implements UnitLookup {
 
 /** Units by province, or null when one stands in a province the map does not have. */
 function unitsByProvince(t: MapTables, units: readonly Unit[]): UnitLookup | null {
-  const at: number[] = new Array(t.n).fill(-1);
+  const at = minusOneList(t.n);
   for (let u = 0; u < units.length; u++) {
     const i = t.index.get(units[u]!.province);
     if (i === undefined) return null;

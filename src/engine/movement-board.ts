@@ -7,6 +7,7 @@
  */
 
 import { seaRoute } from "./convoy.ts";
+import { falseList, minusOneList, zeroList } from "./filled.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -17,6 +18,18 @@ const NO_INDICES: readonly number[] = [];
 
 /** The shared empty list of supports or convoys (never added to: see `addTo`). */
 const NONE: number[] = [];
+
+/** A kept list of NONE, copied for each resolver's `supportsOf` and `convoysOf`. */
+let nones: number[][] = [];
+
+/** A new list of `n` times NONE (`filled.ts`'s way). */
+function noneList(n: number): number[][] {
+  if (n > nones.length) {
+    nones = [];
+    for (let i = 0; i < 2 * n; i++) nones.push(NONE);
+  }
+  return nones.slice(0, n);
+}
 
 /** Adds `i` to `lists[k]`, giving it a list of its own if it had the shared empty one. */
 function addTo(lists: number[][], k: number, i: number): void {
@@ -59,11 +72,27 @@ export function provinceIndex(map: GameMap): ReadonlyMap<ProvinceId, number> {
   return tablesOf(map).index;
 }
 
+/**
+ * Each order's kind as a number (`MovementBoard.kindOf`): the resolver's loops and decisions
+ * test it where they need nothing else of the order, instead of reading `kind` from orders
+ * of four shapes (a polymorphic read). Anything else than a move, a support or a convoy is
+ * OTHER (a hold).
+ */
+export const OTHER = 0;
+export const MOVE = 1;
+export const SUPPORT = 2;
+export const CONVOY = 3;
+
+const kindCode = (o: MovementOrder): number =>
+  o.kind === "move" ? MOVE : o.kind === "support" ? SUPPORT : o.kind === "convoy" ? CONVOY : OTHER;
+
 /** A route's fleets, all accepted (`hasRoute` without a condition). */
 const anyFleet = (_c: number): boolean => true;
 
 export class MovementBoard {
   protected readonly n: number;
+  /** Per order, its kind: MOVE, SUPPORT, CONVOY or OTHER. */
+  protected readonly kindOf: number[];
   /**
    * Per order, the order it points at: for a move, the unit standing where it goes; for a
    * support, the supported unit; for a convoy, the army it names. -1 where no unit stands.
@@ -101,35 +130,41 @@ export class MovementBoard {
   protected readonly started: number[];
   protected clock = 0;
 
+  /**
+   * `places`: each order's unit's province index on the map (`provinceIndex`, -1 for none),
+   * when the caller has them (`movementPhase`); looked up otherwise.
+   */
   constructor(
     protected readonly map: GameMap,
     protected readonly orders: readonly MovementOrder[],
     protected readonly rules: RuleOptions,
+    places: readonly number[] | null = null,
   ) {
     const n = orders.length;
     this.n = n;
-    this.state = new Array<number>(n).fill(0);
-    this.res = new Array<number>(n).fill(0);
-    this.started = new Array<number>(n).fill(0);
+    // Copies of kept lists (`filled.ts`): packed, and half the time of `new Array(n).fill`.
+    this.state = zeroList(n);
+    this.res = zeroList(n);
+    this.started = zeroList(n);
     // Most orders have no supports and no convoys: they share one empty list, replaced by
     // the order's own on the first one added (`addTo`).
-    this.supportsOf = new Array<number[]>(n).fill(NONE);
-    this.convoysOf = new Array<number[]>(n).fill(NONE);
-    this.convoyed = new Array<number>(n).fill(-1);
-    this.usesConvoy = new Array<boolean>(n).fill(false);
-    this.anyRoute = new Array<number>(n).fill(0);
-    this.h2h = new Array<number>(n).fill(-1);
-    this.voidSupport = new Array<number>(n).fill(0);
-    this.paradox = new Array<boolean>(n).fill(false);
+    this.supportsOf = noneList(n);
+    this.convoysOf = noneList(n);
+    this.convoyed = minusOneList(n);
+    this.usesConvoy = falseList(n);
+    this.anyRoute = zeroList(n);
+    this.h2h = minusOneList(n);
+    this.voidSupport = zeroList(n);
+    this.paradox = falseList(n);
     // The paradox procedures' marks, made with the resolver though few phases have a paradox:
     // a field first set to a shared empty list and replaced later changes the resolver's
     // hidden class when it is, and V8 throws away the code optimized for it.
-    this.backup = new Array<number>(n).fill(0);
-    this.half = new Array<number>(n).fill(0);
-    this.stage = new Array<number>(n).fill(0);
-    const there = new Array<number>(n).fill(-1);
-    const intoHere = new Array<number>(n).fill(0);
-    const intoThere = new Array<number>(n).fill(-1);
+    this.backup = zeroList(n);
+    this.half = zeroList(n);
+    this.stage = zeroList(n);
+    const there = minusOneList(n);
+    const intoHere = minusOneList(n);
+    const intoThere = minusOneList(n);
     this.there = there;
     this.intoHere = intoHere;
     this.intoThere = intoThere;
@@ -137,16 +172,25 @@ export class MovementBoard {
     // Each order's province, looked up once; who stands where, and the moves into each
     // province (the per-map scratch tables, cleared again below).
     const { index, orderAt, listAt } = tablesOf(map);
-    const place = new Array<number>(n).fill(-1);
+    const place = minusOneList(n);
+    const kindOf = zeroList(n);
+    this.kindOf = kindOf;
     const { into, intoProvince } = this;
     // The provinces moved into (their indices), to clear `listAt` after.
     const listed: number[] = [];
+    // The moves, in order.
+    const moves: number[] = [];
     try {
       for (let i = 0; i < n; i++) {
-        const k = index.get(orders[i]!.unit.province) ?? -1;
+        const o = orders[i]!;
+        kindOf[i] = kindCode(o);
+        const k = places === null ? (index.get(o.unit.province) ?? -1) : places[i]!;
         place[i] = k;
         if (k !== -1) orderAt[k] = i;
       }
+      // One pass over the orders: where each points, the moves into each province, the
+      // convoys and the armies they carry, the supports and what they support (each list in
+      // the order of the orders).
       for (let i = 0; i < n; i++) {
         const o = orders[i]!;
         if (o.kind === "move") {
@@ -162,9 +206,38 @@ export class MovementBoard {
             intoProvince.push(o.to.province);
           } else into[list]!.push(i);
           intoThere[i] = list;
-        } else if (o.kind === "support" || o.kind === "convoy") {
-          const k = index.get(o.kind === "support" ? o.target : o.from);
-          if (k !== undefined) there[i] = orderAt[k]!;
+          moves.push(i);
+        } else if (o.kind === "convoy") {
+          const k = index.get(o.from);
+          const m = k === undefined ? -1 : orderAt[k]!;
+          there[i] = m;
+          if (m === -1) continue;
+          const mo = orders[m]!;
+          if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
+            addTo(this.convoysOf, m, i);
+            this.convoyed[i] = m;
+          }
+        } else if (o.kind === "support") {
+          const k = index.get(o.target);
+          const t = k === undefined ? -1 : orderAt[k]!;
+          there[i] = t;
+          const to = t === -1 ? undefined : orders[t]!;
+          let matches = false;
+          if (to) {
+            // A unit ordered to move, even illegally (seed 002 III(5)), is not supported to
+            // hold.
+            if (o.to === null)
+              matches = to.kind !== "move" && !(to.kind === "hold" && to.moveOrdered);
+            else if (to.kind === "move" && to.to.province === o.to) {
+              matches =
+                rules.supportCoast === "ignore" ||
+                o.toCoast === null ||
+                to.to.coast === null ||
+                o.toCoast === to.to.coast;
+            }
+          }
+          if (matches) addTo(this.supportsOf, t, i);
+          else this.voidSupport[i] = 1;
         }
       }
       for (let i = 0; i < n; i++) {
@@ -180,19 +253,8 @@ export class MovementBoard {
       for (const k of listed) listAt[k] = -1;
     }
 
-    // Convoys and the armies they carry.
-    for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind !== "convoy") continue;
-      const m = there[i]!;
-      if (m === -1) continue;
-      const mo = orders[m]!;
-      if (mo.kind === "move" && mo.unit.type === "A" && mo.to.province === o.to) {
-        addTo(this.convoysOf, m, i);
-        this.convoyed[i] = m;
-      }
-    }
-    for (let i = 0; i < n; i++) {
+    // The armies' moves: by convoy or over land (every convoy is listed by now).
+    for (const i of moves) {
       const o = orders[i]!;
       if (o.kind !== "move" || o.unit.type !== "A") continue;
       const route = this.hasRoute(i, anyFleet);
@@ -219,7 +281,7 @@ export class MovementBoard {
     }
 
     // Head-to-head battles: two units moving into each other's province, neither by convoy.
-    for (let i = 0; i < n; i++) {
+    for (const i of moves) {
       const o = orders[i]!;
       if (o.kind !== "move" || this.usesConvoy[i]) continue;
       const k = there[i]!;
@@ -228,28 +290,6 @@ export class MovementBoard {
       if (ko.kind === "move" && ko.to.province === o.unit.province && !this.usesConvoy[k]) {
         this.h2h[i] = k;
       }
-    }
-
-    // Supports and what they support.
-    for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind !== "support") continue;
-      const t = there[i]!;
-      const to = t === -1 ? undefined : orders[t]!;
-      let matches = false;
-      if (to) {
-        // A unit ordered to move, even illegally (seed 002 III(5)), is not supported to hold.
-        if (o.to === null) matches = to.kind !== "move" && !(to.kind === "hold" && to.moveOrdered);
-        else if (to.kind === "move" && to.to.province === o.to) {
-          matches =
-            rules.supportCoast === "ignore" ||
-            o.toCoast === null ||
-            to.to.coast === null ||
-            o.toCoast === to.to.coast;
-        }
-      }
-      if (matches) addTo(this.supportsOf, t, i);
-      else this.voidSupport[i] = 1;
     }
   }
 

@@ -5,7 +5,7 @@
  * moves, supports cut or given, convoy routes, dislodgement.
  */
 
-import { MovementBoard } from "./movement-board.ts";
+import { CONVOY, MOVE, MovementBoard, SUPPORT } from "./movement-board.ts";
 import type { ProvinceId } from "./types.ts";
 
 /** Thrown to start resolution again after a step of the seed 002 VI(6) paradox procedure. */
@@ -217,13 +217,12 @@ export class MovementDecisions extends MovementBoard {
   }
 
   protected adjudicate(i: number): boolean {
-    const o = this.orders[i]!;
-    switch (o.kind) {
-      case "move":
+    switch (this.kindOf[i]) {
+      case MOVE:
         return this.adjudicateMove(i);
-      case "support":
+      case SUPPORT:
         return this.adjudicateSupport(i);
-      case "convoy":
+      case CONVOY:
         return !this.isDislodged(i);
       default:
         return true;
@@ -261,7 +260,7 @@ export class MovementDecisions extends MovementBoard {
     const d = this.there[m]!;
     if (d === -1) return this.base(m) + this.supportCount(m, null);
     const dOrder = this.orders[d]!;
-    if (dOrder.kind === "move" && this.h2h[m] !== d && this.resolve(d)) {
+    if (this.kindOf[d] === MOVE && this.h2h[m] !== d && this.resolve(d)) {
       return this.base(m) + this.supportCount(m, null);
     }
     if (dOrder.unit.power === o.unit.power) return 0;
@@ -271,7 +270,7 @@ export class MovementDecisions extends MovementBoard {
   /** The hold strength of the province where order `d`'s unit stands (-1: nobody, 0). */
   protected holdStrength(d: number): number {
     if (d === -1) return 0;
-    if (this.orders[d]!.kind === "move") return this.resolve(d) ? 0 : this.base(d);
+    if (this.kindOf[d] === MOVE) return this.resolve(d) ? 0 : this.base(d);
     return this.base(d) + this.supportCount(d, null);
   }
 
@@ -287,8 +286,7 @@ export class MovementDecisions extends MovementBoard {
   }
 
   protected adjudicateMove(m: number): boolean {
-    const o = this.orders[m]!;
-    if (o.kind !== "move" || this.paradox[m]) return false;
+    if (this.kindOf[m] !== MOVE || this.paradox[m]) return false;
     const attack = this.attackStrength(m);
     if (attack === 0) return false;
     const k = this.h2h[m]!;

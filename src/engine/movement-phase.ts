@@ -5,6 +5,7 @@
  */
 
 import { dedupe, type Entry, finish, unitKey } from "./entries.ts";
+import { minusOneList } from "./filled.ts";
 import { type InterpretContext, makeContext } from "./interpret.ts";
 import type { GameMap } from "./map.ts";
 import { boardAfter, movementWords, resolveMovement } from "./movement.ts";
@@ -32,9 +33,14 @@ const unitSlots = new WeakMap<GameMap, Int32Array>();
  * The duplicate-order rule for a movement phase where no unit was ordered twice (the usual
  * case): each unit of the position (by index) with the index of the entry ordering it, or
  * -1. Null when a unit was ordered more than once, or an order names no unit of the position
- * (by power and province), or two units share a province: `dedupe` decides those.
+ * (by power and province), or two units share a province: `dedupe` decides those. Either
+ * way `place` is given each unit's province index (`provinceIndex`; -1: none).
  */
-function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[] | null {
+function chosenByUnit(
+  ctx: InterpretContext,
+  entries: readonly Entry[],
+  place: number[],
+): number[] | null {
   const { units } = ctx.position;
   const index = provinceIndex(ctx.map);
   let slot = unitSlots.get(ctx.map);
@@ -42,7 +48,6 @@ function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[
     slot = new Int32Array(ctx.map.provinces.length).fill(-1);
     unitSlots.set(ctx.map, slot);
   }
-  const place = new Array<number>(units.length);
   let ok = true;
   for (let k = 0; k < units.length; k++) {
     const p = index.get(units[k]!.province) ?? -1;
@@ -50,7 +55,7 @@ function chosenByUnit(ctx: InterpretContext, entries: readonly Entry[]): number[
     if (p === -1 || slot[p] !== -1) ok = false;
     else slot[p] = k;
   }
-  const chosen = new Array<number>(units.length).fill(-1);
+  const chosen = minusOneList(units.length);
   for (let j = 0; ok && j < entries.length; j++) {
     const o = entries[j]!.order;
     if (!o || o.kind === "waive" || o.kind === "build") continue;
@@ -99,7 +104,10 @@ export function movementPhase(
   const checked = rules.duplicateOrders === "hold";
   if (checked) for (const e of entries) setAsideImpossible(ctx, e);
   // Per unit of the position (by index), the entry whose order it follows, or -1.
-  let chosen = chosenByUnit(ctx, entries);
+  // Each unit's province index, for the resolver too: the order for unit k (or its hold)
+  // names unit k, so its province is the unit's.
+  const place = minusOneList(position.units.length);
+  let chosen = chosenByUnit(ctx, entries, place);
   if (chosen !== null) {
     for (let k = 0; !checked && k < chosen.length; k++) {
       const e = chosen[k] === -1 ? null : entries[chosen[k]!]!;
@@ -121,7 +129,7 @@ export function movementPhase(
   const orders: MovementOrder[] = [];
   const owner: (Entry | null)[] = [];
   // Per entry, the unit whose order it is (-1: none; invalid or set aside).
-  const unitOf = new Array<number>(entries.length).fill(-1);
+  const unitOf = minusOneList(entries.length);
   // Seed 002 III(5) (`supportHoldAfterIllegalMove: false`): a unit its power ordered to move,
   // even impossibly, receives no support to hold.
   const movers = new Set<ProvinceId>();
@@ -146,7 +154,7 @@ export function movementPhase(
   // Seed 003: sequential movement resolves the powers one by one (docs/sequential.md).
   const seq =
     rules.movement === "sequential" ? resolveSequential(variant, position, orders, rules) : null;
-  const res = seq ?? resolveMovement(map, orders, rules);
+  const res = seq ?? resolveMovement(map, orders, rules, place);
   const words = movementWords(res);
 
   const results: OrderResult[] = [];

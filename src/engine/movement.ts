@@ -12,7 +12,9 @@
  * `movement-words.ts` (the explanations), and `Resolver` here (the run).
  */
 
+import { minusOneList, zeroList } from "./filled.ts";
 import type { GameMap } from "./map.ts";
+import { CONVOY, MOVE, OTHER, SUPPORT } from "./movement-board.ts";
 import { Restart, UNRESOLVED } from "./movement-decisions.ts";
 import { MovementExplained } from "./movement-words.ts";
 import type { MovementOrder } from "./orders.ts";
@@ -108,24 +110,26 @@ export function movementWords(res: MovementResolution): MovementWords {
   };
 }
 
+/**
+ * `places`, if given: each order's unit's province index on the map (`provinceIndex`, -1 for
+ * a province the map lacks), which the resolver would otherwise look up.
+ */
 export function resolveMovement(
   map: GameMap,
   orders: readonly MovementOrder[],
   rules: RuleOptions,
+  places: readonly number[] | null = null,
 ): MovementResolution {
-  return new Resolver(map, orders, rules).run();
+  return new Resolver(map, orders, rules, places).run();
 }
 
 class Resolver extends MovementExplained {
   run(): MovementResolution {
-    const { n, orders } = this;
+    const { n, kindOf } = this;
     const success: boolean[] = [];
     for (;;) {
       try {
-        for (let i = 0; i < n; i++) {
-          const o = orders[i]!;
-          if (o.kind === "move" || o.kind === "support" || o.kind === "convoy") this.resolve(i);
-        }
+        for (let i = 0; i < n; i++) if (kindOf[i] !== OTHER) this.resolve(i);
         break;
       } catch (e) {
         // A step of the Alternative C paradox procedure changed strengths: re-resolve.
@@ -136,17 +140,16 @@ class Resolver extends MovementExplained {
         this.backup.fill(0);
       }
     }
-    const dislodgedBy = new Array<number>(n).fill(-1);
+    const dislodgedBy = minusOneList(n);
     for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind === "move" && this.res[i]) continue;
+      if (kindOf[i] === MOVE && this.res[i]) continue;
       for (const m of this.movesAt(this.intoHere[i]!)) {
         if (this.res[m]) dislodgedBy[i] = m;
       }
     }
     for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind === "convoy") {
+      const k = kindOf[i]!;
+      if (k === CONVOY) {
         const m = this.convoyed[i]!;
         success.push(
           dislodgedBy[i] === -1 &&
@@ -155,17 +158,16 @@ class Resolver extends MovementExplained {
             !this.paradox[m] &&
             this.path(m),
         );
-      } else if (o.kind === "move" || o.kind === "support") success.push(this.res[i] === 1);
+      } else if (k === MOVE || k === SUPPORT) success.push(this.res[i] === 1);
       else success.push(dislodgedBy[i] === -1);
     }
 
     // Provinces moved into that are left empty, where some move stood off.
     const contested: ProvinceId[] = [];
     const { into } = this;
-    const occupied = new Array<number>(into.length).fill(0);
+    const occupied = zeroList(into.length);
     for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      if (o.kind === "move" && this.res[i]) occupied[this.intoThere[i]!] = 1;
+      if (kindOf[i] === MOVE && this.res[i]) occupied[this.intoThere[i]!] = 1;
       else if (dislodgedBy[i] === -1 && this.intoHere[i] !== -1) occupied[this.intoHere[i]!] = 1;
     }
     for (let list = 0; list < into.length; list++) {

@@ -8,6 +8,7 @@
  */
 
 import { seaRoute } from "./convoy.ts";
+import { minusOneList } from "./filled.ts";
 import { type Interpretation, type InterpretContext, interpretOrder } from "./interpret.ts";
 import { formatOrder, type Order, type ParsedOrder } from "./orders.ts";
 import { parseOrder } from "./parse.ts";
@@ -211,12 +212,12 @@ const holdsFleet = (position: InterpretContext["position"], sea: ProvinceId): bo
  * For the context last asked about (one phase's), each fleet-held sea's group of fleet-held
  * seas; -1 elsewhere. (One entry, not a WeakMap: weak keys cost the collector.)
  */
-let groups: { readonly ctx: InterpretContext; readonly group: Int32Array } | null = null;
+let groups: { readonly ctx: InterpretContext; readonly group: number[] } | null = null;
 
-function fleetGroups(ctx: InterpretContext): Int32Array {
+function fleetGroups(ctx: InterpretContext): readonly number[] {
   if (groups !== null && groups.ctx === ctx) return groups.group;
   const t = ctx.tables;
-  const group = new Int32Array(t.n).fill(-1);
+  const group = minusOneList(t.n);
   const held: number[] = [];
   for (const u of ctx.position.units) {
     if (u.type !== "F") continue;
