@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Io } from "./define.ts";
-import { streamOutput } from "./lines.ts";
+import { descriptorChunks, streamOutput } from "./lines.ts";
 import { runCli } from "./run.ts";
 
 /* `bin/entente`: the command line (program.ts) on the process's standard streams. */
@@ -13,7 +13,8 @@ const io: Io = {
     process.stderr.write(text);
   },
   stdin: () => readFileSync(0, "utf8"),
-  input: () => process.stdin,
+  // Read by descriptor into one buffer (lines.ts says why); process.stdin if it cannot block.
+  input: () => descriptorChunks(0, () => process.stdin),
   output: () => streamOutput(process.stdout),
 };
 

@@ -1,7 +1,18 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -9,7 +20,7 @@ import { contractCorpus, mixedCorpus, ODD_LINES } from "../../bench/contract-cor
 import { DATC_RULES } from "../engine/rules.ts";
 import { adjudicateAnyJson, adjudicateStream, MAX_DEPTH, nestingDepth } from "./adjudicate.ts";
 import { JsonPrefix } from "./json-prefix.ts";
-import { type LineOutput, pumpLines, textOutput } from "./lines.ts";
+import { descriptorChunks, type LineOutput, pumpLines, textOutput } from "./lines.ts";
 
 /*
  * `entente adjudicate` and `entente agent` as streams (issue 33): each line answered before
@@ -413,5 +424,59 @@ test("pumpLines cuts lines as text.split does, and as node:readline does with cr
       );
       assert.deepEqual(got, want, `crlf ${crlf}, chunks of ${size}`);
     }
+  }
+});
+
+test("standard input read by descriptor: every byte in order, lines cut across chunks", async () => {
+  // A file of lines longer than one read (64 KB), with multibyte characters at the cuts.
+  const dir = mkdtempSync(join(tmpdir(), "entente-fd-"));
+  try {
+    const lines = Array.from({ length: 3000 }, (_, i) => `${i} ${"é€".repeat(i % 50)}`);
+    const path = join(dir, "in.txt");
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const fd = openSync(path, "r");
+    const got: string[] = [];
+    try {
+      await pumpLines(
+        descriptorChunks(fd, () => assert.fail("a file is never EAGAIN")),
+        textOutput(() => {}),
+        {
+          line: (l) => {
+            got.push(l);
+            return "";
+          },
+          end: () => "",
+        },
+      );
+    } finally {
+      closeSync(fd);
+    }
+    assert.deepEqual(got, [...lines, ""]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a descriptor that will not block (EAGAIN) is read through the stream given instead", async () => {
+  // A FIFO opened for reading without blocking, its writer open and silent: a read is EAGAIN.
+  const dir = mkdtempSync(join(tmpdir(), "entente-fifo-"));
+  const path = join(dir, "fifo");
+  execFileSync("mkfifo", [path]);
+  const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(path, constants.O_WRONLY);
+  try {
+    let fellBack = 0;
+    const chunks: string[] = [];
+    for await (const c of descriptorChunks(reader, () => {
+      fellBack++;
+      return Readable.from(["A par H\n", "F bre - mao\n"]);
+    }))
+      chunks.push(String(c));
+    assert.equal(fellBack, 1, "the stream is asked for once, at the refused read");
+    assert.deepEqual(chunks, ["A par H\n", "F bre - mao\n"]);
+  } finally {
+    closeSync(writer);
+    closeSync(reader);
+    rmSync(dir, { recursive: true, force: true });
   }
 });
