@@ -19,7 +19,7 @@ import { findPower } from "../variants/europe1935/insurrection.ts";
 import type { PoliticalGoal } from "../variants/europe1935/points.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
 import type { GameData } from "./game-data.ts";
-import type { Emit, RuleViewer } from "./types.ts";
+import type { Emit, RuleViewer } from "./viewer.ts";
 
 /*
  * The Historical Committee in a judge game (europe1935; docs/committee.md, "In the judge").

@@ -21,12 +21,11 @@ import type {
   Role,
 } from "../store/schema.ts";
 import { scenarioOfRecord } from "../variants/variant-files.ts";
-import { botMark, botSeatsOf } from "./bot-list.ts";
+import { type BotMark, botMark, botSeatsOf } from "./bot-list.ts";
 import { conflict, invalid, notFound } from "./errors.ts";
 import { labelFree } from "./labels.ts";
 import type { GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
-import type { SeatView } from "./types.ts";
 
 /*
  * A game as stored, read back: its row, its options, its record (the head kept in the games
@@ -490,6 +489,23 @@ async function userNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<st
     .where("id", "in", [...ids])
     .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A seat kept for a DAIDE client, as the seat list shows it (daide-seats.ts). */
+export interface DaideMark {
+  readonly client: string | null;
+  readonly version: string | null;
+}
+
+export interface SeatView {
+  readonly index: number;
+  readonly name: string;
+  readonly powers: readonly string[];
+  readonly player: string | null;
+  /** A built-in player plays the seat (bot-seats.ts): which, and whether the GM chose it. */
+  readonly bot?: BotMark;
+  /** The seat is kept for a DAIDE client (daide-seats.ts): the client that took it, if one has. */
+  readonly daide?: DaideMark;
 }
 
 /**

@@ -20,7 +20,7 @@ import type { Phase, PowerId } from "../engine/types.ts";
 import type { ContractsTable, DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
 import type { GameData } from "./game-data.ts";
-import type { Emit, RuleViewer } from "./types.ts";
+import type { Emit, RuleViewer } from "./viewer.ts";
 
 /*
  * Sequential movement (seed 003) in a judge game: the schedule and the contracts are the

@@ -1,63 +1,29 @@
 import type { Kysely } from "kysely";
 import type { PositionJson } from "../engine/position-json.ts";
-import type { PhaseType, PowerId } from "../engine/types.ts";
+import type { PhaseType } from "../engine/types.ts";
 import type { DB, Role } from "../store/schema.ts";
-import type { BotMark } from "./bot-list.ts";
 import type { ConferencesView, ScoresView } from "./committee.ts";
-import type { GameData } from "./game-data.ts";
+import type { DaideMark, GameData, SeatView } from "./game-data.ts";
 import type { GameOptions } from "./options.ts";
 import type { LineDiagnostic } from "./orders.ts";
 import type { LostSeat } from "./seat-loss.ts";
+import type { Emit, RuleViewer, User, Viewer } from "./viewer.ts";
+
+export type { DaideMark, Emit, RuleViewer, SeatView, User, Viewer };
 
 /*
  * The judge's shapes, imported by the rooms and by the judge's callers (judge.ts re-exports
- * them): who is asking (User, Viewer), what a game looks like to them (GameSummary,
- * GameView, SeatView), a submission's answer, an event, a transaction (Tx) and what every
- * hosted game has (HostedGame). Types only, and `phaseTypeOf`; nothing here imports a room.
+ * them): who is asking (User, Viewer: viewer.ts, re-exported), what a game looks like to
+ * them (GameSummary, GameView; SeatView from game-data.ts, which builds it), a submission's
+ * answer, an event, a transaction (Tx) and what every hosted game has (HostedGame). Types
+ * only, and `phaseTypeOf`; nothing here imports a room, and no module this file imports
+ * imports it (no circle, type-only imports included).
  */
-
-export interface User {
-  readonly id: string;
-  readonly name: string;
-}
 
 /** The ports `entente serve --daide-ports FIRST-LAST` gives games with DAIDE seats. */
 export interface DaidePorts {
   readonly first: number;
   readonly last: number;
-}
-
-/** A seat kept for a DAIDE client, as the seat list shows it (daide-seats.ts). */
-export interface DaideMark {
-  readonly client: string | null;
-  readonly version: string | null;
-}
-
-export interface Viewer {
-  readonly user: User | null;
-  readonly role: Role | null;
-  readonly seat: number | null;
-  readonly powers: readonly PowerId[];
-}
-
-/**
- * Who is asking, as far as a game's own rules need it (the committee, sequential movement):
- * a Viewer is one.
- */
-export type RuleViewer = Pick<Viewer, "user" | "role" | "powers">;
-
-/** Writes an event (the judge's `emit` for one game). */
-export type Emit = (kind: string, audience: string, data: unknown) => Promise<void>;
-
-export interface SeatView {
-  readonly index: number;
-  readonly name: string;
-  readonly powers: readonly string[];
-  readonly player: string | null;
-  /** A built-in player plays the seat (bot-seats.ts): which, and whether the GM chose it. */
-  readonly bot?: BotMark;
-  /** The seat is kept for a DAIDE client (daide-seats.ts): the client that took it, if one has. */
-  readonly daide?: DaideMark;
 }
 
 export interface GameSummary {
