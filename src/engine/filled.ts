@@ -13,24 +13,24 @@ function packed<T>(n: number, v: T): T[] {
   return list;
 }
 
-let minusOnes: number[] = packed(128, -1);
-let zeros: number[] = packed(128, 0);
-let falses: boolean[] = packed(128, false);
+/**
+ * A maker of new lists of `v` (`make(n)`: n times `v`), each a copy of a list it keeps. `v` is
+ * shared by every list made, so it must not be changed (the resolver's shared empty list is
+ * replaced, never added to).
+ */
+export function filledLists<T>(v: T): (n: number) => T[] {
+  let kept = packed(128, v);
+  return (n) => {
+    if (n > kept.length) kept = packed(2 * n, v);
+    return kept.slice(0, n);
+  };
+}
 
 /** A new list of `n` times -1. */
-export function minusOneList(n: number): number[] {
-  if (n > minusOnes.length) minusOnes = packed(2 * n, -1);
-  return minusOnes.slice(0, n);
-}
+export const minusOneList: (n: number) => number[] = filledLists(-1);
 
 /** A new list of `n` times 0. */
-export function zeroList(n: number): number[] {
-  if (n > zeros.length) zeros = packed(2 * n, 0);
-  return zeros.slice(0, n);
-}
+export const zeroList: (n: number) => number[] = filledLists(0);
 
 /** A new list of `n` times false. */
-export function falseList(n: number): boolean[] {
-  if (n > falses.length) falses = packed(2 * n, false);
-  return falses.slice(0, n);
-}
+export const falseList: (n: number) => boolean[] = filledLists(false);

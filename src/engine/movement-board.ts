@@ -7,7 +7,7 @@
  */
 
 import { seaRoute } from "./convoy.ts";
-import { falseList, minusOneList, zeroList } from "./filled.ts";
+import { falseList, filledLists, minusOneList, zeroList } from "./filled.ts";
 import type { GameMap } from "./map.ts";
 import type { MovementOrder } from "./orders.ts";
 import type { RuleOptions } from "./rules.ts";
@@ -19,17 +19,8 @@ const NO_INDICES: readonly number[] = [];
 /** The shared empty list of supports or convoys (never added to: see `addTo`). */
 const NONE: number[] = [];
 
-/** A kept list of NONE, copied for each resolver's `supportsOf` and `convoysOf`. */
-let nones: number[][] = [];
-
-/** A new list of `n` times NONE (`filled.ts`'s way). */
-function noneList(n: number): number[][] {
-  if (n > nones.length) {
-    nones = [];
-    for (let i = 0; i < 2 * n; i++) nones.push(NONE);
-  }
-  return nones.slice(0, n);
-}
+/** A new list of `n` times NONE, for each resolver's `supportsOf` and `convoysOf`. */
+const noneList: (n: number) => number[][] = filledLists(NONE);
 
 /** Adds `i` to `lists[k]`, giving it a list of its own if it had the shared empty one. */
 function addTo(lists: number[][], k: number, i: number): void {
