@@ -124,7 +124,6 @@ export const wholeQuery = (
   if (raw === null || raw === "") return undefined;
   // Digits only: Number() would read " " as 0 and "1e2" as 100.
   const n = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw invalid(`"${key}" must be ${must}, not "${raw}"`);
+  if (!(n >= min && n <= max)) throw invalid(`"${key}" must be ${must}, not "${raw}"`);
   return n;
 };
