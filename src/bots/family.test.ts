@@ -42,8 +42,12 @@ for (const id of families) {
         if (lines.length > 0) nonEmpty++;
         sets.set(p, set);
       }
-      // It plays: most powers send commands (silence is only one candidate among many).
-      assert.ok(nonEmpty > must.length / 2, `${nonEmpty} of ${must.length} powers sent commands`);
+      // It plays: silence is weighed last and kept only when strictly better than every set
+      // drawn, which in the opening it never is (silence first had 24 of 60 openings in
+      // Global Diplomacy sit still); later, most powers send commands.
+      if (t === 0) assert.equal(nonEmpty, must.length, "every power sent commands in the opening");
+      else
+        assert.ok(nonEmpty > must.length / 2, `${nonEmpty} of ${must.length} powers sent commands`);
       const r = f.rules.resolve(s, sets);
       assert.deepEqual(f.rules.invariants(r.next), []);
       // No command of the bot's is refused by the adjudicator as invalid.

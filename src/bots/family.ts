@@ -8,7 +8,7 @@
  * others (each a random legal set per power, and one profile where they are all silent),
  * resolving the one turn with `resolve`; the candidate with the best mean standing after it
  * (`standing`: for the families, supply points and units, and whether the turn won or lost
- * the game) is chosen, ties to the first. Every candidate meets the same replies. Pure: no
+ * the game) is chosen, ties to the first drawn (silence is weighed last). Every candidate meets the same replies. Pure: no
  * I/O, no clock; the same rules, state, power and seed give the same set. Its cost is
  * bounded by counts, not time: (candidates + 1) x (replies + 1) resolutions a decision.
  */
@@ -61,8 +61,11 @@ export function familyDecide<S, O, V>(input: FamilyBotInput<S, O, V>): FamilyDec
   const { rules, state, power, seed, standing, text } = input;
   const k = input.candidates ?? 10;
   const m = input.replies ?? 3;
-  // Candidates: silence first (always legal), then random sets, each read back: a set with
-  // a line the rules refuse is dropped, as is a repeat.
+  // Candidates: random sets, each read back (a set with a line the rules refuse is dropped,
+  // as is a repeat), then silence (always legal) last: ties go to the first weighed, so the
+  // bot holds back only when holding is strictly better than every set it drew. Silence
+  // first made it sit still whenever nothing changed the standing in one turn (an opening's
+  // moves towards centres not yet taken), a seat-filler that did not play.
   const seen = new Set<string>();
   const candidates: { orders: O; text: string }[] = [];
   const consider = (o: O) => {
@@ -73,8 +76,8 @@ export function familyDecide<S, O, V>(input: FamilyBotInput<S, O, V>): FamilyDec
     if (read.verdicts.some((v) => !v.ok)) return;
     candidates.push({ orders: read.orders, text: t });
   };
-  consider(rules.whenSilent(state, power));
   for (let i = 0; i < k; i++) consider(rules.random(state, power, drawSeed(seed, "mine", i)));
+  consider(rules.whenSilent(state, power));
   // The others' predicted replies: all silent, and `m` random profiles.
   const others = rules.mustOrder(state).filter((p) => p !== power);
   const profiles: Map<string, O>[] = [new Map(others.map((p) => [p, rules.whenSilent(state, p)]))];

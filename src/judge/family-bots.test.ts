@@ -137,8 +137,9 @@ for (const kind of STORE_KINDS) {
       clock.t = Date.parse(joined.deadline!) + 1;
       assert.equal(await judge.adjudication.tick(), 1, "T1 adjudicated without Ann's commands");
       const t1 = (await judge.views.familyTurns(gm, created.id)).turns[0]!;
-      // The takeover bot played Ann's power: its set is stored as the bot's (the family bot
-      // may choose silence, the first set it weighs, when no other scores better).
+      // The takeover bot played Ann's power: its set is stored as the bot's, and it is not
+      // silence (the bot holds back only when holding scores strictly better than every set
+      // it drew; in the opening nothing does).
       const played = await ts.store.db
         .selectFrom("submissions")
         .select("user_id")
@@ -152,6 +153,7 @@ for (const kind of STORE_KINDS) {
         "the takeover bot's set was played",
       );
       assert.ok(t1.orders["11"] !== undefined, "the turn's record holds its set");
+      assert.ok(t1.orders["11"]!.length > 0, "the takeover bot sent commands, not silence");
       assert.deepEqual(t1.missed, ["11"], "Ann still missed the turn");
       const view = await judge.views.gameView(ann, created.id);
       assert.deepEqual(view.seatList[10]!.bot, {
