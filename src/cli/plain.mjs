@@ -10,14 +10,12 @@
 // 34 MB, docs/performance.md, "Workers"); the server starts in a fraction of the time (tsx's
 // loader compiled and handed over its few hundred modules one by one: about 4 s of CPU,
 // docs/performance.md, "Restart"). Plain JavaScript, because it runs before any loader.
-import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -26,6 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, version as esbuildVersion, stop } from "esbuild";
+import { sha256, writeWhole } from "../render/whole-file.mjs";
 import { bundlePlugin } from "./bundle-plugin.mjs";
 import { workerBuildOptions } from "./worker-build.mjs";
 
@@ -65,8 +64,6 @@ async function workerBundle() {
  */
 const cacheDir =
   process.env.ENTENTE_PLAIN_CACHE ?? join(root, "node_modules", ".cache", "entente-plain");
-
-const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 
 /**
  * What a kept bundle depends on besides its sources: the checkout's place (the bundle names
@@ -149,13 +146,6 @@ function keptBundle(key) {
     // None kept, unreadable, or a source gone: bundle again.
     return null;
   }
-}
-
-/** Writes a file whole or not at all (another start may be reading or writing it). */
-function writeWhole(file, text) {
-  const part = `${file}.${process.pid}.part`;
-  writeFileSync(part, text);
-  renameSync(part, file);
 }
 
 /**

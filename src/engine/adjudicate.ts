@@ -27,34 +27,121 @@ import { makePhase, withPhase } from "./shapes.ts";
 import type { Position, PowerId } from "./types.ts";
 import type { Variant } from "./variant.ts";
 
-export function adjudicate(
+/**
+ * What adjudicates one phase from orders in one form: texts (`adjudicate`) or structured
+ * values (`adjudicateParsed`). Both are the one `adjudicating` over their `OrderForm`.
+ */
+export type Adjudicator<O> = (
   variant: Variant,
   position: Position,
-  orders: OrderTexts,
+  orders: O,
   rules: RuleOptions,
-  options: AdjudicateOptions = {},
-): PhaseResult {
-  if (position.phase.season === "W" && position.phase.type === "R") {
-    const reading = parseOptionsFor(rules);
-    return winterPhase(
-      position,
-      orders,
-      (text) => {
-        const p = parseOrder(text, variant.map, variant.powers, reading);
-        return p.ok ? p.order : null;
-      },
-      (pos, o) => adjudicateOne(variant, pos, o, rules),
-    );
-  }
-  if (variant.movement && position.phase.type === "M")
-    return variant.movement(position, orders, (p, o) =>
-      adjudicateOne(variant, p, o, rules, options),
-    );
-  return adjudicateOne(variant, position, orders, rules, options);
-}
+  options?: AdjudicateOptions,
+) => PhaseResult;
 
 /** Orders per power as structured values, already read: the typed path, with no text. */
 export type ParsedOrderSets = ReadonlyMap<PowerId, readonly ParsedOrder[]>;
+
+/** Orders per power, each in one form `T`. */
+type OrderSets<T> = ReadonlyMap<PowerId, readonly T[]>;
+
+/** How orders of one form come into a phase: all a form changes in adjudicating them. */
+interface OrderForm<T> {
+  /** What each order is, for the winter phase to sort (null: it does not read as one). */
+  readonly reader: (variant: Variant, rules: RuleOptions) => (order: T) => ParsedOrder | null;
+  /** The orders read and interpreted into `entries`; what the reader noted on them. */
+  readonly read: (
+    ctx: InterpretContext,
+    orders: OrderSets<T>,
+    entries: Entry[],
+  ) => ReadonlyMap<Entry, string> | null;
+  /** A movement phase of a variant with its own movement orders (`Variant.movement`). */
+  readonly own: (
+    variant: Variant,
+    position: Position,
+    orders: OrderSets<T>,
+    one: (position: Position, orders: OrderSets<T>) => PhaseResult,
+  ) => PhaseResult;
+}
+
+/**
+ * The adjudicator of a form: seed 002's winter phase, a variant's own movement orders, or one
+ * phase that is a movement, a retreat or an adjustment phase.
+ */
+function adjudicating<T>(form: OrderForm<T>): Adjudicator<OrderSets<T>> {
+  const one: Adjudicator<OrderSets<T>> = (variant, position, orders, rules, options = {}) => {
+    const ctx = makeContext(variant, position, rules);
+    const entries: Entry[] = [];
+    const notes = form.read(ctx, orders, entries);
+    return withMerged(entries, notes, phaseOf(variant, ctx, entries, options));
+  };
+  return (variant, position, orders, rules, options = {}) => {
+    if (position.phase.season === "W" && position.phase.type === "R")
+      return winterPhase(position, orders, form.reader(variant, rules), (pos, o) =>
+        one(variant, pos, o, rules),
+      );
+    if (variant.movement && position.phase.type === "M")
+      return form.own(variant, position, orders, (p, o) => one(variant, p, o, rules, options));
+    return one(variant, position, orders, rules, options);
+  };
+}
+
+/** Orders as text, read with the rules' tolerances (reading.ts); corrections noted. */
+const texts: OrderForm<string> = {
+  reader: (variant, rules) => {
+    const reading = parseOptionsFor(rules);
+    return (text) => {
+      const p = parseOrder(text, variant.map, variant.powers, reading);
+      return p.ok ? p.order : null;
+    };
+  },
+  read: (ctx, orders, entries) => {
+    const notes = new Map<Entry, string>();
+    for (const [power, texts] of orders) {
+      for (const r of readOrders(ctx, power, texts)) {
+        const { text, subject } = r;
+        const moveOrdered = r.parsed?.kind === "move";
+        const it = r.interpretation;
+        let e: Entry;
+        if (it === null) {
+          const reason = r.error ? r.error.message : ambiguityReason(r);
+          e = makeEntry(power, text, null, moveOrdered, null, "invalid", reason);
+        } else if (it.ok)
+          e = makeEntry(power, text, subject, moveOrdered, it.order, "succeeds", null);
+        else e = makeEntry(power, text, subject, moveOrdered, null, "invalid", it.reason);
+        entries.push(e);
+        if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
+      }
+    }
+    return notes;
+  },
+  own: (variant, position, orders, one) => variant.movement!(position, orders, one),
+};
+
+/** Orders as structured values: interpreted against the board, never parsed. */
+const values: OrderForm<ParsedOrder> = {
+  reader: () => (p) => p,
+  read: (ctx, orders, entries) => {
+    for (const [power, list] of orders) {
+      for (const p of list) {
+        const it = interpretOrder(ctx, power, p);
+        const subject = p.kind === "build" || p.kind === "waive" ? null : p.unit.province;
+        entries.push(
+          it.ok
+            ? makeEntry(power, null, subject, p.kind === "move", it.order, "succeeds", null)
+            : makeEntry(power, null, subject, p.kind === "move", null, "invalid", it.reason),
+        );
+      }
+    }
+    return null;
+  },
+  own: (variant) => {
+    throw new Error(`${variant.id} has its own movement orders: adjudicate them as text`);
+  },
+};
+
+/** One phase adjudicated from orders as text. */
+export const adjudicate: Adjudicator<OrderTexts> = adjudicating(texts);
 
 /**
  * `adjudicate` for orders given as structured values (the research API's typed path):
@@ -62,24 +149,7 @@ export type ParsedOrderSets = ReadonlyMap<PowerId, readonly ParsedOrder[]>;
  * would be, so the results are those of the same orders written out, with `text` null. A
  * variant with its own movement orders (`Variant.movement`) reads texts: give it texts.
  */
-export function adjudicateParsed(
-  variant: Variant,
-  position: Position,
-  orders: ParsedOrderSets,
-  rules: RuleOptions,
-  options: AdjudicateOptions = {},
-): PhaseResult {
-  if (position.phase.season === "W" && position.phase.type === "R")
-    return winterPhase(
-      position,
-      orders,
-      (p) => p,
-      (pos, o) => adjudicateParsedOne(variant, pos, o, rules),
-    );
-  if (variant.movement && position.phase.type === "M")
-    throw new Error(`${variant.id} has its own movement orders: adjudicate them as text`);
-  return adjudicateParsedOne(variant, position, orders, rules, options);
-}
+export const adjudicateParsed: Adjudicator<ParsedOrderSets> = adjudicating(values);
 
 /**
  * Seed 002 II(5) Alternative C: the winter phase (`W1901R`) takes the fall retreats and the
@@ -89,9 +159,9 @@ export function adjudicateParsed(
  */
 function winterPhase<T>(
   position: Position,
-  orders: ReadonlyMap<PowerId, readonly T[]>,
+  orders: OrderSets<T>,
   read: (order: T) => ParsedOrder | null,
-  one: (position: Position, orders: ReadonlyMap<PowerId, readonly T[]>) => PhaseResult,
+  one: (position: Position, orders: OrderSets<T>) => PhaseResult,
 ): PhaseResult {
   const retreats = new Map<PowerId, T[]>();
   const adjustments = new Map<PowerId, T[]>();
@@ -138,60 +208,6 @@ function winterPhase<T>(
     winner: first.winner,
     dislodged: [],
   };
-}
-
-/** One phase that is a movement, a retreat or an adjustment phase. */
-function adjudicateOne(
-  variant: Variant,
-  position: Position,
-  orders: OrderTexts,
-  rules: RuleOptions,
-  options: AdjudicateOptions = {},
-): PhaseResult {
-  const ctx = makeContext(variant, position, rules);
-  const entries: Entry[] = [];
-  const notes = new Map<Entry, string>();
-  for (const [power, texts] of orders) {
-    for (const r of readOrders(ctx, power, texts)) {
-      const { text, subject } = r;
-      const moveOrdered = r.parsed?.kind === "move";
-      const it = r.interpretation;
-      let e: Entry;
-      if (it === null) {
-        const reason = r.error ? r.error.message : ambiguityReason(r);
-        e = makeEntry(power, text, null, moveOrdered, null, "invalid", reason);
-      } else if (it.ok)
-        e = makeEntry(power, text, subject, moveOrdered, it.order, "succeeds", null);
-      else e = makeEntry(power, text, subject, moveOrdered, null, "invalid", it.reason);
-      entries.push(e);
-      if (r.notes.length > 0) notes.set(e, r.notes.join("; "));
-    }
-  }
-  return withMerged(entries, notes, phaseOf(variant, ctx, entries, options));
-}
-
-/** `adjudicateOne` for structured orders: interpreted against the board, never parsed. */
-function adjudicateParsedOne(
-  variant: Variant,
-  position: Position,
-  orders: ParsedOrderSets,
-  rules: RuleOptions,
-  options: AdjudicateOptions = {},
-): PhaseResult {
-  const ctx = makeContext(variant, position, rules);
-  const entries: Entry[] = [];
-  for (const [power, list] of orders) {
-    for (const p of list) {
-      const it = interpretOrder(ctx, power, p);
-      const subject = p.kind === "build" || p.kind === "waive" ? null : p.unit.province;
-      entries.push(
-        it.ok
-          ? makeEntry(power, null, subject, p.kind === "move", it.order, "succeeds", null)
-          : makeEntry(power, null, subject, p.kind === "move", null, "invalid", it.reason),
-      );
-    }
-  }
-  return withMerged(entries, null, phaseOf(variant, ctx, entries, options));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The names a reader knows: a map's name index (ids, names, aliases and derived spellings of
  * every province, built once per map and cached) and the powers' index (names, adjectives,
- * aliases, possessives). `nameKey` is the lookup key of a name.
+ * aliases, possessives). `nameKey` is the lookup key of a name; `keptFor` what a reader keeps
+ * per map and powers (the plain forms' ids, the texts read).
  */
 
 import type { GameMap } from "./map.ts";
@@ -13,6 +14,32 @@ export function nameKey(name: string): string {
   return tokenize(name)
     .map((t) => t.text)
     .join(" ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a reader keeps per map and powers (the names it knows)
+
+/** Values kept per map and powers: each kept while its map and its powers are. */
+export type PerMapAndPowers<T> = WeakMap<GameMap, WeakMap<readonly Power[], T>>;
+
+/** The value kept for this map and these powers, made by `make` on first use. */
+export function keptFor<T>(
+  kept: PerMapAndPowers<T>,
+  map: GameMap,
+  powers: readonly Power[],
+  make: () => T,
+): T {
+  let byPowers = kept.get(map);
+  if (!byPowers) {
+    byPowers = new WeakMap();
+    kept.set(map, byPowers);
+  }
+  let value = byPowers.get(powers);
+  if (value === undefined) {
+    value = make();
+    byPowers.set(powers, value);
+  }
+  return value;
 }
 
 // ---------------------------------------------------------------------------------------------

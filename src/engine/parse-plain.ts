@@ -16,6 +16,7 @@
 
 import type { GameMap } from "./map.ts";
 import type { LocationSpec, ParsedOrder, UnitSpec } from "./orders.ts";
+import { keptFor, type PerMapAndPowers } from "./parse-names.ts";
 import type { ParseResult } from "./parse-types.ts";
 import type { Power, ProvinceId, UnitType } from "./types.ts";
 
@@ -50,7 +51,7 @@ interface PlainPlace {
 type PlainIds = Map<number, PlainPlace>;
 
 /** Per map and powers: the ids read here, by `idKey`; made on first use (`checkedIds`). */
-const plainIds = new WeakMap<GameMap, WeakMap<readonly Power[], PlainIds>>();
+const plainIds: PerMapAndPowers<PlainIds> = new WeakMap();
 
 /** The ids asked for last (a stream of one game asks for them again and again). */
 let last: { map: GameMap; powers: readonly Power[]; ids: PlainIds } | null = null;
@@ -66,16 +67,7 @@ function checkedIds(
   read: (text: string) => ParseResult,
 ): PlainIds {
   if (last !== null && last.map === map && last.powers === powers) return last.ids;
-  let byPowers = plainIds.get(map);
-  if (!byPowers) {
-    byPowers = new WeakMap();
-    plainIds.set(map, byPowers);
-  }
-  let ids = byPowers.get(powers);
-  if (!ids) {
-    ids = plainIdsOf(map, read);
-    byPowers.set(powers, ids);
-  }
+  const ids = keptFor(plainIds, map, powers, () => plainIdsOf(map, read));
   last = { map, powers, ids };
   return ids;
 }

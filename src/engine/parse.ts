@@ -15,7 +15,7 @@
 import type { GameMap } from "./map.ts";
 import type { ParsedOrder } from "./orders.ts";
 import { OrderReader } from "./parse-grammar.ts";
-import { nameIndex, nameKey, powerIndex } from "./parse-names.ts";
+import { keptFor, nameIndex, nameKey, type PerMapAndPowers, powerIndex } from "./parse-names.ts";
 import { readPlain } from "./parse-plain.ts";
 import { PlaceReader } from "./parse-reader.ts";
 import { readSentence, unwrapUnits } from "./parse-sentence.ts";
@@ -156,7 +156,7 @@ const READ_CACHE = 1 << 14;
 const MAX_CACHED = 100;
 
 /** Per map and powers, per options (typo correction, route naming): the texts read. */
-const readCaches = new WeakMap<GameMap, WeakMap<readonly Power[], ReadCache[]>>();
+const readCaches: PerMapAndPowers<ReadCache[]> = new WeakMap();
 
 /** The cache asked for last (one game at a time asks for one again and again). */
 let last: { map: GameMap; powers: readonly Power[]; k: number; cache: ReadCache } | null = null;
@@ -165,16 +165,7 @@ function readCache(map: GameMap, powers: readonly Power[], options: ParseOptions
   const k = (options.typos === "correct" ? 1 : 0) + (options.convoyRoutes === true ? 2 : 0);
   if (last !== null && last.map === map && last.powers === powers && last.k === k)
     return last.cache;
-  let byPowers = readCaches.get(map);
-  if (!byPowers) {
-    byPowers = new WeakMap();
-    readCaches.set(map, byPowers);
-  }
-  let caches = byPowers.get(powers);
-  if (!caches) {
-    caches = [];
-    byPowers.set(powers, caches);
-  }
+  const caches = keptFor(readCaches, map, powers, (): ReadCache[] => []);
   let cache = caches[k];
   if (!cache) {
     cache = { newer: new Map(), older: new Map() };

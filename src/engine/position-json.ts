@@ -213,10 +213,8 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
   const reading = ++places.reading;
   const inputUnits = input.units;
   for (const power of Object.keys(inputUnits)) {
-    const list = inputUnits[power];
     const pid = readPower(variant, power);
-    if (!Array.isArray(list)) fail(`units of ${power} must be an array`);
-    for (const t of list) {
+    for (const t of powerList(inputUnits[power], "units", power)) {
       const u = readUnit(variant, pid, t);
       const text = String(t);
       const k = slots.get(u.province)!;
@@ -232,10 +230,10 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
     if (!isRecord(input.dislodged))
       fail('"dislodged" must be an object of power: [{"unit": "A bul", "from": "rum"}]');
     const dseen = new Set<string>();
-    for (const [power, list] of Object.entries(input.dislodged)) {
+    const inputDislodged = input.dislodged;
+    for (const power of Object.keys(inputDislodged)) {
       const pid = readPower(variant, power);
-      if (!Array.isArray(list)) fail(`dislodged units of ${power} must be an array`);
-      for (const d of list) {
+      for (const d of powerList(inputDislodged[power], "dislodged units", power)) {
         if (!isRecord(d))
           fail(`a dislodged unit is {"unit": "A bul", "from": "rum", "viaConvoy": false}`);
         const u = readUnit(variant, pid, d.unit);
@@ -269,10 +267,8 @@ export function readPosition(input: Record<string, unknown>, variant: Variant): 
     centers = new Map();
     const inputCentres = input.centers;
     for (const power of Object.keys(inputCentres)) {
-      const list = inputCentres[power];
       const pid = readPower(variant, power);
-      if (!Array.isArray(list)) fail(`centres of ${power} must be an array`);
-      for (const c of list) {
+      for (const c of powerList(inputCentres[power], "centres", power)) {
         const p = readProvince(variant, c, "centre");
         if (!variant.map.get(p).supplyCenter) fail(`${p} is not a supply centre`);
         const prev = centers.get(p);
@@ -293,6 +289,12 @@ export function positionProblem(variant: Variant, position: Position): string | 
   if (position.phase.type !== "M" || position.dislodged.length === 0) return null;
   const d = position.dislodged[0]!;
   return `"dislodged" is for retreat phases (R), but ${phaseName(position.phase)} is a movement phase, which starts with no dislodged units (${variant.powers.find((p) => p.id === d.power)?.name ?? d.power}'s unit in ${d.province} among them): leave "dislodged" out, or give the retreat phase it belongs to (e.g. "${position.phase.season}${position.phase.year}R")`;
+}
+
+/** One power's list in an object of power: [...]; `what` names such lists in the error. */
+function powerList(list: unknown, what: string, power: string): readonly unknown[] {
+  if (!Array.isArray(list)) fail(`${what} of ${power} must be an array`);
+  return list;
 }
 
 function allStrings(list: readonly unknown[]): boolean {

@@ -5,7 +5,12 @@
  * docs/records.md describes the format.
  */
 
-import { adjudicate, adjudicateParsed, type ParsedOrderSets } from "./adjudicate.ts";
+import {
+  type Adjudicator,
+  adjudicate,
+  adjudicateParsed,
+  type ParsedOrderSets,
+} from "./adjudicate.ts";
 import { phaseName } from "./phase.ts";
 import {
   PositionError,
@@ -16,7 +21,7 @@ import {
   writeResult,
 } from "./position-json.ts";
 import { rngFor } from "./random.ts";
-import type { AdjudicateOptions, OrderTexts, PhaseResult } from "./results.ts";
+import type { OrderTexts, PhaseResult } from "./results.ts";
 import type { RuleOptions } from "./rules.ts";
 import { type Scenario, type ScenarioEvent, type Seat, unplayedPowers } from "./scenario.ts";
 import { powerTables } from "./tables.ts";
@@ -199,79 +204,69 @@ export interface Step {
   readonly state: GameState;
 }
 
+/** One phase of a game from orders in one form: `step` (texts), `stepParsed` (values). */
+export type Stepper<O> = (
+  scenario: Scenario,
+  rules: RuleOptions,
+  seed: number,
+  state: GameState,
+  orders: O,
+) => Step;
+
 /**
  * One phase of a game: the orders adjudicated, the scenario's own rules applied, the state
  * for the next phase. Orders for a power nobody plays are refused.
  */
-export function step(
-  scenario: Scenario,
-  rules: RuleOptions,
-  seed: number,
-  state: GameState,
-  orders: OrderTexts,
-): Step {
-  return stepWith(scenario, seed, state, orders, (position, options) =>
-    adjudicate(scenario.variant, position, orders, rules, options),
-  );
-}
+export const step: Stepper<OrderTexts> = stepping(adjudicate);
 
 /** `step` for orders given as structured values (the typed path: `adjudicateParsed`). */
-export function stepParsed(
-  scenario: Scenario,
-  rules: RuleOptions,
-  seed: number,
-  state: GameState,
-  orders: ParsedOrderSets,
-): Step {
-  return stepWith(scenario, seed, state, orders, (position, options) =>
-    adjudicateParsed(scenario.variant, position, orders, rules, options),
-  );
-}
+export const stepParsed: Stepper<ParsedOrderSets> = stepping(adjudicateParsed);
 
-function stepWith(
-  scenario: Scenario,
-  seed: number,
-  state: GameState,
-  orders: ReadonlyMap<PowerId, readonly unknown[]>,
-  run: (position: Position, options: AdjudicateOptions) => PhaseResult,
-): Step {
-  const { variant } = scenario;
-  const unplayed = unplayedPowers(variant, state.seats);
-  for (const power of orders.keys()) {
-    if (unplayed.includes(power))
-      throw new RecordError(`${power} is not played by anyone in this game`);
-    if (!powerTables(variant).index.has(power)) {
-      throw new RecordError(`unknown power "${power}"`);
-    }
-  }
-  const { position, seats } = state;
-  // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
-  // to retreat, they are disbanded"): no retreat phase waits for them.
-  const result = run(position, { disbandDislodged: new Set(unplayed) });
-  const events =
-    scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
-  const seatsAfter =
-    events.length === 0 ? seats : events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
-  const seatWin = scenario.seatVictory?.(result.next, seatsAfter) ?? null;
-  const civilDisorder: PowerId[] = [];
-  if (position.phase.type === "M") {
-    for (const p of variant.powers) {
-      if (unplayed.includes(p.id) || !orders.has(p.id)) {
-        if (hasUnits(position, p.id)) civilDisorder.push(p.id);
+/** The stepper of an adjudicator: everything of a step but how its orders are adjudicated. */
+function stepping<O extends ReadonlyMap<PowerId, readonly unknown[]>>(
+  adjudicator: Adjudicator<O>,
+): Stepper<O> {
+  return (scenario, rules, seed, state, orders) => {
+    const { variant } = scenario;
+    const unplayed = unplayedPowers(variant, state.seats);
+    for (const power of orders.keys()) {
+      if (unplayed.includes(power))
+        throw new RecordError(`${power} is not played by anyone in this game`);
+      if (!powerTables(variant).index.has(power)) {
+        throw new RecordError(`unknown power "${power}"`);
       }
     }
-  }
-  return {
-    result,
-    events,
-    seatWinner: seatWin === null ? null : seatsAfter[seatWin]!.name,
-    civilDisorder,
-    state: {
-      position: result.next,
-      seats: seatsAfter,
-      events: events.length === 0 ? state.events : [...state.events, ...events],
-      index: state.index + 1,
-    },
+    const { position, seats } = state;
+    // Units of powers nobody plays are disbanded when dislodged (seed 001: "if they are forced
+    // to retreat, they are disbanded"): no retreat phase waits for them.
+    const result = adjudicator(variant, position, orders, rules, {
+      disbandDislodged: new Set(unplayed),
+    });
+    const events =
+      scenario.afterPhase?.(result, seats, state.events, rngFor(seed, state.index)) ?? [];
+    const seatsAfter =
+      events.length === 0 ? seats : events.reduce<readonly Seat[]>((s, e) => e.seats ?? s, seats);
+    const seatWin = scenario.seatVictory?.(result.next, seatsAfter) ?? null;
+    const civilDisorder: PowerId[] = [];
+    if (position.phase.type === "M") {
+      for (const p of variant.powers) {
+        if (unplayed.includes(p.id) || !orders.has(p.id)) {
+          if (hasUnits(position, p.id)) civilDisorder.push(p.id);
+        }
+      }
+    }
+    return {
+      result,
+      events,
+      seatWinner: seatWin === null ? null : seatsAfter[seatWin]!.name,
+      civilDisorder,
+      state: {
+        position: result.next,
+        seats: seatsAfter,
+        events: events.length === 0 ? state.events : [...state.events, ...events],
+        index: state.index + 1,
+      },
+    };
   };
 }
 

@@ -13,19 +13,12 @@
  * then renamed), so a process never reads half of one.
  */
 import { createHash } from "node:crypto";
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GeometrySpec, MapSource } from "./geometry-spec.ts";
 import type { MapGeometry } from "./types.ts";
+import { sha256, writeWhole } from "./whole-file.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -39,8 +32,6 @@ export function keptDir(env: NodeJS.ProcessEnv = process.env): string | null {
 
 /** A kept map of another key is deleted a day after it was last written. */
 const STALE_MS = 86_400_000;
-
-const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 let codeHash: string | null = null;
 
@@ -101,9 +92,7 @@ export function keptGeometry(
   const built = build();
   try {
     mkdirSync(dir, { recursive: true });
-    const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, JSON.stringify(built));
-    renameSync(part, file);
+    writeWhole(file, JSON.stringify(built));
     prune(dir, source.id, name);
   } catch {
     // A folder that cannot be written: the next process builds the map too.
