@@ -85,7 +85,10 @@ export function commandPath(cmd: Command): string {
   return names.join(" ");
 }
 
-export function examples(cmd: Command, list: readonly (readonly [string, string])[]): Command {
+/** Examples as written: the command line and what it does. */
+export type Examples = readonly (readonly [string, string])[];
+
+export function examples(cmd: Command, list: Examples): Command {
   const all = list.map(([command, does]) => ({ command, does }));
   EXAMPLES.set(cmd, all);
   cmd.addHelpText(
@@ -93,6 +96,46 @@ export function examples(cmd: Command, list: readonly (readonly [string, string]
     `\nExamples:\n${all.map((e) => `  $ ${e.command}\n      ${e.does}`).join("\n")}\n`,
   );
   return cmd;
+}
+
+/**
+ * A group of commands (`entente variant`, `mail`, `daide`, `bench`, `global`, `discovery`):
+ * its name, summary, description and examples; its commands are added to what it returns.
+ */
+export function group(
+  parent: Command,
+  name: string,
+  summary: string,
+  description: string,
+  list: Examples,
+): Command {
+  return examples(parent.command(name).summary(summary).description(description), list);
+}
+
+/** `--json`, its help `WHAT as one JSON line`. */
+export const jsonOption = (what: string): Option =>
+  new Option("--json", `${what} as one JSON line`);
+
+/** An action that prints the text `fn` answers, whole; exit status 0. */
+export const printed =
+  <A extends unknown[]>(io: Io, fn: (...args: A) => string | Promise<string>) =>
+  async (...args: A): Promise<number> => {
+    io.out(await fn(...args));
+    return 0;
+  };
+
+/**
+ * A check's report printed (replay, variant check, mail ingest); when it failed, exit status 1
+ * and one line on stderr (`failed`).
+ */
+export function reported(
+  io: Io,
+  r: { readonly text: string; readonly ok: boolean },
+  command: string,
+  why: string,
+): number {
+  io.out(r.text);
+  return r.ok ? 0 : failed(io, command, why);
 }
 
 /** An option or argument whose value completes to a known set (variant ids, profiles). */

@@ -3,7 +3,7 @@ import type { PhaseRecord } from "../engine/record.ts";
 import type { Store } from "../store/db.ts";
 import type { DB } from "../store/schema.ts";
 import { conflict, forbidden, invalid } from "./errors.ts";
-import { lockGame } from "./game-data.ts";
+import { latestEventData, lockGame } from "./game-data.ts";
 import { phaseLengthMs } from "./options.ts";
 import type { GameView, User } from "./types.ts";
 
@@ -36,16 +36,8 @@ export interface ChairJudge {
 }
 
 export async function isChaired(db: Kysely<DB>, gameId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("events")
-    .select("data")
-    .where("game_id", "=", gameId)
-    .where("kind", "=", CHAIR_EVENT)
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return false;
-  return (JSON.parse(row.data) as { on?: unknown }).on === true;
+  const chair = await latestEventData<{ on?: unknown }>(db, gameId, CHAIR_EVENT);
+  return chair?.on === true;
 }
 
 /** The judge's hook: the deadline a newly opened phase gets (none in a chaired game). */

@@ -127,33 +127,29 @@ export class DaideSeats extends Room {
       .where("game_id", "=", gameId)
       .executeTakeFirst();
     if (!g) return null;
-    const seats = await db
-      .selectFrom("daide_seats")
-      .selectAll()
-      .where("game_id", "=", gameId)
-      .orderBy("seat")
-      .execute();
+    const seats = await keptSeats(db, gameId).orderBy("seat").execute();
     return { port: g.port, seats };
   }
 
   /** The seats kept for DAIDE clients that a client has taken (for startWhenFull). */
   async taken(trx: Tx, gameId: string): Promise<Set<number>> {
-    const rows = await trx
-      .selectFrom("daide_seats")
-      .select("seat")
-      .where("game_id", "=", gameId)
-      .where("client", "is not", null)
-      .execute();
+    const rows = await keptSeats(trx, gameId).where("client", "is not", null).execute();
     return new Set(rows.map((r) => r.seat));
+  }
+
+  /** The client (its NME name) at a seat kept for DAIDE clients; null: no client took it. */
+  async clientAt(trx: Tx, gameId: string, seat: number): Promise<string | null> {
+    const row = await keptSeats(trx, gameId).where("seat", "=", seat).executeTakeFirst();
+    return row?.client ?? null;
   }
 
   /** Every seat kept for DAIDE clients, taken or not (no web or mail player is seated there). */
   async kept(trx: Tx, gameId: string): Promise<Set<number>> {
-    const rows = await trx
-      .selectFrom("daide_seats")
-      .select("seat")
-      .where("game_id", "=", gameId)
-      .execute();
+    const rows = await keptSeats(trx, gameId).execute();
     return new Set(rows.map((r) => r.seat));
   }
 }
+
+/** A game's seats kept for DAIDE clients: their rows (client null: no client took it). */
+const keptSeats = (db: Tx, gameId: string) =>
+  db.selectFrom("daide_seats").selectAll().where("game_id", "=", gameId);

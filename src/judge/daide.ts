@@ -137,17 +137,12 @@ export class DaideClients extends Room {
         gameId,
         async (trx, g) => {
           if (g.state.state !== "open" || g.game.status !== "active") return false;
-          const row = await trx
-            .selectFrom("daide_seats")
-            .select("client")
-            .where("game_id", "=", gameId)
-            .where("seat", "=", seat)
-            .executeTakeFirst();
-          if (!g.seats[seat] || !row?.client) return false;
+          const client = await this.daideSeats.clientAt(trx, gameId, seat);
+          if (!g.seats[seat] || !client) return false;
           await this.storeLocked(trx, g, seat, sets, final);
           // A client back at a seat a built-in player took over after missed orders plays it
           // again, as a player would (bot-seats.ts).
-          const as = { id: daideSender(seat), name: `${row.client} (DAIDE)` };
+          const as = { id: daideSender(seat), name: `${client} (DAIDE)` };
           await this.botSeats.handBack(trx, g, seat, as);
           return true;
         },

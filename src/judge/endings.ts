@@ -1,7 +1,7 @@
 import { parsePhase, phaseName, phaseOrdinal } from "../engine/phase.ts";
 import { committeeFields } from "./committee.ts";
 import { conflict, invalid } from "./errors.ts";
-import { centreChangeSince, parseJson, seatOf } from "./game-data.ts";
+import { centreChangeSince, latestEventData, seatOf } from "./game-data.ts";
 import { DEFAULT_OPTIONS } from "./options.ts";
 import { powerNamed, survivingPowers } from "./played.ts";
 import type { JudgeCore, User } from "./room.ts";
@@ -129,17 +129,13 @@ export class Endings extends Room {
         });
         return;
       }
-      const warning = await trx
-        .selectFrom("events")
-        .select("data")
-        .where("game_id", "=", gameId)
-        .where("kind", "=", "draw_warning")
-        .orderBy("id", "desc")
-        .executeTakeFirst();
-      if (!warning) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
-      const w = parseJson<{ phase?: string; after?: number; years?: number; turns?: number }>(
-        warning.data,
-      );
+      const w = await latestEventData<{
+        phase?: string;
+        after?: number;
+        years?: number;
+        turns?: number;
+      }>(trx, gameId, "draw_warning");
+      if (!w) throw conflict('warn the players first (seed 002 IX(2)): send {"warn": true}');
       const warnedIn = w.phase ?? g.state.phase;
       const lapsed = (where: string) =>
         conflict(

@@ -14,6 +14,7 @@ import {
 } from "./family-game.ts";
 import { parseJson, viewHead } from "./game-data.ts";
 import { gameLabel } from "./labels.ts";
+import { mailUserRow } from "./mail-user.ts";
 import { lostSeatField } from "./seat-loss.ts";
 
 /*
@@ -158,11 +159,7 @@ async function accounting(
   power: string,
   upTo: number,
 ): Promise<string> {
-  const mail = await db
-    .selectFrom("mail_users")
-    .select(["address", "secret"])
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
+  const mail = await mailUserRow(db, user.id);
   const rows = await db
     .selectFrom("phases")
     .select(["phase", "adjudicated_at"])

@@ -65,6 +65,28 @@ export function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
+/** A game's events of one kind: the data of each, oldest first. */
+export async function eventsData<T>(db: Kysely<DB>, gameId: string, kind: string): Promise<T[]> {
+  const rows = await kindOfEvents(db, gameId, kind).orderBy("id").execute();
+  return rows.map((r) => parseJson<T>(r.data));
+}
+
+/** A game's latest event of one kind: its data, or null when there is none. */
+export async function latestEventData<T>(
+  db: Kysely<DB>,
+  gameId: string,
+  kind: string,
+): Promise<T | null> {
+  const row = await kindOfEvents(db, gameId, kind)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? parseJson<T>(row.data) : null;
+}
+
+const kindOfEvents = (db: Kysely<DB>, gameId: string, kind: string) =>
+  db.selectFrom("events").select("data").where("game_id", "=", gameId).where("kind", "=", kind);
+
 /** The GM's edits as the record keeps them (docs/records.md); a family game's likewise. */
 export function recordEdits(rows: readonly Selectable<EditsTable>[]): RecordEdit[] {
   return rows

@@ -5,6 +5,7 @@ import { isFamilyGame } from "./family.ts";
 import { iso, loadGame } from "./game-data.ts";
 import type { Judge, User } from "./judge.ts";
 import { checkLabel, labelFree } from "./labels.ts";
+import { mailUserRow } from "./mail-user.ts";
 import { lastEventRow } from "./numbering.ts";
 import { randomId } from "./password.ts";
 import { lineProblem } from "./text.ts";
@@ -71,11 +72,7 @@ export async function setMailAddress(
   const address = checkAddress(input.address, "address");
   const db = judge.store.db;
   const now = judge.now();
-  const old = await db
-    .selectFrom("mail_users")
-    .selectAll()
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
+  const old = await mailUserRow(db, user.id);
   const secret = old && !input.newSecret ? old.secret : randomId(12);
   if (old) {
     await db
@@ -93,13 +90,9 @@ export async function setMailAddress(
 }
 
 export async function mailIdentity(judge: Judge, user: User): Promise<MailIdentity> {
-  const row = await judge.store.db
-    .selectFrom("mail_users")
-    .select(["address", "secret"])
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
+  const row = await mailUserRow(judge.store.db, user.id);
   if (!row) throw notFound('you have no mail address yet: POST /api/me/mail {"address": ...}');
-  return row;
+  return { address: row.address, secret: row.secret };
 }
 
 async function requireGm(judge: Judge, user: User, gameId: string): Promise<void> {
@@ -244,11 +237,7 @@ export interface NoticeSettings {
 /** A user's notice settings: the account's, and each game's. */
 export async function noticeSettings(judge: Judge, user: User): Promise<NoticeSettings> {
   const db = judge.store.db;
-  const mail = await db
-    .selectFrom("mail_users")
-    .select(["address", "notices"])
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
+  const mail = await mailUserRow(db, user.id);
   const games = await db
     .selectFrom("members")
     .innerJoin("games", "games.id", "members.game_id")

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Seat } from "../engine/scenario.ts";
 import type { DB, MembersTable } from "../store/schema.ts";
-import { seatOf } from "./game-data.ts";
+import { eventsData, seatOf } from "./game-data.ts";
 import { DEFAULT_OPTIONS, type GameOptions } from "./options.ts";
 import { randomId } from "./password.ts";
 import type { Tx } from "./types.ts";
@@ -157,20 +157,12 @@ export async function contactWindow(
         .limit(1)
         .executeTakeFirst();
       if (sent) return false; // the player is back
-      const earlier = await trx
-        .selectFrom("events")
-        .select("data")
-        .where("game_id", "=", r.game_id)
-        .where("kind", "=", "replacement_suggested")
-        .execute();
-      if (
-        earlier.some((e) => {
-          const d = JSON.parse(e.data) as { seat?: number; index?: number };
-          return d.seat === r.seat && d.index === r.phase_idx;
-        })
-      ) {
-        return false;
-      }
+      const earlier = await eventsData<{ seat?: number; index?: number }>(
+        trx,
+        r.game_id,
+        "replacement_suggested",
+      );
+      if (earlier.some((d) => d.seat === r.seat && d.index === r.phase_idx)) return false;
       const streak = await missedInARow(trx, r.game_id, r.seat!, r.user_id!);
       const seats = await seatsOf(trx, r.game_id);
       await emit(trx, r.game_id, "replacement_suggested", "gm", {

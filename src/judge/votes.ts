@@ -2,7 +2,7 @@ import type { Insertable } from "kysely";
 import type { BallotsTable, ProposalKind } from "../store/schema.ts";
 import type { DaideSeats } from "./daide-seats.ts";
 import { conflict, forbidden, invalid, notFound } from "./errors.ts";
-import { parseJson, seatOf } from "./game-data.ts";
+import { eventsData, parseJson, seatOf } from "./game-data.ts";
 import { mergeOptions, type OptionsPatch } from "./options.ts";
 import { loadPlayed, type PlayedGame, powerNamed, survivingSeats } from "./played.ts";
 import type { JudgeCore, Tx, User, Viewer } from "./room.ts";
@@ -309,16 +309,12 @@ export class Votes extends Room {
     // A refusal's reason (seed 002 IX(5)) is the proposer's and the GM's to read.
     const reasons = new Map<number, string>();
     if (rows.some((p) => p.status === "refused")) {
-      const events = await this.db
-        .selectFrom("events")
-        .select("data")
-        .where("game_id", "=", gameId)
-        .where("kind", "=", "proposal_refused_reason")
-        .execute();
-      for (const e of events) {
-        const d = parseJson<{ id: number; reason: string }>(e.data);
-        reasons.set(d.id, d.reason);
-      }
+      const refusals = await eventsData<{ id: number; reason: string }>(
+        this.db,
+        gameId,
+        "proposal_refused_reason",
+      );
+      for (const d of refusals) reasons.set(d.id, d.reason);
     }
     const out = [];
     for (const p of rows) {

@@ -8,7 +8,7 @@ import type { MailDialect, Voice } from "./dialect.ts";
 import { defaultDialects } from "./dialects.ts";
 import { loadMailGame, type MailGame, type MailGameRow, NO_SEAT, type Player } from "./identity.ts";
 import type { OutgoingMail } from "./message.ts";
-import { eventMail, type Mailer, type Reach } from "./notify-events.ts";
+import { eventMail, type Mailer } from "./notify-events.ts";
 import { capital, type EventData, notice, when } from "./notify-words.ts";
 import type { Postman } from "./postman.ts";
 
@@ -105,7 +105,7 @@ export class Notifier {
   private get mailer(): Mailer {
     return {
       judge: this.judge,
-      mail: (...a) => this.mail(...a),
+      mail: this.mail,
     };
   }
 
@@ -247,15 +247,8 @@ export class Notifier {
     });
   }
 
-  private mail(
-    game: MailGame,
-    voice: Voice,
-    to: Player,
-    reach: Reach,
-    kind: string,
-    subject: string,
-    text: string,
-  ): OutgoingMail {
+  /** The one way the judge's own mail is written (Mailer's, for notify-events.ts too). */
+  private readonly mail: Mailer["mail"] = (game, voice, to, reach, kind, subject, text) => {
     const link = gameLink(this.judge.publicUrl, game.id);
     // A game played on the web page takes no orders by mail: its mail says where to play.
     const footer = game.byMail
@@ -280,7 +273,7 @@ export class Notifier {
       // promise what it cannot do.
       listUnsubscribe: reach === "optional" ? this.listUnsubscribe(game, to) : null,
     };
-  }
+  };
 
   /**
    * The List-Unsubscribe of a mail to `to` about `game` (docs/email.md): what its last line

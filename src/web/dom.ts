@@ -108,6 +108,12 @@ export interface TabPanel {
   show(): Promise<void>;
 }
 
+/** A panel that draws into a `div` of its own each time it is shown: its title and how it draws. */
+export function drawnPanel(title: string, draw: (el: HTMLElement) => Promise<void>): TabPanel {
+  const el = h("div", {});
+  return { title, el, show: () => draw(el) };
+}
+
 /**
  * A tab bar over `panels` (ARIA tabs; arrow keys move between them) and the body that shows
  * the chosen one. `active()` is the panel shown, `choose` shows another.

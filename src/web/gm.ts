@@ -1,6 +1,6 @@
 import { get, post } from "./api.ts";
 import type { GameCtx, Panel } from "./context.ts";
-import { fill, h, message, region, setText } from "./dom.ts";
+import { type Child, fill, h, message, region, setText } from "./dom.ts";
 import type { HeldItem } from "./talk.ts";
 import { type GameView, seatWho } from "./types.ts";
 
@@ -168,77 +168,58 @@ export function gmPanel(ctx: GameCtx): Panel {
       ),
     ),
   );
+  // The seat tools' fields: the seat (for a new player or a bot), the new player, the bot.
   const seat = h("select", { id: "gm-replace-seat" });
   const user = h("input", {
     id: "gm-replace-user",
     "aria-label": "user name",
     placeholder: "empty: open the seat with a new invitation",
   });
-  const replace = [
-    h("h3", {}, "Replace a player"),
-    h(
-      "p",
-      { class: "hint" },
-      "Gives a seat to another user at once (their user name), or opens it with a new invitation for one seat (name left empty). The player who held it becomes an observer; both are told.",
-    ),
-    h(
-      "div",
-      { class: "row wrap" },
-      h("label", { for: "gm-replace-seat" }, "Seat"),
-      seat,
-      h("label", { for: "gm-replace-user" }, "New player (user name)"),
-      user,
-      btn(
-        "Replace",
-        () =>
-          void act("Replace", () =>
-            post(
-              `${base}/gm/replace`,
-              user.value.trim()
-                ? { seat: Number(seat.value), user: user.value.trim() }
-                : { seat: Number(seat.value) },
-            ),
-          ),
-      ),
-      feedback("Replace"),
-    ),
-  ];
-  // Built-in players (src/judge/bots.ts): a seat nobody holds, chosen in the seat picker above.
   const botId = h("input", {
     id: "gm-bot-id",
     "aria-label": "built-in player",
     placeholder: "default (the strongest)",
   });
-  const botSeat = [
-    h("h3", {}, "Built-in players"),
-    h(
-      "p",
-      { class: "hint" },
-      "A built-in player plays the seat chosen above (one no player holds): it sends its orders as each phase opens, until a player takes the seat.",
-    ),
-    h(
-      "div",
-      { class: "row wrap" },
-      h("label", { for: "gm-bot-id" }, "Bot"),
-      botId,
-      btn(
-        "Seat a bot",
-        () =>
-          void act("Bot", () =>
-            post(`${base}/gm/bot`, {
-              seat: Number(seat.value),
-              bot: botId.value.trim() || "default",
-            }),
+  const replace = tool(
+    "Replace a player",
+    "Gives a seat to another user at once (their user name), or opens it with a new invitation for one seat (name left empty). The player who held it becomes an observer; both are told.",
+    labelled("Seat", seat),
+    labelled("New player (user name)", user),
+    btn(
+      "Replace",
+      () =>
+        void act("Replace", () =>
+          post(
+            `${base}/gm/replace`,
+            user.value.trim()
+              ? { seat: Number(seat.value), user: user.value.trim() }
+              : { seat: Number(seat.value) },
           ),
-      ),
-      btn(
-        "Take the bot off",
-        () =>
-          void act("Bot", () => post(`${base}/gm/bot`, { seat: Number(seat.value), bot: "off" })),
-      ),
-      feedback("Bot"),
+        ),
     ),
-  ];
+    feedback("Replace"),
+  );
+  // Built-in players (src/judge/bots.ts): a seat nobody holds, chosen in the seat picker above.
+  const botSeat = tool(
+    "Built-in players",
+    "A built-in player plays the seat chosen above (one no player holds): it sends its orders as each phase opens, until a player takes the seat.",
+    labelled("Bot", botId),
+    btn(
+      "Seat a bot",
+      () =>
+        void act("Bot", () =>
+          post(`${base}/gm/bot`, {
+            seat: Number(seat.value),
+            bot: botId.value.trim() || "default",
+          }),
+        ),
+    ),
+    btn(
+      "Take the bot off",
+      () => void act("Bot", () => post(`${base}/gm/bot`, { seat: Number(seat.value), bot: "off" })),
+    ),
+    feedback("Bot"),
+  );
   const end = [
     h("h3", {}, "End the game"),
     h(
@@ -439,6 +420,21 @@ export function gmPanel(ctx: GameCtx): Panel {
 }
 
 /** The open phase's length in minutes, as the game's options set it for its kind. */
+/** A GM tool: its heading, a hint of what it does, and one row of its fields and buttons. */
+function tool(title: string, hint: string, ...row: Child[]): HTMLElement[] {
+  return [
+    h("h3", {}, title),
+    h("p", { class: "hint" }, hint),
+    h("div", { class: "row wrap" }, ...row),
+  ];
+}
+
+/** A field with its label before it (the label's `for` is the field's id). */
+const labelled = (label: string, field: HTMLElement): Child => [
+  h("label", { for: field.id }, label),
+  field,
+];
+
 export function phaseMinutes(v: Pick<GameView, "phase" | "options">): number {
   const d = v.options.deadlines;
   const unit = d.unit === "minutes" ? 1 : d.unit === "hours" ? 60 : 1440;

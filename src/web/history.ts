@@ -3,7 +3,7 @@ import type { BoardPosition } from "../render/types.ts";
 import { get } from "./api.ts";
 import { geometry, palette } from "./board.ts";
 import type { GameCtx, Panel } from "./context.ts";
-import { fill, h } from "./dom.ts";
+import { drawnPanel, fill, h } from "./dom.ts";
 import { receivedSets, setList } from "./orders.ts";
 import { missedPowers, missedWords, unorderedBuilds } from "./parts.ts";
 import type { GameRecord, PhaseRecord } from "./types.ts";
@@ -280,52 +280,47 @@ export function historyPanel(ctx: GameCtx): Panel {
 
 /** The GM: the command sets received for the open turn and every adjudicated turn's. */
 export function turnsPanel(ctx: GameCtx): Panel {
-  const el = h("div", {});
-  return {
-    title: "Turns",
-    el,
-    async show() {
-      const v = ctx.view();
-      const open = v.state === "open" || v.state === "paused" ? await receivedSets(ctx) : null;
-      const all = await get<{ turns: FamilyTurn[] }>(`${ctx.base}/turns`);
-      fill(
-        el,
-        open,
-        h("h3", {}, "Adjudicated turns"),
-        all.turns.length === 0
-          ? h("p", {}, "None yet.")
-          : h(
-              "ol",
-              { class: "turn-list", reversed: true },
-              [...all.turns].reverse().map((t) =>
+  return drawnPanel("Turns", async (el) => {
+    const v = ctx.view();
+    const open = v.state === "open" || v.state === "paused" ? await receivedSets(ctx) : null;
+    const all = await get<{ turns: FamilyTurn[] }>(`${ctx.base}/turns`);
+    fill(
+      el,
+      open,
+      h("h3", {}, "Adjudicated turns"),
+      all.turns.length === 0
+        ? h("p", {}, "None yet.")
+        : h(
+            "ol",
+            { class: "turn-list", reversed: true },
+            [...all.turns].reverse().map((t) =>
+              h(
+                "li",
+                { value: String(t.turn) },
                 h(
-                  "li",
-                  { value: String(t.turn) },
+                  "details",
+                  {},
                   h(
-                    "details",
+                    "summary",
                     {},
-                    h(
-                      "summary",
-                      {},
-                      `${t.phase}: ${Object.keys(t.orders).length} command set(s)${t.missed.length ? `, ${t.missed.length} without` : ""}`,
-                    ),
-                    setList(
-                      ctx,
-                      Object.entries(t.orders).map(([power, orders]) => ({ power, orders })),
-                      t.missed,
-                    ),
+                    `${t.phase}: ${Object.keys(t.orders).length} command set(s)${t.missed.length ? `, ${t.missed.length} without` : ""}`,
+                  ),
+                  setList(
+                    ctx,
+                    Object.entries(t.orders).map(([power, orders]) => ({ power, orders })),
+                    t.missed,
                   ),
                 ),
               ),
             ),
-        h(
-          "p",
-          { class: "hint" },
-          "Any power's report of any turn: choose the power and the turn above the report.",
-        ),
-      );
-    },
-  };
+          ),
+      h(
+        "p",
+        { class: "hint" },
+        "Any power's report of any turn: choose the power and the turn above the report.",
+      ),
+    );
+  });
 }
 
 interface FamilyTurn {

@@ -1,5 +1,5 @@
 import type { GameCtx, Panel } from "./context.ts";
-import { h } from "./dom.ts";
+import { drawnPanel, h } from "./dom.ts";
 import type { GameView } from "./types.ts";
 
 /* The victory-point table of a game whose view carries `scores` (europe1935). */
@@ -73,14 +73,9 @@ export function pointsTable(view: GameView, name: (p: string) => string): HTMLEl
 
 /** The Points tab of the game page. */
 export function pointsPanel(ctx: GameCtx): Panel {
-  const el = h("div", {});
-  return {
-    title: "Points",
-    el,
-    async show() {
-      el.replaceChildren(
-        pointsTable(ctx.view(), ctx.name) ?? h("p", {}, "No victory points in this game."),
-      );
-    },
-  };
+  return drawnPanel("Points", async (el) => {
+    el.replaceChildren(
+      pointsTable(ctx.view(), ctx.name) ?? h("p", {}, "No victory points in this game."),
+    );
+  });
 }

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_PLAYERS } from "../../variants/discovery/defaults.ts";
-import { examples, type Io, type Run, shellOut, whole } from "../define.ts";
+import { examples, group, type Io, jsonOption, type Run, shellOut, whole } from "../define.ts";
 import type { NewGameArgs, ShellResult } from "../moderator.ts";
 
 /*
@@ -9,14 +9,16 @@ import type { NewGameArgs, ShellResult } from "../moderator.ts";
  */
 
 export function addFamilies(program: Command, io: Io, run: Run): void {
-  const global = program
-    .command("global")
-    .summary("moderate a Global Diplomacy game (docs/global.md)")
-    .description("Moderates a game of Global Diplomacy from files (docs/global.md).");
-  examples(global, [
-    ["entente global new --seed 17 --out game.json", "turn 1, all neutral"],
-    ["entente global play game.json orders.txt", "a turn; each power's report"],
-  ]);
+  const global = group(
+    program,
+    "global",
+    "moderate a Global Diplomacy game (docs/global.md)",
+    "Moderates a game of Global Diplomacy from files (docs/global.md).",
+    [
+      ["entente global new --seed 17 --out game.json", "turn 1, all neutral"],
+      ["entente global play game.json orders.txt", "a turn; each power's report"],
+    ],
+  );
   moderatorNew(
     global,
     {
@@ -59,14 +61,16 @@ export function addFamilies(program: Command, io: Io, run: Run): void {
     [["entente global selfplay --games 3", "three games to their end (60 turns at most)"]],
   );
 
-  const discovery = program
-    .command("discovery")
-    .summary("moderate an Age of Discovery game (docs/discovery.md)")
-    .description("Moderates a game of Age of Discovery on a generated map (docs/discovery.md).");
-  examples(discovery, [
-    ["entente discovery new --players 12 --out game.json", "a game on a new map"],
-    ["entente discovery map game.json --player 3", "what player 3 knows"],
-  ]);
+  const discovery = group(
+    program,
+    "discovery",
+    "moderate an Age of Discovery game (docs/discovery.md)",
+    "Moderates a game of Age of Discovery on a generated map (docs/discovery.md).",
+    [
+      ["entente discovery new --players 12 --out game.json", "a game on a new map"],
+      ["entente discovery map game.json --player 3", "what player 3 knows"],
+    ],
+  );
   moderatorNew(
     discovery,
     {
@@ -150,7 +154,7 @@ function moderatorNew<O extends NewGameArgs>(
         ]),
       )
       .requiredOption("--out <FILE>", "the game file to write (never over an existing one)")
-      .option("--json", "the summary as one JSON line")
+      .addOption(jsonOption("the summary"))
       .action(run(async (o: O) => shellOut(io, await spec.make(o)))),
     [spec.example],
   );
@@ -185,7 +189,7 @@ function moderatorTurns(
       .argument("<GAME>", "the game file")
       .argument("<ORDERS>", `the order file (docs/${shell.shell}.md)`)
       .option("--reports <DIR>", "where the reports go (default: reports beside the game)")
-      .option("--json", "the turn's summary as one JSON line")
+      .addOption(jsonOption("the turn's summary"))
       .action(
         run(async (game: string, orders: string, o: { reports?: string; json?: boolean }) =>
           shellOut(io, await shell.play(game, orders, o)),
@@ -198,7 +202,7 @@ function moderatorTurns(
       .command("replay")
       .summary("check that a game file replays exactly")
       .argument("<GAME>", "the game file")
-      .option("--json", "the result as one JSON line")
+      .addOption(jsonOption("the result"))
       .action(
         run(async (game: string, o: { json?: boolean }) =>
           shellOut(

@@ -2,10 +2,12 @@ import { type Command, Option } from "commander";
 import {
   completes,
   examples,
-  failed,
   type Io,
+  jsonOption,
+  printed,
   profiles,
   type Run,
+  reported,
   variantOption,
 } from "../define.ts";
 import type { Progress } from "../progress.ts";
@@ -26,22 +28,21 @@ export function addGames(program: Command, io: Io, run: Run): void {
       .addOption(completes(new Option("--rules <PROFILE>", "the rule profile"), profiles))
       .option("--seed <S>", "the game's seed (civil disorder choices)", "1")
       .option("--out <FILE>", "write the record here (never over an existing file)")
-      .option("--json", "with --out: the summary as one JSON line")
+      .addOption(jsonOption("with --out: the summary"))
       .action(
         run(
-          async (o: {
-            variant: string;
-            variantFile?: string;
-            players?: string;
-            rules?: string;
-            seed: string;
-            out?: string;
-            json?: boolean;
-          }) => {
-            const { cmdNew } = await import("../games.ts");
-            io.out(cmdNew(o));
-            return 0;
-          },
+          printed(
+            io,
+            async (o: {
+              variant: string;
+              variantFile?: string;
+              players?: string;
+              rules?: string;
+              seed: string;
+              out?: string;
+              json?: boolean;
+            }) => (await import("../games.ts")).cmdNew(o),
+          ),
         ),
       ),
     [
@@ -59,13 +60,13 @@ export function addGames(program: Command, io: Io, run: Run): void {
       .argument("<RECORD>", "the game record")
       .argument("<ORDERS>", "the order file")
       .option("--out <FILE>", "write the new record here instead of over RECORD")
-      .option("--json", "the phase played as one JSON line")
+      .addOption(jsonOption("the phase played"))
       .action(
-        run(async (record: string, orders: string, o: { out?: string; json?: boolean }) => {
-          const { cmdPlay } = await import("../games.ts");
-          io.out(cmdPlay(record, orders, o.out, o.json));
-          return 0;
-        }),
+        run(
+          printed(io, async (record: string, orders: string, o: { out?: string; json?: boolean }) =>
+            (await import("../games.ts")).cmdPlay(record, orders, o.out, o.json),
+          ),
+        ),
       ),
     [
       ["entente play game.json orders.txt", "the next phase, results printed"],
@@ -78,11 +79,9 @@ export function addGames(program: Command, io: Io, run: Run): void {
       .summary("print the game as a judge publishes it")
       .argument("<RECORD>", "the game record")
       .action(
-        run(async (record: string) => {
-          const { cmdHistory } = await import("../games.ts");
-          io.out(cmdHistory(record));
-          return 0;
-        }),
+        run(
+          printed(io, async (record: string) => (await import("../games.ts")).cmdHistory(record)),
+        ),
       ),
     [["entente history game.json", "every phase: orders, results, centres"]],
   );
@@ -94,7 +93,7 @@ export function addGames(program: Command, io: Io, run: Run): void {
         "Plays the record again from its start and orders; every phase must come out the same.\nExit status 1 when it does not. A progress bar on a terminal.",
       )
       .argument("<RECORD>", "the game record")
-      .option("--json", "the result as one JSON line")
+      .addOption(jsonOption("the result"))
       .action(
         run(async (record: string, o: { json?: boolean }) => {
           const { cmdReplay } = await import("../games.ts");
@@ -108,8 +107,7 @@ export function addGames(program: Command, io: Io, run: Run): void {
             },
           });
           bar?.finish();
-          io.out(r.text);
-          return r.ok ? 0 : failed(io, "replay", `${record} does not replay exactly`);
+          return reported(io, r, "replay", `${record} does not replay exactly`);
         }),
       ),
     [

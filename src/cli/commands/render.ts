@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_MAP_SEED as DEFAULT_DISCOVERY_SEED } from "../../variants/discovery/defaults.ts";
-import { examples, type Io, type Run, variantOption } from "../define.ts";
+import { examples, type Io, jsonOption, printed, type Run, variantOption } from "../define.ts";
 import type { RenderArgs } from "../render.ts";
 
 /* `entente render`: a position or a game record's phase drawn as SVG or PNG (docs/maps.md). */
@@ -35,13 +35,9 @@ Discovery's generated maps too (discovery: map seed ${DEFAULT_DISCOVERY_SEED} un
       .option("--player <P>", "discovery: draw what player P knows")
       .option("--out <FILE>", "the file to write: .svg or .png; {phase} for every phase")
       .option("--gif <FILE>", "with --record: the whole game as an animated GIF")
-      .option("--json", "what was drawn as one JSON line")
+      .addOption(jsonOption("what was drawn"))
       .action(
-        run(async (o: RenderArgs) => {
-          const { cmdRender } = await import("../render.ts");
-          io.out(cmdRender(o));
-          return 0;
-        }),
+        run(printed(io, async (o: RenderArgs) => (await import("../render.ts")).cmdRender(o))),
       ),
     [
       ["entente render --variant europe1935 --out map.png", "a variant's start"],

@@ -3,6 +3,7 @@ import {
   completes,
   examples,
   failed,
+  group,
   type Io,
   inputOf,
   outputOf,
@@ -71,16 +72,16 @@ variant's start (${DEFAULT_YEARS} unless told), or to --until YEAR; the game fam
       ],
     ],
   );
-  const bench = program
-    .command("bench")
-    .summary("benchmarks (docs/performance.md)")
-    .description(
-      "Benchmarks: selfplay prints one JSON line (docs/performance.md); bots a table of the built-in players' results (docs/bots.md).",
-    );
-  examples(bench, [
-    ["entente bench selfplay", "the self-play benchmark"],
-    ["entente bench bots", "the built-in players against each other"],
-  ]);
+  const bench = group(
+    program,
+    "bench",
+    "benchmarks (docs/performance.md)",
+    "Benchmarks: selfplay prints one JSON line (docs/performance.md); bots a table of the built-in players' results (docs/bots.md).",
+    [
+      ["entente bench selfplay", "the self-play benchmark"],
+      ["entente bench bots", "the built-in players against each other"],
+    ],
+  );
   examples(
     bench
       .command("selfplay")

@@ -1,5 +1,15 @@
 import type { Command } from "commander";
-import { examples, failed, type Io, port, type Run, variantOption, whole } from "../define.ts";
+import {
+  examples,
+  group,
+  type Io,
+  port,
+  printed,
+  type Run,
+  reported,
+  variantOption,
+  whole,
+} from "../define.ts";
 
 /*
  * `entente serve`, `entente mail ingest` and `entente daide host`: the judge served over HTTP
@@ -86,11 +96,15 @@ database is replaced only with --force.`,
     if (cmd === "restore") c.option("--force", "replace an existing database");
     examples(
       c.action(
-        run(async (file: string, o: { data?: string; force?: boolean }) => {
-          const { cmdBackup } = await import("../backup.ts");
-          io.out(await cmdBackup(cmd, { file, data: o.data, force: o.force ?? false }));
-          return 0;
-        }),
+        run(
+          printed(io, async (file: string, o: { data?: string; force?: boolean }) =>
+            (await import("../backup.ts")).cmdBackup(cmd, {
+              file,
+              data: o.data,
+              force: o.force ?? false,
+            }),
+          ),
+        ),
       ),
       cmd === "backup"
         ? [
@@ -100,11 +114,13 @@ database is replaced only with --force.`,
         : [["entente restore backups/entente-2026-11-24.sqlite --force", "the server stopped"]],
     );
   }
-  const mail = program
-    .command("mail")
-    .summary("play by email tools (docs/email.md)")
-    .description("Play by email tools (docs/email.md).");
-  examples(mail, [["entente mail ingest order.eml", "handle a mail, print the reply"]]);
+  const mail = group(
+    program,
+    "mail",
+    "play by email tools (docs/email.md)",
+    "Play by email tools (docs/email.md).",
+    [["entente mail ingest order.eml", "handle a mail, print the reply"]],
+  );
   examples(
     mail
       .command("ingest")
@@ -118,10 +134,7 @@ database is replaced only with --force.`,
         run(async (file: string, o: { data?: string }) => {
           const { cmdMailIngest } = await import("../mail.ts");
           const r = await cmdMailIngest({ file, data: o.data });
-          io.out(r.text);
-          return r.ok
-            ? 0
-            : failed(io, "mail ingest", "the mail was not accepted (the reply says why)");
+          return reported(io, r, "mail ingest", "the mail was not accepted (the reply says why)");
         }),
       ),
     [
@@ -131,11 +144,13 @@ database is replaced only with --force.`,
   );
 
   // --- daide host ----------------------------------------------------------------------------
-  const daide = program
-    .command("daide")
-    .summary("DAIDE: host a game for AI clients over TCP (docs/daide.md)")
-    .description("DAIDE, the protocol of Diplomacy AI programs (docs/daide.md).");
-  examples(daide, [["entente daide host --port 16713", "one game for seven DAIDE clients"]]);
+  const daide = group(
+    program,
+    "daide",
+    "DAIDE: host a game for AI clients over TCP (docs/daide.md)",
+    "DAIDE, the protocol of Diplomacy AI programs (docs/daide.md).",
+    [["entente daide host --port 16713", "one game for seven DAIDE clients"]],
+  );
   examples(
     daide
       .command("host")

@@ -3,9 +3,11 @@ import {
   allVariants,
   completes,
   examples,
-  failed,
+  group,
   type Io,
+  jsonOption,
   type Run,
+  reported,
   UsageError,
 } from "../define.ts";
 
@@ -25,14 +27,16 @@ export function addVariants(program: Command, io: Io, run: Run): void {
       ),
     [["entente variants", "classical, europe1935, global, discovery, ..."]],
   );
-  const variant = program
-    .command("variant")
-    .summary("show a variant, or check a variant data file")
-    .description("A variant as JSON, or a variant data file checked (docs/variant.schema.json).");
-  examples(variant, [
-    ["entente variant show classical", "powers, provinces, adjacency, start"],
-    ["entente variant check my-map.json", "every problem of a variant file, or its summary"],
-  ]);
+  const variant = group(
+    program,
+    "variant",
+    "show a variant, or check a variant data file",
+    "A variant as JSON, or a variant data file checked (docs/variant.schema.json).",
+    [
+      ["entente variant show classical", "powers, provinces, adjacency, start"],
+      ["entente variant check my-map.json", "every problem of a variant file, or its summary"],
+    ],
+  );
   examples(
     variant
       .command("show")
@@ -50,13 +54,18 @@ export function addVariants(program: Command, io: Io, run: Run): void {
         "Validates a variant data file (docs/variant.schema.json): every problem with its path,\nor a summary of the variant. Exit status 1 when it has problems.",
       )
       .argument("<FILE>", "the variant file (JSON)")
-      .option("--json", "the result as one JSON line")
+      .addOption(jsonOption("the result"))
       .action(
         run(async (file: string, o: { json?: boolean }) => {
           const { checkVariantFile } = await import("../variant-check.ts");
           const r = checkVariantFile(file, o.json);
-          io.out(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
-          return r.ok ? 0 : failed(io, "variant check", `${file} is not a valid variant file`);
+          const text = r.report.endsWith("\n") ? r.report : `${r.report}\n`;
+          return reported(
+            io,
+            { text, ok: r.ok },
+            "variant check",
+            `${file} is not a valid variant file`,
+          );
         }),
       ),
     [

@@ -13,22 +13,16 @@ import { name, need, power } from "./shared.ts";
 export function gmRoutes(judge: Judge): Route[] {
   return [
     gm(
-      judge,
       "start",
       "Start the game now (it also starts when the last seat is taken)",
       undefined,
       (u, id) => judge.games.start(u, id),
     ),
-    gm(judge, "pause", "Pause the deadline", undefined, (u, id) => judge.gm.pause(u, id)),
-    gm(
-      judge,
-      "resume",
-      "Resume: the deadline is what was left (at least a minute)",
-      undefined,
-      (u, id) => judge.gm.resume(u, id),
+    gm("pause", "Pause the deadline", undefined, (u, id) => judge.gm.pause(u, id)),
+    gm("resume", "Resume: the deadline is what was left (at least a minute)", undefined, (u, id) =>
+      judge.gm.resume(u, id),
     ),
     gm(
-      judge,
       "deadline",
       "Move the deadline: later by some minutes, or to a time (now: adjudicate at once)",
       obj({
@@ -38,7 +32,6 @@ export function gmRoutes(judge: Judge): Route[] {
       (u, id, b) => judge.gm.setDeadline(u, id, b),
     ),
     gm(
-      judge,
       "correct",
       "Correct the last adjudication (seed 002 VIII(1)): play it again, some powers' orders replaced",
       obj({
@@ -49,7 +42,6 @@ export function gmRoutes(judge: Judge): Route[] {
       (u, id, b) => judge.gm.correct(u, id, b),
     ),
     gm(
-      judge,
       "remove-unit",
       "Remove an extra unit from the board (seed 002 VIII(2)): the unit named, or the one the house rule names for how it came to be",
       obj({
@@ -82,7 +74,6 @@ export function gmRoutes(judge: Judge): Route[] {
       "the game is over, or the extra unit came to be in the last adjudication (seed 002 VIII(2) asks more than one): an error of that adjudication, which gm/correct puts right (VIII(1)); the message says so",
     ),
     gm(
-      judge,
       "relocate-unit",
       "Put a unit an erroneous adjudication placed where it should not be (seed 002 VIII(3)) in the province where it should stand, or disband it",
       obj({
@@ -108,14 +99,12 @@ export function gmRoutes(judge: Judge): Route[] {
       (u, id, b) => judge.units.relocateUnit(u, id, b),
     ),
     gm(
-      judge,
       "replace",
       "Replace a player (seed 002 VII(5)-(6)): give the seat to a user, or vacate it with a new invitation",
       obj({ seat: int({ min: 0, max: 100 }), user: optional(name) }),
       (u, id, b) => judge.gm.replacePlayer(u, id, b),
     ),
     gm(
-      judge,
       "bot",
       'Seat a built-in player in a seat no player holds (bot: its id, or "default"), or take it off (bot: "off"); it sends its orders as each phase opens',
       obj({
@@ -133,7 +122,6 @@ export function gmRoutes(judge: Judge): Route[] {
       "the seat is a player's (replace them first), or no bot plays it (taking one off), or the game is over",
     ),
     gm(
-      judge,
       "end",
       "End the game: a draw (of the powers given, or all survivors), a concession, abandoned, or (europe1935, the chairs closing the committee) on victory points: the power alone on the most points wins, a tie at the top draws",
       obj({
@@ -144,7 +132,6 @@ export function gmRoutes(judge: Judge): Route[] {
       (u, id, b) => judge.endings.endGame(u, id, b),
     ),
     gm(
-      judge,
       "mail",
       "Play the game by mail: its subject abbreviation (SED in 'SED 01SA'; by default the game's label) and the address orders go To",
       obj({
@@ -161,14 +148,12 @@ export function gmRoutes(judge: Judge): Route[] {
       (u, id, b) => configureMailGame(judge, u, id, b),
     ),
     gm(
-      judge,
       "refuse-proposal",
       "Refuse to conduct a vote on a repetitive or humorous proposal (seed 002 IX(5)); the reason goes to the proposer",
       obj({ proposal: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
       (u, id, b) => judge.votes.refuse(u, id, b.proposal, b.reason),
     ),
     gm(
-      judge,
       "approve-press",
       "Publish a held message (the option press.review, seed 002 X(1)): delivered to its recipients as sent, its time kept",
       obj({ held: int({ min: 1, description: "the held message's number (GET .../press/held)" }) }),
@@ -176,7 +161,6 @@ export function gmRoutes(judge: Judge): Route[] {
       "the message is no longer held (already approved or refused)",
     ),
     gm(
-      judge,
       "refuse-press",
       "Refuse to publish a held message (seed 002 X(1)); the reason goes to its author alone",
       obj({ held: int({ min: 1 }), reason: str({ min: 1, max: 2000 }) }),
@@ -184,7 +168,6 @@ export function gmRoutes(judge: Judge): Route[] {
       "the message is no longer held (already approved or refused)",
     ),
     gm(
-      judge,
       "declare-draw",
       "Warn, then declare a draw of all survivors after years (turns) with no centre change (seed 002 IX(2) A)",
       obj({ warn: bool("true: give the warning; false: declare") }),
@@ -208,7 +191,6 @@ const GM_ANSWERS: Readonly<Record<string, import("../schema.ts").Schema<unknown>
 };
 
 function gm<B>(
-  _judge: Judge,
   action: string,
   summary: string,
   body: import("../schema.ts").Schema<B> | undefined,
