@@ -91,10 +91,12 @@ function randomPositions(seed: number, count: number, variant: Variant = classic
   return out;
 }
 
-const has = (list: readonly string[], text: string) =>
-  assert.equal(list.includes(text), true, `${text} is missing`);
-const lacks = (list: readonly string[], text: string) =>
-  assert.equal(list.includes(text), false, `${text} is there`);
+const has = (list: readonly string[], ...texts: string[]) => {
+  for (const text of texts) assert.equal(list.includes(text), true, `${text} is missing`);
+};
+const lacks = (list: readonly string[], ...texts: string[]) => {
+  for (const text of texts) assert.equal(list.includes(text), false, `${text} is there`);
+};
 
 const sortedTexts = (orders: readonly Order[]): string[] => orders.map(formatOrder).sort();
 
@@ -156,6 +158,9 @@ function roundTrip(pos: Position, variant: Variant = classical): number {
 }
 
 const positions = randomPositions(20240601, 200);
+/** Those of `positions` in a phase of this type. */
+const positionsIn = (type: Position["phase"]["type"]) =>
+  positions.filter((p) => p.phase.type === type);
 
 describe("legalMovementOrders on the classical start", () => {
   const legal = legalMovementOrders(variant, start, rules);
@@ -170,36 +175,61 @@ describe("legalMovementOrders on the classical start", () => {
     }
   });
 
-  test("A par: hold, 4 moves, 1 support to hold, 5 supports to move", () => {
-    assert.deepEqual(textsOf("par").sort(), [
-      "A par - bre",
-      "A par - bur",
-      "A par - gas",
-      "A par - pic",
-      "A par H",
-      "A par S A mar - bur",
-      "A par S A mar - gas",
-      "A par S A mun - bur",
-      "A par S F bre",
-      "A par S F bre - gas",
-      "A par S F bre - pic",
-    ]);
-  });
-
-  test("F lon: hold, 4 moves, 5 supports to move", () => {
-    assert.deepEqual(textsOf("lon").sort(), [
-      "F lon - eng",
-      "F lon - nth",
-      "F lon - wal",
-      "F lon - yor",
-      "F lon H",
-      "F lon S A lvp - wal",
-      "F lon S A lvp - yor",
-      "F lon S F bre - eng",
-      "F lon S F edi - nth",
-      "F lon S F edi - yor",
-    ]);
-  });
+  /** A unit's whole list at the start: the test's name, its province, its orders sorted. */
+  const lists: [name: string, province: string, orders: string[]][] = [
+    [
+      "A par: hold, 4 moves, 1 support to hold, 5 supports to move",
+      "par",
+      [
+        "A par - bre",
+        "A par - bur",
+        "A par - gas",
+        "A par - pic",
+        "A par H",
+        "A par S A mar - bur",
+        "A par S A mar - gas",
+        "A par S A mun - bur",
+        "A par S F bre",
+        "A par S F bre - gas",
+        "A par S F bre - pic",
+      ],
+    ],
+    [
+      "F lon: hold, 4 moves, 5 supports to move",
+      "lon",
+      [
+        "F lon - eng",
+        "F lon - nth",
+        "F lon - wal",
+        "F lon - yor",
+        "F lon H",
+        "F lon S A lvp - wal",
+        "F lon S A lvp - yor",
+        "F lon S F bre - eng",
+        "F lon S F edi - nth",
+        "F lon S F edi - yor",
+      ],
+    ],
+    [
+      "F kie: hold, 5 moves, S A ber, S A mun - ber",
+      "kie",
+      [
+        "F kie - bal",
+        "F kie - ber",
+        "F kie - den",
+        "F kie - hel",
+        "F kie - hol",
+        "F kie H",
+        "F kie S A ber",
+        "F kie S A mun - ber",
+      ],
+    ],
+  ];
+  for (const [name, province, orders] of lists) {
+    test(name, () => {
+      assert.deepEqual(textsOf(province).sort(), orders);
+    });
+  }
 
   test("A lvp: hold, 4 moves, 1 support to hold, 4 supports to move", () => {
     assert.equal(textsOf("lvp").length, 10);
@@ -213,19 +243,6 @@ describe("legalMovementOrders on the classical start", () => {
         "A lvp S F edi - yor",
       ],
     );
-  });
-
-  test("F kie: hold, 5 moves, S A ber, S A mun - ber", () => {
-    assert.deepEqual(textsOf("kie").sort(), [
-      "F kie - bal",
-      "F kie - ber",
-      "F kie - den",
-      "F kie - hel",
-      "F kie - hol",
-      "F kie H",
-      "F kie S A ber",
-      "F kie S A mun - ber",
-    ]);
   });
 
   test("F stp/sc moves to bot, fin, lvn and nowhere else", () => {
@@ -280,22 +297,14 @@ describe("convoys", () => {
   test("armies move by the fleets' chain, and both ways where also adjacent", () => {
     const lon = texts("lon").filter((t) => t.startsWith("A lon - "));
     // Land neighbours: wal, yor. By sea through eng + nth: every coast those touch.
-    has(lon, "A lon - wal");
-    has(lon, "A lon - wal via convoy");
-    has(lon, "A lon - bel");
-    has(lon, "A lon - nwy");
-    has(lon, "A lon - bre");
-    lacks(lon, "A lon - bel via convoy");
-    lacks(lon, "A lon - spa");
-    has(texts("bre"), "A bre - pic via convoy");
-    has(texts("bre"), "A bre - lon");
+    has(lon, "A lon - wal", "A lon - wal via convoy", "A lon - bel", "A lon - nwy", "A lon - bre");
+    lacks(lon, "A lon - bel via convoy", "A lon - spa");
+    has(texts("bre"), "A bre - pic via convoy", "A bre - lon");
   });
 
   test("a fleet convoys each army its group of seas joins to each coast it touches", () => {
     const nth = texts("nth").filter((t) => t.includes(" C "));
-    has(nth, "F nth C A lon - bel");
-    has(nth, "F nth C A bre - nwy");
-    has(nth, "F nth C A pic - wal");
+    has(nth, "F nth C A lon - bel", "F nth C A bre - nwy", "F nth C A pic - wal");
     lacks(nth, "F nth C A lon - lon");
     // Coasts of eng + nth: bel bre den edi hol lon nwy pic wal yor.
     const coasts = 10;
@@ -333,8 +342,7 @@ describe("round trip through adjudicate", () => {
 
   test("retreats agree with retreatOptions", () => {
     let n = 0;
-    for (const pos of positions) {
-      if (pos.phase.type !== "R") continue;
+    for (const pos of positionsIn("R")) {
       const legal = legalRetreatOrders(variant, pos, rules);
       assert.equal(legal.size, pos.dislodged.length);
       for (const d of pos.dislodged) {
@@ -431,7 +439,7 @@ describe("completeness: brute force over what adjudicate accepts", () => {
 
   test("movement: sampled units, including fleets at sea", () => {
     const rand = mulberry32(7);
-    const movement = positions.filter((p) => p.phase.type === "M");
+    const movement = positionsIn("M");
     let sampled = 0;
     let seaFleets = 0;
     for (let i = 0; i < 8; i++) {
@@ -492,8 +500,7 @@ describe("completeness: brute force over what adjudicate accepts", () => {
 
   test("retreats: every dislodged unit, every province", () => {
     let n = 0;
-    for (const pos of positions) {
-      if (pos.phase.type !== "R") continue;
+    for (const pos of positionsIn("R")) {
       const legal = legalRetreatOrders(variant, pos, rules);
       for (const d of pos.dislodged) {
         const ut = unitText(d);
@@ -514,8 +521,7 @@ describe("completeness: brute force over what adjudicate accepts", () => {
 
   test("adjustments: every build and remove of every province", () => {
     let n = 0;
-    for (const pos of positions) {
-      if (pos.phase.type !== "A") continue;
+    for (const pos of positionsIn("A")) {
       const legal = legalAdjustmentOrders(variant, pos, rules);
       const counts = adjustmentCounts(variant, pos);
       for (const power of variant.powers) {

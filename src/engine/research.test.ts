@@ -13,13 +13,13 @@ import { DATC_RULES, HOUSE_RULES, type RuleOptions } from "./rules.ts";
 import { selfPlayGame } from "./selfplay.ts";
 import type { PowerId } from "./types.ts";
 
-/** A step's results as the contract would show them (the text as given aside). */
+/**
+ * A step's results as the contract would show them (the text as given aside): every field of
+ * the step (phase, next, winner, events), the results and dislodged units written out.
+ */
 function shown(r: StepResult) {
   return {
-    phase: r.phase,
-    next: r.next,
-    winner: r.winner,
-    events: r.events,
+    ...r,
     results: r.results.map((o) => ({
       power: o.power,
       order: o.order ? formatOrder(o.order) : null,

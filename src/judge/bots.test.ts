@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { describe, type TestContext, test } from "node:test";
 import { defaultBot, getBot } from "../bots/index.ts";
 import { type GameRecord, replayRecord } from "../engine/record.ts";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
+import { STORE_KINDS, type StoreKind, testStore } from "../store/testing.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { botSeed } from "./bot-play.ts";
 import { Judge } from "./judge.ts";
@@ -23,6 +23,22 @@ import {
 
 const SIX = POWERS.filter((p) => p !== "england");
 
+/**
+ * A judge with its GM (`judgeWithGm`) on a fresh store of `kind` for test `t`, and the GM's
+ * game created from `input`; undefined where that store cannot be had (PostgreSQL not running).
+ */
+async function gmGameOn(
+  t: TestContext,
+  kind: StoreKind,
+  input: Parameters<Judge["games"]["createGame"]>[1],
+) {
+  const ts = await testStore(t, kind);
+  if (!ts) return undefined;
+  const { clock, judge, gm } = await judgeWithGm(ts.store);
+  const game = await judge.games.createGame(gm, input);
+  return { store: ts.store, clock, judge, gm, game };
+}
+
 /** Every power in `powers` holds every unit (final), or sends an empty final set. */
 async function holds(judge: Judge, u: import("./judge.ts").User, gameId: string) {
   const view = await judge.views.gameView(u, gameId);
@@ -36,15 +52,14 @@ async function holds(judge: Judge, u: import("./judge.ts").User, gameId: string)
 for (const kind of STORE_KINDS) {
   describe(`built-in players on ${kind}`, () => {
     test("bot seats chosen at creation send legal final orders as each phase opens, reproducibly seeded; the game advances", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const { judge, gm } = await judgeWithGm(ts.store);
-      const created = await judge.games.createGame(gm, {
+      const on = await gmGameOn(t, kind, {
         name: "Bots",
         seed: 3,
         options: { resolveEarly: true },
         bots: Object.fromEntries(SIX.map((p) => [p, "random"])),
       });
+      if (!on) return;
+      const { store, judge, gm, game: created } = on;
       assert.equal(created.status, "forming");
       assert.equal(created.bots, 6);
       assert.deepEqual(
@@ -89,18 +104,13 @@ for (const kind of STORE_KINDS) {
         "the record replays",
       );
       // No bot power is ever an NMR.
-      assert.deepEqual(await nmrPowers(ts.store, created.id), []);
+      assert.deepEqual(await nmrPowers(store, created.id), []);
     });
 
     test("the bot's orders are the bot's own for the game id and phase: the same in a second judge", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const { judge, gm } = await judgeWithGm(ts.store);
-      const g = await judge.games.createGame(gm, {
-        name: "Seeded",
-        seed: 1,
-        bots: { france: "random" },
-      });
+      const on = await gmGameOn(t, kind, { name: "Seeded", seed: 1, bots: { france: "random" } });
+      if (!on) return;
+      const { judge, gm, game: g } = on;
       await judge.games.start(gm, g.id);
       const sets = (await judge.submissions.currentOrders(gm, g.id)).sets;
       const france = sets.find((s) => s.power === "france")!;
@@ -120,10 +130,9 @@ for (const kind of STORE_KINDS) {
     });
 
     test("the GM seats a bot later and takes it off; a bot cannot take a player's seat; a player seated takes the bot's", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const { judge, gm } = await judgeWithGm(ts.store);
-      const g = await judge.games.createGame(gm, { name: "Later", seed: 2 });
+      const on = await gmGameOn(t, kind, { name: "Later", seed: 2 });
+      if (!on) return;
+      const { judge, gm, game: g } = on;
       const code = g.invites!.find((i) => i.role === "player")!.code;
       const ann = await user(judge, "ann");
       await judge.games.acceptInvite(ann, code, { power: "england" });
@@ -276,27 +285,26 @@ for (const kind of STORE_KINDS) {
     });
 
     test("restart: the bot seats and their orders survive, and the first tick sends what a crash kept from being sent", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const { clock, judge, gm } = await judgeWithGm(ts.store);
-      const g = await judge.games.createGame(gm, {
+      const on = await gmGameOn(t, kind, {
         name: "Restart",
         seed: 5,
         bots: { turkey: "random", italy: "hold" },
       });
+      if (!on) return;
+      const { store, clock, judge, gm, game: g } = on;
       await judge.games.start(gm, g.id);
       const before = (await judge.submissions.currentOrders(gm, g.id)).sets.filter(
         (s) => s.power === "turkey" || s.power === "italy",
       );
       assert.equal(before.length, 2);
       // As if the process died after the phase opened and before the bots sent orders.
-      await ts.store.db.deleteFrom("submissions").where("game_id", "=", g.id).execute();
-      await ts.store.db
+      await store.db.deleteFrom("submissions").where("game_id", "=", g.id).execute();
+      await store.db
         .updateTable("bot_seats")
         .set({ played_idx: -1 })
         .where("game_id", "=", g.id)
         .execute();
-      const again = new Judge({ store: ts.store, now: clock.now });
+      const again = new Judge({ store, now: clock.now });
       const view = await again.views.gameView(gm, g.id);
       assert.deepEqual(
         view.seatList.filter((s) => s.bot).map((s) => s.bot!.id),
@@ -313,7 +321,7 @@ for (const kind of STORE_KINDS) {
       );
       // Sent once: a second tick adds no revision.
       await again.adjudication.tick();
-      assert.equal((await storedSets(ts.store, g.id)).length, 2);
+      assert.equal((await storedSets(store, g.id)).length, 2);
     });
 
     test("practice: one click, the player gets a power and six bots the others; it starts at once and resolves when the player is done", async (t) => {

@@ -4,6 +4,7 @@ import { STORE_KINDS, testStore } from "../store/testing.ts";
 import { Judge } from "./judge.ts";
 import {
   DAY,
+  judgeOn,
   judgeWithGm,
   nmrPowers,
   POWERS,
@@ -23,9 +24,8 @@ import {
 for (const kind of STORE_KINDS) {
   describe(`judge on ${kind}`, () => {
     test("accounts: register, log in, tokens, revoke", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const judge = new Judge({ store: ts.store });
+      const judge = await judgeOn(t, kind);
+      if (!judge) return;
       const { user: ann, token } = await judge.accounts.register("Ann", "correct horse");
       assert.deepEqual(await judge.accounts.authenticate(token), ann);
       await assert.rejects(judge.accounts.register("ann", "another one"), { kind: "conflict" });
@@ -40,7 +40,7 @@ for (const kind of STORE_KINDS) {
       await judge.accounts.revokeToken(ann, api.id);
       assert.equal(await judge.accounts.authenticate(api.token), null);
       assert.equal(await judge.accounts.authenticate("ent_nonsense"), null);
-      const row = await ts.store.db
+      const row = await judge.store.db
         .selectFrom("users")
         .select("password_hash")
         .executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { STORE_KINDS, testStore } from "../store/testing.ts";
-import { Judge } from "./judge.ts";
+import { STORE_KINDS } from "../store/testing.ts";
 import { lookAlike, nameProblem, normaliseName } from "./names.ts";
+import { judgeOn } from "./testing.ts";
 
 /* User names that cannot pass for one another (issue 21): NFKC, one script, skeletons. */
 
@@ -49,9 +49,8 @@ test("names: a name that looks like a taken one is found by its skeleton", () =>
 for (const kind of STORE_KINDS) {
   describe(`names on ${kind}`, () => {
     test("registration refuses look-alikes of taken names; login finds the normalised name", async (t) => {
-      const ts = await testStore(t, kind);
-      if (!ts) return;
-      const judge = new Judge({ store: ts.store });
+      const judge = await judgeOn(t, kind);
+      if (!judge) return;
       await judge.accounts.register("pl_italy", "correct horse battery");
       await judge.accounts.register("Émile", "correct horse battery");
       const cyrillic = await refusal(() =>

@@ -51,6 +51,15 @@ export async function user(judge: Judge, name: string): Promise<User> {
   return (await judge.accounts.register(`${name}${++counter}`, "correct horse battery")).user;
 }
 
+/**
+ * A judge (on the real clock) on a fresh store of `kind` for test `t`; undefined where that
+ * store cannot be had (PostgreSQL not running).
+ */
+export async function judgeOn(t: TestContext, kind: StoreKind): Promise<Judge | undefined> {
+  const ts = await testStore(t, kind);
+  return ts ? new Judge({ store: ts.store }) : undefined;
+}
+
 /** A judge on `store` whose clock the test moves (a new one unless `clock` is given). */
 export function clockedJudge(store: Store, clock = new Clock()): { judge: Judge; clock: Clock } {
   return { judge: new Judge({ store, now: clock.now }), clock };

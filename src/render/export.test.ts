@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
 import { newRecord, playPhase } from "../engine/record.ts";
 import type { OrderTexts } from "../engine/results.ts";
 import { DATC_RULES } from "../engine/rules.ts";
@@ -12,6 +10,7 @@ import { runSync } from "../testing/children.ts";
 import { getVariant } from "../variants/registry.ts";
 import { getScenario } from "../variants/scenarios.ts";
 import { recordFrames, recordGif, recordPngs } from "./export.ts";
+import { BIN, scratchDir } from "./testing.ts";
 
 /* A game's history as pictures: a PNG per phase and an animated GIF (docs/maps.md). */
 
@@ -83,9 +82,7 @@ describe("a game exported as pictures", () => {
 });
 
 describe("bin/entente render --gif", () => {
-  const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
-  const dir = mkdtempSync(join(tmpdir(), "entente-gif-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("entente-gif-");
 
   it("writes the game as a GIF, and says what is wrong with bad arguments", () => {
     const game = join(dir, "game.json");

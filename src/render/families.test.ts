@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
 import { runSync } from "../testing/children.ts";
 import { discoveryMap } from "../variants/discovery/index.ts";
 import { areaName } from "../variants/discovery/names.ts";
@@ -25,6 +23,7 @@ import {
 import type { BuiltMap } from "./geometry-spec.ts";
 import { textWidth } from "./places.ts";
 import { hasMap, sendMap } from "./serve.ts";
+import { BIN, scratchDir } from "./testing.ts";
 
 /*
  * Global Diplomacy's world and Age of Discovery's generated maps (docs/maps.md): the world's
@@ -272,9 +271,7 @@ describe("the legend's counts in a family's picture", () => {
 });
 
 describe("bin/entente render for the families", () => {
-  const BIN = fileURLToPath(new URL("../../bin/entente", import.meta.url));
-  const dir = mkdtempSync(join(tmpdir(), "entente-families-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("entente-families-");
 
   it("draws the world from a position as SVG", () => {
     const pos = join(dir, "world.json");

@@ -1,10 +1,30 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { europe1935 } from "../variants/europe1935/index.ts";
 import { deltaE, LAND, over, SEA } from "./colour.ts";
 import { drawBoard, drawnOrderFromText, drawnResults, powerColours } from "./layers.ts";
-import type { MapGeometry } from "./types.ts";
+import type { MapGeometry, ProvinceGeometry } from "./types.ts";
 
 /* The board's layers, on a small hand-made geometry (no map building needed). */
+
+/** A province drawn as the 100 by 100 square `column` squares from the left. */
+function square(
+  column: number,
+  name: string,
+  kind: ProvinceGeometry["kind"],
+  center: boolean,
+): ProvinceGeometry {
+  const x = 100 * column;
+  return {
+    name,
+    kind,
+    center,
+    label: [x + 50, 80],
+    unit: [x + 50, 50],
+    dislodged: [x + 60, 40],
+    path: `M${x} 0H${x + 100}V100H${x}Z`,
+  };
+}
 
 const geometry: MapGeometry = {
   variant: "test",
@@ -13,35 +33,9 @@ const geometry: MapGeometry = {
   fontSize: 10,
   base: '<path id="prov-aaa" data-province="aaa" class="prov land" d="M0 0H100V100H0Z"/><g class="labels"><text>Aaa</text></g>',
   provinces: {
-    aaa: {
-      name: "Aaa",
-      kind: "land",
-      center: true,
-      label: [50, 80],
-      unit: [50, 50],
-      dislodged: [60, 40],
-      centerMark: [20, 20],
-      path: "M0 0H100V100H0Z",
-    },
-    bbb: {
-      name: "Bbb",
-      kind: "coast",
-      center: false,
-      label: [150, 80],
-      unit: [150, 50],
-      dislodged: [160, 40],
-      path: "M100 0H200V100H100Z",
-      coasts: { nc: [150, 10], sc: [150, 90] },
-    },
-    ccc: {
-      name: "Ccc",
-      kind: "sea",
-      center: false,
-      label: [250, 80],
-      unit: [250, 50],
-      dislodged: [260, 40],
-      path: "M200 0H300V100H200Z",
-    },
+    aaa: { ...square(0, "Aaa", "land", true), centerMark: [20, 20] },
+    bbb: { ...square(1, "Bbb", "coast", false), coasts: { nc: [150, 10], sc: [150, 90] } },
+    ccc: square(2, "Ccc", "sea", false),
   },
   powers: [
     { id: "red", name: "Red", letter: "R" },
@@ -137,17 +131,8 @@ describe("drawnResults", () => {
 
 describe("powerColours", () => {
   it("gives every power its own colour in both palettes", () => {
-    const powers = [
-      "uk",
-      "france",
-      "italy",
-      "germany",
-      "ussr",
-      "turkey",
-      "yugoslavia",
-      "spain",
-      "poland",
-    ];
+    // Europe 1935's nine: uk, france, italy, germany, ussr, turkey, yugoslavia, spain, poland.
+    const powers = europe1935.powers.map((p) => p.id);
     for (const palette of ["standard", "colorblind"] as const) {
       const c = powerColours(powers, palette);
       assert.equal(new Set(Object.values(c)).size, powers.length, `${palette}: colours repeat`);

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { ResultJson } from "../../engine/position-json.ts";
 import { europe1935 } from "./index.ts";
 import {
   army,
@@ -18,6 +19,13 @@ import {
 } from "./testing.ts";
 
 const map = europe1935.map;
+
+/** A unit of `power`'s alone on the board, ordered `text`: the order's result is `result`. */
+function lone(power: string, unit: string, text: string, result: string): ResultJson {
+  const r = run({ units: { [power]: [unit] }, orders: { [power]: [text] } });
+  expect(r, power, text, result);
+  return r;
+}
 
 describe("europe1935: the seed's movement examples", () => {
   test('"A Paris-Brittany (or) A Par-Bri"', () => {
@@ -49,10 +57,8 @@ describe("europe1935: the seed's movement examples", () => {
       "lyo",
       "pic",
     ]);
-    const r = run({ units: { france: ["A par"] }, orders: { france: ["A Par-Pic"] } });
-    expect(r, "france", "A Par-Pic", "succeeds");
-    const sea = run({ units: { france: ["A bri"] }, orders: { france: ["A Bri-Eng"] } });
-    expect(sea, "france", "A Bri-Eng", "invalid");
+    lone("france", "A par", "A Par-Pic", "succeeds");
+    lone("france", "A bri", "A Bri-Eng", "invalid");
   });
 
   test("fleet movement: a fleet in the English Channel (Diagram 2)", () => {
@@ -66,23 +72,17 @@ describe("europe1935: the seed's movement examples", () => {
       "pic",
       "wal",
     ]);
-    const r = run({ units: { uk: ["F eng"] }, orders: { uk: ["F English Channel - Belgium"] } });
-    expect(r, "uk", "F English Channel - Belgium", "succeeds");
+    lone("uk", "F eng", "F English Channel - Belgium", "succeeds");
   });
 
   test("a fleet in Rome moves along the coast to Tuscany or Naples, not to Venice or Apulia", () => {
     for (const to of ["Tus", "Nap", "Tyrrhenian Sea"]) {
-      const text = `F Rom-${to}`;
-      const r = run({ units: { italy: ["F rom"] }, orders: { italy: [text] } });
-      expect(r, "italy", text, "succeeds");
+      lone("italy", "F rom", `F Rom-${to}`, "succeeds");
     }
     for (const to of ["Ven", "Apu"]) {
-      const text = `F Rom-${to}`;
-      const r = run({ units: { italy: ["F rom"] }, orders: { italy: [text] } });
-      expect(r, "italy", text, "invalid");
+      lone("italy", "F rom", `F Rom-${to}`, "invalid");
     }
-    const land = run({ units: { italy: ["A rom"] }, orders: { italy: ["A Rom-Apu"] } });
-    expect(land, "italy", "A Rom-Apu", "succeeds");
+    lone("italy", "A rom", "A Rom-Apu", "succeeds");
   });
 
   test("Switzerland is impassable and cannot be occupied", () => {
@@ -96,8 +96,7 @@ describe("europe1935: the seed's movement examples", () => {
   });
 
   test("islands cannot be occupied, except Britain and Ireland", () => {
-    const r = run({ units: { italy: ["F tys"] }, orders: { italy: ["F Tys-Sicily"] } });
-    expect(r, "italy", "F Tys-Sicily", "invalid");
+    lone("italy", "F tys", "F Tys-Sicily", "invalid");
     const ire = run({
       units: { uk: ["A wal", "F iri"] },
       orders: { uk: ["A Wal-Ire", "F Iri C A Wal-Ire"] },
@@ -113,8 +112,7 @@ describe("europe1935: the seed's movement examples", () => {
     });
     expect(r, "ussr", "F Cas–Irn NC", "succeeds");
     assert.deepEqual(unitsOf(r, "ussr"), ["F irn/nc"]);
-    const s = run({ units: { uk: ["F per"] }, orders: { uk: ["F Per–Irn SC"] } });
-    expect(s, "uk", "F Per–Irn SC", "succeeds");
+    const s = lone("uk", "F per", "F Per–Irn SC", "succeeds");
     assert.deepEqual(unitsOf(s, "uk"), ["F irn/sc"]);
   });
 
@@ -130,15 +128,12 @@ describe("europe1935: the seed's movement examples", () => {
       orders: { ussr: ["F Irn-Per"], uk: ["F Irq-Irn"] },
     });
     expect(north, "ussr", "F Irn-Per", "invalid");
-    const back = run({ units: { ussr: ["F irn/nc"] }, orders: { ussr: ["F Irn-Cas"] } });
-    expect(back, "ussr", "F Irn-Cas", "succeeds");
-    const south = run({ units: { uk: ["F irn/sc"] }, orders: { uk: ["F Irn-Arabian Sea"] } });
-    expect(south, "uk", "F Irn-Arabian Sea", "succeeds");
+    lone("ussr", "F irn/nc", "F Irn-Cas", "succeeds");
+    lone("uk", "F irn/sc", "F Irn-Arabian Sea", "succeeds");
   });
 
   test("Iran: a fleet ordered there without a coast does not move (the variant's rule default)", () => {
-    const r = run({ units: { ussr: ["F cas"] }, orders: { ussr: ["F Cas-Irn"] } });
-    expect(r, "ussr", "F Cas-Irn", "invalid");
+    const r = lone("ussr", "F cas", "F Cas-Irn", "invalid");
     assert.match(outcome(r, "ussr", "F Cas-Irn").reason ?? "", /name the coast/, "the reason");
     assert.deepEqual(unitsOf(r, "ussr"), ["F cas"]);
     // An option given explicitly overrides the variant's default.
@@ -152,30 +147,25 @@ describe("europe1935: the seed's movement examples", () => {
   });
 
   test("Nile: F Eme–Egy, then from Egypt to the Red Sea", () => {
-    const s = run({ units: { uk: ["F eme"] }, orders: { uk: ["F Eme–Egy"] } });
-    expect(s, "uk", "F Eme–Egy", "succeeds");
+    const s = lone("uk", "F eme", "F Eme–Egy", "succeeds");
     assert.equal(s.next.phase, "F1935M");
     const f = then(s, { uk: ["F Egy-Red"] });
     expect(f, "uk", "F Egy-Red", "succeeds");
     assert.deepEqual(unitsOf(f, "uk"), ["F red"]);
     // No jumping over Egypt, and armies bridge the canal freely.
-    const jump = run({ units: { uk: ["F eme"] }, orders: { uk: ["F Eme-Red"] } });
-    expect(jump, "uk", "F Eme-Red", "invalid");
+    lone("uk", "F eme", "F Eme-Red", "invalid");
     const armyEgy = run({ orders: { uk: ["A Egy-Arabia"] } });
     expect(armyEgy, "uk", "A Egy-Arabia", "succeeds");
   });
 
   test("Kiel: Holland to Hamburg, then Hamburg to Berlin through the Kiel Canal", () => {
-    const s = run({ units: { germany: ["F hol"] }, orders: { germany: ["F Hol-Ham"] } });
-    expect(s, "germany", "F Hol-Ham", "succeeds");
+    const s = lone("germany", "F hol", "F Hol-Ham", "succeeds");
     const f = then(s, { germany: ["F Ham-Ber"] });
     expect(f, "germany", "F Ham-Ber", "succeeds");
     assert.deepEqual(unitsOf(f, "germany"), ["F ber"]);
-    const jump = run({ units: { germany: ["F hol"] }, orders: { germany: ["F Hol-Ber"] } });
-    expect(jump, "germany", "F Hol-Ber", "invalid");
+    lone("germany", "F hol", "F Hol-Ber", "invalid");
     // "Kiel" names the canal province.
-    const kiel = run({ units: { germany: ["F ham"] }, orders: { germany: ["F Kiel-Berlin"] } });
-    expect(kiel, "germany", "F Kiel-Berlin", "succeeds");
+    lone("germany", "F ham", "F Kiel-Berlin", "succeeds");
   });
 
   test("Wolga: from the Eastern Black Sea to the Caspian through two provinces", () => {
@@ -213,14 +203,10 @@ describe("europe1935: the seed's movement examples", () => {
   });
 
   test("Sweden and Denmark: an army or fleet moves between them in one turn", () => {
-    const a = run({ units: { germany: ["A swe"] }, orders: { germany: ["A Swe-Den"] } });
-    expect(a, "germany", "A Swe-Den", "succeeds");
-    const b = run({ units: { germany: ["A den"] }, orders: { germany: ["A Den-Swe"] } });
-    expect(b, "germany", "A Den-Swe", "succeeds");
-    const f = run({ units: { germany: ["F swe"] }, orders: { germany: ["F Swe-Den"] } });
-    expect(f, "germany", "F Swe-Den", "succeeds");
-    const g = run({ units: { germany: ["F den"] }, orders: { germany: ["F Den-Swe"] } });
-    expect(g, "germany", "F Den-Swe", "succeeds");
+    lone("germany", "A swe", "A Swe-Den", "succeeds");
+    lone("germany", "A den", "A Den-Swe", "succeeds");
+    lone("germany", "F swe", "F Swe-Den", "succeeds");
+    lone("germany", "F den", "F Den-Swe", "succeeds");
   });
 
   test("Bornholm and the Skagerrak: not adjacent; a fleet goes by Sweden or Denmark", () => {
@@ -231,8 +217,7 @@ describe("europe1935: the seed's movement examples", () => {
     expect(r, "germany", "F Bornholm-Skagerrak", "invalid");
     expect(r, "uk", "F Ska-Bhm", "invalid");
     for (const via of ["Swe", "Den"]) {
-      const s = run({ units: { germany: ["F bhm"] }, orders: { germany: [`F Bhm-${via}`] } });
-      expect(s, "germany", `F Bhm-${via}`, "succeeds");
+      const s = lone("germany", "F bhm", `F Bhm-${via}`, "succeeds");
       // Sweden's coast is one coast: from the Bornholm side straight on to the Skagerrak.
       const f = then(s, { germany: [`F ${via}-Ska`] });
       expect(f, "germany", `F ${via}-Ska`, "succeeds");
@@ -240,12 +225,9 @@ describe("europe1935: the seed's movement examples", () => {
   });
 
   test("Denmark does not border Berlin", () => {
-    const a = run({ units: { germany: ["A ber"] }, orders: { germany: ["A Ber-Den"] } });
-    expect(a, "germany", "A Ber-Den", "invalid");
-    const f = run({ units: { germany: ["F ber"] }, orders: { germany: ["F Ber-Den"] } });
-    expect(f, "germany", "F Ber-Den", "invalid");
-    const d = run({ units: { uk: ["A den"] }, orders: { uk: ["A Den-Ber"] } });
-    expect(d, "uk", "A Den-Ber", "invalid");
+    lone("germany", "A ber", "A Ber-Den", "invalid");
+    lone("germany", "F ber", "F Ber-Den", "invalid");
+    lone("uk", "A den", "A Den-Ber", "invalid");
   });
 
   test("fleets in coastal provinces (Denmark, Kiel, Istanbul) cannot convoy", () => {
