@@ -21,7 +21,8 @@ export class DaideGames {
   /** Ports a game could not listen on, per game (another program holds them). */
   readonly #failed = new Map<string, Set<number>>();
   #closed = false;
-  #busy = false;
+  /** The refresh under way, if any: `close` waits for it (it may be opening a port). */
+  #refreshing: Promise<void> | null = null;
 
   constructor(judge: Judge, options: DaideGamesOptions) {
     this.#judge = judge;
@@ -30,13 +31,11 @@ export class DaideGames {
 
   /** Listens for every game whose port is open; tells each what changed; frees ended ones. */
   async refresh(): Promise<void> {
-    if (this.#closed || this.#busy) return;
-    this.#busy = true;
-    try {
-      await this.#refresh();
-    } finally {
-      this.#busy = false;
-    }
+    if (this.#closed || this.#refreshing) return;
+    this.#refreshing = this.#refresh().finally(() => {
+      this.#refreshing = null;
+    });
+    await this.#refreshing;
   }
 
   async #refresh(): Promise<void> {
@@ -80,9 +79,14 @@ export class DaideGames {
     }
   }
 
-  /** Every game's port closed (the server stops). */
+  /**
+   * Every game's port closed (the server stops), also one a refresh under way was opening: the
+   * refresh is waited for first (the server waits only for its last tick, and a tick finds a
+   * refresh still running from an earlier one), else its port would stay open after the stop.
+   */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#refreshing?.catch(() => {});
     await Promise.all([...this.#games.values()].map((g) => g.close()));
     this.#games.clear();
   }

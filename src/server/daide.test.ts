@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Judge } from "../judge/judge.ts";
 import { testStore } from "../store/testing.ts";
+import { DaideGames } from "./daide-games.ts";
 import {
   client,
   daideGame,
@@ -357,4 +358,46 @@ test("a DAIDE seat outlives a restart of the server: IAM with the HLO's passcode
     orders.sets.map((x) => [x.power, x.orders]),
     [["england", ["F lon - nth", "F edi - nwg"]]],
   );
+});
+
+test("a server stopped while a game's DAIDE port is being opened leaves no listener behind", async (t) => {
+  const ts = await testStore(t, "sqlite");
+  assert.ok(ts, "sqlite store");
+  const judge = new Judge({ store: ts.store, daidePorts: portRange() });
+  // The server without its own DAIDE listeners: the DaideGames below is the one tested.
+  const { api } = await serve(t, judge);
+  const gm = await api.ok<{ token: string }>("POST", "/api/users", {
+    name: "gamemaster",
+    password: "gm secret words",
+  });
+  const game = await api.ok<View>(
+    "POST",
+    "/api/games",
+    { name: "Stop", daide: ["england"] },
+    gm.token,
+  );
+  const port = game.daide!.port!;
+  // The game's port is being opened (its record read) when the server stops.
+  let reading!: () => void;
+  const started = new Promise<void>((r) => {
+    reading = r;
+  });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const read = judge.daide.game.bind(judge.daide);
+  judge.daide.game = async (...a: Parameters<typeof read>) => {
+    reading();
+    await gate;
+    return read(...a);
+  };
+  const games = new DaideGames(judge, { log: () => {} });
+  t.after(() => games.close());
+  const refreshed = games.refresh();
+  await started;
+  const closed = games.close();
+  release();
+  await Promise.all([refreshed, closed]);
+  assert.ok(await refused(port), `port ${port} is closed with the server`);
 });
