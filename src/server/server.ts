@@ -142,15 +142,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ? new DaideGames(judge, { host: opts.daide.host ?? opts.host, log })
     : null;
   let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
+  // The tick under way: a tick starts only when the last one is done, so that `close` waits
+  // for the work still running (a tick slower than the interval, under load), not for a tick
+  // that found the judge busy and did nothing.
+  let running: Promise<void> | null = null;
   const tick = () => {
-    if (stopped) return;
+    if (stopped || running) return;
     running = judge.adjudication
       .tick()
       .then(() => daide?.refresh())
       .catch((e: unknown) => {
         // A fault of the storage is logged once, by readiness.ts, not at every tick.
         if (!readiness.noteError(e)) log(`scheduler: ${(e as Error).stack ?? e}`);
+      })
+      .finally(() => {
+        running = null;
       });
   };
   tick();
