@@ -419,7 +419,6 @@ export function gmPanel(ctx: GameCtx): Panel {
   };
 }
 
-/** The open phase's length in minutes, as the game's options set it for its kind. */
 /** A GM tool: its heading, a hint of what it does, and one row of its fields and buttons. */
 function tool(title: string, hint: string, ...row: Child[]): HTMLElement[] {
   return [
@@ -435,6 +434,7 @@ const labelled = (label: string, field: HTMLElement): Child => [
   field,
 ];
 
+/** The open phase's length in minutes, as the game's options set it for its kind. */
 export function phaseMinutes(v: Pick<GameView, "phase" | "options">): number {
   const d = v.options.deadlines;
   const unit = d.unit === "minutes" ? 1 : d.unit === "hours" ? 60 : 1440;
