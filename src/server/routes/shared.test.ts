@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { wholeQuery } from "./shared.ts";
+import { afterParam, wholeQuery } from "./shared.ts";
 
 /*
  * The routes' shared readers: a whole-number query parameter (the report's `turn`, the
  * sequential schedule's `ahead`) left out or empty takes the route's default; anything but a
- * whole number in range is refused, saying what it must be.
+ * whole number in range is refused, saying what it must be. The cursor of press, outbox and
+ * events (`?after=`, or `Last-Event-ID`) is read the same way, from 0.
  */
 
 const q = (s: string) => new URLSearchParams(s);
@@ -35,5 +36,22 @@ test("a whole-number query parameter out of range or not a number is refused, sa
         e.message.includes(`not "${q(bad).get("ahead")}"`),
       bad,
     );
+  }
+});
+
+test("the cursor ?after= (or Last-Event-ID): an id from 0, left out or empty from the start", () => {
+  assert.equal(afterParam(q("")), 0);
+  assert.equal(afterParam(q("after=")), 0);
+  assert.equal(afterParam(q("after=42")), 42);
+  assert.equal(afterParam(q(""), "17"), 17, "a reconnecting stream's Last-Event-ID");
+  assert.equal(afterParam(q("after=5"), "17"), 5, "?after= goes first");
+  assert.equal(afterParam(q("after=9007199254740991")), Number.MAX_SAFE_INTEGER);
+  for (const bad of ["x", "-1", "1.5", " ", "1e2", "0x10", "9007199254740992"]) {
+    assert.throws(
+      () => afterParam(q(`after=${encodeURIComponent(bad)}`)),
+      (e: Error) => e.message === `"after" must be an id (a whole number from 0), not "${bad}"`,
+      bad,
+    );
+    assert.throws(() => afterParam(q(""), bad), /"after" must be an id/, `Last-Event-ID ${bad}`);
   }
 });

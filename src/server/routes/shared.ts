@@ -100,13 +100,15 @@ export const need = (u: User | null): User => {
   return u;
 };
 
+/**
+ * The cursor of a list read in parts (`/press`, `/outbox`, `/events`): `?after=`, else the
+ * `Last-Event-ID` header of a reconnecting event stream; left out or empty, 0 (from the
+ * start). Anything but an id is refused, as `wholeQuery` refuses.
+ */
 export const afterParam = (q: URLSearchParams, header?: string | string[]): number => {
   const raw = q.get("after") ?? (typeof header === "string" ? header : undefined);
   if (raw === undefined || raw === null || raw === "") return 0;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw invalid(`"after" must be an id (a whole number from 0), not "${raw}"`);
-  return n;
+  return whole(raw, "after", 0, Number.MAX_SAFE_INTEGER, "an id (a whole number from 0)");
 };
 
 /**
@@ -121,9 +123,13 @@ export const wholeQuery = (
   must: string,
 ): number | undefined => {
   const raw = q.get(key);
-  if (raw === null || raw === "") return undefined;
-  // Digits only: Number() would read " " as 0 and "1e2" as 100.
-  const n = /^-?\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  return raw === null || raw === "" ? undefined : whole(raw, key, min, max, must);
+};
+
+/** `raw` as a whole number from `min` to `max`, or refused, saying what `key` must be. */
+function whole(raw: string, key: string, min: number, max: number, must: string): number {
+  // Digits only: Number() would read " " as 0, "1e2" as 100 and "0x10" as 16.
+  const n = /^-?\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(n >= min && n <= max)) throw invalid(`"${key}" must be ${must}, not "${raw}"`);
   return n;
-};
+}
