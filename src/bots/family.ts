@@ -8,9 +8,10 @@
  * others (each a random legal set per power, and one profile where they are all silent),
  * resolving the one turn with `resolve`; the candidate with the best mean standing after it
  * (`standing`: for the families, supply points and units, and whether the turn won or lost
- * the game) is chosen, ties to the first drawn (silence is weighed last). Every candidate meets the same replies. Pure: no
- * I/O, no clock; the same rules, state, power and seed give the same set. Its cost is
- * bounded by counts, not time: (candidates + 1) x (replies + 1) resolutions a decision.
+ * the game) is chosen, ties to the first drawn (silence is weighed last). Every candidate
+ * meets the same replies. Pure: no I/O, no clock; the same rules, state, power and seed give
+ * the same set. Its cost is bounded by counts, not time: (candidates + 1) x (replies + 1)
+ * resolutions a decision.
  */
 import type { GameRules } from "../engine/game.ts";
 
