@@ -393,9 +393,16 @@ test("a server stopped while a game's DAIDE port is being opened leaves no liste
     return read(...a);
   };
   const games = new DaideGames(judge, { log: () => {} });
-  t.after(() => games.close());
+  // However the test ends, the held read goes on and the listeners close: nothing waits forever.
+  t.after(() => {
+    release();
+    return games.close();
+  });
   const refreshed = games.refresh();
-  await started;
+  // The refresh reads the game's record (or ends without: then the assertion says so).
+  let opening = false;
+  await Promise.race([started.then(() => (opening = true)), refreshed]);
+  assert.ok(opening, "the refresh opens the game's port");
   const closed = games.close();
   release();
   await Promise.all([refreshed, closed]);
